@@ -1,0 +1,241 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/aclint/aclint/pkg/acl"
+	"github.com/aclint/aclint/pkg/config"
+	"github.com/aclint/aclint/pkg/lint"
+	"github.com/aclint/aclint/pkg/report"
+)
+
+func newCheckCmd(s *streams) *cobra.Command {
+	var (
+		files               []string
+		groups, action, key string
+		output              string
+		quiet               bool
+	)
+	c := &cobra.Command{
+		Use:   "check PARTITION QUEUE USER",
+		Short: "Answer whether USER may submit to (or administer) QUEUE, and which ACL entry decides it",
+		Long: `Answer an access question exactly as YuniKorn decides it: submit access comes from
+submitacl or adminacl of the queue or any ancestor, admin access from adminacl of
+the queue or any ancestor. The answer names the ACL entry that granted access, or
+lists every ACL consulted up to root when access is denied.
+
+Without -f, ./queues.yaml is used when present, otherwise YuniKorn's built-in
+default config. -f may be given twice for the yunikorn-defaults and
+yunikorn-configs ConfigMaps; they are merged as YuniKorn merges them.
+
+Without --groups, the user's groups come from the partition's usergroupresolver,
+as they do in YuniKorn for requests that carry no groups.
+
+Exit codes: 0 allowed, 1 denied, 2 error (a config YuniKorn rejects, unknown
+partition or queue, usage).`,
+		Example: `  aclint check -f queues.yaml default root.prod.etl alice --groups data-eng
+  aclint check -f yunikorn-defaults.yaml -f yunikorn-configs.yaml default root.dev bob --action admin`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 3 {
+				return usageErr("check needs PARTITION QUEUE USER, got %d argument(s)\nrun 'aclint check --help' for usage", len(args))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			act, err := acl.ParseAction(action)
+			if err != nil {
+				return usageErr("invalid --action: %v", err)
+			}
+			if output != "text" && output != "json" {
+				return usageErr("invalid -o %q: use text or json", output)
+			}
+			cfg, notes, err := loadPolicyConfig(s, files, key)
+			if err != nil {
+				return err
+			}
+			q := acl.Query{Partition: args[0], Queue: args[1], User: args[2], Action: act}
+			if groups != "" {
+				q.Groups = strings.Split(groups, ",")
+			}
+			d, err := acl.NewPolicy(cfg).Decide(q)
+			if err != nil {
+				return usageErr("%v", err)
+			}
+			d.Notes = append(notes, d.Notes...)
+			if !quiet {
+				if output == "json" {
+					err = writeDecisionJSON(s.out, d)
+				} else {
+					err = writeDecisionText(s.out, d)
+				}
+				if err != nil {
+					return usageErr("writing output: %v", err)
+				}
+			}
+			if !d.Allowed {
+				return &exitError{code: ExitFail}
+			}
+			return nil
+		},
+	}
+	f := c.Flags()
+	f.StringArrayVarP(&files, "file", "f", nil, "queue config or ConfigMap file, or - for standard input (repeatable; default ./queues.yaml)")
+	f.StringVar(&groups, "groups", "", "comma-separated groups as the request carries them, used exactly as given")
+	f.StringVar(&action, "action", "submit", "access to check: submit or admin")
+	f.StringVarP(&output, "output", "o", "text", "output format: text or json")
+	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing; answer with the exit code only")
+	f.StringVar(&key, "key", config.DefaultKey, "ConfigMap data key holding the queue config")
+	return c
+}
+
+// loadPolicyConfig finds the config an access question is asked against and
+// refuses one that YuniKorn rejects.
+func loadPolicyConfig(s *streams, files []string, key string) (*config.Config, []string, error) {
+	var notes []string
+	var doc *config.Document
+	if len(files) == 0 {
+		if _, err := os.Stat("queues.yaml"); err == nil {
+			files = []string{"queues.yaml"}
+		} else {
+			fmt.Fprintln(s.err, "aclint: no -f given and no ./queues.yaml: using YuniKorn's built-in default config")
+			doc = config.DefaultDocument()
+		}
+	}
+	if doc == nil {
+		docs, err := loadInputs(s, files, key, false)
+		if err != nil {
+			return nil, nil, err
+		}
+		var merged []string
+		doc, merged = config.Merge(docs)
+		notes = append(notes, merged...)
+		if doc.Empty() {
+			notes = append(notes, doc.Describe()+" is empty: YuniKorn uses its built-in default config")
+			doc = config.DefaultDocument()
+		}
+	}
+	cfg := config.Decode(doc)
+	if errs := lint.Errors(cfg); len(errs) > 0 {
+		var b strings.Builder
+		_ = report.Text(&b, errs, report.Sources{doc.File: doc.Lines()}, false)
+		return nil, nil, usageErr("%s: YuniKorn rejects this config, so it answers no access question; run 'aclint lint' for details:\n%s", doc.Describe(), strings.TrimRight(b.String(), "\n"))
+	}
+	return cfg, notes, nil
+}
+
+func writeDecisionText(w io.Writer, d *acl.Decision) error {
+	verdict := "denied"
+	if d.Allowed {
+		verdict = "allowed"
+	}
+	groups := "[" + strings.Join(d.Groups, ", ") + "]"
+	var b strings.Builder
+	fmt.Fprintln(&b, verdict)
+	fmt.Fprintf(&b, "%s on %s in partition %s for user %s, groups %s", d.Query.Action, d.Queue, d.Partition, d.Query.User, groups)
+	if d.GroupsSource != "" {
+		fmt.Fprintf(&b, " (%s)", d.GroupsSource)
+	}
+	fmt.Fprintln(&b)
+	switch {
+	case d.Reason != "":
+		fmt.Fprintf(&b, "reason: %s\n", d.Reason)
+	case d.DecidedBy != nil:
+		g := d.DecidedBy
+		what := fmt.Sprintf("%s %q", g.Kind, g.Entry)
+		if g.Kind == "wildcard" {
+			what = `wildcard "*"`
+		}
+		fmt.Fprintf(&b, "decided by: %s %s, %s at %s\n", g.Queue, g.ACL, what, g.Pos)
+	}
+	if !d.Allowed && len(d.Consulted) > 0 {
+		fmt.Fprintln(&b, "consulted, from the queue up to root:")
+		for _, c := range d.Consulted {
+			where := ""
+			if c.Pos.File != "" {
+				where = " at " + c.Pos.String()
+			}
+			val := ""
+			if c.Set {
+				val = " " + strconvQuote(c.Value)
+			}
+			fmt.Fprintf(&b, "  %s %s%s%s: %s\n", c.Queue, c.ACL, val, where, c.Result)
+		}
+	}
+	if len(d.Notes) > 0 {
+		fmt.Fprintln(&b, "notes:")
+		for _, n := range d.Notes {
+			fmt.Fprintf(&b, "  - %s\n", n)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func strconvQuote(s string) string {
+	out, _ := json.Marshal(s)
+	return string(out)
+}
+
+type jsonGrant struct {
+	Queue  string `json:"queue"`
+	ACL    string `json:"acl"`
+	Kind   string `json:"kind"`
+	Entry  string `json:"entry"`
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+}
+
+type jsonConsulted struct {
+	Queue  string `json:"queue"`
+	ACL    string `json:"acl"`
+	Value  string `json:"value"`
+	Set    bool   `json:"set"`
+	File   string `json:"file,omitempty"`
+	Line   int    `json:"line,omitempty"`
+	Column int    `json:"column,omitempty"`
+	Result string `json:"result"`
+}
+
+func writeDecisionJSON(w io.Writer, d *acl.Decision) error {
+	out := struct {
+		Allowed      bool            `json:"allowed"`
+		Action       string          `json:"action"`
+		Partition    string          `json:"partition"`
+		Queue        string          `json:"queue"`
+		DecidingQ    string          `json:"decidingQueue"`
+		Dynamic      bool            `json:"dynamic"`
+		User         string          `json:"user"`
+		Groups       []string        `json:"groups"`
+		GroupsSource string          `json:"groupsSource"`
+		Reason       string          `json:"reason,omitempty"`
+		DecidedBy    *jsonGrant      `json:"decidedBy"`
+		Consulted    []jsonConsulted `json:"consulted"`
+		Notes        []string        `json:"notes"`
+	}{
+		Allowed: d.Allowed, Action: string(d.Query.Action), Partition: d.Partition, Queue: d.Queue,
+		DecidingQ: d.Deciding, Dynamic: d.Dynamic, User: d.Query.User, Groups: d.Groups,
+		GroupsSource: d.GroupsSource, Reason: d.Reason, Consulted: []jsonConsulted{}, Notes: d.Notes,
+	}
+	if out.Groups == nil {
+		out.Groups = []string{}
+	}
+	if out.Notes == nil {
+		out.Notes = []string{}
+	}
+	if g := d.DecidedBy; g != nil {
+		out.DecidedBy = &jsonGrant{g.Queue, g.ACL, g.Kind, g.Entry, g.Pos.File, g.Pos.Line, g.Pos.Col}
+	}
+	for _, c := range d.Consulted {
+		out.Consulted = append(out.Consulted, jsonConsulted{c.Queue, c.ACL, c.Value, c.Set, c.Pos.File, c.Pos.Line, c.Pos.Col, c.Result})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}

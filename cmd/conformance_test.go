@@ -1,0 +1,89 @@
+package cmd
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// vector is one line of a conformance file: a config, YuniKorn's verdict on
+// it, and access questions with YuniKorn's answers.
+type vector struct {
+	Config  string `json:"config"`
+	Valid   bool   `json:"valid"`
+	Error   string `json:"error"`
+	Queries []struct {
+		Partition string    `json:"partition"`
+		Queue     string    `json:"queue"`
+		User      string    `json:"user"`
+		Groups    *[]string `json:"groups"`
+		Action    string    `json:"action"`
+		Expect    string    `json:"expect"`
+	} `json:"queries"`
+}
+
+// TestConformance runs every vector in testdata/conformance through the real
+// command entry point, as the README there prescribes.
+func TestConformance(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/conformance/*.jsonl")
+	if len(files) == 0 {
+		t.Fatal("no conformance vectors found in testdata/conformance")
+	}
+	dir := t.TempDir()
+	total := 0
+	for _, file := range files {
+		f, err := os.Open(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(make([]byte, 1<<20), 1<<24)
+		n := 0
+		for sc.Scan() {
+			n++
+			var v vector
+			if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
+				t.Fatalf("%s:%d: %v", file, n, err)
+			}
+			name := fmt.Sprintf("%s#%d", filepath.Base(file), n)
+			path := filepath.Join(dir, fmt.Sprintf("c%d.yaml", n))
+			if err := os.WriteFile(path, []byte(v.Config), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			wantLint := 0
+			if !v.Valid {
+				wantLint = 1
+			}
+			code, out, errOut := run("lint", "--fail-on", "error", "--color", "never", path)
+			total++
+			if code != wantLint {
+				t.Errorf("%s: lint exit %d, want %d (YuniKorn: valid=%v %s)\n%s%s\nconfig:\n%s", name, code, wantLint, v.Valid, v.Error, out, errOut, v.Config)
+			}
+			for i, q := range v.Queries {
+				args := []string{"check", "-f", path, q.Partition, q.Queue, q.User, "--action", q.Action}
+				if q.Groups != nil {
+					args = append(args, "--groups", strings.Join(*q.Groups, ","))
+				}
+				want := map[string]int{"allow": 0, "deny": 1, "error": 2}[q.Expect]
+				code, out, errOut := run(args...)
+				total++
+				if code != want {
+					t.Errorf("%s query %d: %v: exit %d, want %d (%s)\n%s%s", name, i, args[3:], code, want, q.Expect, out, errOut)
+				}
+			}
+		}
+		f.Close()
+	}
+	t.Logf("%d conformance verdicts checked", total)
+}
+
+func run(args ...string) (int, string, string) {
+	var out, errOut bytes.Buffer
+	code := Execute(args, strings.NewReader(""), &out, &errOut)
+	return code, out.String(), errOut.String()
+}

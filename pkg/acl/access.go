@@ -1,0 +1,348 @@
+package acl
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/aclint/aclint/pkg/config"
+	"github.com/aclint/aclint/pkg/resolve"
+)
+
+// Action is the access asked for.
+type Action string
+
+const (
+	Submit Action = "submit"
+	Admin  Action = "admin"
+)
+
+// ParseAction reads an --action value.
+func ParseAction(s string) (Action, error) {
+	switch Action(s) {
+	case Submit, Admin:
+		return Action(s), nil
+	}
+	return "", fmt.Errorf("unknown action %q: use submit or admin", s)
+}
+
+// Field names of the two ACLs in the config.
+const (
+	SubmitField = "submitacl"
+	AdminField  = "adminacl"
+)
+
+// QueueNamePattern is YuniKorn's queue name pattern.
+var QueueNamePattern = regexp.MustCompile(`^[a-zA-Z0-9_:#/@-]{1,64}$`)
+
+// recoveryQueue never passes a submit check in YuniKorn.
+const recoveryQueue = "root.@recovery@"
+
+// Query is an access question.
+type Query struct {
+	Partition string
+	Queue     string
+	User      string
+	// Groups as the request carries them. When empty, the resolver runs,
+	// as in YuniKorn.
+	Groups []string
+	Action Action
+	// Resolver overrides the partition's own usergroupresolver.
+	Resolver resolve.Resolver
+}
+
+// Grant names the ACL entry that allowed access.
+type Grant struct {
+	Queue string
+	ACL   string // submitacl or adminacl
+	Kind  string // "user", "group" or "wildcard"
+	Entry string // the name, or "*"
+	Pos   config.Position
+}
+
+// Consulted is one ACL looked at while deciding.
+type Consulted struct {
+	Queue  string
+	ACL    string
+	Value  string
+	Set    bool
+	Pos    config.Position
+	Result string // why it did or did not match
+}
+
+// Decision is the answer to a Query with everything that explains it.
+type Decision struct {
+	Allowed      bool
+	Query        Query
+	Partition    string // canonical partition name
+	Queue        string // the queue asked for, as YuniKorn names it (lower case)
+	Deciding     string // the queue whose ACLs were checked first
+	Dynamic      bool   // the queue does not exist and would be created under Deciding
+	Groups       []string
+	GroupsSource string
+	DecidedBy    *Grant
+	Consulted    []Consulted
+	Notes        []string
+	// Reason is set when the request is denied before any ACL is read.
+	Reason string
+}
+
+// QueryError is a question that has no answer: an unknown partition or
+// queue, or groups aclint cannot know.
+type QueryError struct{ Msg string }
+
+func (e *QueryError) Error() string { return e.Msg }
+
+// Policy answers access questions over one accepted config. ACL values are
+// parsed on first use and kept.
+type Policy struct {
+	cfg    *config.Config
+	parsed map[*config.Queue][2]Value
+}
+
+// NewPolicy prepares a config that YuniKorn accepts for access questions.
+func NewPolicy(cfg *config.Config) *Policy {
+	return &Policy{cfg: cfg, parsed: map[*config.Queue][2]Value{}}
+}
+
+// ACLs returns the parsed submit and admin ACLs of q.
+func (p *Policy) ACLs(q *config.Queue) (submit, admin Value) {
+	v, ok := p.parsed[q]
+	if !ok {
+		v = [2]Value{Parse(q.SubmitACL.Value), Parse(q.AdminACL.Value)}
+		p.parsed[q] = v
+	}
+	return v[0], v[1]
+}
+
+// FindQueue looks a queue up as YuniKorn does: lower-cased, dot separated,
+// starting at root. It returns the deepest existing queue and the path parts
+// below it that do not exist.
+func FindQueue(root *config.Queue, path string) (*config.Queue, []string, error) {
+	parts := strings.Split(strings.ToLower(path), ".")
+	if parts[0] != "root" {
+		return nil, nil, &QueryError{fmt.Sprintf("queue %q not found: queue paths start at root, e.g. root.%s", path, path)}
+	}
+	q := root
+	for i := 1; i < len(parts); i++ {
+		c := q.Child(parts[i])
+		if c == nil {
+			return q, parts[i:], nil
+		}
+		q = c
+	}
+	return q, nil, nil
+}
+
+// Decide answers q exactly as YuniKorn's placement and ACL checks would.
+func (p *Policy) Decide(q Query) (*Decision, error) {
+	part := p.cfg.Partition(q.Partition)
+	if part == nil {
+		var names []string
+		for _, pt := range p.cfg.Partitions {
+			names = append(names, pt.CanonicalName())
+		}
+		return nil, &QueryError{fmt.Sprintf("partition %q not found; the config has: %s", q.Partition, strings.Join(names, ", "))}
+	}
+	target, missing, err := FindQueue(part.Root, q.Queue)
+	if err != nil {
+		return nil, err
+	}
+	d := &Decision{Query: q, Partition: part.CanonicalName(), Queue: strings.ToLower(q.Queue), Deciding: target.Path()}
+	if len(missing) > 0 {
+		if target.IsLeaf() {
+			return nil, &QueryError{fmt.Sprintf("queue %s does not exist and cannot be created: %s is a leaf queue, so no queue can be added below it", d.Queue, target.Path())}
+		}
+		for _, m := range missing {
+			if !QueueNamePattern.MatchString(m) {
+				return nil, &QueryError{fmt.Sprintf("queue %s does not exist and cannot be created: %q is not a valid queue name (%s)", d.Queue, m, QueueNamePattern)}
+			}
+		}
+		d.Dynamic = true
+		d.Notes = append(d.Notes, fmt.Sprintf("queue %s does not exist; a placement rule could create it under %s, and a new queue has no ACLs of its own, so access is decided by %s and its ancestors", d.Queue, target.Path(), target.Path()))
+	}
+
+	if err := p.subject(d, part); err != nil {
+		return nil, err
+	}
+	if d.Reason != "" {
+		return d, nil
+	}
+	if q.Action == Submit && d.Queue == recoveryQueue {
+		d.Reason = "root.@recovery@ is YuniKorn's recovery queue: it never passes a submit check"
+		return d, nil
+	}
+
+	for cur := target; cur != nil; cur = cur.Parent {
+		submit, admin := p.ACLs(cur)
+		if q.Action == Submit {
+			if p.consult(d, cur, SubmitField, cur.SubmitACL, submit) || p.consult(d, cur, AdminField, cur.AdminACL, admin) {
+				break
+			}
+		} else if p.consult(d, cur, AdminField, cur.AdminACL, admin) {
+			break
+		}
+	}
+	p.nearMisses(d, target)
+	return d, nil
+}
+
+// subject works out the user's groups as YuniKorn's ConvertUGI does.
+func (p *Policy) subject(d *Decision, part *config.Partition) error {
+	q := d.Query
+	if q.User == "" {
+		d.Reason = "YuniKorn would reject the application: empty user cannot resolve"
+		return nil
+	}
+	if len(q.Groups) > 0 {
+		d.Groups = q.Groups
+		d.GroupsSource = "request: groups carried by the application, used as given"
+		if !RequestUserPattern.MatchString(q.User) {
+			d.Reason = fmt.Sprintf("YuniKorn would reject the application: invalid username, it contains invalid characters (%q does not match %s)", q.User, RequestUserPattern)
+		}
+		return nil
+	}
+	r := q.Resolver
+	if r == nil {
+		var err error
+		r, err = resolve.ForType(part.Resolver.Value)
+		if err != nil {
+			return &QueryError{err.Error()}
+		}
+	}
+	res, err := r.Resolve(q.User)
+	if err != nil {
+		if !errors.Is(err, resolve.ErrUnresolvable) {
+			err = fmt.Errorf("%w: %v", resolve.ErrUnresolvable, err)
+		}
+		d.Reason = "YuniKorn would reject the application: " + err.Error()
+		d.GroupsSource = resolverLabel(r.Name())
+		return nil
+	}
+	d.Groups = res.Groups
+	d.GroupsSource = res.Source
+	return nil
+}
+
+func resolverLabel(name string) string {
+	if name == "" {
+		return "no resolver"
+	}
+	return name + " resolver"
+}
+
+// consult checks one ACL and records it; it reports whether access is granted.
+func (p *Policy) consult(d *Decision, q *config.Queue, field string, s config.Str, v Value) bool {
+	c := Consulted{Queue: q.Path(), ACL: field, Value: s.Value, Set: s.Set()}
+	doc := p.cfg.Doc
+	if s.Set() {
+		c.Pos = doc.NodePos(s.Node)
+	} else if q.Node != nil && !q.Synthetic {
+		c.Pos = doc.NodePos(q.Name.Node)
+	}
+	m, ok := v.Check(d.Query.User, d.Groups)
+	if ok {
+		g := &Grant{Queue: q.Path(), ACL: field}
+		if m.Wildcard {
+			g.Kind, g.Entry = "wildcard", "*"
+			g.Pos = doc.ValuePos(s.Node, v.WildcardAt)
+		} else {
+			g.Kind, g.Entry = m.Entry.Kind.String(), m.Entry.Name
+			g.Pos = doc.ValuePos(s.Node, m.Entry.Offset)
+		}
+		c.Result = fmt.Sprintf("allows: %s %s", g.Kind, g.Entry)
+		if m.Wildcard {
+			c.Result = "allows everyone (*)"
+		}
+		d.DecidedBy = g
+		d.Allowed = true
+		d.Consulted = append(d.Consulted, c)
+		return true
+	}
+	c.Result = p.noMatch(d, q, s, v)
+	d.Consulted = append(d.Consulted, c)
+	return false
+}
+
+func (p *Policy) noMatch(d *Decision, q *config.Queue, s config.Str, v Value) string {
+	switch {
+	case q.Synthetic:
+		return "no ACL: root queue inserted by YuniKorn"
+	case !s.Set() || s.Value == "":
+		return "not set: matches nobody"
+	case v.MatchesNobody():
+		return "matches nobody: YuniKorn drops every entry"
+	}
+	var users, groups []string
+	for _, e := range v.Entries {
+		if !e.Effective() {
+			continue
+		}
+		if e.Kind == User {
+			users = append(users, e.Name)
+		} else {
+			groups = append(groups, e.Name)
+		}
+	}
+	return fmt.Sprintf("no match: user %s not in users [%s], groups [%s] not in groups [%s]",
+		d.Query.User, strings.Join(users, ","), strings.Join(d.Groups, ","), strings.Join(groups, ","))
+}
+
+// nearMisses adds notes for entries that look like they name the user or one
+// of the groups but do not count: dropped by YuniKorn, differing only in case,
+// or in the other list.
+func (p *Policy) nearMisses(d *Decision, target *config.Queue) {
+	if d.Allowed {
+		return
+	}
+	seen := map[string]bool{}
+	note := func(s string) {
+		if !seen[s] {
+			seen[s] = true
+			d.Notes = append(d.Notes, s)
+		}
+	}
+	isGroup := map[string]bool{}
+	for _, g := range d.Groups {
+		isGroup[g] = true
+	}
+	for cur := target; cur != nil; cur = cur.Parent {
+		submit, admin := p.ACLs(cur)
+		fields := []struct {
+			name string
+			s    config.Str
+			v    Value
+		}{{AdminField, cur.AdminACL, admin}}
+		if d.Query.Action == Submit {
+			fields = append([]struct {
+				name string
+				s    config.Str
+				v    Value
+			}{{SubmitField, cur.SubmitACL, submit}}, fields...)
+		}
+		for _, f := range fields {
+			for _, e := range f.v.Entries {
+				at := p.cfg.Doc.ValuePos(f.s.Node, e.Offset)
+				where := fmt.Sprintf("%s %s at %s", cur.Path(), f.name, at)
+				names := (e.Kind == User && e.Name == d.Query.User) || (e.Kind == Group && isGroup[e.Name])
+				switch {
+				case names && !e.Effective():
+					note(fmt.Sprintf("%s names %s %q, but YuniKorn ignores it: %s", where, e.Kind, e.Name, e.DropReason()))
+				case e.Kind == User && e.Name != d.Query.User && strings.EqualFold(e.Name, d.Query.User):
+					note(fmt.Sprintf("%s lists user %q; names are case-sensitive, so it does not match %q", where, e.Name, d.Query.User))
+				case e.Kind == User && isGroup[e.Name] && e.Name != d.Query.User:
+					note(fmt.Sprintf("%s lists %q as a user, but it is one of the groups: groups go after the space, e.g. \" %s\"", where, e.Name, e.Name))
+				case e.Kind == Group && e.Name == d.Query.User && !isGroup[e.Name]:
+					note(fmt.Sprintf("%s lists %q as a group, but it is the user: users go before the space", where, e.Name))
+				case e.Kind == Group && !isGroup[e.Name]:
+					for _, g := range d.Groups {
+						if strings.EqualFold(g, e.Name) {
+							note(fmt.Sprintf("%s lists group %q; names are case-sensitive, so it does not match %q", where, e.Name, g))
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,250 @@
+// Package acl models YuniKorn's queue ACL grammar and decides access the way
+// the scheduler does.
+//
+// YuniKorn reads an ACL string with two different pieces of code. The config
+// validator (validate-conf, the admission webhook) trims the value and splits
+// it on runs of white space; the runtime parser that builds the queues splits
+// on a single space, silently drops names that fail its patterns and honours
+// the wildcard only as a whole list. A Value records both readings, so a
+// linter can tell where they disagree and a checker can answer exactly as the
+// scheduler will.
+package acl
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Name patterns of YuniKorn's runtime ACL parser (security.NewACL). They are
+// stricter than the patterns used elsewhere in the config.
+var (
+	UserPattern  = regexp.MustCompile(`^[_a-zA-Z][a-zA-Z0-9_.@-]*[$]?$`)
+	GroupPattern = regexp.MustCompile(`^[_a-zA-Z][a-zA-Z0-9_-]*$`)
+)
+
+// RequestUserPattern is the pattern YuniKorn applies to the user name of an
+// application that carries its own groups (configs.UserRegExp).
+var RequestUserPattern = regexp.MustCompile(`^[_a-zA-Z][a-zA-Z0-9:#/_.@-]*[$]?$`)
+
+// Kind tells whether an entry sits in the user list or the group list.
+type Kind int
+
+const (
+	User Kind = iota
+	Group
+)
+
+func (k Kind) String() string {
+	if k == Group {
+		return "group"
+	}
+	return "user"
+}
+
+// Drop says why the runtime parser ignores an entry. The zero value means the
+// entry is effective.
+type Drop int
+
+const (
+	Kept              Drop = iota
+	BadUserName            // fails the runtime user pattern
+	BadGroupName           // fails the runtime group pattern
+	WildcardInList         // "*" beside other names in one list
+	AfterWildcard          // a group list ignored because the user list is "*"
+	ClearedByWildcard      // a user list emptied because the group list is "*"
+)
+
+// Entry is one name of an ACL's user or group list.
+type Entry struct {
+	Name   string
+	Kind   Kind
+	Offset int // byte offset of the name in the ACL value
+	Drop   Drop
+}
+
+// Effective reports whether YuniKorn keeps the entry.
+func (e Entry) Effective() bool { return e.Drop == Kept }
+
+// DropReason explains, in a sentence fragment, why the entry is ignored.
+func (e Entry) DropReason() string {
+	switch e.Drop {
+	case BadUserName:
+		return fmt.Sprintf("user name %q does not match YuniKorn's ACL user pattern %s", e.Name, UserPattern)
+	case BadGroupName:
+		return fmt.Sprintf("group name %q does not match YuniKorn's ACL group pattern %s", e.Name, GroupPattern)
+	case WildcardInList:
+		return "\"*\" only means everyone as the whole user or group list; inside a list it is dropped"
+	case AfterWildcard:
+		return "the user list is \"*\", so the group list is ignored"
+	case ClearedByWildcard:
+		return "the group list is \"*\", so the user list is ignored"
+	}
+	return ""
+}
+
+// WildcardSource says what made an ACL allow everyone.
+type WildcardSource int
+
+const (
+	NoWildcard    WildcardSource = iota
+	WholeValue                   // the trimmed value is "*"
+	UserListStar                 // the user list is exactly "*"
+	GroupListStar                // the group list is exactly "*"
+)
+
+// Value is an ACL string as both of YuniKorn's parsers read it.
+type Value struct {
+	Raw string
+
+	// Validator view.
+	ValidatorParts int   // number of white-space separated parts after trimming
+	ValidatorErr   error // non-nil: validate-conf rejects the config
+
+	// Runtime view.
+	RuntimeErr   error // non-nil: the queues cannot be built, the config fails to load
+	RuntimeParts []string
+	Everyone     bool // allAllowed
+	Wildcard     WildcardSource
+	WildcardAt   int // byte offset of the "*" that made it everyone
+	Entries      []Entry
+}
+
+// Parse reads an ACL string the way both YuniKorn parsers do.
+func Parse(raw string) Value {
+	v := Value{Raw: raw}
+
+	// Validator: checkACL in configvalidator.go.
+	trimmed := strings.TrimSpace(raw)
+	if trimmed != "" && trimmed != "*" {
+		v.ValidatorParts = len(strings.Fields(trimmed))
+		if v.ValidatorParts > 2 {
+			v.ValidatorErr = fmt.Errorf("multiple spaces found in ACL: '%s'", trimmed)
+		}
+	} else if trimmed == "*" {
+		v.ValidatorParts = 1
+	}
+
+	// Runtime: security.NewACL.
+	if raw == "" {
+		return v
+	}
+	fields := strings.Split(raw, " ")
+	v.RuntimeParts = fields
+	if len(fields) > 2 {
+		v.RuntimeErr = fmt.Errorf("multiple spaces found in ACL: '%s'", raw)
+		return v
+	}
+	if trimmed == "*" {
+		v.Everyone, v.Wildcard, v.WildcardAt = true, WholeValue, strings.Index(raw, "*")
+	}
+	// users
+	users := strings.Split(fields[0], ",")
+	if len(users) == 1 && users[0] == "*" {
+		v.Everyone, v.Wildcard, v.WildcardAt = true, UserListStar, 0
+	} else {
+		v.Entries = appendEntries(v.Entries, users, 0, User)
+	}
+	if len(fields) < 2 {
+		return v
+	}
+	groupOff := len(fields[0]) + 1
+	groups := strings.Split(fields[1], ",")
+	switch {
+	case v.Everyone:
+		// setGroups returns early: the group list is never read.
+		if len(groups) == 1 && groups[0] == "*" {
+			break // " *": the trimmed value already made it everyone
+		}
+		for _, e := range appendEntries(nil, groups, groupOff, Group) {
+			if e.Drop == Kept {
+				e.Drop = AfterWildcard
+			}
+			v.Entries = append(v.Entries, e)
+		}
+	case len(groups) == 1 && groups[0] == "*":
+		v.Everyone, v.Wildcard, v.WildcardAt = true, GroupListStar, groupOff
+		for i := range v.Entries {
+			if v.Entries[i].Drop == Kept {
+				v.Entries[i].Drop = ClearedByWildcard
+			}
+		}
+	default:
+		v.Entries = appendEntries(v.Entries, groups, groupOff, Group)
+	}
+	return v
+}
+
+func appendEntries(out []Entry, names []string, off int, kind Kind) []Entry {
+	for _, n := range names {
+		if n != "" {
+			e := Entry{Name: n, Kind: kind, Offset: off}
+			switch {
+			case n == "*":
+				e.Drop = WildcardInList
+			case kind == User && !UserPattern.MatchString(n):
+				e.Drop = BadUserName
+			case kind == Group && !GroupPattern.MatchString(n):
+				e.Drop = BadGroupName
+			}
+			out = append(out, e)
+		}
+		off += len(n) + 1
+	}
+	return out
+}
+
+// Valid reports whether YuniKorn accepts the value: the validator passes it and
+// the runtime parser can build the queue with it.
+func (v Value) Valid() bool { return v.ValidatorErr == nil && v.RuntimeErr == nil }
+
+// Err returns the error YuniKorn reports for the value, validator first.
+func (v Value) Err() error {
+	if v.ValidatorErr != nil {
+		return v.ValidatorErr
+	}
+	return v.RuntimeErr
+}
+
+// MatchesNobody reports whether the runtime ACL grants nothing at all.
+func (v Value) MatchesNobody() bool {
+	if v.Everyone {
+		return false
+	}
+	for _, e := range v.Entries {
+		if e.Effective() {
+			return false
+		}
+	}
+	return true
+}
+
+// Match is what made an ACL grant access.
+type Match struct {
+	Wildcard bool
+	Entry    Entry // the user or group entry, when not Wildcard
+}
+
+// Check answers ACL.CheckAccess: everyone, then the user, then the user's
+// groups in the order given. The first group that matches decides.
+func (v Value) Check(user string, groups []string) (Match, bool) {
+	if v.RuntimeErr != nil {
+		return Match{}, false
+	}
+	if v.Everyone {
+		return Match{Wildcard: true}, true
+	}
+	for _, e := range v.Entries {
+		if e.Effective() && e.Kind == User && e.Name == user {
+			return Match{Entry: e}, true
+		}
+	}
+	for _, g := range groups {
+		for _, e := range v.Entries {
+			if e.Effective() && e.Kind == Group && e.Name == g {
+				return Match{Entry: e}, true
+			}
+		}
+	}
+	return Match{}, false
+}

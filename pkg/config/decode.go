@@ -1,0 +1,534 @@
+package config
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Key sets of YuniKorn's config structs: yaml.v3 matches the Go field names
+// lower-cased, and YuniKorn decodes with KnownFields(true).
+var (
+	schedulerKeys = []string{"partitions", "checksum"}
+	partitionKeys = []string{"name", "queues", "placementrules", "limits", "preemption", "nodesortpolicy", "usergroupresolver"}
+	queueKeys     = []string{"name", "parent", "resources", "maxapplications", "properties", "adminacl", "submitacl", "childtemplate", "queues", "limits"}
+	resourceKeys  = []string{"guaranteed", "max"}
+	templateKeys  = []string{"maxapplications", "properties", "resources"}
+	ruleKeys      = []string{"name", "create", "filter", "parent", "value"}
+	filterKeys    = []string{"type", "users", "groups"}
+	limitKeys     = []string{"limit", "users", "groups", "maxresources", "maxapplications"}
+	resolverKeys  = []string{"type"}
+	preemptKeys   = []string{"enabled", "quotapreemptionenabled"}
+	nodeSortKeys  = []string{"type", "resourceweights"}
+)
+
+// Go type names YuniKorn's decoder uses in its messages.
+const (
+	tSchedulerConfig = "configs.SchedulerConfig"
+	tPartition       = "configs.PartitionConfig"
+	tQueue           = "configs.QueueConfig"
+	tResources       = "configs.Resources"
+	tTemplate        = "configs.ChildTemplate"
+	tRule            = "configs.PlacementRule"
+	tFilter          = "configs.Filter"
+	tLimit           = "configs.Limit"
+	tResolver        = "configs.UserGroupResolver"
+	tPreemption      = "configs.PartitionPreemptionConfig"
+	tNodeSort        = "configs.NodeSortingPolicy"
+)
+
+// Decode builds the typed model from a parsed document, recording every
+// problem YuniKorn's strict decoder would reject instead of stopping at the
+// first. The structure (root insertion) is applied as YuniKorn applies it.
+func Decode(doc *Document) *Config {
+	c := &Config{Doc: doc}
+	if doc.Root == nil {
+		c.Default = doc.Empty()
+		return c
+	}
+	d := &decoder{doc: doc, cfg: c}
+	d.mapping(doc.Root, tSchedulerConfig, schedulerKeys, func(key string, k, v *yaml.Node) {
+		switch key {
+		case "partitions":
+			d.list(v, "[]"+tPartition, func(item *yaml.Node) {
+				c.Partitions = append(c.Partitions, d.partition(item))
+			})
+		case "checksum":
+			c.Checksum = d.str(k, v)
+		}
+	})
+	return c
+}
+
+type decoder struct {
+	doc *Document
+	cfg *Config
+}
+
+func (d *decoder) problem(kind ProblemKind, n *yaml.Node, hint, format string, args ...any) {
+	d.cfg.Problems = append(d.cfg.Problems, Problem{Kind: kind, Pos: d.doc.NodePos(n), Message: fmt.Sprintf(format, args...), Hint: hint})
+}
+
+// resolve follows aliases, as yaml.v3 does when decoding.
+func resolve(n *yaml.Node) *yaml.Node {
+	for n != nil && n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	return n
+}
+
+func isNull(n *yaml.Node) bool {
+	return n == nil || (n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null")
+}
+
+// yamlKind names a node's kind as yaml.v3 does in "cannot unmarshal" errors.
+func yamlKind(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "!!map"
+	case yaml.SequenceNode:
+		return "!!seq"
+	case yaml.ScalarNode:
+		if n.ShortTag() == "!!str" {
+			return fmt.Sprintf("!!str `%s`", shorten(n.Value))
+		}
+		return fmt.Sprintf("%s `%s`", n.ShortTag(), shorten(n.Value))
+	}
+	return "node"
+}
+
+func shorten(s string) string {
+	if len(s) > 20 {
+		return s[:17] + "..."
+	}
+	return s
+}
+
+func describe(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	}
+	return "a scalar"
+}
+
+func (d *decoder) wrongType(n *yaml.Node, field, want, goType, hint string) {
+	d.problem(WrongType, n, hint, "%s must be %s, found %s (YuniKorn: cannot unmarshal %s into %s)",
+		field, want, describe(n), yamlKind(n), goType)
+}
+
+// mapping visits the known keys of mapping n, reporting unknown and duplicate
+// keys. A null node is an empty struct, as for yaml.v3.
+func (d *decoder) mapping(n *yaml.Node, goType string, keys []string, fn func(key string, k, v *yaml.Node)) {
+	n = resolve(n)
+	if isNull(n) {
+		return
+	}
+	if n.Kind != yaml.MappingNode {
+		d.problem(WrongType, n, "write a mapping of key: value pairs here",
+			"expected a mapping, found %s (YuniKorn: cannot unmarshal %s into %s)", describe(n), yamlKind(n), goType)
+		return
+	}
+	pairs := d.pairs(n)
+	d.duplicates(pairs)
+	for i := 0; i < len(pairs); i += 2 {
+		k, v := pairs[i], pairs[i+1]
+		known := false
+		for _, name := range keys {
+			if k.Value == name {
+				known = true
+				break
+			}
+		}
+		if !known {
+			d.unknownKey(k, goType, keys)
+			continue
+		}
+		fn(k.Value, k, v)
+	}
+}
+
+// pairs returns a mapping's key/value nodes with merge keys expanded.
+func (d *decoder) pairs(n *yaml.Node) []*yaml.Node {
+	var out []*yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" {
+			v = resolve(v)
+			switch v.Kind {
+			case yaml.MappingNode:
+				out = append(out, d.pairs(v)...)
+			case yaml.SequenceNode:
+				for _, m := range v.Content {
+					if m = resolve(m); m.Kind == yaml.MappingNode {
+						out = append(out, d.pairs(m)...)
+					}
+				}
+			}
+			continue
+		}
+		out = append(out, k, v)
+	}
+	return out
+}
+
+func (d *decoder) duplicates(pairs []*yaml.Node) {
+	if len(pairs) <= 2 {
+		return
+	}
+	seen := make(map[string]*yaml.Node, len(pairs)/2)
+	for i := 0; i < len(pairs); i += 2 {
+		k := pairs[i]
+		id := fmt.Sprint(k.Kind) + "\x00" + k.Value
+		if first, ok := seen[id]; ok {
+			d.problem(DuplicateKey, k, "remove one of the two entries; YuniKorn rejects the file while both are there",
+				"key %q is already defined at line %d (YuniKorn: mapping key %q already defined)", k.Value, d.doc.NodePos(first).Line, k.Value)
+			continue
+		}
+		seen[id] = k
+	}
+}
+
+func (d *decoder) unknownKey(k *yaml.Node, goType string, keys []string) {
+	hint := "remove the key; valid keys here: " + strings.Join(sorted(keys), ", ")
+	msg := fmt.Sprintf("unknown key %q: YuniKorn rejects the whole config (field %s not found in type %s)", k.Value, k.Value, goType)
+	if s := suggest(k.Value, keys); s != "" {
+		msg = fmt.Sprintf("unknown key %q, did you mean %q? YuniKorn rejects the whole config (field %s not found in type %s)", k.Value, s, k.Value, goType)
+		hint = fmt.Sprintf("rename it to %s (YuniKorn's keys are all lower case)", s)
+		if !strings.EqualFold(s, k.Value) {
+			hint = fmt.Sprintf("rename it to %s", s)
+		}
+	}
+	d.problem(UnknownKey, k, hint, "%s", msg)
+}
+
+func sorted(s []string) []string {
+	out := append([]string(nil), s...)
+	sort.Strings(out)
+	return out
+}
+
+// suggest returns the valid key nearest to key, or "" when none is close.
+func suggest(key string, keys []string) string {
+	best, bestDist := "", 1<<30
+	lk := strings.ToLower(key)
+	for _, k := range keys {
+		if lk == k {
+			return k
+		}
+		if dist := levenshtein(lk, k); dist < bestDist {
+			best, bestDist = k, dist
+		}
+	}
+	if bestDist <= 2 || (bestDist <= len(key)/3 && bestDist <= 4) {
+		return best
+	}
+	return ""
+}
+
+func levenshtein(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// list visits the items of a sequence; null is an empty list.
+func (d *decoder) list(n *yaml.Node, goType string, fn func(*yaml.Node)) bool {
+	n = resolve(n)
+	if isNull(n) {
+		return false
+	}
+	if n.Kind != yaml.SequenceNode {
+		d.problem(WrongType, n, "write a YAML list here, one item per line starting with \"- \"",
+			"expected a list, found %s (YuniKorn: cannot unmarshal %s into %s)", describe(n), yamlKind(n), goType)
+		return false
+	}
+	for _, item := range n.Content {
+		fn(item)
+	}
+	return true
+}
+
+// str reads a string field exactly as yaml.v3 would.
+func (d *decoder) str(k, v *yaml.Node) Str {
+	s := Str{Key: k, Node: v}
+	v = resolve(v)
+	if v.Kind != yaml.ScalarNode {
+		hint := "write a single string value"
+		if isACLKey(k.Value) {
+			hint = `write the ACL as one string: "user1,user2 group1,group2"`
+		}
+		d.wrongType(v, k.Value, "a string", "string", hint)
+		return s
+	}
+	switch v.ShortTag() {
+	case "!!null":
+	case "!!binary":
+		if err := v.Decode(&s.Value); err != nil {
+			d.problem(WrongType, v, "fix the base64 data or drop the !!binary tag", "%s: %v", k.Value, err)
+		}
+	default:
+		s.Value = v.Value
+	}
+	return s
+}
+
+// scalar decodes a scalar into out using yaml.v3 itself, so the rules for
+// booleans and numbers are exactly YuniKorn's.
+func (d *decoder) scalar(k, v *yaml.Node, out any, want, goType, hint string) bool {
+	r := resolve(v)
+	if r.Kind != yaml.ScalarNode {
+		d.wrongType(r, k.Value, want, goType, hint)
+		return false
+	}
+	if err := r.Decode(out); err != nil {
+		d.problem(WrongType, r, hint, "%s must be %s, found %q (YuniKorn: cannot unmarshal %s into %s)",
+			k.Value, want, r.Value, yamlKind(r), goType)
+		return false
+	}
+	return true
+}
+
+func (d *decoder) boolean(k, v *yaml.Node) bool {
+	var b bool
+	d.scalar(k, v, &b, "a boolean", "bool", "write true or false, unquoted")
+	return b
+}
+
+func (d *decoder) uint(k, v *yaml.Node) uint64 {
+	var u uint64
+	d.scalar(k, v, &u, "a whole number of 0 or more", "uint64", "write a non-negative whole number, unquoted")
+	return u
+}
+
+func (d *decoder) strMap(k, v *yaml.Node) StrMap {
+	m := StrMap{Key: k, Node: v}
+	r := resolve(v)
+	if isNull(r) {
+		return m
+	}
+	if r.Kind != yaml.MappingNode {
+		d.wrongType(r, k.Value, "a mapping of names to values", "map[string]string", "write one name: value pair per line")
+		return m
+	}
+	m.Entries = map[string]string{}
+	m.Nodes = map[string]*yaml.Node{}
+	pairs := d.pairs(r)
+	d.duplicates(pairs)
+	for i := 0; i < len(pairs); i += 2 {
+		pk, pv := resolve(pairs[i]), pairs[i+1]
+		if pk.Kind != yaml.ScalarNode {
+			d.wrongType(pk, k.Value+" key", "a string", "string", "use a plain name as the key")
+			continue
+		}
+		s := d.str(pk, pv)
+		m.Entries[pk.Value] = s.Value
+		m.Nodes[pk.Value] = pv
+	}
+	return m
+}
+
+func (d *decoder) floatMap(k, v *yaml.Node) {
+	r := resolve(v)
+	if isNull(r) {
+		return
+	}
+	if r.Kind != yaml.MappingNode {
+		d.wrongType(r, k.Value, "a mapping of resource names to weights", "map[string]float64", "write one resource: weight pair per line")
+		return
+	}
+	pairs := d.pairs(r)
+	d.duplicates(pairs)
+	for i := 0; i < len(pairs); i += 2 {
+		var f float64
+		d.scalar(pairs[i], pairs[i+1], &f, "a number", "float64", "write a number, unquoted")
+	}
+}
+
+func (d *decoder) strList(k, v *yaml.Node) []Str {
+	var out []Str
+	d.list(v, "[]string", func(item *yaml.Node) {
+		out = append(out, d.str(k, item))
+	})
+	return out
+}
+
+func (d *decoder) partition(n *yaml.Node) *Partition {
+	p := &Partition{Node: n}
+	d.mapping(n, tPartition, partitionKeys, func(key string, k, v *yaml.Node) {
+		switch key {
+		case "name":
+			p.Name = d.str(k, v)
+		case "queues":
+			p.QueuesSet = d.list(v, "[]"+tQueue, func(item *yaml.Node) {
+				p.Queues = append(p.Queues, d.queue(item, nil))
+			})
+		case "placementrules":
+			d.list(v, "[]"+tRule, func(item *yaml.Node) {
+				p.PlacementRules = append(p.PlacementRules, d.rule(item))
+			})
+		case "limits":
+			p.Limits = d.limits(v)
+		case "preemption":
+			p.Preemption = v
+			d.mapping(v, tPreemption, preemptKeys, func(key string, k, v *yaml.Node) {
+				var b *bool
+				d.scalar(k, v, &b, "a boolean", "bool", "write true or false, unquoted")
+			})
+		case "nodesortpolicy":
+			d.mapping(v, tNodeSort, nodeSortKeys, func(key string, k, v *yaml.Node) {
+				if key == "type" {
+					p.NodeSortPolicy = d.str(k, v)
+				} else {
+					d.floatMap(k, v)
+				}
+			})
+		case "usergroupresolver":
+			p.ResolverNode = v
+			d.mapping(v, tResolver, resolverKeys, func(key string, k, v *yaml.Node) {
+				p.Resolver = d.str(k, v)
+			})
+		}
+	})
+	// Root insertion, as checkQueuesStructure does it.
+	if len(p.Queues) == 1 && strings.EqualFold(p.Queues[0].Name.Value, "root") {
+		p.Root = p.Queues[0]
+		p.Root.ParentFlag = true
+	} else {
+		p.RootInserted = true
+		p.Root = &Queue{Name: Str{Value: "root"}, ParentFlag: true, Synthetic: true, Children: p.Queues, Node: n}
+		for _, q := range p.Queues {
+			q.Parent = p.Root
+		}
+	}
+	return p
+}
+
+func (d *decoder) queue(n *yaml.Node, parent *Queue) *Queue {
+	q := &Queue{Node: n, Parent: parent}
+	d.mapping(n, tQueue, queueKeys, func(key string, k, v *yaml.Node) {
+		switch key {
+		case "name":
+			q.Name = d.str(k, v)
+		case "parent":
+			q.ParentFlag = d.boolean(k, v)
+			q.ParentNode = k
+		case "resources":
+			q.ResourcesNode = k
+			q.Guaranteed, q.Max = d.resources(v, tResources)
+		case "maxapplications":
+			q.MaxApplications = d.uint(k, v)
+			q.MaxAppsNode = v
+		case "properties":
+			q.Properties = d.strMap(k, v)
+		case "adminacl":
+			q.AdminACL = d.str(k, v)
+		case "submitacl":
+			q.SubmitACL = d.str(k, v)
+		case "childtemplate":
+			q.ChildTemplate = v
+			d.mapping(v, tTemplate, templateKeys, func(key string, k, v *yaml.Node) {
+				switch key {
+				case "maxapplications":
+					d.uint(k, v)
+				case "properties":
+					d.strMap(k, v)
+				case "resources":
+					d.resources(v, tResources)
+				}
+			})
+		case "queues":
+			d.list(v, "[]"+tQueue, func(item *yaml.Node) {
+				q.Children = append(q.Children, d.queue(item, q))
+			})
+		case "limits":
+			q.Limits = d.limits(v)
+		}
+	})
+	if q.Node != nil && q.Name.Node == nil {
+		q.Name.Node = n
+	}
+	return q
+}
+
+func (d *decoder) resources(n *yaml.Node, goType string) (g, m StrMap) {
+	d.mapping(n, goType, resourceKeys, func(key string, k, v *yaml.Node) {
+		if key == "guaranteed" {
+			g = d.strMap(k, v)
+		} else {
+			m = d.strMap(k, v)
+		}
+	})
+	return g, m
+}
+
+func (d *decoder) rule(n *yaml.Node) *PlacementRule {
+	r := &PlacementRule{Node: n}
+	d.mapping(n, tRule, ruleKeys, func(key string, k, v *yaml.Node) {
+		switch key {
+		case "name":
+			r.Name = d.str(k, v)
+		case "create":
+			r.Create = d.boolean(k, v)
+		case "value":
+			r.Value = d.str(k, v)
+		case "parent":
+			if !isNull(resolve(v)) {
+				r.Parent = d.rule(v)
+			}
+		case "filter":
+			d.mapping(v, tFilter, filterKeys, func(key string, k, v *yaml.Node) {
+				switch key {
+				case "type":
+					r.Filter.Type = d.str(k, v)
+				case "users":
+					r.Filter.Users = d.strList(k, v)
+				case "groups":
+					r.Filter.Groups = d.strList(k, v)
+				}
+			})
+		}
+	})
+	return r
+}
+
+func (d *decoder) limits(n *yaml.Node) []*Limit {
+	var out []*Limit
+	d.list(n, "[]"+tLimit, func(item *yaml.Node) {
+		l := &Limit{Node: item}
+		d.mapping(item, tLimit, limitKeys, func(key string, k, v *yaml.Node) {
+			switch key {
+			case "limit":
+				l.Limit = d.str(k, v)
+			case "users":
+				l.Users = d.strList(k, v)
+			case "groups":
+				l.Groups = d.strList(k, v)
+			case "maxresources":
+				l.MaxResources = d.strMap(k, v)
+			case "maxapplications":
+				l.MaxApplications = d.uint(k, v)
+			}
+		})
+		out = append(out, l)
+	})
+	return out
+}

@@ -1,0 +1,278 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+)
+
+// ProblemKind classifies what the loader found wrong with the YAML itself or
+// with its shape, before any YuniKorn semantics.
+type ProblemKind int
+
+const (
+	SyntaxError      ProblemKind = iota // not valid YAML
+	UnquotedWildcard                    // an ACL value starting with a plain "*"
+	UnknownKey                          // a key YuniKorn's strict decoder rejects
+	WrongType                           // a value YuniKorn cannot decode into its field
+	DuplicateKey                        // the same key twice in one mapping
+	ExtraDocument                       // a raw config with more than one YAML document
+)
+
+// Problem is something the loader found, with the position of the offending
+// value and a suggested fix.
+type Problem struct {
+	Kind    ProblemKind
+	Pos     Position
+	Message string
+	Hint    string
+}
+
+// Document is one queue config: a raw queues.yaml, or the value of a
+// ConfigMap key. Text is what YuniKorn would parse; Source is the file a person
+// opens, and all positions are given in it.
+type Document struct {
+	File   string // path as given on the command line; "<stdin>" for "-"
+	Source []byte // the outer file
+	Text   []byte // the queue config text
+
+	// Set when the config is embedded in a ConfigMap.
+	ConfigMap string // metadata.name
+	Key       string // the data or binaryData key
+	Gzipped   bool
+
+	Root     *yaml.Node // the first document's top node; nil when empty or unparseable
+	Problems []Problem  // YAML-level problems, found while parsing
+	Docs     int        // number of YAML documents in Text
+
+	textLines  []string
+	textStarts []int        // byte offset of each line of Text
+	outer      offsetMapper // Text offsets -> Source positions; nil for raw files
+	innerName  string       // how to name Text when positions are not exact
+	patched    map[[2]int]bool
+}
+
+// Empty reports whether the document holds no config at all, in which case
+// YuniKorn falls back to its built-in default.
+func (d *Document) Empty() bool {
+	return d.Root == nil && len(d.Problems) == 0
+}
+
+// Lines returns the lines of the outer source, for showing snippets.
+func (d *Document) Lines() []string {
+	return strings.Split(string(d.Source), "\n")
+}
+
+// Pos maps a line and column of Text to a position in the outer file.
+func (d *Document) Pos(line, col int) Position {
+	if d.outer == nil {
+		return Position{File: d.File, Line: line, Col: col}
+	}
+	off := d.offsetOf(line, col)
+	l, c, exact := d.outer.at(off)
+	p := Position{File: d.File, Line: l, Col: c}
+	if !exact {
+		p.Inner = fmt.Sprintf("%s:%d:%d", d.innerName, line, col)
+	}
+	return p
+}
+
+func (d *Document) offsetOf(line, col int) int {
+	if line < 1 {
+		return 0
+	}
+	if line > len(d.textStarts) {
+		return len(d.Text)
+	}
+	start := d.textStarts[line-1]
+	end := len(d.Text)
+	if line < len(d.textStarts) {
+		end = d.textStarts[line]
+	}
+	l := string(d.Text[start:end])
+	i := byteIndexOfColumn(l, col)
+	if i < 0 {
+		i = len(l)
+	}
+	return start + i
+}
+
+// NodePos is the position of a node.
+func (d *Document) NodePos(n *yaml.Node) Position {
+	if n == nil {
+		return d.Pos(1, 1)
+	}
+	return d.Pos(n.Line, n.Column)
+}
+
+// ValuePos is the position of byte off of scalar n's value, so that a finding
+// about one name inside an ACL lands on that name.
+func (d *Document) ValuePos(n *yaml.Node, off int) Position {
+	if n == nil || n.Kind != yaml.ScalarNode {
+		return d.NodePos(n)
+	}
+	if d.patched[[2]int{n.Line, n.Column}] {
+		// a plain value the loader quoted to recover from a YAML error
+		return d.Pos(n.Line, n.Column+utf8.RuneCountInString(n.Value[:clamp(off, len(n.Value))]))
+	}
+	l, c, _ := newScalarMapper(d.textLines, n).at(off)
+	return d.Pos(l, c)
+}
+
+func clamp(v, hi int) int {
+	if v < 0 {
+		return 0
+	}
+	if v > hi {
+		return hi
+	}
+	return v
+}
+
+// newDocument parses text as a raw queue config read from file.
+func newDocument(file string, source, text []byte) *Document {
+	return (&Document{File: file, Source: source}).init(text)
+}
+
+// init sets the config text and parses it.
+func (d *Document) init(text []byte) *Document {
+	d.Text = text
+	d.patched = map[[2]int]bool{}
+	d.textLines = strings.Split(string(text), "\n")
+	d.textStarts = make([]int, 0, len(d.textLines))
+	off := 0
+	for _, l := range d.textLines {
+		d.textStarts = append(d.textStarts, off)
+		off += len(l) + 1
+	}
+	d.parse()
+	return d
+}
+
+var (
+	lineRe          = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+	unknownAnchorRe = regexp.MustCompile(`unknown anchor '([^']*)' referenced`)
+	// a plain scalar starting with '*' after "key:" or a "- " item marker
+	starValueRe = regexp.MustCompile(`^(\s*(?:-\s+)*)(?:([^\s#'"][^:#]*?|"[^"]*"|'[^']*')\s*:\s+)?(\*[^#]*?)\s*(#.*)?$`)
+)
+
+// parse decodes Text into a yaml.Node. A value starting with an unquoted "*"
+// is a YAML alias and stops yaml.v3 at the first one; YuniKorn rejects the
+// file. So that every other finding in the file can still be reported, the
+// loader records the problem, quotes that value in its private copy of the
+// text and parses again.
+func (d *Document) parse() {
+	text := d.Text
+	for attempt := 0; attempt < 1000; attempt++ {
+		dec := yaml.NewDecoder(bytes.NewReader(text))
+		var n yaml.Node
+		err := dec.Decode(&n)
+		if errors.Is(err, io.EOF) {
+			return
+		}
+		if err == nil {
+			d.Docs = 1
+			if len(n.Content) > 0 {
+				d.Root = n.Content[0]
+			}
+			for {
+				var more yaml.Node
+				if err := dec.Decode(&more); err != nil {
+					if !errors.Is(err, io.EOF) {
+						d.Docs++ // a broken later document is still a document YuniKorn skips
+					}
+					break
+				}
+				d.Docs++
+			}
+			d.textLines = strings.Split(string(text), "\n")
+			return
+		}
+		fixed, ok := d.recover(text, err)
+		if !ok {
+			return
+		}
+		text = fixed
+	}
+}
+
+// recover records err as a problem and returns text with the offending value
+// quoted, when that is possible.
+func (d *Document) recover(text []byte, err error) ([]byte, bool) {
+	msg := err.Error()
+	lines := strings.Split(string(text), "\n")
+	line := 0
+	if m := lineRe.FindStringSubmatch(msg); m != nil {
+		line, _ = strconv.Atoi(m[1])
+	} else if m := unknownAnchorRe.FindStringSubmatch(msg); m != nil {
+		line = findAlias(lines, m[1])
+	}
+	if line < 1 || line > len(lines) {
+		d.Problems = append(d.Problems, Problem{Kind: SyntaxError, Pos: d.Pos(1, 1),
+			Message: yamlMessage(msg),
+			Hint:    "fix the YAML syntax; `yamllint` or an editor with YAML support shows the exact spot"})
+		return nil, false
+	}
+	src := lines[line-1]
+	m := starValueRe.FindStringSubmatchIndex(src)
+	if m == nil || (!strings.Contains(msg, "did not find expected alphabetic or numeric character") && !strings.Contains(msg, "unknown anchor")) {
+		col := 1 + utf8.RuneCountInString(src) - utf8.RuneCountInString(strings.TrimLeft(src, " \t-"))
+		d.Problems = append(d.Problems, Problem{Kind: SyntaxError, Pos: d.Pos(line, col),
+			Message: yamlMessage(msg),
+			Hint:    "fix the YAML syntax at this line; YuniKorn rejects the whole file until it parses"})
+		return nil, false
+	}
+	key := ""
+	if m[4] >= 0 {
+		key = strings.Trim(src[m[4]:m[5]], `"'`)
+	}
+	value := src[m[6]:m[7]]
+	col := 1 + utf8.RuneCountInString(src[:m[6]])
+	quoted := "'" + strings.ReplaceAll(value, "'", "''") + "'"
+	p := Problem{Pos: d.Pos(line, col)}
+	if isACLKey(key) {
+		p.Kind = UnquotedWildcard
+		p.Message = fmt.Sprintf("%s value %s starts with an unquoted *, which YAML reads as an alias: YuniKorn rejects the file (%s)", key, value, yamlMessage(msg))
+		p.Hint = fmt.Sprintf("quote the value: %s: %s", key, strconv.Quote(value))
+	} else {
+		p.Kind = SyntaxError
+		p.Message = fmt.Sprintf("value %s starts with an unquoted *, which YAML reads as an alias (%s)", value, yamlMessage(msg))
+		p.Hint = fmt.Sprintf("quote the value: %s", strconv.Quote(value))
+	}
+	d.Problems = append(d.Problems, p)
+	d.patched[[2]int{line, col}] = true
+	lines[line-1] = src[:m[6]] + quoted + src[m[7]:]
+	return []byte(strings.Join(lines, "\n")), true
+}
+
+func isACLKey(k string) bool {
+	k = strings.ToLower(k)
+	return k == "submitacl" || k == "adminacl"
+}
+
+// findAlias returns the line of the first use of alias *name.
+func findAlias(lines []string, name string) int {
+	re := regexp.MustCompile(`(^|[\s\[{,])\*` + regexp.QuoteMeta(name) + `($|[\s\]},])`)
+	for i, l := range lines {
+		if re.MatchString(l) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// yamlMessage strips yaml.v3's "yaml: line N: " prefix: the position is
+// reported separately.
+func yamlMessage(msg string) string {
+	if m := lineRe.FindStringSubmatch(msg); m != nil {
+		return "YAML: " + m[2]
+	}
+	return "YAML: " + strings.TrimPrefix(msg, "yaml: ")
+}

@@ -1,0 +1,168 @@
+package config
+
+import (
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Config is a decoded YuniKorn queue config. Every value keeps the yaml.Node
+// it came from, so rules can point at it.
+type Config struct {
+	Doc        *Document
+	Partitions []*Partition
+	Checksum   Str
+	// Problems found while decoding: unknown keys, wrong types, duplicate keys.
+	Problems []Problem
+	// Default is set when the document was empty and YuniKorn's built-in
+	// default config stands in for it.
+	Default bool
+}
+
+// Str is a string field with the node it was read from. Node is nil when the
+// key is absent.
+type Str struct {
+	Value string
+	Node  *yaml.Node // the value node
+	Key   *yaml.Node // the key node
+}
+
+// Set reports whether the key was written.
+func (s Str) Set() bool { return s.Key != nil }
+
+// StrMap is a map[string]string field (resources, properties). Nil Entries
+// with a non-nil Node means the key was written with a null value.
+type StrMap struct {
+	Entries map[string]string
+	Nodes   map[string]*yaml.Node // value node of each entry
+	Node    *yaml.Node
+	Key     *yaml.Node
+}
+
+// NonNil reports whether YuniKorn would see a non-nil map: any mapping,
+// even an empty one.
+func (m StrMap) NonNil() bool { return m.Entries != nil }
+
+// Partition is one entry of partitions.
+type Partition struct {
+	Name      Str
+	Node      *yaml.Node
+	Queues    []*Queue // as written at the top level
+	QueuesSet bool     // the queues key holds a list (possibly empty)
+	Root      *Queue   // the root queue, inserted when YuniKorn would insert it
+	// RootInserted is true when YuniKorn adds a root above the top-level
+	// queues (several of them, or one not named root in any case).
+	RootInserted   bool
+	PlacementRules []*PlacementRule
+	Limits         []*Limit
+	Resolver       Str // usergroupresolver.type
+	ResolverNode   *yaml.Node
+	NodeSortPolicy Str
+	Preemption     *yaml.Node
+}
+
+// CanonicalName is the partition name as YuniKorn uses it: "" and any case of
+// "default" become "default".
+func (p *Partition) CanonicalName() string {
+	return CanonicalPartition(p.Name.Value)
+}
+
+// CanonicalPartition normalises a partition name the way YuniKorn does.
+func CanonicalPartition(name string) string {
+	if name == "" || strings.EqualFold(name, "default") {
+		return "default"
+	}
+	return name
+}
+
+// Queue is a configured queue.
+type Queue struct {
+	Name     Str
+	Node     *yaml.Node
+	Parent   *Queue
+	Children []*Queue
+	// ParentFlag is the parent: key; a queue with children is a parent anyway.
+	ParentFlag      bool
+	ParentNode      *yaml.Node
+	SubmitACL       Str
+	AdminACL        Str
+	Guaranteed      StrMap
+	Max             StrMap
+	ResourcesNode   *yaml.Node
+	MaxApplications uint64
+	MaxAppsNode     *yaml.Node
+	Properties      StrMap
+	ChildTemplate   *yaml.Node
+	Limits          []*Limit
+	// Synthetic marks the root queue YuniKorn inserts.
+	Synthetic bool
+}
+
+// IsLeaf reports whether YuniKorn builds the queue as a leaf: no parent flag
+// and no children.
+func (q *Queue) IsLeaf() bool { return !q.ParentFlag && len(q.Children) == 0 }
+
+// Path is the queue's full path as YuniKorn stores it: lower case, dot joined.
+func (q *Queue) Path() string {
+	name := strings.ToLower(q.Name.Value)
+	if q.Parent == nil {
+		return name
+	}
+	return q.Parent.Path() + "." + name
+}
+
+// Child returns the child with the given name, ignoring case as YuniKorn does.
+func (q *Queue) Child(name string) *Queue {
+	for _, c := range q.Children {
+		if strings.EqualFold(c.Name.Value, name) {
+			return c
+		}
+	}
+	return nil
+}
+
+// Walk calls fn for q and every queue below it, parents first.
+func (q *Queue) Walk(fn func(*Queue)) {
+	fn(q)
+	for _, c := range q.Children {
+		c.Walk(fn)
+	}
+}
+
+// PlacementRule is one entry of placementrules.
+type PlacementRule struct {
+	Name   Str
+	Create bool
+	Value  Str
+	Parent *PlacementRule
+	Filter Filter
+	Node   *yaml.Node
+}
+
+// Filter is a placement rule filter.
+type Filter struct {
+	Type   Str
+	Users  []Str
+	Groups []Str
+}
+
+// Limit is one entry of a limits list.
+type Limit struct {
+	Limit           Str
+	Users           []Str
+	Groups          []Str
+	MaxResources    StrMap
+	MaxApplications uint64
+	Node            *yaml.Node
+}
+
+// Partition returns the partition YuniKorn would find for name, or nil.
+func (c *Config) Partition(name string) *Partition {
+	want := CanonicalPartition(name)
+	for _, p := range c.Partitions {
+		if p.CanonicalName() == want {
+			return p
+		}
+	}
+	return nil
+}

@@ -1,0 +1,363 @@
+package config
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// DefaultKey is the ConfigMap key YuniKorn reads: "<policyGroup>.yaml" with
+// the default policy group "queues".
+const DefaultKey = "queues.yaml"
+
+// ConfigMap names the YuniKorn scheduler reads, in the order it merges them.
+const (
+	DefaultsConfigMap = "yunikorn-defaults"
+	ConfigsConfigMap  = "yunikorn-configs"
+)
+
+// DefaultConfigText is YuniKorn's built-in config, used when no config (or an
+// empty one) is given.
+const DefaultConfigText = `partitions:
+  - name: default
+    placementrules:
+      - name: tag
+        value: namespace
+        create: true
+    queues:
+      - name: root
+        submitacl: '*'
+`
+
+// LoadOptions control how inputs are read.
+type LoadOptions struct {
+	Key   string                       // ConfigMap data key; DefaultKey when empty
+	Stdin io.Reader                    // read for "-"
+	Skip  func(path, reason string)    // told about every file a directory search passes over
+	Read  func(string) ([]byte, error) // os.ReadFile when nil
+}
+
+func (o LoadOptions) key() string {
+	if o.Key == "" {
+		return DefaultKey
+	}
+	return o.Key
+}
+
+// InputError is an input that cannot be read or holds no queue config: a
+// usage or I/O error, not a finding.
+type InputError struct {
+	Path string
+	Err  error
+}
+
+func (e *InputError) Error() string { return fmt.Sprintf("%s: %v", e.Path, e.Err) }
+func (e *InputError) Unwrap() error { return e.Err }
+
+// Load reads one command-line input: a file, "-" for standard input, or a
+// directory searched recursively for queue configs and ConfigMaps holding
+// them. Every queue config found becomes a Document.
+func Load(path string, opts LoadOptions) ([]*Document, error) {
+	if path == "-" {
+		if opts.Stdin == nil {
+			opts.Stdin = os.Stdin
+		}
+		data, err := io.ReadAll(opts.Stdin)
+		if err != nil {
+			return nil, &InputError{"<stdin>", err}
+		}
+		return fromBytes("<stdin>", data, opts, true)
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, &InputError{path, describeIOError(err)}
+	}
+	if !info.IsDir() {
+		data, err := opts.readFile(path)
+		if err != nil {
+			return nil, &InputError{path, describeIOError(err)}
+		}
+		return fromBytes(path, data, opts, true)
+	}
+	var docs []*Document
+	err = filepath.WalkDir(path, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return &InputError{p, describeIOError(err)}
+		}
+		if e.IsDir() {
+			if p != path && strings.HasPrefix(e.Name(), ".") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		ext := strings.ToLower(filepath.Ext(p))
+		if ext != ".yaml" && ext != ".yml" {
+			return nil
+		}
+		data, err := opts.readFile(p)
+		if err != nil {
+			return &InputError{p, describeIOError(err)}
+		}
+		found, err := fromBytes(p, data, opts, false)
+		if err != nil {
+			if opts.Skip != nil {
+				opts.Skip(p, err.(*InputError).Err.Error())
+			}
+			return nil
+		}
+		docs = append(docs, found...)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return docs, nil
+}
+
+func (o LoadOptions) readFile(p string) ([]byte, error) {
+	if o.Read != nil {
+		return o.Read(p)
+	}
+	return os.ReadFile(p)
+}
+
+func describeIOError(err error) error {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return errors.New("no such file or directory")
+	case errors.Is(err, fs.ErrPermission):
+		return errors.New("permission denied")
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// fromBytes classifies a file. A Kubernetes manifest (a ConfigMap, a List, or
+// several documents with a kind) yields the queue configs of its ConfigMaps.
+// Anything else is a raw queue config; when explicit is false (a directory
+// search), a file that is neither is skipped.
+func fromBytes(path string, data []byte, opts LoadOptions, explicit bool) ([]*Document, error) {
+	manifests, isManifest := parseManifests(data)
+	if isManifest {
+		var docs []*Document
+		var reasons []string
+		for _, m := range manifests {
+			doc, reason := configMapDocument(path, data, m, opts.key())
+			if doc != nil {
+				docs = append(docs, doc)
+			} else if reason != "" {
+				reasons = append(reasons, reason)
+			}
+		}
+		if len(docs) == 0 {
+			msg := "no ConfigMap with a " + opts.key() + " key"
+			if len(reasons) > 0 {
+				msg += " (" + strings.Join(reasons, "; ") + ")"
+			}
+			return nil, &InputError{path, errors.New(msg + "; name the key with --key")}
+		}
+		return docs, nil
+	}
+	if !explicit && !looksLikeQueueConfig(data) {
+		return nil, &InputError{path, errors.New("neither a queue config nor a ConfigMap holding one")}
+	}
+	return []*Document{newDocument(path, data, data)}, nil
+}
+
+// looksLikeQueueConfig is true for files whose first document is a mapping
+// with a partitions key, or whose text has one at the top level (a queue
+// config with a YAML error is still a queue config to lint).
+func looksLikeQueueConfig(data []byte) bool {
+	for _, l := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(l, "partitions:") {
+			return true
+		}
+	}
+	return false
+}
+
+// parseManifests decodes data as Kubernetes objects. It reports false when
+// data is not a manifest (not YAML, or no document has apiVersion and kind).
+func parseManifests(data []byte) ([]*yaml.Node, bool) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var out []*yaml.Node
+	isManifest := false
+	for {
+		var n yaml.Node
+		err := dec.Decode(&n)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, false
+		}
+		if len(n.Content) == 0 {
+			continue
+		}
+		top := n.Content[0]
+		if top.Kind != yaml.MappingNode {
+			continue
+		}
+		if field(top, "partitions") != nil {
+			return nil, false
+		}
+		kind := scalarField(top, "kind")
+		if kind == "" || scalarField(top, "apiVersion") == "" {
+			continue
+		}
+		isManifest = true
+		out = append(out, expandList(top)...)
+	}
+	return out, isManifest
+}
+
+func expandList(top *yaml.Node) []*yaml.Node {
+	if scalarField(top, "kind") != "List" && !strings.HasSuffix(scalarField(top, "kind"), "List") {
+		return []*yaml.Node{top}
+	}
+	items := field(top, "items")
+	if items == nil || items.Kind != yaml.SequenceNode {
+		return nil
+	}
+	var out []*yaml.Node
+	for _, it := range items.Content {
+		if it.Kind == yaml.MappingNode {
+			out = append(out, expandList(it)...)
+		}
+	}
+	return out
+}
+
+func field(m *yaml.Node, key string) *yaml.Node {
+	m = resolve(m)
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return resolve(m.Content[i+1])
+		}
+	}
+	return nil
+}
+
+func scalarField(m *yaml.Node, key string) string {
+	if v := field(m, key); v != nil && v.Kind == yaml.ScalarNode {
+		return v.Value
+	}
+	return ""
+}
+
+// configMapDocument extracts the queue config of one ConfigMap. binaryData
+// wins over data, as in YuniKorn's shim.
+func configMapDocument(path string, source []byte, m *yaml.Node, key string) (*Document, string) {
+	name := scalarField(field(m, "metadata"), "name")
+	if scalarField(m, "kind") != "ConfigMap" {
+		return nil, ""
+	}
+	label := "ConfigMap " + name
+	if bin := field(field(m, "binaryData"), key+".gz"); bin != nil && bin.Kind == yaml.ScalarNode {
+		doc, err := gzipDocument(path, source, bin, key)
+		if err != nil {
+			return nil, fmt.Sprintf("%s: binaryData %s.gz: %v", label, key, err)
+		}
+		doc.ConfigMap = name
+		return doc, ""
+	}
+	v := field(field(m, "data"), key)
+	if v == nil {
+		return nil, label + " has no " + key
+	}
+	if v.Kind != yaml.ScalarNode {
+		return nil, fmt.Sprintf("%s: data %s is not a string", label, key)
+	}
+	doc := embeddedDocument(path, source, v, []byte(v.Value))
+	doc.ConfigMap, doc.Key = name, key
+	doc.innerName = key
+	return doc, ""
+}
+
+func embeddedDocument(path string, source []byte, v *yaml.Node, text []byte) *Document {
+	lines := strings.Split(string(source), "\n")
+	d := &Document{File: path, Source: source, outer: newScalarMapper(lines, v)}
+	return d.init(text)
+}
+
+func gzipDocument(path string, source []byte, v *yaml.Node, key string) (*Document, error) {
+	raw, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(v.Value), ""))
+	if err != nil {
+		return nil, fmt.Errorf("not valid base64: %v", err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(raw))
+	if err != nil {
+		return nil, fmt.Errorf("not gzip data: %v", err)
+	}
+	text, err := io.ReadAll(zr)
+	if err != nil {
+		return nil, fmt.Errorf("corrupt gzip data: %v", err)
+	}
+	d := &Document{File: path, Source: source, outer: pointMapper{v.Line, v.Column}, Gzipped: true}
+	d.Key = key + ".gz"
+	d.innerName = key + ".gz"
+	return d.init(text), nil
+}
+
+// Merge picks the queue config YuniKorn would use from ConfigMap documents:
+// yunikorn-configs wins over yunikorn-defaults, binaryData over data. Raw
+// documents are returned as they are. When several candidates remain, the
+// last one given wins and the others are reported in the returned notes.
+func Merge(docs []*Document) (*Document, []string) {
+	if len(docs) == 0 {
+		return nil, nil
+	}
+	if len(docs) == 1 {
+		return docs[0], nil
+	}
+	rank := func(d *Document) int {
+		r := 0
+		switch d.ConfigMap {
+		case ConfigsConfigMap:
+			r = 4
+		case DefaultsConfigMap:
+			r = 2
+		}
+		if d.Gzipped {
+			r++
+		}
+		return r
+	}
+	ordered := append([]*Document(nil), docs...)
+	sort.SliceStable(ordered, func(i, j int) bool { return rank(ordered[i]) < rank(ordered[j]) })
+	chosen := ordered[len(ordered)-1]
+	var notes []string
+	for _, d := range ordered[:len(ordered)-1] {
+		notes = append(notes, fmt.Sprintf("%s is overridden by %s, as YuniKorn merges %s over %s", d.Describe(), chosen.Describe(), ConfigsConfigMap, DefaultsConfigMap))
+	}
+	return chosen, notes
+}
+
+// Describe names the document for messages.
+func (d *Document) Describe() string {
+	if d.ConfigMap == "" && d.Key == "" {
+		return d.File
+	}
+	return fmt.Sprintf("%s (ConfigMap %s, key %s)", d.File, d.ConfigMap, d.Key)
+}
+
+// DefaultDocument is YuniKorn's built-in config as a document.
+func DefaultDocument() *Document {
+	return newDocument("<yunikorn built-in default>", []byte(DefaultConfigText), []byte(DefaultConfigText))
+}

@@ -1,0 +1,134 @@
+package lint
+
+import (
+	"github.com/aclint/aclint/pkg/acl"
+	"github.com/aclint/aclint/pkg/config"
+)
+
+var _ = register(&Rule{
+	Name:     "shadowed-acl",
+	Severity: Warning,
+	Summary:  "a queue's ACL restricts access, but an ancestor already grants it to everyone",
+	Doc: "YuniKorn's ACLs only add access: a queue is open to whoever its own ACLs or any ancestor's ACLs\n" +
+		"allow, and nothing below can take a grant away. With `submitacl: \"*\"` on root (YuniKorn's\n" +
+		"default config) every submit ACL below is meaningless. Submit access is also granted by\n" +
+		"`adminacl`, so `adminacl: \"*\"` opens submission too.",
+	Bad: `partitions:
+  - name: default
+    queues:
+      - name: root
+        submitacl: "*"
+        queues:
+          - name: prod
+            submitacl: " prod-team"
+`,
+	Good: `partitions:
+  - name: default
+    queues:
+      - name: root
+        submitacl: " "
+        queues:
+          - name: prod
+            submitacl: " prod-team"
+`,
+	check: func(p *pass) {
+		for _, part := range p.cfg.Partitions {
+			part.Root.Walk(func(q *config.Queue) {
+				if q.Synthetic {
+					return
+				}
+				submit, admin := p.acls.get(q)
+				if q.SubmitACL.Set() && !submit.Everyone && submit.Valid() {
+					// the queue's own adminacl, then ancestors
+					if admin.Everyone {
+						p.shadow(q, acl.SubmitField, q.SubmitACL, q, acl.AdminField)
+					} else if by, field := p.openAncestor(q, true); by != nil {
+						p.shadow(q, acl.SubmitField, q.SubmitACL, by, field)
+					}
+				}
+				if q.AdminACL.Set() && !admin.Everyone && admin.Valid() {
+					if by, field := p.openAncestor(q, false); by != nil {
+						p.shadow(q, acl.AdminField, q.AdminACL, by, field)
+					}
+				}
+			})
+		}
+	},
+})
+
+// openAncestor finds the nearest ancestor whose ACLs let everyone in for
+// submit (submitacl or adminacl) or admin (adminacl).
+func (p *pass) openAncestor(q *config.Queue, submit bool) (*config.Queue, string) {
+	for a := q.Parent; a != nil; a = a.Parent {
+		if a.Synthetic {
+			continue
+		}
+		s, ad := p.acls.get(a)
+		if submit && s.Everyone {
+			return a, acl.SubmitField
+		}
+		if ad.Everyone {
+			return a, acl.AdminField
+		}
+	}
+	return nil, ""
+}
+
+func (p *pass) shadow(q *config.Queue, field string, s config.Str, by *config.Queue, byField string) {
+	what := "submit to"
+	if field == acl.AdminField {
+		what = "administer"
+	}
+	where := by.Path() + "'s " + byField
+	if by == q {
+		where = "its own " + byField
+	}
+	p.report(p.doc.NodePos(s.Node),
+		"remove this ACL, or narrow "+by.Path()+" "+byField+": YuniKorn has no deny, an ancestor's grant cannot be taken away below it",
+		"%s of %s has no effect: %s \"*\" already lets everyone %s %s", field, q.Path(), where, what, q.Path())
+}
+
+var _ = register(&Rule{
+	Name:     "no-submit-access",
+	Severity: Warning,
+	Summary:  "nobody can submit to any queue of a partition",
+	Doc: "When no submit or admin ACL of a partition allows anyone (all unset, empty, or made only of\n" +
+		"names YuniKorn drops), every application is rejected. Queues created by placement rules have\n" +
+		"no ACLs of their own, so they are closed as well.",
+	Bad: `partitions:
+  - name: default
+    queues:
+      - name: root
+        queues:
+          - name: batch
+            submitacl: "system:serviceaccount:ci:runner"
+`,
+	Good: `partitions:
+  - name: default
+    queues:
+      - name: root
+        queues:
+          - name: batch
+            submitacl: "ci-runner"
+`,
+	check: func(p *pass) {
+		for _, part := range p.cfg.Partitions {
+			open := false
+			part.Root.Walk(func(q *config.Queue) {
+				s, a := p.acls.get(q)
+				if (s.Valid() && !s.MatchesNobody()) || (a.Valid() && !a.MatchesNobody()) {
+					open = true
+				}
+			})
+			if open {
+				continue
+			}
+			n := part.Name.Node
+			if n == nil {
+				n = part.Node
+			}
+			p.report(p.doc.NodePos(n), "add a submitacl (for example on root) that names the users or groups who run applications",
+				"nobody can submit to any queue of partition %s: no submitacl or adminacl in it allows anyone, so YuniKorn rejects every application", part.CanonicalName())
+		}
+	},
+})

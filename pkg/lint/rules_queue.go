@@ -1,0 +1,286 @@
+package lint
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/aclint/aclint/pkg/acl"
+	"github.com/aclint/aclint/pkg/config"
+)
+
+var _ = register(&Rule{
+	Name:     "root-name",
+	Severity: Error,
+	Summary:  "the single top-level queue is `Root` or `ROOT`, not `root`",
+	Doc: "validate-conf compares the top-level queue name ignoring case, so `Root` passes and is taken\n" +
+		"as the root. Building the partition then requires exactly `root` and fails with\n" +
+		"`partition cannot be created without root queue`: the config is rejected when it loads.",
+	Bad: `partitions:
+  - name: default
+    queues:
+      - name: Root
+        submitacl: "*"
+`,
+	Good: `partitions:
+  - name: default
+    queues:
+      - name: root
+        submitacl: "*"
+`,
+	check: func(p *pass) {
+		for _, part := range p.cfg.Partitions {
+			if r := part.Root; !part.RootInserted && r.Name.Value != "root" {
+				p.report(p.doc.NodePos(r.Name.Node), "rename the queue to root, in lower case",
+					"the top-level queue of partition %s is named %q: validate-conf accepts it, but YuniKorn builds partitions only under a queue named exactly root (partition cannot be created without root queue)",
+					part.CanonicalName(), r.Name.Value)
+			}
+		}
+	},
+})
+
+var _ = register(&Rule{
+	Name:     "duplicate-queue",
+	Severity: Error,
+	Summary:  "sibling queues whose names repeat or differ only in case",
+	Doc: "Queue names are case-insensitive in YuniKorn (`root.Dev` is `root.dev`), and validate-conf\n" +
+		"rejects siblings with the same lower-cased name: `duplicate child name found with name 'Dev', level 1`.",
+	Bad: `partitions:
+  - name: default
+    queues:
+      - name: root
+        queues:
+          - name: dev
+          - name: Dev
+`,
+	Good: `partitions:
+  - name: default
+    queues:
+      - name: root
+        queues:
+          - name: dev
+`,
+	check: func(p *pass) {
+		for _, part := range p.cfg.Partitions {
+			level := map[*config.Queue]int{part.Root: 0}
+			part.Root.Walk(func(q *config.Queue) {
+				seen := map[string]*config.Queue{}
+				for _, c := range q.Children {
+					level[c] = level[q] + 1
+					k := strings.ToLower(c.Name.Value)
+					if first, ok := seen[k]; ok {
+						p.report(p.doc.NodePos(c.Name.Node), "rename or merge the two queues: YuniKorn compares queue names ignoring case",
+							"queue %q under %s repeats %q at line %d (YuniKorn: duplicate child name found with name '%s', level %d)",
+							c.Name.Value, q.Path(), first.Name.Value, p.doc.NodePos(first.Name.Node).Line, c.Name.Value, level[c])
+						continue
+					}
+					seen[k] = c
+				}
+			})
+		}
+	},
+})
+
+var _ = register(&Rule{
+	Name:     "invalid-queue-name",
+	Severity: Error,
+	Summary:  "a queue name outside `^[a-zA-Z0-9_:#/@-]{1,64}$`",
+	Doc: "Queue names may use letters, digits and `_ : # / @ -`, 1 to 64 characters; a dot would split\n" +
+		"the path. Any other name (including a missing one) makes validate-conf reject the config.",
+	Bad: `partitions:
+  - name: default
+    queues:
+      - name: root
+        queues:
+          - name: data.eng
+`,
+	Good: `partitions:
+  - name: default
+    queues:
+      - name: root
+        queues:
+          - name: data-eng
+`,
+	check: func(p *pass) {
+		for _, part := range p.cfg.Partitions {
+			part.Root.Walk(func(q *config.Queue) {
+				for _, c := range q.Children {
+					if acl.QueueNamePattern.MatchString(c.Name.Value) {
+						continue
+					}
+					why := "only letters, digits and _ : # / @ - are allowed"
+					switch {
+					case c.Name.Value == "":
+						why = "the queue has no name"
+					case len(c.Name.Value) > 64:
+						why = fmt.Sprintf("it is %d characters long, the limit is 64", len(c.Name.Value))
+					case strings.Contains(c.Name.Value, "."):
+						why = "a dot separates queues in a path, it cannot be part of a name"
+					}
+					p.report(p.doc.NodePos(c.Name.Node), "rename the queue to match "+acl.QueueNamePattern.String(),
+						"queue name %q under %s is invalid: %s (YuniKorn: invalid queue name)", c.Name.Value, q.Path(), why)
+				}
+			})
+		}
+	},
+})
+
+var _ = register(&Rule{
+	Name:     "duplicate-partition",
+	Severity: Error,
+	Summary:  "two partitions with the same name, ignoring case (`\"\"` is `default`)",
+	Doc: "Partition names are compared ignoring case, and an empty name means `default`. Two partitions\n" +
+		"with the same name make validate-conf reject the config.",
+	Bad: `partitions:
+  - name: default
+    queues:
+      - name: root
+  - name: ""
+    queues:
+      - name: root
+`,
+	Good: `partitions:
+  - name: default
+    queues:
+      - name: root
+`,
+	check: func(p *pass) {
+		seen := map[string]*config.Partition{}
+		for _, part := range p.cfg.Partitions {
+			k := strings.ToLower(part.CanonicalName())
+			if first, ok := seen[k]; ok {
+				n := part.Name.Node
+				if n == nil {
+					n = part.Node
+				}
+				p.report(p.doc.NodePos(n), "give each partition its own name",
+					"partition %q repeats partition %q defined at line %d (YuniKorn: duplicate partition name found with name %s)",
+					part.Name.Value, first.Name.Value, p.doc.NodePos(first.Node).Line, part.CanonicalName())
+				continue
+			}
+			seen[k] = part
+		}
+	},
+})
+
+var _ = register(&Rule{
+	Name:     "root-resources",
+	Severity: Error,
+	Summary:  "resources set on the root queue",
+	Doc: "The root queue's size is the cluster's size; YuniKorn rejects a config that sets\n" +
+		"`resources.guaranteed` or `resources.max` on root, even to an empty mapping.",
+	Bad: `partitions:
+  - name: default
+    queues:
+      - name: root
+        resources:
+          max: {memory: 100G}
+`,
+	Good: `partitions:
+  - name: default
+    queues:
+      - name: root
+        queues:
+          - name: batch
+            resources:
+              max: {memory: 100G}
+`,
+	check: func(p *pass) {
+		for _, part := range p.cfg.Partitions {
+			r := part.Root
+			if r.Synthetic {
+				continue
+			}
+			for _, m := range []config.StrMap{r.Guaranteed, r.Max} {
+				if m.NonNil() {
+					p.report(p.doc.NodePos(m.Key), "remove it, and set resources on the queues below root instead",
+						"root queue of partition %s sets resources.%s: YuniKorn rejects the config (root queue must not have resource limits set)",
+						part.CanonicalName(), m.Key.Value)
+				}
+			}
+		}
+	},
+})
+
+var _ = register(&Rule{
+	Name:     "missing-queues",
+	Severity: Error,
+	Summary:  "a partition without a queues list",
+	Doc: "Every partition needs a `queues` list; without one (or with `queues:` left empty) validate-conf\n" +
+		"fails with `queue config is not set`. An explicit empty list `queues: []` is accepted: YuniKorn\n" +
+		"then creates just the root queue.",
+	Bad: `partitions:
+  - name: default
+    placementrules:
+      - name: user
+        create: true
+`,
+	Good: `partitions:
+  - name: default
+    placementrules:
+      - name: user
+        create: true
+    queues:
+      - name: root
+        submitacl: "*"
+`,
+	check: func(p *pass) {
+		for _, part := range p.cfg.Partitions {
+			if !part.QueuesSet {
+				n := part.Name.Node
+				if n == nil {
+					n = part.Node
+				}
+				p.report(p.doc.NodePos(n), "add a queues list with at least the root queue",
+					"partition %s has no queues list: YuniKorn rejects the config (queue config is not set)", part.CanonicalName())
+			}
+		}
+	},
+})
+
+var _ = register(&Rule{
+	Name:     "resolver-type",
+	Severity: Warning,
+	Summary:  "a `usergroupresolver.type` YuniKorn ignores (unknown or mis-cased), or `test`",
+	Doc: "YuniKorn compares the resolver type exactly with `os`, `ldap` and `test`; anything else,\n" +
+		"including `LDAP` or `OS`, silently means no resolver, and every user's only group is the user's\n" +
+		"own name. `test` is a fixed table for YuniKorn's unit tests that knows five made-up users.",
+	Bad: `partitions:
+  - name: default
+    usergroupresolver:
+      type: LDAP
+    queues:
+      - name: root
+        submitacl: " data-eng"
+`,
+	Good: `partitions:
+  - name: default
+    usergroupresolver:
+      type: ldap
+    queues:
+      - name: root
+        submitacl: " data-eng"
+`,
+	check: func(p *pass) {
+		for _, part := range p.cfg.Partitions {
+			t := part.Resolver
+			if !t.Set() {
+				continue
+			}
+			switch v := t.Value; v {
+			case "", "os", "ldap":
+			case "test":
+				p.report(p.doc.NodePos(t.Node), "use os or ldap, or remove usergroupresolver to take groups from the requests",
+					"usergroupresolver type test is YuniKorn's fixed table for its unit tests: only testuser1 to testuser5 resolve, every other user is rejected")
+			default:
+				hint := "use one of os, ldap or test, in lower case, or remove the key"
+				for _, known := range []string{"os", "ldap", "test"} {
+					if strings.EqualFold(v, known) {
+						hint = "write " + known + " in lower case"
+					}
+				}
+				p.report(p.doc.NodePos(t.Node), hint,
+					"usergroupresolver type %q is not one YuniKorn knows: it silently uses no resolver, so each user's only group is the user's own name", v)
+			}
+		}
+	},
+})

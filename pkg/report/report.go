@@ -1,0 +1,142 @@
+// Package report writes lint findings in aclint's output formats.
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/fatih/color"
+
+	"github.com/aclint/aclint/pkg/lint"
+)
+
+// Sources gives the lines of each file findings point into, for snippets.
+type Sources map[string][]string
+
+// Text writes findings as
+//
+//	file:line:col: severity: message [rule]
+//
+// followed by the source line, a caret under the column and the hint.
+func Text(w io.Writer, findings []lint.Finding, src Sources, useColor bool) error {
+	c := palette(useColor)
+	for _, f := range findings {
+		pos := f.Pos.String()
+		if f.Pos.Inner != "" {
+			pos += " (" + f.Pos.Inner + ")"
+		}
+		if _, err := fmt.Fprintf(w, "%s: %s: %s %s\n", c.pos(pos), c.sev(f.Severity), f.Message, c.dim("["+f.Rule+"]")); err != nil {
+			return err
+		}
+		if lines := src[f.Pos.File]; f.Pos.Line >= 1 && f.Pos.Line <= len(lines) {
+			line := strings.TrimRight(lines[f.Pos.Line-1], "\r")
+			num := fmt.Sprintf("%d", f.Pos.Line)
+			fmt.Fprintf(w, " %s | %s\n", c.dim(num), line)
+			fmt.Fprintf(w, " %s | %s%s\n", strings.Repeat(" ", len(num)), caretPad(line, f.Pos.Col), c.caret("^"))
+		}
+		if f.Hint != "" {
+			fmt.Fprintf(w, "  %s %s\n", c.dim("hint:"), f.Hint)
+		}
+	}
+	return nil
+}
+
+// caretPad returns the blanks that put a caret under column col of line,
+// keeping tabs so the caret lines up in a terminal.
+func caretPad(line string, col int) string {
+	var b strings.Builder
+	i := 1
+	for _, r := range line {
+		if i >= col {
+			break
+		}
+		if r == '\t' {
+			b.WriteByte('\t')
+		} else {
+			b.WriteByte(' ')
+		}
+		i++
+	}
+	for ; i < col; i++ {
+		b.WriteByte(' ')
+	}
+	return b.String()
+}
+
+// Summary writes the closing count line of text output.
+func Summary(w io.Writer, findings []lint.Finding, files int) {
+	n := lint.Count(findings)
+	if len(findings) == 0 {
+		fmt.Fprintf(w, "no findings in %d %s\n", files, plural(files, "config", "configs"))
+		return
+	}
+	fmt.Fprintf(w, "%d %s, %d %s, %d info in %d %s\n",
+		n[lint.Error], plural(n[lint.Error], "error", "errors"),
+		n[lint.Warning], plural(n[lint.Warning], "warning", "warnings"),
+		n[lint.Info], files, plural(files, "config", "configs"))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+type jsonFinding struct {
+	Rule     string `json:"rule"`
+	Severity string `json:"severity"`
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Column   int    `json:"column"`
+	Inner    string `json:"embeddedPosition,omitempty"`
+	Message  string `json:"message"`
+	Hint     string `json:"hint"`
+}
+
+// JSON writes {"findings": [...], "summary": {"error": n, "warning": n, "info": n}}.
+func JSON(w io.Writer, findings []lint.Finding) error {
+	out := struct {
+		Findings []jsonFinding  `json:"findings"`
+		Summary  map[string]int `json:"summary"`
+	}{Findings: []jsonFinding{}, Summary: map[string]int{}}
+	for _, f := range findings {
+		out.Findings = append(out.Findings, jsonFinding{f.Rule, f.Severity.String(), f.Pos.File, f.Pos.Line, f.Pos.Col, f.Pos.Inner, f.Message, f.Hint})
+	}
+	for sev, n := range lint.Count(findings) {
+		out.Summary[sev.String()] = n
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+type colors struct {
+	pos, dim, caret func(string) string
+	sev             func(lint.Severity) string
+}
+
+func palette(on bool) colors {
+	if !on {
+		id := func(s string) string { return s }
+		return colors{pos: id, dim: id, caret: id, sev: func(s lint.Severity) string { return s.String() }}
+	}
+	mk := func(attrs ...color.Attribute) func(string) string {
+		c := color.New(attrs...)
+		c.EnableColor()
+		return func(s string) string { return c.Sprint(s) }
+	}
+	bold, faint := mk(color.Bold), mk(color.Faint)
+	red, yellow, blue := mk(color.FgRed, color.Bold), mk(color.FgYellow, color.Bold), mk(color.FgCyan, color.Bold)
+	return colors{pos: bold, dim: faint, caret: mk(color.FgGreen, color.Bold), sev: func(s lint.Severity) string {
+		switch s {
+		case lint.Error:
+			return red(s.String())
+		case lint.Warning:
+			return yellow(s.String())
+		}
+		return blue(s.String())
+	}}
+}

@@ -1,0 +1,142 @@
+// Package resolve finds a user's groups the way YuniKorn's user group
+// resolvers do, in the same order, and says where they came from.
+package resolve
+
+import (
+	"errors"
+	"fmt"
+	"os/user"
+	"strconv"
+)
+
+// Result is a user's groups in YuniKorn's order.
+type Result struct {
+	Groups []string
+	// Source says where the groups came from, for explanations.
+	Source string
+}
+
+// Resolver looks up a user's groups. An error means YuniKorn's resolver fails
+// for the user, and YuniKorn rejects the application.
+type Resolver interface {
+	Resolve(user string) (Result, error)
+	// Name is the usergroupresolver type the resolver stands for.
+	Name() string
+}
+
+// ErrUnresolvable wraps every resolution failure: YuniKorn rejects the
+// application when its resolver cannot resolve the user.
+var ErrUnresolvable = errors.New("user cannot be resolved")
+
+// UnsupportedError is returned by ForType for a resolver type aclint cannot
+// run without more settings.
+type UnsupportedError struct{ Type string }
+
+func (e *UnsupportedError) Error() string {
+	return fmt.Sprintf("the partition uses the %q user group resolver, which needs the directory YuniKorn queries; give the user's groups with --groups", e.Type)
+}
+
+// ForType returns the resolver YuniKorn creates for a usergroupresolver type.
+// Exactly "test", "os" and "ldap" select a resolver; anything else, including
+// other spellings, silently means no resolver.
+func ForType(t string) (Resolver, error) {
+	switch t {
+	case "test":
+		return Test{}, nil
+	case "os":
+		return OS{}, nil
+	case "ldap":
+		return nil, &UnsupportedError{Type: t}
+	}
+	return None{}, nil
+}
+
+// None is YuniKorn's behaviour without a resolver: the user's only group is
+// a group named like the user.
+type None struct{}
+
+func (None) Name() string { return "" }
+
+func (None) Resolve(u string) (Result, error) {
+	if u == "" {
+		return Result{}, fmt.Errorf("%w: empty user name", ErrUnresolvable)
+	}
+	return Result{Groups: []string{u}, Source: "no resolver: the user's own name is the only group"}, nil
+}
+
+// Test is YuniKorn's fixed test resolver table (usergroup_test_resolver.go).
+type Test struct{}
+
+func (Test) Name() string { return "test" }
+
+type testUser struct {
+	gid  string
+	gids []string // nil: the group id lookup fails
+}
+
+var testUsers = map[string]testUser{
+	"testuser1":        {"1000", []string{"1001"}},
+	"testuser2":        {"100", []string{"1001", "1002"}},
+	"testuser3":        {"1001", []string{"1002", "1001", "1003", "1004"}},
+	"testuser4":        {"901", []string{"901", "902"}},
+	"testuser5":        {"1001", nil},
+	"invalid-gid-user": {"1_001", nil},
+}
+
+// testGroupName is the test resolver's group lookup: ids of 1000 and up
+// resolve to "group<id>", anything else fails and stays as the id.
+func testGroupName(gid string) string {
+	n, err := strconv.Atoi(gid)
+	if err != nil || n < 1000 {
+		return gid
+	}
+	return "group" + gid
+}
+
+func (Test) Resolve(u string) (Result, error) {
+	tu, ok := testUsers[u]
+	if !ok {
+		return Result{}, fmt.Errorf("%w: the test resolver's lookup fails for %q (only testuser1 to testuser5 exist)", ErrUnresolvable, u)
+	}
+	groups := []string{testGroupName(tu.gid)}
+	if tu.gids == nil {
+		return Result{Groups: groups}, fmt.Errorf("%w: the test resolver's group lookup fails for %q", ErrUnresolvable, u)
+	}
+	for _, g := range tu.gids {
+		if g != tu.gid {
+			groups = append(groups, testGroupName(g))
+		}
+	}
+	return Result{Groups: groups, Source: "test resolver: YuniKorn's fixed test table"}, nil
+}
+
+// OS resolves through the system's user database (os/user, with NSS when
+// built with cgo): primary group first, then the others, a group id without
+// a name kept as the number.
+type OS struct{}
+
+func (OS) Name() string { return "os" }
+
+func (OS) Resolve(name string) (Result, error) {
+	u, err := user.Lookup(name)
+	if err != nil {
+		return Result{}, fmt.Errorf("%w: os resolver: %v", ErrUnresolvable, err)
+	}
+	groupName := func(gid string) string {
+		if g, err := user.LookupGroupId(gid); err == nil {
+			return g.Name
+		}
+		return gid
+	}
+	groups := []string{groupName(u.Gid)}
+	ids, err := u.GroupIds()
+	if err != nil {
+		return Result{Groups: groups}, fmt.Errorf("%w: os resolver: group lookup for %q: %v", ErrUnresolvable, name, err)
+	}
+	for _, id := range ids {
+		if id != u.Gid {
+			groups = append(groups, groupName(id))
+		}
+	}
+	return Result{Groups: groups, Source: "os resolver: the system user database"}, nil
+}
