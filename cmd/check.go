@@ -156,13 +156,13 @@ func writeDecisionText(w io.Writer, d *acl.Decision) error {
 	if !d.Allowed && len(d.Consulted) > 0 {
 		fmt.Fprintln(&b, "consulted, from the queue up to root:")
 		for _, c := range d.Consulted {
-			where := ""
-			if c.Pos.File != "" {
-				where = " at " + c.Pos.String()
-			}
-			val := ""
-			if c.Set {
+			where, val := "", ""
+			switch {
+			case c.Set:
 				val = " " + strconvQuote(c.Value)
+				where = " at " + c.Pos.String()
+			case c.Pos.File != "":
+				where = " (queue at " + c.Pos.String() + ")"
 			}
 			fmt.Fprintf(&b, "  %s %s%s%s: %s\n", c.Queue, c.ACL, val, where, c.Result)
 		}

@@ -163,6 +163,22 @@ var (
 	starValueRe = regexp.MustCompile(`^(\s*(?:-\s+)*)(?:([^\s#'"][^:#]*?|"[^"]*"|'[^']*')\s*:\s+)?(\*[^#]*?)\s*(#.*)?$`)
 )
 
+// parserProblems are yaml.v3's parser (not scanner) errors. yaml.v3 reports
+// their line 0-based, one less than an editor shows.
+var parserProblems = map[string]bool{
+	"did not find expected ',' or ']'":       true,
+	"did not find expected ',' or '}'":       true,
+	"did not find expected '-' indicator":    true,
+	"did not find expected <document start>": true,
+	"did not find expected <stream-start>":   true,
+	"did not find expected key":              true,
+	"did not find expected node content":     true,
+	"found duplicate %TAG directive":         true,
+	"found duplicate %YAML directive":        true,
+	"found incompatible YAML document":       true,
+	"found undefined tag handle":             true,
+}
+
 // parse decodes Text into a yaml.Node. A value starting with an unquoted "*"
 // is a YAML alias and stops yaml.v3 at the first one; YuniKorn rejects the
 // file. So that every other finding in the file can still be reported, the
@@ -211,6 +227,11 @@ func (d *Document) recover(text []byte, err error) ([]byte, bool) {
 	line := 0
 	if m := lineRe.FindStringSubmatch(msg); m != nil {
 		line, _ = strconv.Atoi(m[1])
+		if parserProblems[m[2]] {
+			line++ // yaml.v3 reports parser errors with a 0-based line
+		}
+	} else if parserProblems[strings.TrimPrefix(msg, "yaml: ")] {
+		line = 1 // a parser error on the first line: yaml.v3 gives no line
 	} else if m := unknownAnchorRe.FindStringSubmatch(msg); m != nil {
 		line = findAlias(lines, m[1])
 	}
@@ -275,4 +296,9 @@ func yamlMessage(msg string) string {
 		return "YAML: " + m[2]
 	}
 	return "YAML: " + strings.TrimPrefix(msg, "yaml: ")
+}
+
+// Parse reads data as a raw queue config named file.
+func Parse(file string, data []byte) *Document {
+	return newDocument(file, data, data)
 }

@@ -99,24 +99,25 @@ var _ = register(&Rule{
   - name: default
     queues:
       - name: root
+        submitacl: ""
         queues:
           - name: batch
-            submitacl: "system:serviceaccount:ci:runner"
 `,
 	Good: `partitions:
   - name: default
     queues:
       - name: root
+        submitacl: " batch-users"
         queues:
           - name: batch
-            submitacl: "ci-runner"
 `,
 	check: func(p *pass) {
 		for _, part := range p.cfg.Partitions {
 			open := false
 			part.Root.Walk(func(q *config.Queue) {
 				s, a := p.acls.get(q)
-				if (s.Valid() && !s.MatchesNobody()) || (a.Valid() && !a.MatchesNobody()) {
+				// an invalid ACL already makes the config an error; do not pile on
+				if !s.Valid() || !s.MatchesNobody() || !a.Valid() || !a.MatchesNobody() {
 					open = true
 				}
 			})

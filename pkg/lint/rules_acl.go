@@ -213,6 +213,8 @@ func kubernetesAdvice(e acl.Entry) string {
 		return "service account users can never be matched by a YuniKorn ACL; grant the queue to a group the workload's requests carry (set through the yunikorn.apache.org/user.info annotation by a trusted submitter) or to \"*\""
 	case strings.HasPrefix(e.Name, "system:"):
 		return "Kubernetes system groups (system:serviceaccounts, system:authenticated, ...) cannot be named in a YuniKorn ACL; use a group name without ':' that the requests carry, or \"*\""
+	case e.Kind == acl.Group && strings.Contains(e.Name, ":"):
+		return "groups with ':' (Kubernetes or OIDC style) cannot be named in a YuniKorn ACL; use a group name without ':' that the requests carry"
 	case e.Kind == acl.Group && strings.Contains(e.Name, "."):
 		return "'.' is allowed in ACL user names but not in group names; rename the group in the identity provider, or list its members as users"
 	case strings.ContainsAny(e.Name, ":#/"):
@@ -255,12 +257,14 @@ var _ = register(&Rule{
   - name: default
     queues:
       - name: root
+        adminacl: " admins"
         submitacl: "system:serviceaccount:etl:runner data.eng"
 `,
 	Good: `partitions:
   - name: default
     queues:
       - name: root
+        adminacl: " admins"
         submitacl: " data-eng"
 `,
 	check: func(p *pass) {
@@ -268,9 +272,15 @@ var _ = register(&Rule{
 			if isCoerced(s.Node) {
 				return // yaml-scalar-coercion reports the whole value
 			}
+			reported := map[string]bool{}
 			for _, e := range v.Entries {
 				if (e.Drop != acl.BadUserName && e.Drop != acl.BadGroupName) || strings.IndexFunc(e.Name, unicode.IsSpace) >= 0 {
 					continue
+				}
+				if k := e.Kind.String() + ":" + e.Name; reported[k] {
+					continue // duplicate-entry reports the repeat
+				} else {
+					reported[k] = true
 				}
 				pattern := acl.UserPattern
 				if e.Kind == acl.Group {
@@ -338,11 +348,12 @@ var _ = register(&Rule{
 	Doc: "validate-conf splits on any white space, so `\"sue\\tdev\"` passes. The runtime parser splits only\n" +
 		"on the space character: it reads one user named `sue<tab>dev`, which is invalid and dropped.\n" +
 		"The same happens with a non-breaking space pasted from a document.",
-	Bad: "partitions:\n  - name: default\n    queues:\n      - name: root\n        submitacl: \"sue\\tdev\"\n",
+	Bad: "partitions:\n  - name: default\n    queues:\n      - name: root\n        adminacl: \" admins\"\n        submitacl: \"sue\\tdev\"\n",
 	Good: `partitions:
   - name: default
     queues:
       - name: root
+        adminacl: " admins"
         submitacl: "sue dev"
 `,
 	check: func(p *pass) {

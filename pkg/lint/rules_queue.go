@@ -48,6 +48,7 @@ var _ = register(&Rule{
   - name: default
     queues:
       - name: root
+        submitacl: "*"
         queues:
           - name: dev
           - name: Dev
@@ -56,6 +57,7 @@ var _ = register(&Rule{
   - name: default
     queues:
       - name: root
+        submitacl: "*"
         queues:
           - name: dev
 `,
@@ -90,6 +92,7 @@ var _ = register(&Rule{
   - name: default
     queues:
       - name: root
+        submitacl: "*"
         queues:
           - name: data.eng
 `,
@@ -97,6 +100,7 @@ var _ = register(&Rule{
   - name: default
     queues:
       - name: root
+        submitacl: "*"
         queues:
           - name: data-eng
 `,
@@ -134,14 +138,17 @@ var _ = register(&Rule{
   - name: default
     queues:
       - name: root
+        submitacl: "*"
   - name: ""
     queues:
       - name: root
+        submitacl: "*"
 `,
 	Good: `partitions:
   - name: default
     queues:
       - name: root
+        submitacl: "*"
 `,
 	check: func(p *pass) {
 		seen := map[string]*config.Partition{}
@@ -172,6 +179,7 @@ var _ = register(&Rule{
   - name: default
     queues:
       - name: root
+        submitacl: "*"
         resources:
           max: {memory: 100G}
 `,
@@ -179,6 +187,7 @@ var _ = register(&Rule{
   - name: default
     queues:
       - name: root
+        submitacl: "*"
         queues:
           - name: batch
             resources:

@@ -77,13 +77,19 @@ A common trap is camel case: ` + "`submitACL`" + ` is not ` + "`submitacl`" + `.
   - name: default
     queues:
       - name: root
-        submitACL: "*"
+        submitacl: "*"
+        queues:
+          - name: batch
+            adminACL: " ops"
 `,
 	Good: `partitions:
   - name: default
     queues:
       - name: root
         submitacl: "*"
+        queues:
+          - name: batch
+            adminacl: " ops"
 `,
 	check: problemRule(config.UnknownKey),
 })
@@ -99,6 +105,7 @@ ACLs are single strings, not YAML lists; ` + "`parent`" + ` takes an unquoted bo
   - name: default
     queues:
       - name: root
+        adminacl: " admins"
         submitacl:
           - alice
           - bob
@@ -107,6 +114,7 @@ ACLs are single strings, not YAML lists; ` + "`parent`" + ` takes an unquoted bo
   - name: default
     queues:
       - name: root
+        adminacl: " admins"
         submitacl: "alice,bob"
 `,
 	check: problemRule(config.WrongType),
@@ -150,6 +158,7 @@ partitions:
   - name: gpu
     queues:
       - name: root
+        submitacl: " gpu-users"
 `,
 	Good: `partitions:
   - name: default
@@ -159,6 +168,7 @@ partitions:
   - name: gpu
     queues:
       - name: root
+        submitacl: " gpu-users"
 `,
 	check: func(p *pass) {
 		if p.doc.Docs > 1 {

@@ -1,0 +1,66 @@
+package ruledoc
+
+import (
+	"flag"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/aclint/aclint/pkg/config"
+	"github.com/aclint/aclint/pkg/lint"
+)
+
+var update = flag.Bool("update", false, "rewrite docs/rules.md")
+
+const rulesMD = "../../docs/rules.md"
+
+// TestRulesDocUpToDate fails when docs/rules.md differs from what the rules'
+// metadata generates. Refresh it with `make docs`.
+func TestRulesDocUpToDate(t *testing.T) {
+	want := Markdown()
+	if *update {
+		if err := os.WriteFile(rulesMD, []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile(rulesMD)
+	if err != nil {
+		t.Fatalf("%v (generate it with `make docs`)", err)
+	}
+	if string(got) != want {
+		t.Fatalf("docs/rules.md is stale: run `make docs` and commit the result")
+	}
+}
+
+// TestExamples checks every rule's documentation: the bad example triggers
+// the rule, the fixed example lints clean at every severity.
+func TestExamples(t *testing.T) {
+	for _, r := range lint.Rules() {
+		if r.Summary == "" || r.Doc == "" || r.Bad == "" || r.Good == "" {
+			t.Errorf("%s: summary, doc and both examples are required", r.Name)
+			continue
+		}
+		bad := lint.Lint(config.Decode(config.Parse(ExampleFile, []byte(r.Bad))))
+		found := false
+		for _, f := range bad {
+			if f.Rule == r.Name {
+				found = true
+				if f.Severity != r.Severity {
+					t.Errorf("%s: finding has severity %s, rule says %s", r.Name, f.Severity, r.Severity)
+				}
+				if f.Hint == "" || f.Message == "" {
+					t.Errorf("%s: finding without message or hint", r.Name)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: bad example does not trigger the rule; got %v", r.Name, bad)
+		}
+		if good := lint.Lint(config.Decode(config.Parse(ExampleFile, []byte(r.Good)))); len(good) != 0 {
+			t.Errorf("%s: fixed example still has findings: %v", r.Name, good)
+		}
+		if !strings.Contains(ExampleOutput(r), "["+r.Name+"]") {
+			t.Errorf("%s: example output does not name the rule", r.Name)
+		}
+	}
+}
