@@ -24,9 +24,9 @@ unit:
 
 ## fuzz: each fuzz target for FUZZTIME (CI: 10s each; the issue's one-minute runs: make fuzz FUZZTIME=1m)
 fuzz:
-	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./pkg/acl
-	$(GO) test -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME) ./pkg/config
-	$(GO) test -run '^$$' -fuzz '^FuzzLint$$' -fuzztime $(FUZZTIME) ./pkg/lint
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/acl
+	$(GO) test -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/config
+	$(GO) test -run '^$$' -fuzz '^FuzzLint$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/lint
 
 ## bench: the hot paths on a generated 100,000-queue config
 bench:

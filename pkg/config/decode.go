@@ -59,12 +59,78 @@ func Decode(doc *Document) *Config {
 			c.Checksum = d.str(k, v)
 		}
 	})
+	if d.aborted {
+		c.Partitions = nil // yaml.v3 gave up; there is no model to check
+	}
 	return c
 }
 
 type decoder struct {
 	doc *Document
 	cfg *Config
+	// aliases being expanded, as yaml.v3 tracks them: an alias met again
+	// inside its own expansion is a cycle yaml.v3 rejects.
+	expanding map[*yaml.Node]bool
+
+	// yaml.v3's defence against alias bombs, mirrored: it counts decoded
+	// nodes and those decoded inside an alias expansion, and gives up with
+	// "document contains excessive aliasing" when aliases dominate.
+	decodeCount, aliasCount, aliasDepth int
+	aborted                             bool
+}
+
+// visit counts one decoded node and reports false once decoding has been
+// abandoned for excessive aliasing.
+func (d *decoder) visit(n *yaml.Node) bool {
+	if d.aborted {
+		return false
+	}
+	d.decodeCount++
+	if d.aliasDepth > 0 {
+		d.aliasCount++
+	}
+	if d.aliasCount > 100 && d.decodeCount > 1000 && float64(d.aliasCount)/float64(d.decodeCount) > allowedAliasRatio(d.decodeCount) {
+		d.aborted = true
+		d.problem(SyntaxError, n, "expand the aliases into plain YAML; YuniKorn's decoder refuses documents built mostly from aliases",
+			"YAML: document contains excessive aliasing")
+		return false
+	}
+	return true
+}
+
+// allowedAliasRatio is yaml.v3's: 99% of decoded nodes may come from aliases
+// up to 400,000 nodes, sliding down to 10% at 4,000,000.
+func allowedAliasRatio(decodeCount int) float64 {
+	const low, high = 400000, 4000000
+	switch {
+	case decodeCount <= low:
+		return 0.99
+	case decodeCount >= high:
+		return 0.10
+	}
+	return 0.99 - 0.89*(float64(decodeCount-low)/float64(high-low))
+}
+
+// enter follows n when it is an alias and reports false for a cycle, which
+// YuniKorn's decoder rejects. The returned func ends the expansion.
+func (d *decoder) enter(n *yaml.Node) (*yaml.Node, func(), bool) {
+	if !d.visit(n) {
+		return nil, nil, false
+	}
+	if n == nil || n.Kind != yaml.AliasNode {
+		return n, func() {}, true
+	}
+	if d.expanding[n] {
+		d.problem(SyntaxError, n, "an anchor cannot be used inside its own value; write the repeated part out",
+			"YAML: anchor '%s' value contains itself", n.Value)
+		return nil, nil, false
+	}
+	if d.expanding == nil {
+		d.expanding = map[*yaml.Node]bool{}
+	}
+	d.expanding[n] = true
+	d.aliasDepth++
+	return resolve(n), func() { delete(d.expanding, n); d.aliasDepth-- }, true
 }
 
 func (d *decoder) problem(kind ProblemKind, n *yaml.Node, hint, format string, args ...any) {
@@ -124,7 +190,11 @@ func (d *decoder) wrongType(n *yaml.Node, field, want, goType, hint string) {
 // mapping visits the known keys of mapping n, reporting unknown and duplicate
 // keys. A null node is an empty struct, as for yaml.v3.
 func (d *decoder) mapping(n *yaml.Node, goType string, keys []string, fn func(key string, k, v *yaml.Node)) {
-	n = resolve(n)
+	n, leave, ok := d.enter(n)
+	if !ok {
+		return
+	}
+	defer leave()
 	if isNull(n) {
 		return
 	}
@@ -134,7 +204,6 @@ func (d *decoder) mapping(n *yaml.Node, goType string, keys []string, fn func(ke
 		return
 	}
 	pairs := d.pairs(n)
-	d.duplicates(pairs)
 	for i := 0; i < len(pairs); i += 2 {
 		k, v := pairs[i], pairs[i+1]
 		known := false
@@ -144,6 +213,9 @@ func (d *decoder) mapping(n *yaml.Node, goType string, keys []string, fn func(ke
 				break
 			}
 		}
+		if !d.visit(k) {
+			return
+		}
 		if !known {
 			d.unknownKey(k, goType, keys)
 			continue
@@ -152,26 +224,55 @@ func (d *decoder) mapping(n *yaml.Node, goType string, keys []string, fn func(ke
 	}
 }
 
-// pairs returns a mapping's key/value nodes with merge keys expanded.
+// pairs returns a mapping's key/value nodes with merge keys expanded as
+// yaml.v3 does: keys written in the mapping win over merged ones, and among
+// merged mappings the first one wins. Duplicates are checked among the
+// written keys only.
 func (d *decoder) pairs(n *yaml.Node) []*yaml.Node {
-	var out []*yaml.Node
+	var explicit, merged []*yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" {
-			v = resolve(v)
-			switch v.Kind {
-			case yaml.MappingNode:
-				out = append(out, d.pairs(v)...)
-			case yaml.SequenceNode:
-				for _, m := range v.Content {
-					if m = resolve(m); m.Kind == yaml.MappingNode {
-						out = append(out, d.pairs(m)...)
-					}
-				}
-			}
+			merged = append(merged, d.merge(v)...)
 			continue
 		}
-		out = append(out, k, v)
+		explicit = append(explicit, k, v)
+	}
+	d.duplicates(explicit)
+	if len(merged) == 0 {
+		return explicit
+	}
+	have := map[string]bool{}
+	for i := 0; i < len(explicit); i += 2 {
+		have[explicit[i].Value] = true
+	}
+	out := explicit
+	for i := 0; i < len(merged); i += 2 {
+		if k := merged[i]; !have[k.Value] {
+			have[k.Value] = true
+			out = append(out, k, merged[i+1])
+		}
+	}
+	return out
+}
+
+// merge expands the value of a "<<" merge key: a mapping or a list of them.
+func (d *decoder) merge(v *yaml.Node) []*yaml.Node {
+	v, leave, ok := d.enter(v)
+	if !ok {
+		return nil
+	}
+	defer leave()
+	var out []*yaml.Node
+	switch v.Kind {
+	case yaml.MappingNode:
+		out = d.pairs(v)
+	case yaml.SequenceNode:
+		for _, m := range v.Content {
+			if r := resolve(m); r != nil && r.Kind == yaml.MappingNode {
+				out = append(out, d.merge(m)...)
+			}
+		}
 	}
 	return out
 }
@@ -252,7 +353,11 @@ func levenshtein(a, b string) int {
 
 // list visits the items of a sequence; null is an empty list.
 func (d *decoder) list(n *yaml.Node, goType string, fn func(*yaml.Node)) bool {
-	n = resolve(n)
+	n, leave, ok := d.enter(n)
+	if !ok {
+		return false
+	}
+	defer leave()
 	if isNull(n) {
 		return false
 	}
@@ -270,6 +375,9 @@ func (d *decoder) list(n *yaml.Node, goType string, fn func(*yaml.Node)) bool {
 // str reads a string field exactly as yaml.v3 would.
 func (d *decoder) str(k, v *yaml.Node) Str {
 	s := Str{Key: k, Node: v}
+	if !d.visit(v) {
+		return s
+	}
 	v = resolve(v)
 	if v.Kind != yaml.ScalarNode {
 		hint := "write a single string value"
@@ -294,6 +402,9 @@ func (d *decoder) str(k, v *yaml.Node) Str {
 // scalar decodes a scalar into out using yaml.v3 itself, so the rules for
 // booleans and numbers are exactly YuniKorn's.
 func (d *decoder) scalar(k, v *yaml.Node, out any, want, goType, hint string) bool {
+	if !d.visit(v) {
+		return false
+	}
 	r := resolve(v)
 	if r.Kind != yaml.ScalarNode {
 		d.wrongType(r, k.Value, want, goType, hint)
@@ -332,7 +443,6 @@ func (d *decoder) strMap(k, v *yaml.Node) StrMap {
 	m.Entries = map[string]string{}
 	m.Nodes = map[string]*yaml.Node{}
 	pairs := d.pairs(r)
-	d.duplicates(pairs)
 	for i := 0; i < len(pairs); i += 2 {
 		pk, pv := resolve(pairs[i]), pairs[i+1]
 		if pk.Kind != yaml.ScalarNode {
@@ -356,7 +466,6 @@ func (d *decoder) floatMap(k, v *yaml.Node) {
 		return
 	}
 	pairs := d.pairs(r)
-	d.duplicates(pairs)
 	for i := 0; i < len(pairs); i += 2 {
 		var f float64
 		d.scalar(pairs[i], pairs[i+1], &f, "a number", "float64", "write a number, unquoted")

@@ -67,7 +67,8 @@ func (d *Document) Empty() bool {
 
 // Lines returns the lines of the outer source, for showing snippets.
 func (d *Document) Lines() []string {
-	return strings.Split(string(d.Source), "\n")
+	lines, _ := splitLines(string(d.Source))
+	return lines
 }
 
 // Pos maps a line and column of Text to a position in the outer file.
@@ -92,16 +93,18 @@ func (d *Document) offsetOf(line, col int) int {
 		return len(d.Text)
 	}
 	start := d.textStarts[line-1]
-	end := len(d.Text)
-	if line < len(d.textStarts) {
-		end = d.textStarts[line]
-	}
-	l := string(d.Text[start:end])
+	l := firstLine(string(d.Text[start:]))
 	i := byteIndexOfColumn(l, col)
 	if i < 0 {
 		i = len(l)
 	}
 	return start + i
+}
+
+// firstLine returns s up to its first line break.
+func firstLine(s string) string {
+	lines, _ := splitLines(s)
+	return lines[0]
 }
 
 // NodePos is the position of a node.
@@ -145,13 +148,7 @@ func newDocument(file string, source, text []byte) *Document {
 func (d *Document) init(text []byte) *Document {
 	d.Text = text
 	d.patched = map[[2]int]bool{}
-	d.textLines = strings.Split(string(text), "\n")
-	d.textStarts = make([]int, 0, len(d.textLines))
-	off := 0
-	for _, l := range d.textLines {
-		d.textStarts = append(d.textStarts, off)
-		off += len(l) + 1
-	}
+	d.textLines, d.textStarts = splitLines(string(text))
 	d.parse()
 	return d
 }
@@ -208,7 +205,7 @@ func (d *Document) parse() {
 				}
 				d.Docs++
 			}
-			d.textLines = strings.Split(string(text), "\n")
+			d.textLines, _ = splitLines(string(text))
 			return
 		}
 		fixed, ok := d.recover(text, err)
@@ -223,7 +220,7 @@ func (d *Document) parse() {
 // quoted, when that is possible.
 func (d *Document) recover(text []byte, err error) ([]byte, bool) {
 	msg := err.Error()
-	lines := strings.Split(string(text), "\n")
+	lines, starts := splitLines(string(text))
 	line := 0
 	if m := lineRe.FindStringSubmatch(msg); m != nil {
 		line, _ = strconv.Atoi(m[1])
@@ -269,8 +266,11 @@ func (d *Document) recover(text []byte, err error) ([]byte, bool) {
 	}
 	d.Problems = append(d.Problems, p)
 	d.patched[[2]int{line, col}] = true
-	lines[line-1] = src[:m[6]] + quoted + src[m[7]:]
-	return []byte(strings.Join(lines, "\n")), true
+	at := starts[line-1]
+	out := make([]byte, 0, len(text)+len(quoted))
+	out = append(out, text[:at+m[6]]...)
+	out = append(out, quoted...)
+	return append(out, text[at+m[7]:]...), true
 }
 
 func isACLKey(k string) bool {

@@ -310,3 +310,35 @@ func unescape(s string) ([]byte, int, bool) {
 	}
 	return []byte(string(v)), 1 + width, true
 }
+
+// splitLines splits text into lines at every line break yaml.v3 counts:
+// "\r\n", "\r", "\n", and the Unicode breaks NEL, LS and PS. It returns each
+// line's text and its byte offset, so positions agree with yaml.v3's.
+func splitLines(s string) (lines []string, starts []int) {
+	start := 0
+	for i := 0; i < len(s); {
+		width := 0
+		switch {
+		case s[i] == '\n':
+			width = 1
+		case s[i] == '\r':
+			width = 1
+			if i+1 < len(s) && s[i+1] == '\n' {
+				width = 2
+			}
+		case s[i] == 0xc2 && i+1 < len(s) && s[i+1] == 0x85:
+			width = 2
+		case s[i] == 0xe2 && i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xa8 || s[i+2] == 0xa9):
+			width = 3
+		}
+		if width == 0 {
+			i++
+			continue
+		}
+		lines = append(lines, s[start:i])
+		starts = append(starts, start)
+		i += width
+		start = i
+	}
+	return append(lines, s[start:]), append(starts, start)
+}

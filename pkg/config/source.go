@@ -291,7 +291,7 @@ func configMapDocument(path string, source []byte, m *yaml.Node, key string) (*D
 }
 
 func embeddedDocument(path string, source []byte, v *yaml.Node, text []byte) *Document {
-	lines := strings.Split(string(source), "\n")
+	lines, _ := splitLines(string(source))
 	d := &Document{File: path, Source: source, outer: newScalarMapper(lines, v)}
 	return d.init(text)
 }
