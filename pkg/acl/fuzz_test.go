@@ -15,6 +15,9 @@ func FuzzParse(f *testing.F) {
 		f.Add(s, "sue", "dev")
 	}
 	f.Fuzz(func(t *testing.T, raw, user, group string) {
+		if IsUserName(user) != UserPattern.MatchString(user) || IsGroupName(group) != GroupPattern.MatchString(group) {
+			t.Fatalf("hand-written name check disagrees with the pattern for %q / %q", user, group)
+		}
 		v := Parse(raw)
 		if (v.RuntimeErr != nil) != (raw != "" && len(strings.Split(raw, " ")) > 2) {
 			t.Fatalf("runtime error %v for %q", v.RuntimeErr, raw)

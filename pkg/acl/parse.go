@@ -23,6 +23,41 @@ var (
 	GroupPattern = regexp.MustCompile(`^[_a-zA-Z][a-zA-Z0-9_-]*$`)
 )
 
+// IsUserName reports whether UserPattern matches name; it is the same test
+// without the regexp engine, as this runs for every name in every ACL.
+func IsUserName(name string) bool {
+	n := len(name)
+	if n > 1 && name[n-1] == '$' {
+		n--
+	}
+	if n == 0 || !nameStart(name[0]) {
+		return false
+	}
+	for i := 1; i < n; i++ {
+		c := name[i]
+		if !nameStart(c) && !(c >= '0' && c <= '9') && c != '.' && c != '@' && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+// IsGroupName reports whether GroupPattern matches name.
+func IsGroupName(name string) bool {
+	if name == "" || !nameStart(name[0]) {
+		return false
+	}
+	for i := 1; i < len(name); i++ {
+		c := name[i]
+		if !nameStart(c) && !(c >= '0' && c <= '9') && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+func nameStart(c byte) bool { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') }
+
 // RequestUserPattern is the pattern YuniKorn applies to the user name of an
 // application that carries its own groups (configs.UserRegExp).
 var RequestUserPattern = regexp.MustCompile(`^[_a-zA-Z][a-zA-Z0-9:#/_.@-]*[$]?$`)
@@ -129,40 +164,41 @@ func Parse(raw string) Value {
 	if raw == "" {
 		return v
 	}
-	fields := strings.Split(raw, " ")
-	v.RuntimeParts = fields
-	if len(fields) > 2 {
+	first := strings.IndexByte(raw, ' ')
+	if first >= 0 && strings.IndexByte(raw[first+1:], ' ') >= 0 {
 		v.RuntimeErr = fmt.Errorf("multiple spaces found in ACL: '%s'", raw)
 		return v
+	}
+	userList, groupList, hasGroups := raw, "", first >= 0
+	if hasGroups {
+		userList, groupList = raw[:first], raw[first+1:]
 	}
 	if trimmed == "*" {
 		v.Everyone, v.Wildcard, v.WildcardAt = true, WholeValue, strings.Index(raw, "*")
 	}
-	// users
-	users := strings.Split(fields[0], ",")
-	if len(users) == 1 && users[0] == "*" {
+	if userList == "*" {
 		v.Everyone, v.Wildcard, v.WildcardAt = true, UserListStar, 0
 	} else {
-		v.Entries = appendEntries(v.Entries, users, 0, User)
+		v.Entries = appendEntries(v.Entries, userList, 0, User)
 	}
-	if len(fields) < 2 {
+	if !hasGroups {
 		return v
 	}
-	groupOff := len(fields[0]) + 1
-	groups := strings.Split(fields[1], ",")
+	groupOff := first + 1
 	switch {
 	case v.Everyone:
 		// setGroups returns early: the group list is never read.
-		if len(groups) == 1 && groups[0] == "*" {
+		if groupList == "*" {
 			break // " *": the trimmed value already made it everyone
 		}
-		for _, e := range appendEntries(nil, groups, groupOff, Group) {
-			if e.Drop == Kept {
-				e.Drop = AfterWildcard
+		n := len(v.Entries)
+		v.Entries = appendEntries(v.Entries, groupList, groupOff, Group)
+		for i := n; i < len(v.Entries); i++ {
+			if v.Entries[i].Drop == Kept {
+				v.Entries[i].Drop = AfterWildcard
 			}
-			v.Entries = append(v.Entries, e)
 		}
-	case len(groups) == 1 && groups[0] == "*":
+	case groupList == "*":
 		v.Everyone, v.Wildcard, v.WildcardAt = true, GroupListStar, groupOff
 		for i := range v.Entries {
 			if v.Entries[i].Drop == Kept {
@@ -170,28 +206,38 @@ func Parse(raw string) Value {
 			}
 		}
 	default:
-		v.Entries = appendEntries(v.Entries, groups, groupOff, Group)
+		v.Entries = appendEntries(v.Entries, groupList, groupOff, Group)
 	}
 	return v
 }
 
-func appendEntries(out []Entry, names []string, off int, kind Kind) []Entry {
-	for _, n := range names {
+// appendEntries adds the comma-separated names of list, which starts at
+// byte off of the value, skipping empty names as YuniKorn does.
+func appendEntries(out []Entry, list string, off int, kind Kind) []Entry {
+	for {
+		end := strings.IndexByte(list, ',')
+		n := list
+		if end >= 0 {
+			n = list[:end]
+		}
 		if n != "" {
 			e := Entry{Name: n, Kind: kind, Offset: off}
 			switch {
 			case n == "*":
 				e.Drop = WildcardInList
-			case kind == User && !UserPattern.MatchString(n):
+			case kind == User && !IsUserName(n):
 				e.Drop = BadUserName
-			case kind == Group && !GroupPattern.MatchString(n):
+			case kind == Group && !IsGroupName(n):
 				e.Drop = BadGroupName
 			}
 			out = append(out, e)
 		}
-		off += len(n) + 1
+		if end < 0 {
+			return out
+		}
+		off += end + 1
+		list = list[end+1:]
 	}
-	return out
 }
 
 // Valid reports whether YuniKorn accepts the value: the validator passes it and

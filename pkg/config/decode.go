@@ -62,6 +62,13 @@ func Decode(doc *Document) *Config {
 	if d.aborted {
 		c.Partitions = nil // yaml.v3 gave up; there is no model to check
 	}
+	for _, p := range c.Partitions {
+		p.Root.Walk(func(q *Queue) {
+			q.Index = c.NumQueues
+			c.NumQueues++
+			q.setPath()
+		})
+	}
 	return c
 }
 
@@ -278,19 +285,39 @@ func (d *decoder) merge(v *yaml.Node) []*yaml.Node {
 }
 
 func (d *decoder) duplicates(pairs []*yaml.Node) {
-	if len(pairs) <= 2 {
+	n := len(pairs) / 2
+	if n < 2 {
 		return
 	}
-	seen := make(map[string]*yaml.Node, len(pairs)/2)
+	report := func(first, k *yaml.Node) {
+		d.problem(DuplicateKey, k, "remove one of the two entries; YuniKorn rejects the file while both are there",
+			"key %q is already defined at line %d (YuniKorn: mapping key %q already defined)", k.Value, d.doc.NodePos(first).Line, k.Value)
+	}
+	same := func(a, b *yaml.Node) bool { return a.Kind == b.Kind && a.Value == b.Value }
+	if n <= 8 {
+		// small mappings, the usual case: compare pairwise, no allocation
+		for i := 2; i < len(pairs); i += 2 {
+			for j := 0; j < i; j += 2 {
+				if same(pairs[j], pairs[i]) {
+					report(pairs[j], pairs[i])
+					break
+				}
+			}
+		}
+		return
+	}
+	type id struct {
+		kind  yaml.Kind
+		value string
+	}
+	seen := make(map[id]*yaml.Node, n)
 	for i := 0; i < len(pairs); i += 2 {
 		k := pairs[i]
-		id := fmt.Sprint(k.Kind) + "\x00" + k.Value
-		if first, ok := seen[id]; ok {
-			d.problem(DuplicateKey, k, "remove one of the two entries; YuniKorn rejects the file while both are there",
-				"key %q is already defined at line %d (YuniKorn: mapping key %q already defined)", k.Value, d.doc.NodePos(first).Line, k.Value)
+		if first, ok := seen[id{k.Kind, k.Value}]; ok {
+			report(first, k)
 			continue
 		}
-		seen[id] = k
+		seen[id{k.Kind, k.Value}] = k
 	}
 }
 

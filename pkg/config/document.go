@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
@@ -52,8 +53,11 @@ type Document struct {
 	Problems []Problem  // YAML-level problems, found while parsing
 	Docs     int        // number of YAML documents in Text
 
-	textLines  []string
-	textStarts []int        // byte offset of each line of Text
+	parsed     []byte    // Text as parsed, after recovery quoted broken values
+	textLines  []string  // lines of parsed, split on first use
+	textStarts []int     // byte offset of each line of Text, on first use
+	linesOnce  sync.Once // rules run concurrently: lazy fields are set once
+	startsOnce sync.Once
 	outer      offsetMapper // Text offsets -> Source positions; nil for raw files
 	innerName  string       // how to name Text when positions are not exact
 	patched    map[[2]int]bool
@@ -89,6 +93,7 @@ func (d *Document) offsetOf(line, col int) int {
 	if line < 1 {
 		return 0
 	}
+	d.startsOnce.Do(func() { _, d.textStarts = splitLines(string(d.Text)) })
 	if line > len(d.textStarts) {
 		return len(d.Text)
 	}
@@ -125,6 +130,11 @@ func (d *Document) ValuePos(n *yaml.Node, off int) Position {
 		// a plain value the loader quoted to recover from a YAML error
 		return d.Pos(n.Line, n.Column+utf8.RuneCountInString(n.Value[:clamp(off, len(n.Value))]))
 	}
+	d.linesOnce.Do(func() { d.textLines, _ = splitLines(string(d.parsed)) })
+	if shift, ok := singleLineShift(d.textLines, n); ok {
+		// the usual case, without building a mapper
+		return d.Pos(n.Line, shift+1+utf8.RuneCountInString(n.Value[:clamp(off, len(n.Value))]))
+	}
 	l, c, _ := newScalarMapper(d.textLines, n).at(off)
 	return d.Pos(l, c)
 }
@@ -148,7 +158,7 @@ func newDocument(file string, source, text []byte) *Document {
 func (d *Document) init(text []byte) *Document {
 	d.Text = text
 	d.patched = map[[2]int]bool{}
-	d.textLines, d.textStarts = splitLines(string(text))
+	d.parsed = text
 	d.parse()
 	return d
 }
@@ -205,7 +215,7 @@ func (d *Document) parse() {
 				}
 				d.Docs++
 			}
-			d.textLines, _ = splitLines(string(text))
+			d.parsed = text
 			return
 		}
 		fixed, ok := d.recover(text, err)

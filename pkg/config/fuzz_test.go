@@ -52,4 +52,3 @@ func FuzzLoad(f *testing.F) {
 		}
 	})
 }
-

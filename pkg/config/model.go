@@ -14,6 +14,8 @@ type Config struct {
 	Checksum   Str
 	// Problems found while decoding: unknown keys, wrong types, duplicate keys.
 	Problems []Problem
+	// NumQueues counts the queues of all partitions, inserted roots included.
+	NumQueues int
 	// Default is set when the document was empty and YuniKorn's built-in
 	// default config stands in for it.
 	Default bool
@@ -96,6 +98,11 @@ type Queue struct {
 	Limits          []*Limit
 	// Synthetic marks the root queue YuniKorn inserts.
 	Synthetic bool
+	// Index numbers the queues of a Config from 0 to Config.NumQueues-1, so
+	// callers can keep per-queue data in a slice.
+	Index int
+
+	path string // set by Decode
 }
 
 // IsLeaf reports whether YuniKorn builds the queue as a leaf: no parent flag
@@ -103,12 +110,15 @@ type Queue struct {
 func (q *Queue) IsLeaf() bool { return !q.ParentFlag && len(q.Children) == 0 }
 
 // Path is the queue's full path as YuniKorn stores it: lower case, dot joined.
-func (q *Queue) Path() string {
+func (q *Queue) Path() string { return q.path }
+
+func (q *Queue) setPath() {
 	name := strings.ToLower(q.Name.Value)
 	if q.Parent == nil {
-		return name
+		q.path = name
+	} else {
+		q.path = q.Parent.path + "." + name
 	}
-	return q.Parent.Path() + "." + name
 }
 
 // Child returns the child with the given name, ignoring case as YuniKorn does.

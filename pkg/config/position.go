@@ -113,6 +113,12 @@ func newScalarMapper(lines []string, n *yaml.Node) offsetMapper {
 			return lineMapper{value: n.Value, lineStarts: []int{0}, firstLine: n.Line, firstShift: n.Column - 1}
 		}
 	case yaml.SingleQuotedStyle, yaml.DoubleQuotedStyle:
+		// the common case: no escapes, closed on the same line
+		q := src[start]
+		if end := start + 1 + len(n.Value); end < len(src) && src[end] == q && src[start+1:end] == n.Value &&
+			!strings.ContainsAny(n.Value, "\\'\"") {
+			return lineMapper{value: n.Value, lineStarts: []int{0}, firstLine: n.Line, firstShift: n.Column}
+		}
 		if m, ok := quotedMapper(lines, n, start); ok {
 			return m
 		}
@@ -136,6 +142,33 @@ func byteIndexOfColumn(s string, col int) int {
 		return len(s)
 	}
 	return -1
+}
+
+// singleLineShift reports the number of columns before the value of a plain
+// or simply quoted scalar written on one line, or false when its source is not
+// a verbatim copy of the value.
+func singleLineShift(lines []string, n *yaml.Node) (int, bool) {
+	if n.Line < 1 || n.Line > len(lines) || strings.IndexByte(n.Value, '\n') >= 0 {
+		return 0, false
+	}
+	src := lines[n.Line-1]
+	start := byteIndexOfColumn(src, n.Column)
+	if start < 0 {
+		return 0, false
+	}
+	switch n.Style {
+	case 0, yaml.TaggedStyle:
+		if strings.HasPrefix(src[start:], n.Value) {
+			return n.Column - 1, true
+		}
+	case yaml.SingleQuotedStyle, yaml.DoubleQuotedStyle:
+		q := src[start]
+		end := start + 1 + len(n.Value)
+		if end < len(src) && src[end] == q && src[start+1:end] == n.Value && !strings.ContainsAny(n.Value, "\\'\"") {
+			return n.Column, true
+		}
+	}
+	return 0, false
 }
 
 // literalMapper maps a "|" block scalar: its content starts on the line after

@@ -8,8 +8,10 @@ package lint
 
 import (
 	"fmt"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/aclint/aclint/pkg/acl"
 	"github.com/aclint/aclint/pkg/config"
@@ -93,16 +95,41 @@ func (p *pass) report(pos config.Position, hint, format string, args ...any) {
 
 // aclCache parses each ACL value of a config once for all rules.
 type aclCache struct {
-	byNode map[*config.Queue][2]acl.Value
+	values []acl.Value // submit and admin ACL of each queue, by 2*Queue.Index
+	sites  []aclSite   // every ACL written in the config, in file order
 }
 
-func (c *aclCache) get(q *config.Queue) (submit, admin acl.Value) {
-	v, ok := c.byNode[q]
-	if !ok {
-		v = [2]acl.Value{acl.Parse(q.SubmitACL.Value), acl.Parse(q.AdminACL.Value)}
-		c.byNode[q] = v
+// aclSite is one written ACL.
+type aclSite struct {
+	part  *config.Partition
+	queue *config.Queue
+	admin bool
+}
+
+func newACLCache(cfg *config.Config) *aclCache {
+	c := &aclCache{values: make([]acl.Value, 2*cfg.NumQueues)}
+	for _, part := range cfg.Partitions {
+		part.Root.Walk(func(q *config.Queue) {
+			if q.Synthetic {
+				return
+			}
+			if q.SubmitACL.Set() {
+				c.values[2*q.Index] = acl.Parse(q.SubmitACL.Value)
+				c.sites = append(c.sites, aclSite{part, q, false})
+			}
+			if q.AdminACL.Set() {
+				c.values[2*q.Index+1] = acl.Parse(q.AdminACL.Value)
+				c.sites = append(c.sites, aclSite{part, q, true})
+			}
+		})
 	}
-	return v[0], v[1]
+	return c
+}
+
+// get returns the parsed submit and admin ACL of q; an ACL not written is
+// the zero Value, which matches nobody.
+func (c *aclCache) get(q *config.Queue) (submit, admin *acl.Value) {
+	return &c.values[2*q.Index], &c.values[2*q.Index+1]
 }
 
 // Rules returns every rule, sorted by name.
@@ -131,10 +158,34 @@ func register(r *Rule) *Rule {
 
 // Lint runs every rule over cfg and returns the findings in file order.
 func Lint(cfg *config.Config) []Finding {
+	return run(cfg, registry)
+}
+
+// run checks rules concurrently: they only read the decoded config and the
+// parsed ACLs, and each writes its own findings. The result does not depend
+// on scheduling: findings are joined in rule order, then sorted stably.
+func run(cfg *config.Config, rules []*Rule) []Finding {
+	cache := newACLCache(cfg)
+	results := make([][]Finding, len(rules))
+	next := make(chan int, len(rules))
+	for i := range rules {
+		next <- i
+	}
+	close(next)
+	var wg sync.WaitGroup
+	for w := 0; w < min(runtime.GOMAXPROCS(0), len(rules)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				rules[i].check(&pass{rule: rules[i], cfg: cfg, doc: cfg.Doc, acls: cache, findings: &results[i]})
+			}
+		}()
+	}
+	wg.Wait()
 	var findings []Finding
-	cache := &aclCache{byNode: map[*config.Queue][2]acl.Value{}}
-	for _, r := range registry {
-		r.check(&pass{rule: r, cfg: cfg, doc: cfg.Doc, acls: cache, findings: &findings})
+	for _, f := range results {
+		findings = append(findings, f...)
 	}
 	Sort(findings)
 	return findings
@@ -178,20 +229,15 @@ func HasErrors(f []Finding) bool {
 }
 
 // aclFields calls fn for every ACL written in the config.
-func (p *pass) aclFields(fn func(part *config.Partition, q *config.Queue, field string, s config.Str, v acl.Value)) {
-	for _, part := range p.cfg.Partitions {
-		part.Root.Walk(func(q *config.Queue) {
-			if q.Synthetic {
-				return
-			}
-			submit, admin := p.acls.get(q)
-			if q.SubmitACL.Set() {
-				fn(part, q, acl.SubmitField, q.SubmitACL, submit)
-			}
-			if q.AdminACL.Set() {
-				fn(part, q, acl.AdminField, q.AdminACL, admin)
-			}
-		})
+func (p *pass) aclFields(fn func(part *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value)) {
+	for _, site := range p.acls.sites {
+		q := site.queue
+		submit, admin := p.acls.get(q)
+		if site.admin {
+			fn(site.part, q, acl.AdminField, q.AdminACL, admin)
+		} else {
+			fn(site.part, q, acl.SubmitField, q.SubmitACL, submit)
+		}
 	}
 }
 
@@ -228,13 +274,11 @@ func quote(s string) string {
 // Errors runs only the error rules: the findings that make YuniKorn reject
 // the config.
 func Errors(cfg *config.Config) []Finding {
-	var findings []Finding
-	cache := &aclCache{byNode: map[*config.Queue][2]acl.Value{}}
+	var rules []*Rule
 	for _, r := range registry {
 		if r.Severity == Error {
-			r.check(&pass{rule: r, cfg: cfg, doc: cfg.Doc, acls: cache, findings: &findings})
+			rules = append(rules, r)
 		}
 	}
-	Sort(findings)
-	return findings
+	return run(cfg, rules)
 }

@@ -55,7 +55,7 @@ var _ = register(&Rule{
         submitacl: "sue dev,ops"
 `,
 	check: func(p *pass) {
-		p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v acl.Value) {
+		p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value) {
 			if v.ValidatorErr == nil {
 				return
 			}
@@ -110,7 +110,7 @@ var _ = register(&Rule{
         submitacl: "sue dev"
 `,
 	check: func(p *pass) {
-		p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v acl.Value) {
+		p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value) {
 			if v.ValidatorErr != nil || v.RuntimeErr == nil {
 				return
 			}
@@ -156,7 +156,7 @@ var _ = register(&Rule{
         submitacl: " dev,test"
 `,
 	check: func(p *pass) {
-		p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v acl.Value) {
+		p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value) {
 			n := s.Node
 			if n == nil || n.Kind != yaml.ScalarNode || n.Style != 0 || s.Key.Line != n.Line || strings.Contains(s.Value, " ") || s.Value == "" {
 				return
@@ -204,6 +204,17 @@ func nthLine(text []byte, line int) string {
 		return string(text[start:])
 	}
 	return ""
+}
+
+// repeated reports whether entries[i] repeats an earlier entry of the same
+// list. ACLs are short, so a pairwise scan beats a map.
+func repeated(entries []acl.Entry, i int) bool {
+	for _, e := range entries[:i] {
+		if e.Kind == entries[i].Kind && e.Name == entries[i].Name {
+			return true
+		}
+	}
+	return false
 }
 
 // kubernetesAdvice explains what to do about an identity that no ACL can name.
@@ -268,19 +279,16 @@ var _ = register(&Rule{
         submitacl: " data-eng"
 `,
 	check: func(p *pass) {
-		p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v acl.Value) {
+		p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value) {
 			if isCoerced(s.Node) {
 				return // yaml-scalar-coercion reports the whole value
 			}
-			reported := map[string]bool{}
-			for _, e := range v.Entries {
+			for i, e := range v.Entries {
 				if (e.Drop != acl.BadUserName && e.Drop != acl.BadGroupName) || strings.IndexFunc(e.Name, unicode.IsSpace) >= 0 {
 					continue
 				}
-				if k := e.Kind.String() + ":" + e.Name; reported[k] {
+				if repeated(v.Entries, i) {
 					continue // duplicate-entry reports the repeat
-				} else {
-					reported[k] = true
 				}
 				pattern := acl.UserPattern
 				if e.Kind == acl.Group {
@@ -314,7 +322,7 @@ var _ = register(&Rule{
         submitacl: "*"
 `,
 	check: func(p *pass) {
-		p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v acl.Value) {
+		p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value) {
 			var beside []string
 			for _, e := range v.Entries {
 				switch e.Drop {
@@ -357,7 +365,7 @@ var _ = register(&Rule{
         submitacl: "sue dev"
 `,
 	check: func(p *pass) {
-		p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v acl.Value) {
+		p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value) {
 			if v.RuntimeErr != nil || v.ValidatorErr != nil {
 				return
 			}
@@ -410,7 +418,7 @@ var _ = register(&Rule{
         submitacl: "sue dev"
 `,
 	check: func(p *pass) {
-		p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v acl.Value) {
+		p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value) {
 			if !strings.HasSuffix(s.Value, "\n") || v.RuntimeErr != nil || v.ValidatorErr != nil {
 				return
 			}
@@ -473,7 +481,7 @@ var _ = register(&Rule{
         submitacl: "*"
 `,
 	check: func(p *pass) {
-		p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v acl.Value) {
+		p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value) {
 			if !isCoerced(s.Node) {
 				return
 			}
@@ -515,18 +523,12 @@ var _ = register(&Rule{
         submitacl: "sue,bob"
 `,
 	check: func(p *pass) {
-		p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v acl.Value) {
-			seen := map[[2]string]bool{}
-			for _, e := range v.Entries {
-				if e.Name == "*" {
-					continue
-				}
-				k := [2]string{e.Kind.String(), e.Name}
-				if seen[k] {
+		p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value) {
+			for i, e := range v.Entries {
+				if e.Name != "*" && repeated(v.Entries, i) {
 					p.report(p.doc.ValuePos(s.Node, e.Offset), "remove the repeated name",
 						"%s of %s lists %s %q more than once", field, q.Path(), e.Kind, e.Name)
 				}
-				seen[k] = true
 			}
 		})
 	},

@@ -63,24 +63,54 @@ var _ = register(&Rule{
 `,
 	check: func(p *pass) {
 		for _, part := range p.cfg.Partitions {
-			level := map[*config.Queue]int{part.Root: 0}
-			part.Root.Walk(func(q *config.Queue) {
-				seen := map[string]*config.Queue{}
-				for _, c := range q.Children {
-					level[c] = level[q] + 1
-					k := strings.ToLower(c.Name.Value)
-					if first, ok := seen[k]; ok {
-						p.report(p.doc.NodePos(c.Name.Node), "rename or merge the two queues: YuniKorn compares queue names ignoring case",
-							"queue %q under %s repeats %q at line %d (YuniKorn: duplicate child name found with name '%s', level %d)",
-							c.Name.Value, q.Path(), first.Name.Value, p.doc.NodePos(first.Name.Node).Line, c.Name.Value, level[c])
-						continue
-					}
-					seen[k] = c
-				}
-			})
+			p.duplicateChildren(part.Root, 1)
 		}
 	},
 })
+
+// duplicateChildren reports siblings with the same lower-cased name below q,
+// whose children are at the given level, as checkQueues numbers them.
+func (p *pass) duplicateChildren(q *config.Queue, level int) {
+	if len(q.Children) > 64 {
+		p.duplicateChildrenLarge(q, level)
+	} else {
+		p.duplicateChildrenSmall(q, level)
+	}
+	for _, c := range q.Children {
+		p.duplicateChildren(c, level+1)
+	}
+}
+
+// duplicateChildrenSmall compares siblings pairwise: no allocation for the
+// usual handful of children.
+func (p *pass) duplicateChildrenSmall(q *config.Queue, level int) {
+	for i, c := range q.Children {
+		for _, first := range q.Children[:i] {
+			if strings.EqualFold(first.Name.Value, c.Name.Value) {
+				p.report(p.doc.NodePos(c.Name.Node), "rename or merge the two queues: YuniKorn compares queue names ignoring case",
+					"queue %q under %s repeats %q at line %d (YuniKorn: duplicate child name found with name '%s', level %d)",
+					c.Name.Value, q.Path(), first.Name.Value, p.doc.NodePos(first.Name.Node).Line, c.Name.Value, level)
+				break
+			}
+		}
+	}
+}
+
+// duplicateChildrenLarge is duplicateChildren's sibling check for wide
+// queues, with a map instead of pairwise comparison.
+func (p *pass) duplicateChildrenLarge(q *config.Queue, level int) {
+	seen := make(map[string]*config.Queue, len(q.Children))
+	for _, c := range q.Children {
+		k := strings.ToLower(c.Name.Value)
+		if first, ok := seen[k]; ok {
+			p.report(p.doc.NodePos(c.Name.Node), "rename or merge the two queues: YuniKorn compares queue names ignoring case",
+				"queue %q under %s repeats %q at line %d (YuniKorn: duplicate child name found with name '%s', level %d)",
+				c.Name.Value, q.Path(), first.Name.Value, p.doc.NodePos(first.Name.Node).Line, c.Name.Value, level)
+			continue
+		}
+		seen[k] = c
+	}
+}
 
 var _ = register(&Rule{
 	Name:     "invalid-queue-name",

@@ -1,0 +1,40 @@
+// Package gen writes large synthetic YuniKorn queue configs for benchmarks
+// and scale tests.
+package gen
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Config returns a queues.yaml with one partition and about n queues in three
+// levels under root, with a mix of ACLs: users, groups, wildcards, groups-only
+// values and the occasional name YuniKorn drops.
+func Config(n int) []byte {
+	var b strings.Builder
+	b.Grow(n * 120)
+	b.WriteString("partitions:\n  - name: default\n    queues:\n      - name: root\n        adminacl: \" admins\"\n        queues:\n")
+	const top, mid = 50, 40
+	leaves := n / (top * mid)
+	if leaves < 1 {
+		leaves = 1
+	}
+	for t := 0; t < top; t++ {
+		fmt.Fprintf(&b, "          - name: dept%d\n            submitacl: \"lead%d dept%d\"\n            queues:\n", t, t, t)
+		for m := 0; m < mid; m++ {
+			fmt.Fprintf(&b, "              - name: team%d\n                adminacl: \" team%d-%d-admins\"\n                queues:\n", m, t, m)
+			for l := 0; l < leaves; l++ {
+				fmt.Fprintf(&b, "                  - name: q%d\n", l)
+				switch l % 4 {
+				case 0:
+					fmt.Fprintf(&b, "                    submitacl: \"user%d,user%d grp%d\"\n", l, l+1, l%97)
+				case 1:
+					fmt.Fprintf(&b, "                    submitacl: \" grp%d,grp%d\"\n", l%89, 89+l%83)
+				case 2:
+					fmt.Fprintf(&b, "                    submitacl: \"svc%d,system:serviceaccount:ns%d:sa\"\n", l, t)
+				}
+			}
+		}
+	}
+	return []byte(b.String())
+}
