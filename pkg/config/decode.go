@@ -223,6 +223,9 @@ func (d *decoder) mapping(n *yaml.Node, goType string, keys []string, fn func(ke
 		if !d.visit(k) {
 			return
 		}
+		if isNull(resolve(k)) {
+			continue // yaml.v3 cannot decode a null key into a field name and skips it
+		}
 		if !known {
 			d.unknownKey(k, goType, keys)
 			continue
@@ -239,7 +242,7 @@ func (d *decoder) pairs(n *yaml.Node) []*yaml.Node {
 	var explicit, merged []*yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
-		if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" {
+		if k.Kind == yaml.ScalarNode && k.Value == "<<" && k.ShortTag() == "!!merge" {
 			merged = append(merged, d.merge(v)...)
 			continue
 		}
@@ -263,25 +266,41 @@ func (d *decoder) pairs(n *yaml.Node) []*yaml.Node {
 	return out
 }
 
-// merge expands the value of a "<<" merge key: a mapping or a list of them.
+// merge expands the value of a "<<" merge key: a mapping, an alias to one, or
+// a list of those. yaml.v3 fails on anything else.
 func (d *decoder) merge(v *yaml.Node) []*yaml.Node {
+	wantMap := func(n *yaml.Node) bool {
+		r := resolve(n)
+		if r == nil || r.Kind != yaml.MappingNode {
+			d.problem(SyntaxError, n, "merge a mapping (<<: *anchor) or a list of mappings (<<: [*a, *b])",
+				"YAML: map merge requires map or sequence of maps as the value")
+			return false
+		}
+		return true
+	}
+	if v.Kind == yaml.SequenceNode {
+		var out []*yaml.Node
+		for _, m := range v.Content {
+			if !wantMap(m) {
+				return nil
+			}
+			out = append(out, d.mergeOne(m)...)
+		}
+		return out
+	}
+	if !wantMap(v) {
+		return nil
+	}
+	return d.mergeOne(v)
+}
+
+func (d *decoder) mergeOne(v *yaml.Node) []*yaml.Node {
 	v, leave, ok := d.enter(v)
 	if !ok {
 		return nil
 	}
 	defer leave()
-	var out []*yaml.Node
-	switch v.Kind {
-	case yaml.MappingNode:
-		out = d.pairs(v)
-	case yaml.SequenceNode:
-		for _, m := range v.Content {
-			if r := resolve(m); r != nil && r.Kind == yaml.MappingNode {
-				out = append(out, d.merge(m)...)
-			}
-		}
-	}
-	return out
+	return d.pairs(v)
 }
 
 func (d *decoder) duplicates(pairs []*yaml.Node) {

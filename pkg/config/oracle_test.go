@@ -1,0 +1,148 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+)
+
+// The structs YuniKorn decodes into (pkg/common/configs/config.go), written
+// out so yaml.v3 itself can say whether a document decodes.
+type ykScheduler struct {
+	Partitions []ykPartition
+	Checksum   string
+}
+type ykPartition struct {
+	Name              string
+	Queues            []ykQueue
+	PlacementRules    []ykRule
+	Limits            []ykLimit
+	Preemption        struct{ Enabled, QuotaPreemptionEnabled *bool }
+	NodeSortPolicy    struct {
+		Type            string
+		ResourceWeights map[string]float64
+	}
+	UserGroupResolver struct {
+		Type string `yaml:"type"`
+	}
+}
+type ykResources struct{ Guaranteed, Max map[string]string }
+type ykQueue struct {
+	Name            string
+	Parent          bool
+	Resources       ykResources
+	MaxApplications uint64
+	Properties      map[string]string
+	AdminACL        string
+	SubmitACL       string
+	ChildTemplate   struct {
+		MaxApplications uint64
+		Properties      map[string]string
+		Resources       ykResources
+	}
+	Queues []ykQueue
+	Limits []ykLimit
+}
+type ykRule struct {
+	Name   string
+	Create bool
+	Filter struct {
+		Type          string
+		Users, Groups []string
+	}
+	Parent *ykRule
+	Value  string
+}
+type ykLimit struct {
+	Limit           string
+	Users, Groups   []string
+	MaxResources    map[string]string
+	MaxApplications uint64
+}
+
+// yunikornDecodes reports whether YuniKorn's strict decode accepts text.
+func yunikornDecodes(text string) bool {
+	dec := yaml.NewDecoder(bytes.NewReader([]byte(text)))
+	dec.KnownFields(true)
+	var c ykScheduler
+	err := dec.Decode(&c)
+	return err == nil || errors.Is(err, io.EOF)
+}
+
+// aclintDecodes reports whether aclint's loader finds no YAML or decode
+// problem in text.
+func aclintDecodes(text string) bool {
+	doc := Parse("t.yaml", []byte(text))
+	c := Decode(doc)
+	return len(doc.Problems) == 0 && len(c.Problems) == 0
+}
+
+var decodeCases = []string{
+	"partitions:\n  - name: default\n    queues:\n      - name: root\n        submitacl: '*'\n",
+	"partitions:\n  - name: default\n    queues:\n      - name: root\n        submitacl: *\n",
+	"partitions:\n  - name: default\n    queues:\n      - name: root\n        submitACL: x\n",
+	"partitions:\n  - name: default\n    queues:\n      - name: root\n        submitacl: [a, b]\n",
+	"partitions:\n  - name: default\n    queues:\n      - name: root\n        submitacl: {a: b}\n",
+	"partitions:\n  - name: default\n    queues:\n      - name: root\n        submitacl: yes\n        adminacl: 0x1F\n",
+	"partitions:\n  - name: default\n    queues:\n      - name: root\n        parent: yes\n",
+	"partitions:\n  - name: default\n    queues:\n      - name: root\n        parent: on\n",
+	"partitions:\n  - name: default\n    queues:\n      - name: root\n        parent: \"true\"\n",
+	"partitions:\n  - name: default\n    queues:\n      - name: root\n        parent: 1\n",
+	"partitions:\n  - name: default\n    queues:\n      - name: root\n        maxapplications: -1\n",
+	"partitions:\n  - name: default\n    queues:\n      - name: root\n        maxapplications: 1.5\n",
+	"partitions:\n  - name: default\n    queues:\n      - name: root\n        maxapplications: ten\n",
+	"partitions:\n  - name: default\n    queues:\n      - name: root\n        submitacl: a\n        submitacl: b\n",
+	"partitions:\n  - name: default\n    queues:\n      - name: root\n        properties: {a: 1, b: [x]}\n",
+	"partitions:\n  - name: default\n    queues:\n      - name: root\n        resources: {max: {memory: 1G}, min: {}}\n",
+	"partitions:\n  - name: default\n    queues: foo\n",
+	"partitions:\n  - name: default\n    queues: {name: root}\n",
+	"partitions: {name: default}\n",
+	"partitions:\n  -\n",
+	"partitions:\n  - name: [a]\n",
+	"partitions:\n  - name: default\n    usergroupresolver: {type: ldap, host: x}\n",
+	"partitions:\n  - name: default\n    usergroupresolver: ldap\n",
+	"partitions:\n  - name: default\n    preemption: {enabled: maybe}\n",
+	"partitions:\n  - name: default\n    nodesortpolicy: {type: fair, resourceweights: {memory: high}}\n",
+	"partitions:\n  - name: default\n    placementrules:\n      - name: tag\n        create: 'yes'\n        filter: {type: allow, users: alice}\n",
+	"partitions:\n  - name: default\n    placementrules:\n      - {name: user, parent: {name: fixed, value: x, filter: {bad: 1}}}\n",
+	"partitions:\n  - name: default\n    limits:\n      - {limit: x, users: [a], maxapplications: 2, maxresources: {memory: 1G}}\n",
+	"partitions:\n  - name: default\n    limits:\n      - {limit: x, user: [a]}\n",
+	"checksum: abc\npartitions: []\n",
+	"partitions:\n  - &q {name: root}\n  - <<: *q\n    queues: [*q]\n",
+	"base: &b {name: root}\npartitions:\n  - queues: [*b]\n",
+	"partitions:\n  - name: default\n    queues:\n      - <<: {name: root, submitacl: x}\n        name: root\n",
+	"partitions:\n  - name: default\n    queues:\n      - name: root\n        queues: &p\n          - name: a\n            queues: *p\n",
+	"partitions:\n  - name: default\n    queues:\n      - name: root\n        submitacl: !!binary aGVsbG8=\n",
+	"",
+	"# just a comment\n",
+	"partitions:\n  - name: default\n---\nfoo: bar\n",
+	"partitions:\n\t- name: default\n",
+	"partitions: [\n",
+	"partitions:\n  - name: \"unterminated\n",
+}
+
+// TestDecodeParity holds aclint's decoder to yaml.v3's strict decode into
+// YuniKorn's structs: the same documents must be accepted and rejected.
+func TestDecodeParity(t *testing.T) {
+	for _, text := range decodeCases {
+		if got, want := aclintDecodes(text), yunikornDecodes(text); got != want {
+			doc := Parse("t.yaml", []byte(text))
+			t.Errorf("aclint decodes=%v, yaml.v3 strict=%v for:\n%s\nproblems: %v %v", got, want, text, doc.Problems, Decode(doc).Problems)
+		}
+	}
+}
+
+// FuzzDecodeParity extends TestDecodeParity to arbitrary documents.
+func FuzzDecodeParity(f *testing.F) {
+	for _, c := range decodeCases {
+		f.Add(c)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if got, want := aclintDecodes(text), yunikornDecodes(text); got != want {
+			t.Fatalf("aclint decodes=%v, yaml.v3 strict=%v for %q", got, want, text)
+		}
+	})
+}
