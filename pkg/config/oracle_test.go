@@ -16,12 +16,12 @@ type ykScheduler struct {
 	Checksum   string
 }
 type ykPartition struct {
-	Name              string
-	Queues            []ykQueue
-	PlacementRules    []ykRule
-	Limits            []ykLimit
-	Preemption        struct{ Enabled, QuotaPreemptionEnabled *bool }
-	NodeSortPolicy    struct {
+	Name           string
+	Queues         []ykQueue
+	PlacementRules []ykRule
+	Limits         []ykLimit
+	Preemption     struct{ Enabled, QuotaPreemptionEnabled *bool }
+	NodeSortPolicy struct {
 		Type            string
 		ResourceWeights map[string]float64
 	}

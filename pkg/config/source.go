@@ -163,6 +163,9 @@ func fromBytes(path string, data []byte, opts LoadOptions, explicit bool) ([]*Do
 			}
 		}
 		if len(docs) == 0 {
+			if len(reasons) == 0 {
+				return nil, &InputError{path, errors.New("a Kubernetes manifest without a ConfigMap")}
+			}
 			msg := "no ConfigMap with a " + opts.key() + " key"
 			if len(reasons) > 0 {
 				msg += " (" + strings.Join(reasons, "; ") + ")"
