@@ -1,0 +1,117 @@
+package acl
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/aclint/aclint/pkg/config"
+	"github.com/aclint/aclint/pkg/resolve"
+)
+
+const accessConfig = `partitions:
+  - name: ""
+    queues:
+      - name: prod
+        submitacl: "deployer"
+        parent: true
+      - name: leaf
+        adminacl: " ops"
+  - name: gpu
+    usergroupresolver:
+      type: test
+    queues:
+      - name: root
+        submitacl: " group1001"
+        queues:
+          - name: "@recovery@"
+            submitacl: "*"
+`
+
+func policy(t *testing.T) *Policy {
+	t.Helper()
+	cfg := config.Decode(config.Parse("q.yaml", []byte(accessConfig)))
+	if len(cfg.Problems) > 0 {
+		t.Fatal(cfg.Problems)
+	}
+	return NewPolicy(cfg)
+}
+
+func TestDecide(t *testing.T) {
+	p := policy(t)
+	for _, c := range []struct {
+		q       Query
+		allowed bool
+		err     string
+		reason  string
+		note    string
+	}{
+		{q: Query{Partition: "DEFAULT", Queue: "root.prod", User: "deployer", Action: Submit}, allowed: true},
+		{q: Query{Partition: "", Queue: "ROOT.PROD.new.deeper", User: "deployer", Action: Submit}, allowed: true, note: "does not exist"},
+		{q: Query{Partition: "default", Queue: "root.leaf.x", User: "deployer", Action: Submit}, err: "leaf queue"},
+		{q: Query{Partition: "default", Queue: "root.prod.x%y", User: "deployer", Action: Submit}, err: "not a valid queue name"},
+		{q: Query{Partition: "default", Queue: "prod", User: "deployer", Action: Submit}, err: "start at root"},
+		{q: Query{Partition: "GPU", Queue: "root", User: "testuser1", Action: Submit}, err: "partition \"GPU\" not found"},
+		{q: Query{Partition: "default", Queue: "root.leaf", User: "x", Groups: []string{"ops"}, Action: Admin}, allowed: true},
+		{q: Query{Partition: "default", Queue: "root.leaf", User: "ops", Action: Submit}, allowed: true}, // adminacl grants submit; no resolver: group "ops"
+		{q: Query{Partition: "default", Queue: "root.prod", User: "ops", Action: Admin}},
+		{q: Query{Partition: "default", Queue: "root.prod", User: "1bad", Groups: []string{"x"}, Action: Submit}, reason: "invalid username"},
+		{q: Query{Partition: "default", Queue: "root.prod", User: "", Action: Submit}, reason: "empty user"},
+		// test resolver: testuser3 is in group1001, testuser4 is not, testuser5's group lookup fails
+		{q: Query{Partition: "gpu", Queue: "root", User: "testuser3", Action: Submit}, allowed: true},
+		{q: Query{Partition: "gpu", Queue: "root", User: "testuser4", Action: Submit}},
+		{q: Query{Partition: "gpu", Queue: "root", User: "testuser5", Action: Submit}, reason: "user cannot be resolved"},
+		{q: Query{Partition: "gpu", Queue: "root", User: "alice", Action: Submit}, reason: "user cannot be resolved"},
+		{q: Query{Partition: "gpu", Queue: "root", User: "alice", Action: Submit, Resolver: resolve.None{}, Groups: nil}},
+		// the recovery queue never passes a submit check
+		{q: Query{Partition: "gpu", Queue: "root.@recovery@", User: "testuser3", Action: Submit}, reason: "recovery queue"},
+	} {
+		d, err := p.Decide(c.q)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%+v: error %v, want %q", c.q, err, c.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%+v: %v", c.q, err)
+			continue
+		}
+		if d.Allowed != c.allowed || !strings.Contains(d.Reason, c.reason) {
+			t.Errorf("%+v: allowed %v reason %q, want %v %q", c.q, d.Allowed, d.Reason, c.allowed, c.reason)
+		}
+		if d.Allowed && d.DecidedBy == nil {
+			t.Errorf("%+v: allowed without a grant", c.q)
+		}
+		if c.note != "" && !strings.Contains(strings.Join(d.Notes, "\n"), c.note) {
+			t.Errorf("%+v: notes %v, want %q", c.q, d.Notes, c.note)
+		}
+	}
+}
+
+func TestDecisionExplains(t *testing.T) {
+	cfg := config.Decode(config.Parse("q.yaml", []byte(`partitions:
+  - name: default
+    queues:
+      - name: root
+        submitacl: "Sue system:serviceaccounts"
+        queues:
+          - name: a
+            submitacl: "dev"
+`)))
+	d, err := NewPolicy(cfg).Decide(Query{Partition: "default", Queue: "root.a", User: "sue", Groups: []string{"dev", "system:serviceaccounts"}, Action: Submit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Allowed || len(d.Consulted) != 4 {
+		t.Fatalf("want a deny after 4 ACLs: %+v", d)
+	}
+	notes := strings.Join(d.Notes, "\n")
+	for _, want := range []string{`lists "dev" as a user, but it is one of the groups`, `names group "system:serviceaccounts", but YuniKorn ignores it`, `lists user "Sue"; names are case-sensitive`} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("notes miss %q:\n%s", want, notes)
+		}
+	}
+	if c := d.Consulted[0]; c.Queue != "root.a" || c.ACL != SubmitField || c.Pos.Line != 8 || c.Pos.Col != 24 {
+		t.Errorf("first consulted ACL: %+v", c)
+	}
+}

@@ -1,0 +1,68 @@
+package resolve
+
+import (
+	"errors"
+	"os/user"
+	"reflect"
+	"testing"
+)
+
+// YuniKorn's test resolver table, group for group and in order.
+func TestTestResolver(t *testing.T) {
+	for u, want := range map[string][]string{
+		"testuser1": {"group1000", "group1001"},
+		"testuser2": {"100", "group1001", "group1002"},
+		"testuser3": {"group1001", "group1002", "group1003", "group1004"},
+		"testuser4": {"901", "902"},
+	} {
+		got, err := Test{}.Resolve(u)
+		if err != nil || !reflect.DeepEqual(got.Groups, want) {
+			t.Errorf("%s: %v %v, want %v", u, got.Groups, err, want)
+		}
+	}
+	for _, u := range []string{"testuser5", "invalid-gid-user", "alice", "testuser"} {
+		if _, err := (Test{}).Resolve(u); !errors.Is(err, ErrUnresolvable) {
+			t.Errorf("%s: want a resolution failure, got %v", u, err)
+		}
+	}
+}
+
+func TestNone(t *testing.T) {
+	got, err := None{}.Resolve("alice")
+	if err != nil || !reflect.DeepEqual(got.Groups, []string{"alice"}) {
+		t.Errorf("no resolver: %v %v", got, err)
+	}
+}
+
+func TestForType(t *testing.T) {
+	for typ, want := range map[string]string{"": "", "os": "os", "test": "test", "OS": "", "Test": "", "ldapx": ""} {
+		r, err := ForType(typ)
+		if err != nil || r.Name() != want {
+			t.Errorf("ForType(%q) = %v %v, want resolver %q", typ, r, err, want)
+		}
+	}
+	if _, err := ForType("ldap"); err == nil {
+		t.Error("ldap needs its settings")
+	}
+}
+
+func TestOS(t *testing.T) {
+	me, err := user.Current()
+	if err != nil {
+		t.Skip("no current user:", err)
+	}
+	got, err := OS{}.Resolve(me.Username)
+	if err != nil {
+		t.Fatal(err)
+	}
+	primary := me.Gid
+	if g, err := user.LookupGroupId(me.Gid); err == nil {
+		primary = g.Name
+	}
+	if len(got.Groups) == 0 || got.Groups[0] != primary {
+		t.Errorf("primary group first: %v, want %s first", got.Groups, primary)
+	}
+	if _, err := (OS{}).Resolve("no-such-user-aclint"); !errors.Is(err, ErrUnresolvable) {
+		t.Errorf("unknown user: %v", err)
+	}
+}
