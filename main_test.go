@@ -1,7 +1,12 @@
 package main
 
 import (
+	"bytes"
+	"os"
+	"strings"
+
 	"errors"
+	"github.com/aclint/aclint/cmd"
 	"os/exec"
 	"strconv"
 	"testing"
@@ -48,5 +53,25 @@ func exits(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if got != want {
 		ts.Fatalf("%s exited %d, want %d", args[1], got, want)
+	}
+}
+
+// TestReadmeExamples keeps the outputs quoted in README.md true: each command
+// shown there must print exactly what the README says.
+func TestReadmeExamples(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"lint", "--color", "never", "examples/queues.yaml"},
+		{"check", "-f", "examples/queues.yaml", "default", "root.prod.etl", "alice", "--groups", "prod-team"},
+		{"check", "-f", "examples/queues.yaml", "default", "root.prod.reports", "bob"},
+	} {
+		var out, errOut bytes.Buffer
+		cmd.Execute(args, strings.NewReader(""), &out, &errOut)
+		if !bytes.Contains(readme, out.Bytes()) {
+			t.Errorf("README.md does not show the current output of aclint %s:\n%s", strings.Join(args, " "), out.String())
+		}
 	}
 }
