@@ -205,8 +205,16 @@ func (p *Policy) subject(d *Decision, part *config.Partition) error {
 	}
 	r := q.Resolver
 	if r == nil {
+		// YuniKorn creates a single user group cache for the scheduler
+		// (GetUserGroupCache runs once), when it builds the first partition:
+		// that partition's resolver type serves every partition.
+		first := p.cfg.Partitions[0]
+		if first != part && first.Resolver.Value != part.Resolver.Value {
+			d.Notes = append(d.Notes, fmt.Sprintf("YuniKorn creates one user group resolver for all partitions, from the first partition (%s, type %q); partition %s's own type %q is not used",
+				first.CanonicalName(), first.Resolver.Value, part.CanonicalName(), part.Resolver.Value))
+		}
 		var err error
-		r, err = resolve.ForType(part.Resolver.Value)
+		r, err = resolve.ForType(first.Resolver.Value)
 		if err != nil {
 			return &QueryError{err.Error()}
 		}

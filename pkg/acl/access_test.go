@@ -10,6 +10,8 @@ import (
 
 const accessConfig = `partitions:
   - name: ""
+    usergroupresolver:
+      type: ""
     queues:
       - name: prod
         submitacl: "deployer"
@@ -56,14 +58,16 @@ func TestDecide(t *testing.T) {
 		{q: Query{Partition: "default", Queue: "root.prod", User: "ops", Action: Admin}},
 		{q: Query{Partition: "default", Queue: "root.prod", User: "1bad", Groups: []string{"x"}, Action: Submit}, reason: "invalid username"},
 		{q: Query{Partition: "default", Queue: "root.prod", User: "", Action: Submit}, reason: "empty user"},
-		// test resolver: testuser3 is in group1001, testuser4 is not, testuser5's group lookup fails
-		{q: Query{Partition: "gpu", Queue: "root", User: "testuser3", Action: Submit}, allowed: true},
-		{q: Query{Partition: "gpu", Queue: "root", User: "testuser4", Action: Submit}},
-		{q: Query{Partition: "gpu", Queue: "root", User: "testuser5", Action: Submit}, reason: "user cannot be resolved"},
-		{q: Query{Partition: "gpu", Queue: "root", User: "alice", Action: Submit}, reason: "user cannot be resolved"},
-		{q: Query{Partition: "gpu", Queue: "root", User: "alice", Action: Submit, Resolver: resolve.None{}, Groups: nil}},
+		// the first partition's resolver (none) serves gpu too, whatever gpu says
+		{q: Query{Partition: "gpu", Queue: "root", User: "group1001", Action: Submit}, allowed: true, note: "one user group resolver for all partitions"},
+		{q: Query{Partition: "gpu", Queue: "root", User: "testuser3", Action: Submit}},
+		// an explicit resolver: testuser3 is in group1001, testuser4 is not, testuser5's group lookup fails
+		{q: Query{Partition: "gpu", Queue: "root", User: "testuser3", Action: Submit, Resolver: resolve.Test{}}, allowed: true},
+		{q: Query{Partition: "gpu", Queue: "root", User: "testuser4", Action: Submit, Resolver: resolve.Test{}}},
+		{q: Query{Partition: "gpu", Queue: "root", User: "testuser5", Action: Submit, Resolver: resolve.Test{}}, reason: "user cannot be resolved"},
+		{q: Query{Partition: "gpu", Queue: "root", User: "alice", Action: Submit, Resolver: resolve.Test{}}, reason: "user cannot be resolved"},
 		// the recovery queue never passes a submit check
-		{q: Query{Partition: "gpu", Queue: "root.@recovery@", User: "testuser3", Action: Submit}, reason: "recovery queue"},
+		{q: Query{Partition: "gpu", Queue: "root.@recovery@", User: "group1001", Action: Submit}, reason: "recovery queue"},
 	} {
 		d, err := p.Decide(c.q)
 		if c.err != "" {

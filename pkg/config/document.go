@@ -156,6 +156,7 @@ func newDocument(file string, source, text []byte) *Document {
 
 // init sets the config text and parses it.
 func (d *Document) init(text []byte) *Document {
+	text = normalize(text)
 	d.Text = text
 	d.patched = map[[2]int]bool{}
 	d.parsed = text
@@ -310,5 +311,6 @@ func yamlMessage(msg string) string {
 
 // Parse reads data as a raw queue config named file.
 func Parse(file string, data []byte) *Document {
+	data = normalize(data)
 	return newDocument(file, data, data)
 }

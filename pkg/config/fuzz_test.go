@@ -26,7 +26,7 @@ func FuzzLoad(f *testing.F) {
 		if err != nil {
 			return
 		}
-		all, _ := splitLines(string(data))
+		all, _ := splitLines(string(normalize(data)))
 		lines := len(all)
 		for _, d := range docs {
 			c := Decode(d)

@@ -150,6 +150,7 @@ func describeIOError(err error) error {
 // Anything else is a raw queue config; when explicit is false (a directory
 // search), a file that is neither is skipped.
 func fromBytes(path string, data []byte, opts LoadOptions, explicit bool) ([]*Document, error) {
+	data = normalize(data)
 	manifests, isManifest := parseManifests(data)
 	if isManifest {
 		var docs []*Document
