@@ -124,11 +124,7 @@ var _ = register(&Rule{
 			if open {
 				continue
 			}
-			n := part.Name.Node
-			if n == nil {
-				n = part.Node
-			}
-			p.report(p.doc.NodePos(n), "add a submitacl (for example on root) that names the users or groups who run applications",
+			p.report(p.partitionPos(part), "add a submitacl (for example on root) that names the users or groups who run applications",
 				"nobody can submit to any queue of partition %s: no submitacl or adminacl in it allows anyone, so YuniKorn rejects every application", part.CanonicalName())
 		}
 	},

@@ -87,13 +87,17 @@ func (p *pass) duplicateChildrenSmall(q *config.Queue, level int) {
 	for i, c := range q.Children {
 		for _, first := range q.Children[:i] {
 			if strings.EqualFold(first.Name.Value, c.Name.Value) {
-				p.report(p.doc.NodePos(c.Name.Node), "rename or merge the two queues: YuniKorn compares queue names ignoring case",
-					"queue %q under %s repeats %q at line %d (YuniKorn: duplicate child name found with name '%s', level %d)",
-					c.Name.Value, q.Path(), first.Name.Value, p.doc.NodePos(first.Name.Node).Line, c.Name.Value, level)
+				p.duplicateQueue(q, first, c, level)
 				break
 			}
 		}
 	}
+}
+
+func (p *pass) duplicateQueue(parent, first, c *config.Queue, level int) {
+	p.report(p.doc.NodePos(c.Name.Node), "rename or merge the two queues: YuniKorn compares queue names ignoring case",
+		"queue %q under %s repeats %q at line %d (YuniKorn: duplicate child name found with name '%s', level %d)",
+		c.Name.Value, parent.Path(), first.Name.Value, p.doc.NodePos(first.Name.Node).Line, c.Name.Value, level)
 }
 
 // duplicateChildrenLarge is duplicateChildren's sibling check for wide
@@ -103,9 +107,7 @@ func (p *pass) duplicateChildrenLarge(q *config.Queue, level int) {
 	for _, c := range q.Children {
 		k := strings.ToLower(c.Name.Value)
 		if first, ok := seen[k]; ok {
-			p.report(p.doc.NodePos(c.Name.Node), "rename or merge the two queues: YuniKorn compares queue names ignoring case",
-				"queue %q under %s repeats %q at line %d (YuniKorn: duplicate child name found with name '%s', level %d)",
-				c.Name.Value, q.Path(), first.Name.Value, p.doc.NodePos(first.Name.Node).Line, c.Name.Value, level)
+			p.duplicateQueue(q, first, c, level)
 			continue
 		}
 		seen[k] = c
@@ -185,11 +187,7 @@ var _ = register(&Rule{
 		for _, part := range p.cfg.Partitions {
 			k := strings.ToLower(part.CanonicalName())
 			if first, ok := seen[k]; ok {
-				n := part.Name.Node
-				if n == nil {
-					n = part.Node
-				}
-				p.report(p.doc.NodePos(n), "give each partition its own name",
+				p.report(p.partitionPos(part), "give each partition its own name",
 					"partition %q repeats partition %q defined at line %d (YuniKorn: duplicate partition name found with name %s)",
 					part.Name.Value, first.Name.Value, p.doc.NodePos(first.Node).Line, part.CanonicalName())
 				continue
@@ -265,11 +263,7 @@ var _ = register(&Rule{
 	check: func(p *pass) {
 		for _, part := range p.cfg.Partitions {
 			if !part.QueuesSet {
-				n := part.Name.Node
-				if n == nil {
-					n = part.Node
-				}
-				p.report(p.doc.NodePos(n), "add a queues list with at least the root queue",
+				p.report(p.partitionPos(part), "add a queues list with at least the root queue",
 					"partition %s has no queues list: YuniKorn rejects the config (queue config is not set)", part.CanonicalName())
 			}
 		}
@@ -323,3 +317,12 @@ var _ = register(&Rule{
 		}
 	},
 })
+
+// partitionPos is where findings about a partition point: its name, or the
+// partition itself when it has none.
+func (p *pass) partitionPos(part *config.Partition) config.Position {
+	if part.Name.Node != nil {
+		return p.doc.NodePos(part.Name.Node)
+	}
+	return p.doc.NodePos(part.Node)
+}
