@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -175,11 +176,23 @@ func fromBytes(path string, data []byte, opts LoadOptions, explicit bool) ([]*Do
 		}
 		return docs, nil
 	}
+	if !looksLikeQueueConfig(data) && manifestRe.Match(data) {
+		// a Kubernetes manifest that is not valid YAML: report the YAML
+		// error, not the manifest's keys as unknown queue config keys
+		d := newDocument(path, data, data)
+		if len(d.Problems) > 0 {
+			d.Root = nil
+			return []*Document{d}, nil
+		}
+	}
 	if !explicit && !looksLikeQueueConfig(data) {
 		return nil, &InputError{path, errors.New("neither a queue config nor a ConfigMap holding one")}
 	}
 	return []*Document{newDocument(path, data, data)}, nil
 }
+
+// manifestRe finds a top-level apiVersion or kind key.
+var manifestRe = regexp.MustCompile(`(?m)^(apiVersion|kind):[ \t]*\S`)
 
 // looksLikeQueueConfig is true for files whose first document is a mapping
 // with a partitions key, or whose text has one at the top level (a queue
@@ -348,7 +361,11 @@ func Merge(docs []*Document) (*Document, []string) {
 	chosen := ordered[len(ordered)-1]
 	var notes []string
 	for _, d := range ordered[:len(ordered)-1] {
-		notes = append(notes, fmt.Sprintf("%s is overridden by %s, as YuniKorn merges %s over %s", d.Describe(), chosen.Describe(), ConfigsConfigMap, DefaultsConfigMap))
+		if rank(chosen) > rank(d) {
+			notes = append(notes, fmt.Sprintf("%s is overridden by %s, as YuniKorn merges %s over %s and binaryData over data", d.Describe(), chosen.Describe(), ConfigsConfigMap, DefaultsConfigMap))
+		} else {
+			notes = append(notes, fmt.Sprintf("%s is ignored: several configs were given and none outranks another, so the last one, %s, is used", d.Describe(), chosen.Describe()))
+		}
 	}
 	return chosen, notes
 }
