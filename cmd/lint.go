@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -12,8 +13,9 @@ import (
 
 func newLintCmd(s *streams) *cobra.Command {
 	var (
-		output, failOn, colorMode, key string
-		verbose                        bool
+		outputs                []string
+		failOn, colorMode, key string
+		verbose                bool
 	)
 	c := &cobra.Command{
 		Use:   "lint FILE|DIR|- ...",
@@ -44,8 +46,15 @@ Exit codes: 0 no finding reaches --fail-on, 1 one does, 2 usage or input error.`
 				}
 				threshold = sev
 			}
-			if output != "text" && output != "json" {
-				return usageErr("invalid -o %q: use text or json", output)
+			if len(outputs) == 0 {
+				outputs = []string{"text"}
+				if os.Getenv("GITHUB_ACTIONS") == "true" {
+					outputs = []string{"github"}
+				}
+			}
+			targets, err := parseOutputs(outputs)
+			if err != nil {
+				return err
 			}
 			colored, err := useColor(colorMode, s.out)
 			if err != nil {
@@ -55,25 +64,21 @@ Exit codes: 0 no finding reaches --fail-on, 1 one does, 2 usage or input error.`
 			if err != nil {
 				return err
 			}
-			var findings []lint.Finding
-			sources := report.Sources{}
+			rep := newReport(colored)
 			for _, d := range docs {
-				findings = append(findings, lint.Lint(config.Decode(d))...)
-				if _, ok := sources[d.File]; !ok {
-					sources[d.File] = d.Lines()
+				rep.Findings = append(rep.Findings, lint.Lint(config.Decode(d))...)
+				if _, ok := rep.Sources[d.File]; !ok {
+					rep.Sources[d.File] = d.Lines()
+					rep.Files = append(rep.Files, d.File)
 				}
 			}
-			lint.Sort(findings)
-			if output == "json" {
-				err = report.JSON(s.out, findings)
-			} else {
-				err = report.Text(s.out, findings, sources, colored)
-				if err == nil && len(findings) > 0 {
-					report.Summary(s.err, findings, len(docs))
-				}
+			lint.Sort(rep.Findings)
+			findings := rep.Findings
+			if err := writeOutputs(s, targets, rep); err != nil {
+				return err
 			}
-			if err != nil {
-				return usageErr("writing output: %v", err)
+			if len(findings) > 0 && targets[0].format == "text" && targets[0].path == "" {
+				report.Summary(s.err, findings, len(docs))
 			}
 			for _, f := range findings {
 				if !never && f.Severity >= threshold {
@@ -84,7 +89,7 @@ Exit codes: 0 no finding reaches --fail-on, 1 one does, 2 usage or input error.`
 		},
 	}
 	f := c.Flags()
-	f.StringVarP(&output, "output", "o", "text", "output format: text or json")
+	f.StringArrayVarP(&outputs, "output", "o", nil, "output format, repeatable; FORMAT=PATH writes to a file: "+strings.Join(report.FormatNames(), ", ")+" (default text, or github when GITHUB_ACTIONS=true)")
 	f.StringVar(&failOn, "fail-on", "warning", "exit 1 when a finding has this severity or higher: "+strings.Join([]string{"error", "warning", "info", "none"}, ", "))
 	f.StringVar(&colorMode, "color", "auto", "colour text output: auto, always or never (auto honours NO_COLOR)")
 	f.StringVar(&key, "key", config.DefaultKey, "ConfigMap data key holding the queue config")

@@ -58,7 +58,7 @@ scheduler itself would make.`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageErr("%v\nrun '%s --help' for usage", err, c.CommandPath())
 	})
-	root.AddCommand(newLintCmd(s), newCheckCmd(s))
+	root.AddCommand(newLintCmd(s), newCheckCmd(s), newVersionCmd(s))
 	err := root.Execute()
 	if err == nil {
 		return ExitOK
@@ -82,7 +82,7 @@ func useColor(mode string, w io.Writer) (bool, error) {
 	case "never":
 		return false, nil
 	case "auto":
-		if _, ok := os.LookupEnv("NO_COLOR"); ok {
+		if os.Getenv("NO_COLOR") != "" { // no-color.org: set and not empty
 			return false, nil
 		}
 		if f, ok := w.(*os.File); ok {
