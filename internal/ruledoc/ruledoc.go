@@ -52,6 +52,32 @@ func Markdown() string {
 	return b.String()
 }
 
+// Text renders one rule's documentation for a terminal: what it finds, why,
+// an example, aclint's output on it, and the fix.
+func Text(r *lint.Rule) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s (%s): %s\n\n", r.Name, r.Severity, strings.ReplaceAll(r.Summary, "`", ""))
+	b.WriteString(strings.ReplaceAll(r.Doc, "`", ""))
+	b.WriteString("\n\nExample " + ExampleFile + ":\n\n")
+	b.WriteString(indent(r.Bad))
+	b.WriteString("\naclint lint " + ExampleFile + " prints:\n\n")
+	b.WriteString(indent(ExampleOutput(r)))
+	b.WriteString("\nFixed:\n\n")
+	b.WriteString(indent(r.Good))
+	return b.String()
+}
+
+func indent(s string) string {
+	lines := strings.SplitAfter(s, "\n")
+	var b strings.Builder
+	for _, l := range lines {
+		if l != "" {
+			b.WriteString("    " + l)
+		}
+	}
+	return b.String()
+}
+
 func upperFirst(s string) string {
 	if s == "" {
 		return s

@@ -359,6 +359,10 @@ func sorted(s []string) []string {
 	return out
 }
 
+// Nearest returns the candidate nearest to word (ignoring case), or "" when
+// none is close enough to be a likely typo.
+func Nearest(word string, candidates []string) string { return suggest(word, candidates) }
+
 // suggest returns the valid key nearest to key, or "" when none is close.
 func suggest(key string, keys []string) string {
 	best, bestDist := "", 1<<30

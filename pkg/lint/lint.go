@@ -149,6 +149,18 @@ func Lookup(name string) *Rule {
 	return nil
 }
 
+// Suggest returns the rule name nearest to a mistyped one, or "".
+func Suggest(name string) string {
+	var names []string
+	for _, r := range registry {
+		names = append(names, r.Name)
+		if strings.HasSuffix(r.Name, "-"+name) || strings.HasPrefix(r.Name, name+"-") {
+			return r.Name
+		}
+	}
+	return config.Nearest(name, names)
+}
+
 var registry []*Rule
 
 func register(r *Rule) *Rule {
