@@ -170,7 +170,9 @@ func register(r *Rule) *Rule {
 
 // Lint runs every rule over cfg and returns the findings in file order.
 func Lint(cfg *config.Config) []Finding {
-	return run(cfg, registry)
+	findings := applySuppressions(cfg.Doc, run(cfg, registry))
+	Sort(findings)
+	return findings
 }
 
 // run checks rules concurrently: they only read the decoded config and the

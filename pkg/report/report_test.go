@@ -62,7 +62,18 @@ func TestGolden(t *testing.T) {
 			t.Fatalf("%v (run go test ./pkg/report -update)", err)
 		}
 		if !bytes.Equal(b.Bytes(), want) {
-			t.Errorf("%s output differs from %s; run go test ./pkg/report -update and review the diff\n%s", name, golden, b.String())
+			got, exp := strings.Split(b.String(), "\n"), strings.Split(string(want), "\n")
+			i := 0
+			for i < len(got) && i < len(exp) && got[i] == exp[i] {
+				i++
+			}
+			line := func(l []string) string {
+				if i < len(l) {
+					return l[i]
+				}
+				return "<end>"
+			}
+			t.Errorf("%s output differs from %s at line %d:\n got: %s\nwant: %s\nrun go test ./pkg/report -update and review the diff", name, golden, i+1, line(got), line(exp))
 		}
 	}
 }

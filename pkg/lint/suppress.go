@@ -1,0 +1,224 @@
+package lint
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/aclint/aclint/pkg/config"
+)
+
+// A suppression is an "# aclint ..." comment in the linted YAML:
+//
+//	# aclint disable-line RULE[,RULE] -- reason       (this line)
+//	# aclint disable-next-line RULE[,RULE] -- reason  (the next line)
+//	# aclint disable RULE[,RULE] -- reason            (until "# aclint enable RULE", or the end)
+//	# aclint enable RULE[,RULE]
+//	# aclint disable-file [RULE[,RULE]] -- reason     (the whole config)
+//
+// RULE may be "all". A suppression without a reason, and one that
+// suppresses nothing, are findings themselves. Errors cannot be suppressed:
+// YuniKorn rejects the config whatever a comment says.
+type suppression struct {
+	kind    string
+	rules   []string
+	reason  string
+	comment config.Comment
+	from    int // outer lines covered, inclusive; 0..maxInt for the file
+	to      int
+	used    bool
+	blocked bool // it covers error findings, which cannot be suppressed
+	unknown []string
+}
+
+const endOfFile = int(^uint(0) >> 1)
+
+func parseSuppressions(doc *config.Document) ([]*suppression, []Finding) {
+	var out []*suppression
+	var problems []Finding
+	open := map[string]*suppression{} // rule -> open "disable" range
+	for _, c := range doc.Comments() {
+		rest, ok := strings.CutPrefix(c.Text, "aclint ")
+		if !ok {
+			continue
+		}
+		directive, args, _ := strings.Cut(strings.TrimSpace(rest), " ")
+		list, reason, _ := strings.Cut(args, "--")
+		s := &suppression{kind: directive, reason: strings.TrimSpace(reason), comment: c}
+		for _, r := range strings.FieldsFunc(list, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
+			if r != "all" && Lookup(r) == nil {
+				s.unknown = append(s.unknown, r)
+				continue
+			}
+			s.rules = append(s.rules, r)
+		}
+		line := c.Pos.Line
+		switch directive {
+		case "disable-line":
+			s.from, s.to = line, line
+		case "disable-next-line":
+			s.from, s.to = line+1, line+1
+		case "disable-file":
+			s.from, s.to = 0, endOfFile
+			if len(s.rules) == 0 && len(s.unknown) == 0 {
+				s.rules = []string{"all"}
+			}
+		case "disable":
+			s.from, s.to = line, endOfFile
+			for _, r := range s.rules {
+				open[r] = s
+			}
+		case "enable":
+			for _, r := range s.rules {
+				if o := open[r]; o != nil {
+					o.to = line
+					delete(open, r)
+				}
+			}
+			continue // not a suppression itself
+		default:
+			problems = append(problems, Finding{Rule: "unused-suppression", Severity: Warning, Pos: c.Pos,
+				Message: fmt.Sprintf("%q is not an aclint directive, so this comment suppresses nothing", "aclint "+directive),
+				Hint:    "use disable-line, disable-next-line, disable, enable or disable-file"})
+			continue
+		}
+		if len(s.rules) == 0 && len(s.unknown) == 0 {
+			problems = append(problems, Finding{Rule: "unused-suppression", Severity: Warning, Pos: c.Pos,
+				Message: fmt.Sprintf("aclint %s names no rule, so it suppresses nothing", directive),
+				Hint:    "name the rules to suppress, e.g. # aclint " + directive + " shadowed-acl -- reason, or all"})
+			continue
+		}
+		out = append(out, s)
+	}
+	return out, problems
+}
+
+func (s *suppression) covers(f Finding) bool {
+	if f.Pos.Line < s.from || f.Pos.Line > s.to {
+		return false
+	}
+	for _, r := range s.rules {
+		if r == "all" || r == f.Rule {
+			return true
+		}
+	}
+	return false
+}
+
+// applySuppressions removes the findings suppressed by comments in doc and
+// adds findings about the suppressions themselves.
+func applySuppressions(doc *config.Document, findings []Finding) []Finding {
+	sups, problems := parseSuppressions(doc)
+	if len(sups) == 0 && len(problems) == 0 {
+		return findings
+	}
+	kept := findings[:0:0]
+	for _, f := range findings {
+		suppressed := false
+		for _, s := range sups {
+			if !s.covers(f) {
+				continue
+			}
+			if f.Severity == Error {
+				// YuniKorn rejects the config whatever a comment says: a
+				// linter that let it pass would be worse than none
+				s.blocked = true
+				continue
+			}
+			s.used = true
+			suppressed = true
+		}
+		if !suppressed {
+			kept = append(kept, f)
+		}
+	}
+	for _, s := range sups {
+		c := s.comment
+		for _, u := range s.unknown {
+			msg := fmt.Sprintf("aclint %s names %q, which is not a rule, so it suppresses nothing", s.kind, u)
+			hint := "run 'aclint rules' for the rule names"
+			if near := Suggest(u); near != "" {
+				hint = "did you mean " + near + "?"
+			}
+			kept = append(kept, Finding{Rule: "unused-suppression", Severity: Warning, Pos: c.Pos, Message: msg, Hint: hint})
+		}
+		if s.blocked && !s.used {
+			kept = append(kept, Finding{Rule: "unused-suppression", Severity: Warning, Pos: c.Pos,
+				Message: fmt.Sprintf("aclint %s %s cannot suppress an error: YuniKorn rejects this config whatever the comment says", s.kind, strings.Join(s.rules, ",")),
+				Hint:    "fix the error; only warnings and info can be suppressed"})
+			continue
+		}
+		if len(s.rules) > 0 && !s.used {
+			kept = append(kept, Finding{Rule: "unused-suppression", Severity: Warning, Pos: c.Pos,
+				Message: fmt.Sprintf("aclint %s %s suppresses nothing: no such finding %s", s.kind, strings.Join(s.rules, ","), s.scope()),
+				Hint:    "remove the comment, or move it to the finding it is meant for"})
+		}
+		if s.reason == "" && len(s.rules) > 0 {
+			kept = append(kept, Finding{Rule: "suppression-without-reason", Severity: Info, Pos: c.Pos,
+				Message: fmt.Sprintf("aclint %s %s gives no reason", s.kind, strings.Join(s.rules, ",")),
+				Hint:    "say why after two dashes: # aclint " + s.kind + " " + strings.Join(s.rules, ",") + " -- why this is fine"})
+		}
+	}
+	return append(kept, problems...)
+}
+
+func (s *suppression) scope() string {
+	switch s.kind {
+	case "disable-line":
+		return "on this line"
+	case "disable-next-line":
+		return "on the next line"
+	case "disable-file":
+		return "in this config"
+	}
+	return "in the range it disables"
+}
+
+var _ = register(&Rule{
+	Name:     "suppression-without-reason",
+	Severity: Info,
+	Summary:  "an `# aclint disable...` comment that does not say why",
+	Doc: "A suppression hides a finding from everyone who reads the lint output later. Say why it is\n" +
+		"fine after two dashes: `# aclint disable-line RULE -- reason`. The suppression still works.",
+	Bad: `partitions:
+  - name: default
+    queues:
+      - name: root
+        submitacl: "*"
+        queues:
+          - name: batch
+            submitacl: " batch" # aclint disable-line shadowed-acl
+`,
+	Good: `partitions:
+  - name: default
+    queues:
+      - name: root
+        submitacl: "*"
+        queues:
+          - name: batch
+            submitacl: " batch" # aclint disable-line shadowed-acl -- kept to document the owners
+`,
+	check: func(*pass) {}, // reported by applySuppressions
+})
+
+var _ = register(&Rule{
+	Name:     "unused-suppression",
+	Severity: Warning,
+	Summary:  "an `# aclint` comment that suppresses nothing",
+	Doc: "A suppression whose finding is gone (fixed, moved, or never there), one that names a rule that\n" +
+		"does not exist, or an unknown directive gives false comfort: remove it or point it at the finding.\n" +
+		"Directives: `disable-line` (this line), `disable-next-line`, `disable` ... `enable` (a range) and\n" +
+		"`disable-file`; rule names are separated by commas, `all` means every rule.",
+	Bad: `partitions:
+  - name: default
+    queues:
+      - name: root
+        submitacl: "*" # aclint disable-line shadowed-acl -- root is open on purpose
+`,
+	Good: `partitions:
+  - name: default
+    queues:
+      - name: root
+        submitacl: "*"
+`,
+	check: func(*pass) {}, // reported by applySuppressions
+})
