@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"fmt"
+	"github.com/aclint/aclint/pkg/settings"
 	"os"
 	"strings"
 
@@ -13,9 +15,9 @@ import (
 
 func newLintCmd(s *streams) *cobra.Command {
 	var (
-		outputs                []string
-		failOn, colorMode, key string
-		verbose                bool
+		outputs                            []string
+		failOn, colorMode, key, configFile string
+		verbose                            bool
 	)
 	c := &cobra.Command{
 		Use:   "lint FILE|DIR|- ...",
@@ -34,6 +36,22 @@ Exit codes: 0 no finding reaches --fail-on, 1 one does, 2 usage or input error.`
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageErr("lint needs at least one file, directory, or - for standard input")
+			}
+			files, err := newSettingsFinder(configFile, args[0])
+			if err != nil {
+				return err
+			}
+			// flags given on the command line win over .aclint.yaml
+			if run := files.run; run != nil {
+				if !cmd.Flags().Changed("fail-on") && run.FailOn != "" {
+					failOn = run.FailOn
+				}
+				if !cmd.Flags().Changed("key") && run.Key != "" {
+					key = run.Key
+				}
+				if !cmd.Flags().Changed("output") && len(run.Output) > 0 {
+					outputs = run.Output
+				}
 			}
 			threshold, never := lint.Severity(0), false
 			switch failOn {
@@ -65,8 +83,20 @@ Exit codes: 0 no finding reaches --fail-on, 1 one does, 2 usage or input error.`
 				return err
 			}
 			rep := newReport(colored)
+			linted := 0
 			for _, d := range docs {
-				rep.Findings = append(rep.Findings, lint.Lint(config.Decode(d))...)
+				set, err := files.forFile(d.File)
+				if err != nil {
+					return err
+				}
+				if set.Ignored(d.File) {
+					if verbose {
+						fmt.Fprintf(s.err, "aclint: skipping %s: ignored by %s\n", d.File, set.Path)
+					}
+					continue
+				}
+				linted++
+				rep.Findings = append(rep.Findings, set.Apply(lint.Lint(config.Decode(d)))...)
 				if _, ok := rep.Sources[d.File]; !ok {
 					rep.Sources[d.File] = d.Lines()
 					rep.Files = append(rep.Files, d.File)
@@ -78,7 +108,7 @@ Exit codes: 0 no finding reaches --fail-on, 1 one does, 2 usage or input error.`
 				return err
 			}
 			if len(findings) > 0 && targets[0].format == "text" && targets[0].path == "" {
-				report.Summary(s.err, findings, len(docs))
+				report.Summary(s.err, findings, linted)
 			}
 			for _, f := range findings {
 				if !never && f.Severity >= threshold {
@@ -94,5 +124,6 @@ Exit codes: 0 no finding reaches --fail-on, 1 one does, 2 usage or input error.`
 	f.StringVar(&colorMode, "color", "auto", "colour text output: auto, always or never (auto honours NO_COLOR)")
 	f.StringVar(&key, "key", config.DefaultKey, "ConfigMap data key holding the queue config")
 	f.BoolVarP(&verbose, "verbose", "v", false, "say which files a directory search skips")
+	f.StringVar(&configFile, "config", "", "settings file (default: the nearest "+settings.FileName+" from each linted file up to the repository root)")
 	return c
 }

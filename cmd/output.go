@@ -1,7 +1,9 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
+	"github.com/aclint/aclint/pkg/settings"
 	"os"
 	"path/filepath"
 	"strings"
@@ -107,4 +109,68 @@ func writeFileAtomic(path string, fill func(*os.File) error) error {
 		return fmt.Errorf("rename: %w", err)
 	}
 	return nil
+}
+
+// settingsFinder gives each linted file its .aclint.yaml: the one named by
+// --config, or the nearest one above the file, read once per file.
+type settingsFinder struct {
+	explicit *settings.Settings
+	run      *settings.Settings // for run-wide defaults: fail-on, key, output
+	loaded   map[string]*settings.Settings
+}
+
+func newSettingsFinder(configFile, firstArg string) (*settingsFinder, error) {
+	f := &settingsFinder{loaded: map[string]*settings.Settings{}}
+	if configFile != "" {
+		s, err := settings.Load(configFile)
+		if err != nil {
+			return nil, settingsErr(configFile, err)
+		}
+		f.explicit, f.run = s, s
+		return f, nil
+	}
+	dir := "."
+	if firstArg != "-" {
+		if info, err := os.Stat(firstArg); err == nil && info.IsDir() {
+			dir = firstArg
+		} else {
+			dir = filepath.Dir(firstArg)
+		}
+	}
+	s, err := f.load(settings.Find(dir))
+	f.run = s
+	return f, err
+}
+
+func (f *settingsFinder) load(path string) (*settings.Settings, error) {
+	if path == "" {
+		return nil, nil
+	}
+	if s, ok := f.loaded[path]; ok {
+		return s, nil
+	}
+	s, err := settings.Load(path)
+	if err != nil {
+		return nil, settingsErr(path, err)
+	}
+	f.loaded[path] = s
+	return s, nil
+}
+
+func (f *settingsFinder) forFile(file string) (*settings.Settings, error) {
+	if f.explicit != nil {
+		return f.explicit, nil
+	}
+	if file == "<stdin>" {
+		return f.run, nil
+	}
+	return f.load(settings.Find(filepath.Dir(file)))
+}
+
+func settingsErr(path string, err error) error {
+	var se *settings.Error
+	if errors.As(err, &se) {
+		return usageErr("%v", err)
+	}
+	return usageErr("%s: %v", path, err)
 }

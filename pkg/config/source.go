@@ -102,8 +102,8 @@ func Load(path string, opts LoadOptions) ([]*Document, error) {
 			return nil
 		}
 		ext := strings.ToLower(filepath.Ext(p))
-		if ext != ".yaml" && ext != ".yml" {
-			return nil
+		if ext != ".yaml" && ext != ".yml" || strings.HasPrefix(e.Name(), ".") {
+			return nil // hidden files (.aclint.yaml, .gitlab-ci.yml) are not queue configs
 		}
 		data, err := opts.readFile(p)
 		if err != nil {
