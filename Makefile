@@ -28,6 +28,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/config
 	$(GO) test -run '^$$' -fuzz '^FuzzLint$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/lint
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeParity$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/config
+	$(GO) test -run '^$$' -fuzz '^FuzzFix$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/fix
 
 ## bench: the hot paths on a generated 100,000-queue config
 bench:

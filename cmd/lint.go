@@ -17,7 +17,7 @@ func newLintCmd(s *streams) *cobra.Command {
 	var (
 		outputs                            []string
 		failOn, colorMode, key, configFile string
-		verbose                            bool
+		verbose, fixMode, diffMode         bool
 	)
 	c := &cobra.Command{
 		Use:   "lint FILE|DIR|- ...",
@@ -78,9 +78,21 @@ Exit codes: 0 no finding reaches --fail-on, 1 one does, 2 usage or input error.`
 			if err != nil {
 				return err
 			}
+			if fixMode && diffMode {
+				return usageErr("--fix writes the fixes and --diff only shows them: choose one")
+			}
 			docs, err := loadInputs(s, args, key, verbose)
 			if err != nil {
 				return err
+			}
+			if fixMode || diffMode {
+				docs, err = applyFixes(s, docs, files, key, fixMode)
+				if err != nil {
+					return err
+				}
+				if diffMode {
+					targets = nil // stdout holds the diff; the exit code still follows the findings left
+				}
 			}
 			rep := newReport(colored)
 			linted := 0
@@ -107,7 +119,7 @@ Exit codes: 0 no finding reaches --fail-on, 1 one does, 2 usage or input error.`
 			if err := writeOutputs(s, targets, rep); err != nil {
 				return err
 			}
-			if len(findings) > 0 && targets[0].format == "text" && targets[0].path == "" {
+			if len(findings) > 0 && len(targets) > 0 && targets[0].format == "text" && targets[0].path == "" {
 				report.Summary(s.err, findings, linted)
 			}
 			for _, f := range findings {
@@ -124,6 +136,8 @@ Exit codes: 0 no finding reaches --fail-on, 1 one does, 2 usage or input error.`
 	f.StringVar(&colorMode, "color", "auto", "colour text output: auto, always or never (auto honours NO_COLOR)")
 	f.StringVar(&key, "key", config.DefaultKey, "ConfigMap data key holding the queue config")
 	f.BoolVarP(&verbose, "verbose", "v", false, "say which files a directory search skips")
+	f.BoolVar(&fixMode, "fix", false, "rewrite files in place with every certain fix, then lint again and report what is left")
+	f.BoolVar(&diffMode, "diff", false, "print the fixes --fix would make as a unified diff, and write nothing")
 	f.StringVar(&configFile, "config", "", "settings file (default: the nearest "+settings.FileName+" from each linted file up to the repository root)")
 	return c
 }

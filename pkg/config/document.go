@@ -34,6 +34,7 @@ type Problem struct {
 	Pos     Position
 	Message string
 	Hint    string
+	fix     *Edit // the certain fix, when there is one
 }
 
 // Document is one queue config: a raw queues.yaml, or the value of a
@@ -274,6 +275,12 @@ func (d *Document) recover(text []byte, err error) ([]byte, bool) {
 		p.Kind = SyntaxError
 		p.Message = fmt.Sprintf("value %s starts with an unquoted *, which YAML reads as an alias (%s)", value, yamlMessage(msg))
 		p.Hint = fmt.Sprintf("quote the value: %s", strconv.Quote(value))
+	}
+	if p.Kind == UnquotedWildcard {
+		// quoting is the certain fix for an ACL value only
+		if e, ok := d.editSpan(line, col, col+utf8.RuneCountInString(value), Render(value, yaml.DoubleQuotedStyle)); ok {
+			p.fix = e
+		}
 	}
 	d.Problems = append(d.Problems, p)
 	d.patched[[2]int{line, col}] = true

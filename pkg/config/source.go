@@ -382,3 +382,9 @@ func (d *Document) Describe() string {
 func DefaultDocument() *Document {
 	return newDocument("<yunikorn built-in default>", []byte(DefaultConfigText), []byte(DefaultConfigText))
 }
+
+// LoadBytes reads data as the file path: a raw queue config or a manifest
+// of ConfigMaps, as Load does for a file named on the command line.
+func LoadBytes(path string, data []byte, opts LoadOptions) ([]*Document, error) {
+	return fromBytes(path, data, opts, true)
+}

@@ -64,6 +64,8 @@ type Finding struct {
 	Pos      config.Position
 	Message  string
 	Hint     string
+	// Fix is the edit that certainly fixes the finding, when there is one.
+	Fix *config.Edit
 }
 
 // Rule is one check with its documentation.
@@ -90,7 +92,21 @@ type pass struct {
 }
 
 func (p *pass) report(pos config.Position, hint, format string, args ...any) {
-	*p.findings = append(*p.findings, Finding{Rule: p.rule.Name, Severity: p.rule.Severity, Pos: pos, Message: fmt.Sprintf(format, args...), Hint: hint})
+	p.reportFix(pos, nil, hint, format, args...)
+}
+
+// reportFix reports a finding with its certain fix (nil when the file
+// cannot be edited there).
+func (p *pass) reportFix(pos config.Position, fix *config.Edit, hint, format string, args ...any) {
+	*p.findings = append(*p.findings, Finding{Rule: p.rule.Name, Severity: p.rule.Severity, Pos: pos, Message: fmt.Sprintf(format, args...), Hint: hint, Fix: fix})
+}
+
+// editOrNil drops the ok flag of the config package's edit builders.
+func editOrNil(e *config.Edit, ok bool) *config.Edit {
+	if !ok {
+		return nil
+	}
+	return e
 }
 
 // aclCache parses each ACL value of a config once for all rules.

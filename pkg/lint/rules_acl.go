@@ -21,18 +21,36 @@ func scalar(n *yaml.Node) *yaml.Node {
 	return n
 }
 
-// suggestedACL rewrites an ACL the way validate-conf read it: one space
-// between users and groups, a single leading space kept for a groups-only
-// value.
-func suggestedACL(raw string) string {
+// normalizedACL rewrites an ACL the way validate-conf read it: one plain
+// space between users and groups, a single leading space kept for a
+// groups-only value.
+func normalizedACL(raw string) string {
 	f := strings.Fields(raw)
 	switch {
 	case len(f) == 0:
-		return `""`
-	case len(f) == 1 && strings.HasPrefix(raw, " "):
-		return quote(" " + f[0])
+		return ""
+	case len(f) == 1 && strings.IndexFunc(raw, unicode.IsSpace) == 0:
+		return " " + f[0]
 	}
-	return quote(strings.Join(f, " "))
+	return strings.Join(f, " ")
+}
+
+// dedupeACL drops names repeated within the user list or the group list.
+func dedupeACL(raw string) string {
+	parts := strings.Split(raw, " ")
+	for i, part := range parts {
+		var kept []string
+		seen := map[string]bool{}
+		for _, name := range strings.Split(part, ",") {
+			if name != "" && seen[name] {
+				continue
+			}
+			seen[name] = true
+			kept = append(kept, name)
+		}
+		parts[i] = strings.Join(kept, ",")
+	}
+	return strings.Join(parts, " ")
 }
 
 var _ = register(&Rule{
@@ -128,8 +146,8 @@ var _ = register(&Rule{
 			case off == len(s.Value)-1 && !strings.Contains(s.Value, "  "):
 				what = "a trailing space after users and groups"
 			}
-			p.report(p.doc.ValuePos(s.Node, off),
-				"write "+suggestedACL(s.Value)+": one space, only between the user list and the group list",
+			p.reportFix(p.doc.ValuePos(s.Node, off), editOrNil(p.doc.ReplaceScalar(s.Node, normalizedACL(s.Value))),
+				"write "+quote(normalizedACL(s.Value))+": one space, only between the user list and the group list",
 				"%s of %s has %s: validate-conf accepts %s, but YuniKorn splits on every single space when it builds the queues and the config fails to load (%v)",
 				field, q.Path(), what, quote(s.Value), v.RuntimeErr)
 		})
@@ -166,7 +184,7 @@ var _ = register(&Rule{
 			if gap <= 1 || !onlyBlanksBetween(lines, n.Line, s.Key.Column+utf8.RuneCountInString(s.Key.Value)+1, n.Column) {
 				return
 			}
-			p.report(p.doc.NodePos(n),
+			p.reportFix(p.doc.NodePos(n), editOrNil(p.doc.QuoteAfterKey(s.Key, n, " "+s.Value)),
 				fmt.Sprintf("for a groups-only ACL quote the value with its leading space: %s: %s; if they are users, leave one blank after the colon", field, quote(" "+s.Value)),
 				"%s of %s is written with %d blanks after the colon; YAML drops them, so %s is read as a user list, not as groups",
 				field, q.Path(), gap, quote(s.Value))
@@ -372,7 +390,11 @@ var _ = register(&Rule{
 			body := strings.TrimRight(s.Value, "\n")
 			for i, r := range body {
 				if unicode.IsSpace(r) && r != ' ' {
-					p.report(p.doc.ValuePos(s.Node, i),
+					var fix *config.Edit
+					if !strings.HasSuffix(s.Value, "\n") {
+						fix = editOrNil(p.doc.ReplaceScalar(s.Node, normalizedACL(s.Value)))
+					}
+					p.reportFix(p.doc.ValuePos(s.Node, i), fix,
 						"use a single plain space between the user list and the group list, and commas inside a list",
 						"%s of %s contains %s: YuniKorn's ACL parser splits only on a plain space, so the names around it form one invalid name that is dropped (%s)",
 						field, q.Path(), describeRune(r), quote(s.Value))
@@ -426,7 +448,7 @@ var _ = register(&Rule{
 			if v.Everyone {
 				effect = "it still means everyone, but only because the wildcard test trims the value"
 			}
-			p.report(p.doc.NodePos(s.Node),
+			p.reportFix(p.doc.NodePos(s.Node), editOrNil(p.doc.ChompBlock(scalar(s.Node))),
 				"use the strip indicator (|-) or write the ACL as a quoted string on one line",
 				"%s of %s ends with a line break that YuniKorn keeps: %s", field, q.Path(), effect)
 		})
@@ -526,7 +548,7 @@ var _ = register(&Rule{
 		p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value) {
 			for i, e := range v.Entries {
 				if e.Name != "*" && repeated(v.Entries, i) {
-					p.report(p.doc.ValuePos(s.Node, e.Offset), "remove the repeated name",
+					p.reportFix(p.doc.ValuePos(s.Node, e.Offset), editOrNil(p.doc.ReplaceScalar(s.Node, dedupeACL(s.Value))), "remove the repeated name",
 						"%s of %s lists %s %q more than once", field, q.Path(), e.Kind, e.Name)
 				}
 			}

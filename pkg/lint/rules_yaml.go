@@ -12,7 +12,7 @@ func problemRule(kind config.ProblemKind) func(*pass) {
 		for _, list := range [][]config.Problem{p.doc.Problems, p.cfg.Problems} {
 			for _, pr := range list {
 				if pr.Kind == kind {
-					p.report(pr.Pos, pr.Hint, "%s", pr.Message)
+					p.reportFix(pr.Pos, pr.WildcardEdit(), pr.Hint, "%s", pr.Message)
 				}
 			}
 		}

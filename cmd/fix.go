@@ -1,0 +1,116 @@
+package cmd
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/aclint/aclint/pkg/config"
+	"github.com/aclint/aclint/pkg/fix"
+	"github.com/aclint/aclint/pkg/lint"
+)
+
+// applyFixes fixes every file the documents came from. With write it
+// rewrites the files (keeping their mode) and says what it fixed on stderr;
+// without, it prints the fixes as a unified diff. It returns the documents
+// of the fixed contents, for the findings that are left.
+func applyFixes(s *streams, docs []*config.Document, files *settingsFinder, key string, write bool) ([]*config.Document, error) {
+	var order []string
+	source := map[string][]byte{}
+	for _, d := range docs {
+		if _, ok := source[d.File]; !ok {
+			order = append(order, d.File)
+			source[d.File] = d.Source
+		}
+	}
+	opts := config.LoadOptions{Key: key}
+	var out []*config.Document
+	for _, file := range order {
+		set, err := files.forFile(file)
+		if err != nil {
+			return nil, err
+		}
+		data := source[file]
+		if file == "<stdin>" && write {
+			return nil, usageErr("--fix cannot rewrite standard input; use --diff to get a patch")
+		}
+		if file != "<stdin>" {
+			raw, err := os.ReadFile(file)
+			if err != nil {
+				return nil, usageErr("%s: %v", file, err)
+			}
+			if !bytes.Equal(raw, data) {
+				fmt.Fprintf(s.err, "aclint: %s: not fixed: the file is not plain UTF-8 (a byte order mark or UTF-16), and rewriting it would change its encoding\n", file)
+				more, _ := config.LoadBytes(file, raw, opts)
+				out = append(out, more...)
+				continue
+			}
+		}
+		fixed, n, err := fix.File(data, func(content []byte) ([]lint.Finding, error) {
+			ds, err := config.LoadBytes(file, content, opts)
+			if err != nil {
+				return nil, err
+			}
+			var all []lint.Finding
+			for _, d := range ds {
+				all = append(all, set.Apply(lint.Lint(config.Decode(d)))...)
+			}
+			return all, nil
+		})
+		if err != nil {
+			return nil, usageErr("%v", err)
+		}
+		if write && n > 0 {
+			if err := rewrite(file, fixed); err != nil {
+				return nil, usageErr("writing %s: %v", file, err)
+			}
+			fmt.Fprintf(s.err, "aclint: %s: applied %d %s\n", file, n, plural(n, "fix", "fixes"))
+		}
+		if !write {
+			fmt.Fprint(s.out, fix.Diff(filepath.ToSlash(file), data, fixed))
+		}
+		more, err := config.LoadBytes(file, fixed, opts)
+		if err != nil {
+			return nil, usageErr("%v", err)
+		}
+		out = append(out, more...)
+	}
+	return out, nil
+}
+
+// rewrite replaces a file's content through a temporary file and a rename,
+// keeping its permissions; a symbolic link is followed, not replaced.
+func rewrite(path string, content []byte) error {
+	target, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return err
+	}
+	info, err := os.Stat(target)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".aclint*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(content); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), info.Mode().Perm()); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), target)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
