@@ -1,7 +1,10 @@
 package main
 
 import (
+	"regexp"
+
 	"bytes"
+	"gopkg.in/yaml.v3"
 	"os"
 	"strings"
 
@@ -72,6 +75,42 @@ func TestReadmeExamples(t *testing.T) {
 		cmd.Execute(args, strings.NewReader(""), &out, &errOut)
 		if !bytes.Contains(readme, out.Bytes()) {
 			t.Errorf("README.md does not show the current output of aclint %s:\n%s", strings.Join(args, " "), out.String())
+		}
+	}
+}
+
+// The pre-commit hooks name a files pattern that matches queue configs and
+// YuniKorn ConfigMaps, and run aclint lint.
+func TestPreCommitHooks(t *testing.T) {
+	b, err := os.ReadFile(".pre-commit-hooks.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hooks []struct {
+		ID, Name, Entry, Language, Files string
+	}
+	if err := yaml.Unmarshal(b, &hooks); err != nil || len(hooks) == 0 {
+		t.Fatalf("not a hook list: %v", err)
+	}
+	for _, h := range hooks {
+		if h.ID == "" || h.Name == "" || h.Language == "" || h.Entry != "aclint lint" {
+			t.Errorf("hook %+v misses a required field", h)
+		}
+		re, err := regexp.Compile(h.Files)
+		if err != nil {
+			t.Fatalf("%s: files pattern: %v", h.ID, err)
+		}
+		for path, want := range map[string]bool{"queues.yaml": true, "deploy/queues.yml": true, "k8s/yunikorn-configs.yaml": true, "values.yaml": false, "myqueues.yaml": false} {
+			if re.MatchString(path) != want {
+				t.Errorf("%s: files pattern on %s: want %v", h.ID, path, want)
+			}
+		}
+	}
+	for _, wf := range []string{"examples/ci/github-workflow.yml", "examples/ci/gitlab-ci.yml"} {
+		b, err := os.ReadFile(wf)
+		var v map[string]any
+		if err != nil || yaml.Unmarshal(b, &v) != nil {
+			t.Errorf("%s is not valid YAML: %v", wf, err)
 		}
 	}
 }

@@ -39,8 +39,9 @@ type streams struct {
 	out, err io.Writer
 }
 
-// Execute runs aclint with args and returns the exit code.
-func Execute(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+// NewRoot builds the aclint command tree, for Execute and for generating
+// documentation (man pages, completion).
+func NewRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	s := &streams{in: stdin, out: stdout, err: stderr}
 	root := &cobra.Command{
 		Use:   "aclint",
@@ -51,7 +52,6 @@ scheduler itself would make.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -59,6 +59,13 @@ scheduler itself would make.`,
 		return usageErr("%v\nrun '%s --help' for usage", err, c.CommandPath())
 	})
 	root.AddCommand(newLintCmd(s), newCheckCmd(s), newRulesCmd(s), newVersionCmd(s))
+	return root
+}
+
+// Execute runs aclint with args and returns the exit code.
+func Execute(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	root := NewRoot(stdin, stdout, stderr)
+	root.SetArgs(args)
 	err := root.Execute()
 	if err == nil {
 		return ExitOK
