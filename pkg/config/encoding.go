@@ -14,14 +14,24 @@ func normalize(data []byte) []byte {
 	case bytes.HasPrefix(data, []byte{0xEF, 0xBB, 0xBF}):
 		return data[3:]
 	case bytes.HasPrefix(data, []byte{0xFE, 0xFF}):
-		return fromUTF16(data[2:], true)
+		if out, ok := fromUTF16(data[2:], true); ok {
+			return out
+		}
 	case bytes.HasPrefix(data, []byte{0xFF, 0xFE}):
-		return fromUTF16(data[2:], false)
+		if out, ok := fromUTF16(data[2:], false); ok {
+			return out
+		}
 	}
+	// broken UTF-16 stays as it is, so that yaml.v3 reports it as YuniKorn would
 	return data
 }
 
-func fromUTF16(b []byte, bigEndian bool) []byte {
+// fromUTF16 decodes UTF-16; it reports false for an odd number of bytes or
+// an unpaired surrogate, which yaml.v3 rejects.
+func fromUTF16(b []byte, bigEndian bool) ([]byte, bool) {
+	if len(b)%2 != 0 {
+		return nil, false
+	}
 	units := make([]uint16, 0, len(b)/2)
 	for i := 0; i+1 < len(b); i += 2 {
 		if bigEndian {
@@ -30,9 +40,20 @@ func fromUTF16(b []byte, bigEndian bool) []byte {
 			units = append(units, uint16(b[i+1])<<8|uint16(b[i]))
 		}
 	}
+	for i := 0; i < len(units); i++ {
+		switch u := units[i]; {
+		case u >= 0xD800 && u < 0xDC00:
+			if i+1 >= len(units) || units[i+1] < 0xDC00 || units[i+1] >= 0xE000 {
+				return nil, false
+			}
+			i++
+		case u >= 0xDC00 && u < 0xE000:
+			return nil, false
+		}
+	}
 	out := make([]byte, 0, len(b))
 	for _, r := range utf16.Decode(units) {
 		out = utf8.AppendRune(out, r)
 	}
-	return out
+	return out, true
 }
