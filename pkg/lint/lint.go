@@ -8,6 +8,7 @@ package lint
 
 import (
 	"fmt"
+	"gopkg.in/yaml.v3"
 	"runtime"
 	"sort"
 	"strings"
@@ -271,35 +272,9 @@ func (p *pass) aclFields(fn func(part *config.Partition, q *config.Queue, field 
 	}
 }
 
-// quote shows a value as written in a YAML double-quoted string.
-func quote(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch r {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\t':
-			b.WriteString(`\t`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\u00a0':
-			b.WriteString(`\u00a0`)
-		default:
-			if r < 0x20 || (r >= 0x7f && r < 0xa0) || r == 0x85 || (r >= 0x2000 && r <= 0x200b) || r == 0x2028 || r == 0x2029 || r == 0x3000 || r == 0x202f || r == 0x205f || r == 0x1680 || r == 0xfeff {
-				fmt.Fprintf(&b, `\u%04x`, r)
-			} else {
-				b.WriteRune(r)
-			}
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
-}
+// quote shows a value as a YAML double-quoted string, the way to write it
+// back into the config, with invisible blanks escaped.
+func quote(s string) string { return config.Render(s, yaml.DoubleQuotedStyle) }
 
 // Errors runs only the error rules: the findings that make YuniKorn reject
 // the config.
