@@ -3,6 +3,7 @@ package cmd
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/aclint/aclint/pkg/resolve"
 	"io"
 	"os"
 	"strings"
@@ -20,7 +21,8 @@ func newCheckCmd(s *streams) *cobra.Command {
 		files               []string
 		groups, action, key string
 		output              string
-		quiet               bool
+		quiet, explain      bool
+		resolvers           resolverFlags
 	)
 	c := &cobra.Command{
 		Use:   "check PARTITION QUEUE USER",
@@ -59,9 +61,16 @@ partition or queue, usage).`,
 			if err != nil {
 				return err
 			}
-			q := acl.Query{Partition: args[0], Queue: args[1], User: args[2], Action: act}
+			q := acl.Query{Partition: args[0], Queue: args[1], User: args[2], Action: act, Resolvers: resolvers.options(cmd)}
 			if groups != "" {
 				q.Groups = strings.Split(groups, ",")
+			}
+			if resolvers.name != "" {
+				r, err := resolve.New(resolvers.name, q.Resolvers)
+				if err != nil {
+					return usageErr("--resolver %s: %v", resolvers.name, err)
+				}
+				q.Resolver = r
 			}
 			d, err := acl.NewPolicy(cfg).Decide(q)
 			if err != nil {
@@ -72,7 +81,7 @@ partition or queue, usage).`,
 				if output == "json" {
 					err = writeDecisionJSON(s.out, d)
 				} else {
-					err = writeDecisionText(s.out, d)
+					err = writeDecisionText(s.out, d, explain)
 				}
 				if err != nil {
 					return usageErr("writing output: %v", err)
@@ -91,6 +100,8 @@ partition or queue, usage).`,
 	f.StringVarP(&output, "output", "o", "text", "output format: text or json")
 	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing; answer with the exit code only")
 	f.StringVar(&key, "key", config.DefaultKey, "ConfigMap data key holding the queue config")
+	f.BoolVar(&explain, "explain", false, "also show how the groups were found (for LDAP: the filter sent and each memberOf value)")
+	resolvers.register(c)
 	return c
 }
 
@@ -129,7 +140,7 @@ func loadPolicyConfig(s *streams, files []string, key string) (*config.Config, [
 	return cfg, notes, nil
 }
 
-func writeDecisionText(w io.Writer, d *acl.Decision) error {
+func writeDecisionText(w io.Writer, d *acl.Decision, explain bool) error {
 	verdict := "denied"
 	if d.Allowed {
 		verdict = "allowed"
@@ -142,6 +153,15 @@ func writeDecisionText(w io.Writer, d *acl.Decision) error {
 		fmt.Fprintf(&b, " (%s)", d.GroupsSource)
 	}
 	fmt.Fprintln(&b)
+	if explain {
+		fmt.Fprintf(&b, "groups: %s\n", groups)
+		if d.GroupsSource != "" {
+			fmt.Fprintf(&b, "groups from: %s\n", d.GroupsSource)
+		}
+		for _, l := range d.GroupsDetails {
+			fmt.Fprintf(&b, "  %s\n", l)
+		}
+	}
 	switch {
 	case d.Reason != "":
 		fmt.Fprintf(&b, "reason: %s\n", d.Reason)
@@ -214,6 +234,7 @@ func writeDecisionJSON(w io.Writer, d *acl.Decision) error {
 		User         string          `json:"user"`
 		Groups       []string        `json:"groups"`
 		GroupsSource string          `json:"groupsSource"`
+		GroupsDetail []string        `json:"groupsDetails"`
 		Reason       string          `json:"reason,omitempty"`
 		DecidedBy    *jsonGrant      `json:"decidedBy"`
 		Consulted    []jsonConsulted `json:"consulted"`
@@ -221,13 +242,16 @@ func writeDecisionJSON(w io.Writer, d *acl.Decision) error {
 	}{
 		Allowed: d.Allowed, Action: string(d.Query.Action), Partition: d.Partition, Queue: d.Queue,
 		DecidingQ: d.Deciding, Dynamic: d.Dynamic, User: d.Query.User, Groups: d.Groups,
-		GroupsSource: d.GroupsSource, Reason: d.Reason, Consulted: []jsonConsulted{}, Notes: d.Notes,
+		GroupsSource: d.GroupsSource, GroupsDetail: d.GroupsDetails, Reason: d.Reason, Consulted: []jsonConsulted{}, Notes: d.Notes,
 	}
 	if out.Groups == nil {
 		out.Groups = []string{}
 	}
 	if out.Notes == nil {
 		out.Notes = []string{}
+	}
+	if out.GroupsDetail == nil {
+		out.GroupsDetail = []string{}
 	}
 	if g := d.DecidedBy; g != nil {
 		out.DecidedBy = &jsonGrant{g.Queue, g.ACL, g.Kind, g.Entry, g.Pos.File, g.Pos.Line, g.Pos.Col}

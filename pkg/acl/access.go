@@ -50,6 +50,9 @@ type Query struct {
 	Action Action
 	// Resolver overrides the partition's own usergroupresolver.
 	Resolver resolve.Resolver
+	// Resolvers gives what the partition's type needs (a groups file, LDAP
+	// settings) when Resolver is nil.
+	Resolvers resolve.Options
 }
 
 // Grant names the ACL entry that allowed access.
@@ -81,9 +84,11 @@ type Decision struct {
 	Dynamic      bool   // the queue does not exist and would be created under Deciding
 	Groups       []string
 	GroupsSource string
-	DecidedBy    *Grant
-	Consulted    []Consulted
-	Notes        []string
+	// GroupsDetails explain how the resolver found the groups.
+	GroupsDetails []string
+	DecidedBy     *Grant
+	Consulted     []Consulted
+	Notes         []string
 	// Reason is set when the request is denied before any ACL is read.
 	Reason string
 }
@@ -214,12 +219,21 @@ func (p *Policy) subject(d *Decision, part *config.Partition) error {
 				first.CanonicalName(), first.Resolver.Value, part.CanonicalName(), part.Resolver.Value))
 		}
 		var err error
-		r, err = resolve.ForType(first.Resolver.Value)
+		r, err = resolve.ForType(first.Resolver.Value, q.Resolvers)
 		if err != nil {
 			return &QueryError{err.Error()}
 		}
 	}
 	res, err := r.Resolve(q.User)
+	d.GroupsDetails = res.Details
+	var unreachable *resolve.UnreachableError
+	var crash *resolve.CrashError
+	switch {
+	case errors.As(err, &unreachable):
+		return &QueryError{fmt.Sprintf("%v (check the address, the network and --ldap-timeout)", err)}
+	case errors.As(err, &crash):
+		return &QueryError{err.Error()}
+	}
 	if err != nil {
 		if !errors.Is(err, resolve.ErrUnresolvable) {
 			err = fmt.Errorf("%w: %v", resolve.ErrUnresolvable, err)

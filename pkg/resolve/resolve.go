@@ -14,6 +14,9 @@ type Result struct {
 	Groups []string
 	// Source says where the groups came from, for explanations.
 	Source string
+	// Details explain the lookup step by step (check --explain): for LDAP
+	// the filter sent and how each memberOf value became a group.
+	Details []string
 }
 
 // Resolver looks up a user's groups. An error means YuniKorn's resolver fails
@@ -28,25 +31,51 @@ type Resolver interface {
 // application when its resolver cannot resolve the user.
 var ErrUnresolvable = errors.New("user cannot be resolved")
 
-// UnsupportedError is returned by ForType for a resolver type aclint cannot
-// run without more settings.
-type UnsupportedError struct{ Type string }
+// Options are what the resolvers need beyond a user name.
+type Options struct {
+	GroupsFile string // for "file"
+	// LDAP reads the LDAP settings when an ldap resolver is needed; nil
+	// means none are available.
+	LDAP func() (*LDAPSettings, error)
+}
 
-func (e *UnsupportedError) Error() string {
-	return fmt.Sprintf("the partition uses the %q user group resolver, which needs the directory YuniKorn queries; give the user's groups with --groups", e.Type)
+// Names are the resolvers --resolver accepts.
+var Names = []string{"none", "os", "file", "test", "ldap"}
+
+// New returns the resolver called name.
+func New(name string, opts Options) (Resolver, error) {
+	switch name {
+	case "none":
+		return None{}, nil
+	case "os":
+		return OS{}, nil
+	case "test":
+		return Test{}, nil
+	case "file":
+		if opts.GroupsFile == "" {
+			return nil, fmt.Errorf("the file resolver reads --groups-file FILE; none was given")
+		}
+		return LoadFile(opts.GroupsFile)
+	case "ldap":
+		if opts.LDAP == nil {
+			return nil, fmt.Errorf("the ldap resolver needs YuniKorn's LDAP settings: give --ldap-config DIR, or the user's groups with --groups")
+		}
+		s, err := opts.LDAP()
+		if err != nil {
+			return nil, err
+		}
+		return &LDAP{Settings: *s}, nil
+	}
+	return nil, fmt.Errorf("unknown resolver %q: use none, os, file, test or ldap", name)
 }
 
 // ForType returns the resolver YuniKorn creates for a usergroupresolver type.
 // Exactly "test", "os" and "ldap" select a resolver; anything else, including
 // other spellings, silently means no resolver.
-func ForType(t string) (Resolver, error) {
+func ForType(t string, opts Options) (Resolver, error) {
 	switch t {
-	case "test":
-		return Test{}, nil
-	case "os":
-		return OS{}, nil
-	case "ldap":
-		return nil, &UnsupportedError{Type: t}
+	case "test", "os", "ldap":
+		return New(t, opts)
 	}
 	return None{}, nil
 }

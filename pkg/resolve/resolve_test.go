@@ -2,8 +2,11 @@ package resolve
 
 import (
 	"errors"
+	"os"
 	"os/user"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -36,12 +39,12 @@ func TestNone(t *testing.T) {
 
 func TestForType(t *testing.T) {
 	for typ, want := range map[string]string{"": "", "os": "os", "test": "test", "OS": "", "Test": "", "ldapx": ""} {
-		r, err := ForType(typ)
+		r, err := ForType(typ, Options{})
 		if err != nil || r.Name() != want {
 			t.Errorf("ForType(%q) = %v %v, want resolver %q", typ, r, err, want)
 		}
 	}
-	if _, err := ForType("ldap"); err == nil {
+	if _, err := ForType("ldap", Options{}); err == nil {
 		t.Error("ldap needs its settings")
 	}
 }
@@ -64,5 +67,47 @@ func TestOS(t *testing.T) {
 	}
 	if _, err := (OS{}).Resolve("no-such-user-aclint"); !errors.Is(err, ErrUnresolvable) {
 		t.Errorf("unknown user: %v", err)
+	}
+}
+
+func writeFile(t *testing.T, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "groups.yaml")
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestFileResolver(t *testing.T) {
+	simple, err := LoadFile(writeFile(t, "carol: [eng, qa]\ndave: []\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := simple.Resolve("carol"); !reflect.DeepEqual(r.Groups, []string{"eng", "qa"}) {
+		t.Errorf("simple form: %v", r.Groups)
+	}
+	if r, _ := simple.Resolve("erin"); len(r.Groups) != 0 || !strings.Contains(r.Source, "no entry for erin") {
+		t.Errorf("unknown user: %+v", r)
+	}
+	full, err := LoadFile(writeFile(t, `{"users": {"carol": ["eng", "qa"]}, "groups": {"eng": ["staff", "all"], "qa": ["staff"], "staff": ["all"]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := full.Resolve("carol"); !reflect.DeepEqual(r.Groups, []string{"eng", "staff", "all", "qa"}) {
+		t.Errorf("full form, flattened depth first without repeats: %v", r.Groups)
+	}
+	for text, want := range map[string]string{
+		"users: {a: [x]}\ngroups:\n  x: [y]\n  y: [x]\n": ":3: groups form a cycle: x -> y -> x",
+		"carol: eng\n":                 ":1: groups of user \"carol\" must be a list",
+		"carol: [a]\ncarol: [b]\n":     ":2: user \"carol\" is listed twice",
+		"users: {a: [x]}\nteams: {}\n": ":2: unknown section \"teams\"",
+		"- a\n":                        ":1: expected a mapping",
+		"a: [\n":                       ":1: not valid YAML or JSON",
+	} {
+		_, err := LoadFile(writeFile(t, text))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: error %v, want %q", text, err, want)
+		}
 	}
 }
