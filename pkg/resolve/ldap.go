@@ -388,4 +388,16 @@ func contains(list []string, x string) bool {
 }
 
 // nearest returns the setting name closest to name, ignoring case.
-func nearest(name string, candidates []string) string { return config.Nearest(name, candidates) }
+func nearest(name string, candidates []string) string {
+	lower := make([]string, len(candidates))
+	for i, c := range candidates {
+		lower[i] = strings.ToLower(c)
+	}
+	n := config.Nearest(strings.ToLower(name), lower)
+	for i, l := range lower {
+		if l == n && n != "" {
+			return candidates[i]
+		}
+	}
+	return ""
+}
