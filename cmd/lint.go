@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"github.com/aclint/aclint/pkg/resolve"
 	"github.com/aclint/aclint/pkg/settings"
 	"os"
 	"strings"
@@ -17,6 +18,7 @@ func newLintCmd(s *streams) *cobra.Command {
 	var (
 		outputs                            []string
 		failOn, colorMode, key, configFile string
+		ldapDir                            string
 		verbose, fixMode, diffMode         bool
 	)
 	c := &cobra.Command{
@@ -34,10 +36,14 @@ Exit codes: 0 no finding reaches --fail-on, 1 one does, 2 usage or input error.`
   aclint lint --fail-on error -o json deploy/
   kubectl get configmap yunikorn-configs -o yaml | aclint lint -`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usageErr("lint needs at least one file, directory, or - for standard input")
+			if len(args) == 0 && ldapDir == "" {
+				return usageErr("lint needs at least one file, directory, or - for standard input (or --ldap-config DIR)")
 			}
-			files, err := newSettingsFinder(configFile, args[0])
+			first := "."
+			if len(args) > 0 {
+				first = args[0]
+			}
+			files, err := newSettingsFinder(configFile, first)
 			if err != nil {
 				return err
 			}
@@ -85,6 +91,13 @@ Exit codes: 0 no finding reaches --fail-on, 1 one does, 2 usage or input error.`
 			if err != nil {
 				return err
 			}
+			var ldapFindings []lint.Finding
+			if ldapDir != "" {
+				ldapFindings, err = lint.LintLDAP(ldapDir)
+				if err != nil {
+					return usageErr("--ldap-config: %v", err)
+				}
+			}
 			if fixMode || diffMode {
 				docs, err = applyFixes(s, docs, files, key, fixMode)
 				if err != nil {
@@ -114,6 +127,20 @@ Exit codes: 0 no finding reaches --fail-on, 1 one does, 2 usage or input error.`
 					rep.Files = append(rep.Files, d.File)
 				}
 			}
+			if len(ldapFindings) > 0 {
+				set, err := files.forFile(ldapDir)
+				if err != nil {
+					return err
+				}
+				rep.Findings = append(rep.Findings, set.Apply(ldapFindings)...)
+				for _, f := range ldapFindings {
+					if _, ok := rep.Sources[f.Pos.File]; !ok {
+						if b, err := os.ReadFile(f.Pos.File); err == nil {
+							rep.Sources[f.Pos.File] = strings.Split(string(b), "\n")
+						}
+					}
+				}
+			}
 			lint.Sort(rep.Findings)
 			findings := rep.Findings
 			if err := writeOutputs(s, targets, rep); err != nil {
@@ -138,6 +165,7 @@ Exit codes: 0 no finding reaches --fail-on, 1 one does, 2 usage or input error.`
 	f.BoolVarP(&verbose, "verbose", "v", false, "say which files a directory search skips")
 	f.BoolVar(&fixMode, "fix", false, "rewrite files in place with every certain fix, then lint again and report what is left")
 	f.BoolVar(&diffMode, "diff", false, "print the fixes --fix would make as a unified diff, and write nothing")
+	f.StringVar(&ldapDir, "ldap-config", "", "also check YuniKorn's LDAP settings directory (the Secret mounted at "+resolve.DefaultLDAPDir+")")
 	f.StringVar(&configFile, "config", "", "settings file (default: the nearest "+settings.FileName+" from each linted file up to the repository root)")
 	return c
 }

@@ -6,6 +6,8 @@ package ruledoc
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/aclint/aclint/pkg/config"
@@ -18,6 +20,9 @@ const ExampleFile = "queues.yaml"
 
 // ExampleOutput is aclint's text output for a rule's bad example.
 func ExampleOutput(r *lint.Rule) string {
+	if r.LDAP {
+		return ldapOutput(r.Bad)
+	}
 	doc := config.Parse(ExampleFile, []byte(r.Bad))
 	var b bytes.Buffer
 	_ = report.Text(&b, lint.Lint(config.Decode(doc)), report.Sources{ExampleFile: doc.Lines()}, false)
@@ -41,13 +46,18 @@ func Markdown() string {
 		fmt.Fprintf(&b, "\n## %s\n\n", r.Name)
 		fmt.Fprintf(&b, "Severity: **%s**. %s.\n\n", r.Severity, upperFirst(r.Summary))
 		b.WriteString(r.Doc)
-		b.WriteString("\n\nExample `" + ExampleFile + "`:\n\n```yaml\n")
-		b.WriteString(r.Bad)
-		b.WriteString("```\n\n`aclint lint " + ExampleFile + "` prints:\n\n```text\n")
+		cmd := "aclint lint " + ExampleFile
+		if r.LDAP {
+			cmd = "aclint lint --ldap-config " + LDAPDir
+			b.WriteString("\n\nExample settings directory (one file per setting):\n\n")
+		} else {
+			b.WriteString("\n\nExample `" + ExampleFile + "`:\n\n")
+		}
+		b.WriteString(exampleBlock(r, r.Bad))
+		b.WriteString("\n`" + cmd + "` prints:\n\n```text\n")
 		b.WriteString(ExampleOutput(r))
-		b.WriteString("```\n\nFixed:\n\n```yaml\n")
-		b.WriteString(r.Good)
-		b.WriteString("```\n")
+		b.WriteString("```\n\nFixed:\n\n")
+		b.WriteString(exampleBlock(r, r.Good))
 	}
 	return b.String()
 }
@@ -75,6 +85,48 @@ func indent(s string) string {
 			b.WriteString("    " + l)
 		}
 	}
+	return b.String()
+}
+
+// LDAPDir is the directory name LDAP examples are shown under.
+const LDAPDir = "ldap"
+
+// ldapOutput lints an LDAP example as `aclint lint --ldap-config ldap`.
+func ldapOutput(text string) string {
+	tmp, err := os.MkdirTemp("", "aclint-ldap")
+	if err != nil {
+		return err.Error()
+	}
+	defer os.RemoveAll(tmp)
+	fs, err := lint.LDAPExample(tmp, text)
+	if err != nil {
+		return err.Error()
+	}
+	src := report.Sources{}
+	for i := range fs {
+		fs[i].Pos.File = LDAPDir + "/" + fs[i].Pos.File
+		if b, err := os.ReadFile(filepath.Join(tmp, filepath.Base(fs[i].Pos.File))); err == nil {
+			src[fs[i].Pos.File] = strings.Split(string(b), "\n")
+		}
+	}
+	var b bytes.Buffer
+	_ = report.Text(&b, fs, src, false)
+	return b.String()
+}
+
+// exampleBlock shows an example: a queues.yaml, or the files of an LDAP
+// settings directory.
+func exampleBlock(r *lint.Rule, text string) string {
+	if !r.LDAP {
+		return "```yaml\n" + text + "```\n"
+	}
+	var b strings.Builder
+	b.WriteString("```text\n")
+	for _, l := range strings.Split(strings.TrimSpace(text), "\n") {
+		name, v, _ := strings.Cut(l, ":")
+		fmt.Fprintf(&b, "%s/%s: %s\n", LDAPDir, strings.TrimSpace(name), strings.TrimSpace(v))
+	}
+	b.WriteString("```\n")
 	return b.String()
 }
 

@@ -40,6 +40,16 @@ func TestExamples(t *testing.T) {
 			t.Errorf("%s: summary, doc and both examples are required", r.Name)
 			continue
 		}
+		if r.LDAP {
+			bad, err := lint.LDAPExample(t.TempDir(), r.Bad)
+			if err != nil || !hasRule(bad, r.Name) {
+				t.Errorf("%s: bad LDAP example does not trigger it: %v %v", r.Name, bad, err)
+			}
+			if good, err := lint.LDAPExample(t.TempDir(), r.Good); err != nil || len(good) != 0 {
+				t.Errorf("%s: fixed LDAP example still has findings: %v %v", r.Name, good, err)
+			}
+			continue
+		}
 		bad := lint.Lint(config.Decode(config.Parse(ExampleFile, []byte(r.Bad))))
 		found := false
 		for _, f := range bad {
@@ -63,4 +73,13 @@ func TestExamples(t *testing.T) {
 			t.Errorf("%s: example output does not name the rule", r.Name)
 		}
 	}
+}
+
+func hasRule(fs []lint.Finding, name string) bool {
+	for _, f := range fs {
+		if f.Rule == name {
+			return true
+		}
+	}
+	return false
 }

@@ -226,6 +226,7 @@ func (p *Policy) subject(d *Decision, part *config.Partition) error {
 	}
 	res, err := r.Resolve(q.User)
 	d.GroupsDetails = res.Details
+	d.Notes = append(d.Notes, res.Warnings...)
 	var unreachable *resolve.UnreachableError
 	var crash *resolve.CrashError
 	switch {

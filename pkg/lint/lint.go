@@ -78,8 +78,11 @@ type Rule struct {
 	// Doc explains why it matters, in Markdown.
 	Doc string
 	// Bad is a queues.yaml that triggers the rule; Good is the same config
-	// fixed. The documentation shows aclint's real output on Bad.
+	// fixed. The documentation shows aclint's real output on Bad. For LDAP
+	// rules (LDAP true) they list the settings directory instead, one
+	// "File: value" line per file.
 	Bad, Good string
+	LDAP      bool
 	check     func(*pass)
 }
 

@@ -54,14 +54,15 @@ type LDAPSettings struct {
 	Insecure     bool
 	SSL          bool
 	Timeout      time.Duration
-	given        map[string]bool
+	given        map[string]bool // settings with a value YuniKorn accepts
+	present      map[string]bool // settings written, valid or not
 }
 
 // DefaultLDAPSettings are YuniKorn's defaults.
 func DefaultLDAPSettings() LDAPSettings {
 	return LDAPSettings{Host: "localhost", Port: 389, BaseDN: "dc=example,dc=com", Filter: "(&(sAMAccountName=%s))",
 		GroupAttr: "memberOf", ReturnAttr: []string{"memberOf"}, BindUser: "admin", BindPassword: "admin",
-		Timeout: 10 * time.Second, given: map[string]bool{}}
+		Timeout: 10 * time.Second, given: map[string]bool{}, present: map[string]bool{}}
 }
 
 // LDAPIssue is a problem in the LDAP settings. Fatal issues make YuniKorn
@@ -105,6 +106,7 @@ func ReadLDAPDir(dir string) (LDAPSettings, []LDAPIssue, error) {
 // returns a message for a value YuniKorn ignores, and whether that makes
 // YuniKorn refuse to start (a required setting left without a value).
 func (s *LDAPSettings) Set(name, v string) (string, bool) {
+	s.present[name] = true
 	required := contains(requiredLDAP, name)
 	bad := func(format string, args ...any) (string, bool) {
 		msg := fmt.Sprintf(format, args...)
@@ -205,7 +207,7 @@ func (s *LDAPSettings) Check() []LDAPIssue {
 	var out []LDAPIssue
 	file := func(n string) string { return filepath.Join(s.Dir, n) }
 	for _, n := range requiredLDAP {
-		if !s.given[n] {
+		if !s.present[n] {
 			out = append(out, LDAPIssue{file(n), true, fmt.Sprintf("%s is missing: YuniKorn refuses to start without it (LDAP configuration not found or invalid)", n)})
 		}
 	}
@@ -316,7 +318,7 @@ func (l *LDAP) Resolve(user string) (Result, error) {
 	filter := s.SafeFilter(user)
 	res.Details = append(res.Details, "filter sent: "+filter)
 	if yk := s.YuniKornFilter(user); yk != filter {
-		res.Details = append(res.Details, fmt.Sprintf("warning: YuniKorn puts the user name into the filter unescaped and would send %s, which does not ask the same question", yk))
+		res.Warnings = append(res.Warnings, fmt.Sprintf("YuniKorn puts the user name into the LDAP filter unescaped and would send %s, which may match other entries and give other groups; aclint sent %s", yk, filter))
 	}
 	values, err := l.memberOf(filter)
 	if err != nil {

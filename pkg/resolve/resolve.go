@@ -17,6 +17,9 @@ type Result struct {
 	// Details explain the lookup step by step (check --explain): for LDAP
 	// the filter sent and how each memberOf value became a group.
 	Details []string
+	// Warnings are where YuniKorn's own lookup would differ from this one;
+	// they are always shown.
+	Warnings []string
 }
 
 // Resolver looks up a user's groups. An error means YuniKorn's resolver fails
