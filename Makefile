@@ -21,7 +21,9 @@ vet:
 	$(GO) vet ./...
 
 unit:
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -short ./...
+	@# the timing budget runs alone: other packages' tests would share its two cores
+	$(GO) test -count=1 -run '^TestScaleBudget$$' -v ./pkg/lint
 
 ## fuzz: explore with each fuzz target for FUZZTIME (make fuzz FUZZTIME=1m); new crashers land in
 ## testdata/fuzz and from then on run in make test

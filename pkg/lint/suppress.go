@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -107,6 +108,9 @@ func (s *suppression) covers(f Finding) bool {
 // applySuppressions removes the findings suppressed by comments in doc and
 // adds findings about the suppressions themselves.
 func applySuppressions(doc *config.Document, findings []Finding) []Finding {
+	if !bytes.Contains(doc.Text, []byte("aclint")) {
+		return findings // no directive can be there: skip reading comments
+	}
 	sups, problems := parseSuppressions(doc)
 	if len(sups) == 0 && len(problems) == 0 {
 		return findings
