@@ -121,6 +121,73 @@ func (p *Policy) ACLs(q *config.Queue) (submit, admin Value) {
 	return v[0], v[1]
 }
 
+// LevelACL is one ACL YuniKorn reads at one level of the queue tree.
+type LevelACL struct {
+	Field string // SubmitField or AdminField
+	Str   config.Str
+	Value Value
+}
+
+// Level returns the ACLs of queue q that YuniKorn's check for action reads,
+// in its order: submit reads submitacl then adminacl (CheckSubmitAccess),
+// admin reads adminacl (CheckAdminAccess). A check walks these from the
+// queue up to root and stops at the first that allows; check and every
+// audit share this rule.
+func (p *Policy) Level(q *config.Queue, action Action) []LevelACL {
+	submit, admin := p.ACLs(q)
+	if action == Submit {
+		return []LevelACL{{SubmitField, q.SubmitACL, submit}, {AdminField, q.AdminACL, admin}}
+	}
+	return []LevelACL{{AdminField, q.AdminACL, admin}}
+}
+
+// FindPartition finds a partition as YuniKorn names them, or says which
+// partitions there are.
+func (p *Policy) FindPartition(name string) (*config.Partition, error) {
+	if part := p.cfg.Partition(name); part != nil {
+		return part, nil
+	}
+	var names []string
+	for _, pt := range p.cfg.Partitions {
+		names = append(names, pt.CanonicalName())
+	}
+	return nil, &QueryError{fmt.Sprintf("partition %q not found; the config has: %s", name, strings.Join(names, ", "))}
+}
+
+// Target is the queue an access question is about.
+type Target struct {
+	Path    string        // the queue asked about, lower case
+	Queue   *config.Queue // the queue whose ACLs are read first
+	Dynamic bool          // Path does not exist and would be created under Queue
+	Note    string        // says so, when Dynamic
+}
+
+// Target finds the queue for path as YuniKorn would: an existing queue, or a
+// queue a placement rule could create under an existing parent queue (it
+// has no ACLs, so its ancestors decide). Under a leaf, or with an invalid
+// name, there is no such queue.
+func (p *Policy) Target(part *config.Partition, path string) (Target, error) {
+	q, missing, err := FindQueue(part.Root, path)
+	if err != nil {
+		return Target{}, err
+	}
+	t := Target{Path: strings.ToLower(path), Queue: q}
+	if len(missing) == 0 {
+		return t, nil
+	}
+	if q.IsLeaf() {
+		return t, &QueryError{fmt.Sprintf("queue %s does not exist and cannot be created: %s is a leaf queue, so no queue can be added below it", t.Path, q.Path())}
+	}
+	for _, m := range missing {
+		if !QueueNamePattern.MatchString(m) {
+			return t, &QueryError{fmt.Sprintf("queue %s does not exist and cannot be created: %q is not a valid queue name (%s)", t.Path, m, QueueNamePattern)}
+		}
+	}
+	t.Dynamic = true
+	t.Note = fmt.Sprintf("queue %s does not exist; a placement rule could create it under %s, and a new queue has no ACLs of its own, so access is decided by %s and its ancestors", t.Path, q.Path(), q.Path())
+	return t, nil
+}
+
 // FindQueue looks a queue up as YuniKorn does: lower-cased, dot separated,
 // starting at root. It returns the deepest existing queue and the path parts
 // below it that do not exist.
@@ -142,30 +209,18 @@ func FindQueue(root *config.Queue, path string) (*config.Queue, []string, error)
 
 // Decide answers q exactly as YuniKorn's placement and ACL checks would.
 func (p *Policy) Decide(q Query) (*Decision, error) {
-	part := p.cfg.Partition(q.Partition)
-	if part == nil {
-		var names []string
-		for _, pt := range p.cfg.Partitions {
-			names = append(names, pt.CanonicalName())
-		}
-		return nil, &QueryError{fmt.Sprintf("partition %q not found; the config has: %s", q.Partition, strings.Join(names, ", "))}
-	}
-	target, missing, err := FindQueue(part.Root, q.Queue)
+	part, err := p.FindPartition(q.Partition)
 	if err != nil {
 		return nil, err
 	}
-	d := &Decision{Query: q, Partition: part.CanonicalName(), Queue: strings.ToLower(q.Queue), Deciding: target.Path()}
-	if len(missing) > 0 {
-		if target.IsLeaf() {
-			return nil, &QueryError{fmt.Sprintf("queue %s does not exist and cannot be created: %s is a leaf queue, so no queue can be added below it", d.Queue, target.Path())}
-		}
-		for _, m := range missing {
-			if !QueueNamePattern.MatchString(m) {
-				return nil, &QueryError{fmt.Sprintf("queue %s does not exist and cannot be created: %q is not a valid queue name (%s)", d.Queue, m, QueueNamePattern)}
-			}
-		}
-		d.Dynamic = true
-		d.Notes = append(d.Notes, fmt.Sprintf("queue %s does not exist; a placement rule could create it under %s, and a new queue has no ACLs of its own, so access is decided by %s and its ancestors", d.Queue, target.Path(), target.Path()))
+	t, err := p.Target(part, q.Queue)
+	if err != nil {
+		return nil, err
+	}
+	d := &Decision{Query: q, Partition: part.CanonicalName(), Queue: t.Path, Deciding: t.Queue.Path(), Dynamic: t.Dynamic}
+	target := t.Queue
+	if t.Note != "" {
+		d.Notes = append(d.Notes, t.Note)
 	}
 
 	if err := p.subject(d, part); err != nil {
@@ -179,34 +234,46 @@ func (p *Policy) Decide(q Query) (*Decision, error) {
 		return d, nil
 	}
 
+walk:
 	for cur := target; cur != nil; cur = cur.Parent {
-		submit, admin := p.ACLs(cur)
-		if q.Action == Submit {
-			if p.consult(d, cur, SubmitField, cur.SubmitACL, submit) || p.consult(d, cur, AdminField, cur.AdminACL, admin) {
-				break
+		for _, l := range p.Level(cur, q.Action) {
+			if p.consult(d, cur, l.Field, l.Str, l.Value) {
+				break walk
 			}
-		} else if p.consult(d, cur, AdminField, cur.AdminACL, admin) {
-			break
 		}
 	}
 	p.nearMisses(d, target)
 	return d, nil
 }
 
-// subject works out the user's groups as YuniKorn's ConvertUGI does.
-func (p *Policy) subject(d *Decision, part *config.Partition) error {
-	q := d.Query
+// Subject is who asks: the user and the groups YuniKorn would use.
+type Subject struct {
+	User    string
+	Groups  []string
+	Source  string   // where the groups came from
+	Details []string // how the resolver found them
+	Notes   []string
+	// Reason is set when YuniKorn would reject the application before any
+	// ACL is read: an empty or invalid user name, a user it cannot resolve.
+	Reason string
+}
+
+// ResolveSubject works out the user's groups for partition part as
+// YuniKorn's ConvertUGI does: groups the request carries are used as given
+// (and the user name is then checked); otherwise the resolver runs.
+func (p *Policy) ResolveSubject(part *config.Partition, q Query) (Subject, error) {
+	sub := Subject{User: q.User}
 	if q.User == "" {
-		d.Reason = "YuniKorn would reject the application: empty user cannot resolve"
-		return nil
+		sub.Reason = "YuniKorn would reject the application: empty user cannot resolve"
+		return sub, nil
 	}
 	if len(q.Groups) > 0 {
-		d.Groups = q.Groups
-		d.GroupsSource = "request: groups carried by the application, used as given"
+		sub.Groups = q.Groups
+		sub.Source = "request: groups carried by the application, used as given"
 		if !RequestUserPattern.MatchString(q.User) {
-			d.Reason = fmt.Sprintf("YuniKorn would reject the application: invalid username, it contains invalid characters (%q does not match %s)", q.User, RequestUserPattern)
+			sub.Reason = fmt.Sprintf("YuniKorn would reject the application: invalid username, it contains invalid characters (%q does not match %s)", q.User, RequestUserPattern)
 		}
-		return nil
+		return sub, nil
 	}
 	r := q.Resolver
 	if r == nil {
@@ -215,36 +282,47 @@ func (p *Policy) subject(d *Decision, part *config.Partition) error {
 		// that partition's resolver type serves every partition.
 		first := p.cfg.Partitions[0]
 		if first != part && first.Resolver.Value != part.Resolver.Value {
-			d.Notes = append(d.Notes, fmt.Sprintf("YuniKorn creates one user group resolver for all partitions, from the first partition (%s, type %q); partition %s's own type %q is not used",
+			sub.Notes = append(sub.Notes, fmt.Sprintf("YuniKorn creates one user group resolver for all partitions, from the first partition (%s, type %q); partition %s's own type %q is not used",
 				first.CanonicalName(), first.Resolver.Value, part.CanonicalName(), part.Resolver.Value))
 		}
 		var err error
 		r, err = resolve.ForType(first.Resolver.Value, q.Resolvers)
 		if err != nil {
-			return &QueryError{err.Error()}
+			return sub, &QueryError{err.Error()}
 		}
 	}
 	res, err := r.Resolve(q.User)
-	d.GroupsDetails = res.Details
-	d.Notes = append(d.Notes, res.Warnings...)
+	sub.Details = res.Details
+	sub.Notes = append(sub.Notes, res.Warnings...)
 	var unreachable *resolve.UnreachableError
 	var crash *resolve.CrashError
 	switch {
 	case errors.As(err, &unreachable):
-		return &QueryError{fmt.Sprintf("%v (check the address, the network and --ldap-timeout)", err)}
+		return sub, &QueryError{fmt.Sprintf("%v (check the address, the network and --ldap-timeout)", err)}
 	case errors.As(err, &crash):
-		return &QueryError{err.Error()}
+		return sub, &QueryError{err.Error()}
 	}
 	if err != nil {
 		if !errors.Is(err, resolve.ErrUnresolvable) {
 			err = fmt.Errorf("%w: %v", resolve.ErrUnresolvable, err)
 		}
-		d.Reason = "YuniKorn would reject the application: " + err.Error()
-		d.GroupsSource = resolverLabel(r.Name())
-		return nil
+		sub.Reason = "YuniKorn would reject the application: " + err.Error()
+		sub.Source = resolverLabel(r.Name())
+		return sub, nil
 	}
-	d.Groups = res.Groups
-	d.GroupsSource = res.Source
+	sub.Groups = res.Groups
+	sub.Source = res.Source
+	return sub, nil
+}
+
+// subject fills the decision's subject.
+func (p *Policy) subject(d *Decision, part *config.Partition) error {
+	sub, err := p.ResolveSubject(part, d.Query)
+	if err != nil {
+		return err
+	}
+	d.Groups, d.GroupsSource, d.GroupsDetails, d.Reason = sub.Groups, sub.Source, sub.Details, sub.Reason
+	d.Notes = append(d.Notes, sub.Notes...)
 	return nil
 }
 
@@ -331,23 +409,10 @@ func (p *Policy) nearMisses(d *Decision, target *config.Queue) {
 		isGroup[g] = true
 	}
 	for cur := target; cur != nil; cur = cur.Parent {
-		submit, admin := p.ACLs(cur)
-		fields := []struct {
-			name string
-			s    config.Str
-			v    Value
-		}{{AdminField, cur.AdminACL, admin}}
-		if d.Query.Action == Submit {
-			fields = append([]struct {
-				name string
-				s    config.Str
-				v    Value
-			}{{SubmitField, cur.SubmitACL, submit}}, fields...)
-		}
-		for _, f := range fields {
-			for _, e := range f.v.Entries {
-				at := p.cfg.Doc.ValuePos(f.s.Node, e.Offset)
-				where := fmt.Sprintf("%s %s at %s", cur.Path(), f.name, at)
+		for _, f := range p.Level(cur, d.Query.Action) {
+			for _, e := range f.Value.Entries {
+				at := p.cfg.Doc.ValuePos(f.Str.Node, e.Offset)
+				where := fmt.Sprintf("%s %s at %s", cur.Path(), f.Field, at)
 				names := (e.Kind == User && e.Name == d.Query.User) || (e.Kind == Group && isGroup[e.Name])
 				switch {
 				case names && !e.Effective():

@@ -37,6 +37,17 @@ func FuzzParse(f *testing.F) {
 		if want := reference(raw, user, group); got != want {
 			t.Fatalf("Check(%q, %q, %q) = %v, YuniKorn's logic says %v", raw, user, group, got, want)
 		}
+		everyone, users, groups := v.Grants()
+		inSet := everyone
+		for _, e := range users {
+			inSet = inSet || e.Name == user
+		}
+		for _, e := range groups {
+			inSet = inSet || e.Name == group
+		}
+		if inSet != got {
+			t.Fatalf("Grants and Check disagree on %q for %q/%q", raw, user, group)
+		}
 	})
 }
 

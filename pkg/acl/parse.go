@@ -294,3 +294,26 @@ func (v Value) Check(user string, groups []string) (Match, bool) {
 	}
 	return Match{}, false
 }
+
+// Grants is the set view of Check: the subjects the ACL lets in. Check
+// allows a request exactly when Everyone is set, the user is in Users, or
+// one of its groups is in Groups (FuzzParse holds the two views equal).
+func (v Value) Grants() (everyone bool, users, groups []Entry) {
+	if v.RuntimeErr != nil {
+		return false, nil, nil
+	}
+	if v.Everyone {
+		return true, nil, nil
+	}
+	for _, e := range v.Entries {
+		if !e.Effective() {
+			continue
+		}
+		if e.Kind == User {
+			users = append(users, e)
+		} else {
+			groups = append(groups, e)
+		}
+	}
+	return false, users, groups
+}
