@@ -1,0 +1,499 @@
+package acl
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/aclint/aclint/pkg/config"
+)
+
+// Holder is a subject that has access, with the ACL that grants it.
+type Holder struct {
+	Kind      string // "wildcard", "user" or "group"
+	Name      string // "*" for the wildcard
+	Queue     string // the queue whose ACL grants it
+	ACL       string // submitacl or adminacl
+	Inherited bool   // granted on an ancestor of the queue asked about
+	Pos       config.Position
+}
+
+// DroppedEntry is an ACL entry on the path that YuniKorn ignores.
+type DroppedEntry struct {
+	Queue, ACL, Kind, Name, Reason string
+	Pos                            config.Position
+}
+
+// WhoCanResult lists every subject with access to one queue.
+type WhoCanResult struct {
+	Action    Action
+	Partition string
+	Target    Target
+	Everyone  []Holder // every ACL on the path that lets everyone in, nearest first
+	Users     []Holder // by name; the nearest grant of each
+	Groups    []Holder
+	Dropped   []DroppedEntry
+	Notes     []string
+}
+
+// WhoCan answers who has action on a queue: every ACL that CheckSubmitAccess
+// or CheckAdminAccess would read, from the queue up to root.
+func (p *Policy) WhoCan(partition, queue string, action Action) (*WhoCanResult, error) {
+	part, err := p.FindPartition(partition)
+	if err != nil {
+		return nil, err
+	}
+	t, err := p.Target(part, queue)
+	if err != nil {
+		return nil, err
+	}
+	r := &WhoCanResult{Action: action, Partition: part.CanonicalName(), Target: t}
+	if t.Note != "" {
+		r.Notes = append(r.Notes, t.Note)
+	}
+	if action == Submit && t.Path == recoveryQueue {
+		r.Notes = append(r.Notes, "root.@recovery@ is YuniKorn's recovery queue: nobody passes its submit check")
+		return r, nil
+	}
+	seen := map[string]bool{}
+	doc := p.cfg.Doc
+	for cur := t.Queue; cur != nil; cur = cur.Parent {
+		for _, l := range p.Level(cur, action) {
+			h := Holder{Queue: cur.Path(), ACL: l.Field, Inherited: cur != t.Queue}
+			everyone, users, groups := l.Value.Grants()
+			if everyone {
+				h.Kind, h.Name, h.Pos = "wildcard", "*", doc.ValuePos(l.Str.Node, l.Value.WildcardAt)
+				r.Everyone = append(r.Everyone, h)
+			}
+			for _, e := range append(users, groups...) {
+				key := e.Kind.String() + ":" + e.Name
+				if seen[key] {
+					continue
+				}
+				seen[key] = true
+				g := h
+				g.Kind, g.Name, g.Pos = e.Kind.String(), e.Name, doc.ValuePos(l.Str.Node, e.Offset)
+				if e.Kind == User {
+					r.Users = append(r.Users, g)
+				} else {
+					r.Groups = append(r.Groups, g)
+				}
+			}
+			for _, e := range l.Value.Entries {
+				if !e.Effective() {
+					r.Dropped = append(r.Dropped, DroppedEntry{Queue: cur.Path(), ACL: l.Field, Kind: e.Kind.String(), Name: e.Name,
+						Reason: e.DropReason(), Pos: doc.ValuePos(l.Str.Node, e.Offset)})
+				}
+			}
+		}
+	}
+	byName := func(hs []Holder) { sort.SliceStable(hs, func(i, j int) bool { return hs[i].Name < hs[j].Name }) }
+	byName(r.Users)
+	byName(r.Groups)
+	return r, nil
+}
+
+// AccessRow is one queue's answer for one subject.
+type AccessRow struct {
+	Partition string
+	Queue     string
+	Submit    *Holder // nil: denied
+	Admin     *Holder
+	Reason    string // the request is rejected before ACLs are read
+}
+
+// AccessResult describes the subject of an access listing, per partition.
+type AccessResult struct {
+	Partition string
+	Subject   Subject
+}
+
+// Access lists, for every queue of every partition (or only partition, when
+// not empty), whether the subject of q may submit and administer, and the
+// grant for each. Rows are emitted queue by queue, parents first, so large
+// configs stream. begin is called once per partition with the resolved
+// subject.
+func (p *Policy) Access(q Query, partition string, begin func(AccessResult) error, emit func(AccessRow) error) error {
+	parts := p.cfg.Partitions
+	if partition != "" {
+		part, err := p.FindPartition(partition)
+		if err != nil {
+			return err
+		}
+		parts = []*config.Partition{part}
+	}
+	for _, part := range parts {
+		sub, err := p.ResolveSubject(part, q)
+		if err != nil {
+			return err
+		}
+		if err := begin(AccessResult{Partition: part.CanonicalName(), Subject: sub}); err != nil {
+			return err
+		}
+		var walk func(q *config.Queue, submit, admin *Holder) error
+		walk = func(q *config.Queue, submit, admin *Holder) error {
+			row := AccessRow{Partition: part.CanonicalName(), Queue: q.Path(), Reason: sub.Reason}
+			if sub.Reason == "" {
+				row.Submit = p.levelGrant(q, Submit, sub, inherit(submit))
+				row.Admin = p.levelGrant(q, Admin, sub, inherit(admin))
+				if q.Path() == recoveryQueue {
+					row.Submit = nil
+				}
+			}
+			if err := emit(row); err != nil {
+				return err
+			}
+			for _, c := range q.Children {
+				if err := walk(c, row.Submit, row.Admin); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		if err := walk(part.Root, nil, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func inherit(h *Holder) *Holder {
+	if h == nil {
+		return nil
+	}
+	c := *h
+	c.Inherited = true
+	return &c
+}
+
+// levelGrant is the grant at queue q: the first of its own ACLs that allows
+// the subject (YuniKorn's order), or else what its parent grants.
+func (p *Policy) levelGrant(q *config.Queue, action Action, sub Subject, fromParent *Holder) *Holder {
+	for _, l := range p.Level(q, action) {
+		if m, ok := l.Value.Check(sub.User, sub.Groups); ok {
+			h := &Holder{Queue: q.Path(), ACL: l.Field}
+			if m.Wildcard {
+				h.Kind, h.Name, h.Pos = "wildcard", "*", p.cfg.Doc.ValuePos(l.Str.Node, l.Value.WildcardAt)
+			} else {
+				h.Kind, h.Name, h.Pos = m.Entry.Kind.String(), m.Entry.Name, p.cfg.Doc.ValuePos(l.Str.Node, m.Entry.Offset)
+			}
+			return h
+		}
+	}
+	return fromParent
+}
+
+// Principal is a subject of an access matrix or diff: a user (with the
+// groups it is known to have) or a group.
+type Principal struct {
+	Kind   string // "user" or "group"
+	Name   string
+	Groups []string // a user's groups, when known
+}
+
+func (pr Principal) String() string { return pr.Kind + ":" + pr.Name }
+
+// NamedPrincipals lists every user and group an ACL of the config names
+// and YuniKorn keeps, sorted.
+func (p *Policy) NamedPrincipals() []Principal {
+	seen := map[string]bool{}
+	var out []Principal
+	for _, part := range p.cfg.Partitions {
+		part.Root.Walk(func(q *config.Queue) {
+			submit, admin := p.ACLs(q)
+			for _, v := range []Value{submit, admin} {
+				for _, e := range v.Entries {
+					pr := Principal{Kind: e.Kind.String(), Name: e.Name}
+					if e.Effective() && !seen[pr.String()] {
+						seen[pr.String()] = true
+						out = append(out, pr)
+					}
+				}
+			}
+		})
+	}
+	SortPrincipals(out)
+	return out
+}
+
+// SortPrincipals orders users before groups, then by name.
+func SortPrincipals(ps []Principal) {
+	sort.SliceStable(ps, func(i, j int) bool {
+		if ps[i].Kind != ps[j].Kind {
+			return ps[i].Kind == "user"
+		}
+		return ps[i].Name < ps[j].Name
+	})
+}
+
+// Cell is a principal's access to one queue.
+type Cell uint8
+
+const (
+	NoAccess Cell = iota
+	SubmitOnly
+	SubmitAdmin // adminacl grants submit too
+)
+
+func (c Cell) String() string {
+	switch c {
+	case SubmitOnly:
+		return "submit"
+	case SubmitAdmin:
+		return "admin"
+	}
+	return "-"
+}
+
+// Matrix calls emit for every queue of every partition with each
+// principal's access, parents first. Only one row per tree level is kept,
+// so a large matrix streams instead of being held in memory.
+func (p *Policy) Matrix(principals []Principal, emit func(partition, queue string, cells []Cell) error) error {
+	for _, part := range p.cfg.Partitions {
+		var walk func(q *config.Queue, parent []Cell) error
+		walk = func(q *config.Queue, parent []Cell) error {
+			row := make([]Cell, len(principals))
+			for i, pr := range principals {
+				user, groups := pr.Name, pr.Groups
+				if pr.Kind == "group" {
+					user, groups = "", []string{pr.Name}
+				}
+				sub := Subject{User: user, Groups: groups}
+				var ps, pa *Holder
+				if parent != nil {
+					if parent[i] >= SubmitOnly {
+						ps = &Holder{}
+					}
+					if parent[i] == SubmitAdmin {
+						pa = &Holder{}
+					}
+				}
+				switch {
+				case p.levelGrant(q, Admin, sub, pa) != nil:
+					row[i] = SubmitAdmin
+				case p.levelGrant(q, Submit, sub, ps) != nil && q.Path() != recoveryQueue:
+					row[i] = SubmitOnly
+				}
+			}
+			if err := emit(part.CanonicalName(), q.Path(), row); err != nil {
+				return err
+			}
+			for _, c := range q.Children {
+				if err := walk(c, row); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		if err := walk(part.Root, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Change is one subject gaining or losing access to one queue.
+type Change struct {
+	Partition, Queue string
+	Principal        string // "everyone", "user:NAME" or "group:NAME"
+	Action           Action
+	Gained           bool
+	// Via names the ACL that grants it: in the new config for a gain, in
+	// the old one for a loss.
+	Via *Holder
+}
+
+// QueueChange is a queue that exists in only one of the configs.
+type QueueChange struct {
+	Partition, Queue string
+	Added            bool
+}
+
+// DiffResult is what a config change does to access.
+type DiffResult struct {
+	Changes           []Change
+	Queues            []QueueChange
+	PartitionsAdded   []string
+	PartitionsRemoved []string
+}
+
+// Diff compares access between two accepted configs: for every partition
+// and queue in both, which principals (every user and group named in either
+// config, and everyone) gain or lose submit or admin, including changes
+// that come from an ancestor's ACL; and the queues and partitions added and
+// removed.
+func Diff(old, new *Policy) *DiffResult {
+	res := &DiffResult{}
+	principals := mergePrincipals(old.NamedPrincipals(), new.NamedPrincipals())
+	u := newUniverse(principals)
+	for _, po := range old.cfg.Partitions {
+		pn := new.cfg.Partition(po.CanonicalName())
+		if pn == nil {
+			res.PartitionsRemoved = append(res.PartitionsRemoved, po.CanonicalName())
+			continue
+		}
+		d := &differ{old: old, new: new, u: u, res: res, part: po.CanonicalName()}
+		d.walk(po.Root, pn.Root, [2]bits{}, [2]bits{})
+	}
+	for _, pn := range new.cfg.Partitions {
+		if old.cfg.Partition(pn.CanonicalName()) == nil {
+			res.PartitionsAdded = append(res.PartitionsAdded, pn.CanonicalName())
+		}
+	}
+	return res
+}
+
+func mergePrincipals(a, b []Principal) []Principal {
+	seen := map[string]bool{}
+	var out []Principal
+	for _, p := range append(append([]Principal(nil), a...), b...) {
+		if !seen[p.String()] {
+			seen[p.String()] = true
+			out = append(out, p)
+		}
+	}
+	SortPrincipals(out)
+	return out
+}
+
+// universe numbers the principals for bit sets; bit 0 is everyone.
+type universe struct {
+	principals []Principal
+	index      map[string]int
+	words      int
+}
+
+func newUniverse(ps []Principal) *universe {
+	u := &universe{principals: ps, index: map[string]int{}, words: (len(ps) + 1 + 63) / 64}
+	for i, p := range ps {
+		u.index[p.String()] = i + 1
+	}
+	return u
+}
+
+type bits []uint64
+
+func (u *universe) empty() bits { return make(bits, u.words) }
+
+func (b bits) set(i int)      { b[i/64] |= 1 << (i % 64) }
+func (b bits) has(i int) bool { return b[i/64]&(1<<(i%64)) != 0 }
+
+// grants is the set of principals a queue's own ACLs let in for an action,
+// built from the ACLs' set view (Value.Grants): the wildcard lets in
+// everyone and every principal.
+func (u *universe) grants(p *Policy, q *config.Queue, action Action, inherited bits) bits {
+	out := u.empty()
+	copy(out, inherited)
+	for _, l := range p.Level(q, action) {
+		everyone, users, groups := l.Value.Grants()
+		if everyone {
+			for i := range out {
+				out[i] = ^uint64(0)
+			}
+			return out
+		}
+		for _, e := range append(users, groups...) {
+			if i, ok := u.index[e.Kind.String()+":"+e.Name]; ok {
+				out.set(i)
+			}
+		}
+	}
+	return out
+}
+
+type differ struct {
+	old, new *Policy
+	u        *universe
+	res      *DiffResult
+	part     string
+}
+
+func (d *differ) walk(oq, nq *config.Queue, oParent, nParent [2]bits) {
+	if oq == nil || nq == nil {
+		q, added := oq, false
+		if q == nil {
+			q, added = nq, true
+		}
+		d.res.Queues = append(d.res.Queues, QueueChange{Partition: d.part, Queue: q.Path(), Added: added})
+		return
+	}
+	var oSets, nSets [2]bits
+	for i, action := range []Action{Submit, Admin} {
+		oSets[i] = d.u.grants(d.old, oq, action, oParent[i])
+		nSets[i] = d.u.grants(d.new, nq, action, nParent[i])
+		if oq.Path() == recoveryQueue && action == Submit {
+			continue
+		}
+		for w := range oSets[i] {
+			if oSets[i][w] == nSets[i][w] {
+				continue
+			}
+			for b := w * 64; b < (w+1)*64 && b <= len(d.u.principals); b++ {
+				was, is := oSets[i].has(b), nSets[i].has(b)
+				if was == is {
+					continue
+				}
+				c := Change{Partition: d.part, Queue: nq.Path(), Action: action, Gained: is, Principal: "everyone"}
+				pr := Principal{}
+				if b > 0 {
+					pr = d.u.principals[b-1]
+					c.Principal = pr.String()
+				}
+				pol, q := d.old, oq
+				if is {
+					pol, q = d.new, nq
+				}
+				c.Via = pol.grantFor(q, action, pr)
+				d.res.Changes = append(d.res.Changes, c)
+			}
+		}
+	}
+	// children, matched by name as YuniKorn matches them (ignoring case)
+	seen := map[string]bool{}
+	for _, oc := range oq.Children {
+		name := strings.ToLower(oc.Name.Value)
+		seen[name] = true
+		d.walk(oc, nq.Child(name), oSets, nSets)
+	}
+	for _, nc := range nq.Children {
+		if !seen[strings.ToLower(nc.Name.Value)] {
+			d.walk(nil, nc, oSets, nSets)
+		}
+	}
+}
+
+// grantFor finds the ACL that grants principal pr action on q, walking up as
+// a check does; the zero principal stands for everyone.
+func (p *Policy) grantFor(q *config.Queue, action Action, pr Principal) *Holder {
+	sub := Subject{User: pr.Name, Groups: pr.Groups}
+	if pr.Kind == "group" {
+		sub = Subject{Groups: []string{pr.Name}}
+	}
+	for cur := q; cur != nil; cur = cur.Parent {
+		if pr.Name == "" {
+			for _, l := range p.Level(cur, action) {
+				if l.Value.Everyone {
+					return &Holder{Kind: "wildcard", Name: "*", Queue: cur.Path(), ACL: l.Field, Inherited: cur != q, Pos: p.cfg.Doc.ValuePos(l.Str.Node, l.Value.WildcardAt)}
+				}
+			}
+			continue
+		}
+		if h := p.levelGrant(cur, action, sub, nil); h != nil {
+			h.Inherited = cur != q
+			return h
+		}
+	}
+	return nil
+}
+
+// Describe says where a holder's grant is, for text output.
+func (h *Holder) Describe() string {
+	if h == nil {
+		return ""
+	}
+	what := fmt.Sprintf("%s %q", h.Kind, h.Name)
+	if h.Kind == "wildcard" {
+		what = `"*"`
+	}
+	return fmt.Sprintf("%s %s %s at %s", h.Queue, h.ACL, what, h.Pos)
+}
