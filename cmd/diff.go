@@ -1,0 +1,243 @@
+package cmd
+
+import (
+	"bufio"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/aclint/aclint/pkg/acl"
+	"github.com/aclint/aclint/pkg/config"
+	"github.com/aclint/aclint/pkg/lint"
+	"github.com/aclint/aclint/pkg/report"
+)
+
+// side is one config of a diff.
+type side struct {
+	name     string
+	cfg      *config.Config
+	accepted bool
+	errors   []lint.Finding
+}
+
+func loadSide(s *streams, path, key string) (*side, error) {
+	docs, err := loadInputs(s, []string{path}, key, false)
+	if err != nil {
+		return nil, err
+	}
+	doc, _ := config.Merge(docs)
+	if doc.Empty() {
+		doc = config.DefaultDocument()
+	}
+	cfg := config.Decode(doc)
+	errs := lint.Errors(cfg)
+	return &side{name: doc.Describe(), cfg: cfg, accepted: len(errs) == 0, errors: errs}, nil
+}
+
+func newDiffCmd(s *streams) *cobra.Command {
+	var (
+		key, output string
+		failOnGain  bool
+	)
+	c := &cobra.Command{
+		Use:   "diff OLD NEW",
+		Short: "Show what a config change grants or takes away: who gains or loses submit or admin on which queue",
+		Long: `Compare access between two configs (any input form; - reads one of them from standard
+input). For each partition and queue: which users, groups and everyone gain or lose submit
+or admin access, including changes that come from an ancestor's ACL, with the ACL that
+grants (for a gain) or granted (for a loss) it; queues and partitions added and removed;
+and a config that stops being accepted.
+
+Exit codes: 0 compared; 1 with --fail-on-gain when anyone gains access, or when NEW is
+rejected by YuniKorn and OLD was not; 2 bad input or usage.`,
+		Example: `  aclint diff old/queues.yaml queues.yaml
+  git show main:queues.yaml | aclint diff - queues.yaml --fail-on-gain`,
+		Args: exactArgs(2, "diff needs OLD NEW"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkOutput(output, "text", "json"); err != nil {
+				return err
+			}
+			if args[0] == "-" && args[1] == "-" {
+				return usageErr("only one of OLD and NEW can be standard input")
+			}
+			old, err := loadSide(s, args[0], key)
+			if err != nil {
+				return err
+			}
+			new, err := loadSide(s, args[1], key)
+			if err != nil {
+				return err
+			}
+			var res *acl.DiffResult
+			if old.accepted && new.accepted {
+				res = acl.Diff(acl.NewPolicy(old.cfg), acl.NewPolicy(new.cfg))
+			}
+			if output == "json" {
+				err = writeJSON(s.out, diffJSON(old, new, res))
+			} else {
+				err = writeDiffText(s, old, new, res)
+			}
+			if err != nil {
+				return usageErr("writing output: %v", err)
+			}
+			gains := 0
+			if res != nil {
+				for _, c := range res.Changes {
+					if c.Gained {
+						gains++
+					}
+				}
+			}
+			if (old.accepted && !new.accepted) || (failOnGain && gains > 0) {
+				return &exitError{code: ExitFail}
+			}
+			return nil
+		},
+	}
+	f := c.Flags()
+	f.StringVarP(&output, "output", "o", "text", "output format: text or json")
+	f.BoolVar(&failOnGain, "fail-on-gain", false, "exit 1 when anyone gains access, so a pipeline can ask for approval")
+	f.StringVar(&key, "key", config.DefaultKey, "ConfigMap data key holding the queue config")
+	return c
+}
+
+func changeText(c acl.Change) string {
+	verb, via := "gains", "via"
+	if !c.Gained {
+		verb, via = "loses", "was granted by"
+	}
+	who := c.Principal
+	if who != "everyone" {
+		who = strings.Replace(who, ":", " ", 1)
+	}
+	return fmt.Sprintf("%s %s %s (%s %s)", who, verb, c.Action, via, c.Via.Describe())
+}
+
+func writeDiffText(s *streams, old, new *side, res *acl.DiffResult) error {
+	w := bufio.NewWriter(s.out)
+	defer w.Flush()
+	for _, sd := range []*side{old, new} {
+		if !sd.accepted {
+			label := "NEW"
+			if sd == old {
+				label = "OLD"
+			}
+			fmt.Fprintf(w, "%s (%s) is rejected by YuniKorn:\n", label, sd.name)
+			var b strings.Builder
+			_ = report.Text(&b, sd.errors, report.Sources{sd.cfg.Doc.File: sd.cfg.Doc.Lines()}, false)
+			for _, l := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
+				fmt.Fprintf(w, "  %s\n", l)
+			}
+		}
+	}
+	if res == nil {
+		fmt.Fprintln(w, "access is compared only between two configs YuniKorn accepts; on a reload YuniKorn keeps the old config when the new one is rejected")
+		return nil
+	}
+	for _, p := range res.PartitionsAdded {
+		fmt.Fprintf(w, "+ partition %s (added)\n", p)
+	}
+	for _, p := range res.PartitionsRemoved {
+		fmt.Fprintf(w, "- partition %s (removed)\n", p)
+	}
+	for _, q := range res.Queues {
+		if q.Added {
+			fmt.Fprintf(w, "+ %s/%s (queue added)\n", q.Partition, q.Queue)
+		} else {
+			fmt.Fprintf(w, "- %s/%s (queue removed)\n", q.Partition, q.Queue)
+		}
+	}
+	gains, losses := 0, 0
+	for _, c := range res.Changes {
+		mark := "+"
+		if c.Gained {
+			gains++
+		} else {
+			mark = "-"
+			losses++
+		}
+		fmt.Fprintf(w, "%s %s/%s: %s\n", mark, c.Partition, c.Queue, changeText(c))
+	}
+	if gains+losses+len(res.Queues)+len(res.PartitionsAdded)+len(res.PartitionsRemoved) == 0 {
+		fmt.Fprintln(w, "no change in access")
+		return nil
+	}
+	fmt.Fprintf(w, "%d %s, %d %s, %d %s added, %d removed\n", gains, plural(gains, "gain", "gains"), losses, plural(losses, "loss", "losses"),
+		countQueues(res, true), plural(countQueues(res, true), "queue", "queues"), countQueues(res, false))
+	return nil
+}
+
+func countQueues(res *acl.DiffResult, added bool) int {
+	n := 0
+	for _, q := range res.Queues {
+		if q.Added == added {
+			n++
+		}
+	}
+	return n
+}
+
+func diffJSON(old, new *side, res *acl.DiffResult) any {
+	type sideJSON struct {
+		Config   string        `json:"config"`
+		Accepted bool          `json:"accepted"`
+		Errors   []jsonFinding `json:"errors"`
+	}
+	mk := func(sd *side) sideJSON {
+		out := sideJSON{Config: sd.name, Accepted: sd.accepted, Errors: []jsonFinding{}}
+		for _, f := range sd.errors {
+			out.Errors = append(out.Errors, jsonFinding{f.Rule, f.Pos.File, f.Pos.Line, f.Pos.Col, f.Message})
+		}
+		return out
+	}
+	type changeJSON struct {
+		Partition string      `json:"partition"`
+		Queue     string      `json:"queue"`
+		Subject   string      `json:"subject"`
+		Action    string      `json:"action"`
+		Change    string      `json:"change"`
+		Via       *holderJSON `json:"via"`
+	}
+	type queueJSON struct {
+		Partition string `json:"partition"`
+		Queue     string `json:"queue"`
+		Change    string `json:"change"`
+	}
+	out := struct {
+		Old               sideJSON     `json:"old"`
+		New               sideJSON     `json:"new"`
+		Compared          bool         `json:"compared"`
+		PartitionsAdded   []string     `json:"partitionsAdded"`
+		PartitionsRemoved []string     `json:"partitionsRemoved"`
+		Queues            []queueJSON  `json:"queues"`
+		Changes           []changeJSON `json:"changes"`
+	}{Old: mk(old), New: mk(new), Compared: res != nil, PartitionsAdded: []string{}, PartitionsRemoved: []string{}, Queues: []queueJSON{}, Changes: []changeJSON{}}
+	if res != nil {
+		out.PartitionsAdded = append(out.PartitionsAdded, res.PartitionsAdded...)
+		out.PartitionsRemoved = append(out.PartitionsRemoved, res.PartitionsRemoved...)
+		for _, q := range res.Queues {
+			ch := "removed"
+			if q.Added {
+				ch = "added"
+			}
+			out.Queues = append(out.Queues, queueJSON{q.Partition, q.Queue, ch})
+		}
+		for _, c := range res.Changes {
+			ch := "lost"
+			if c.Gained {
+				ch = "gained"
+			}
+			out.Changes = append(out.Changes, changeJSON{c.Partition, c.Queue, c.Principal, string(c.Action), ch, toHolderJSON(c.Via)})
+		}
+	}
+	return out
+}
+
+type jsonFinding struct {
+	Rule    string `json:"rule"`
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+	Message string `json:"message"`
+}

@@ -1,0 +1,212 @@
+package cmd
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/aclint/aclint/pkg/acl"
+	"github.com/aclint/aclint/pkg/config"
+)
+
+func newWhoCanCmd(s *streams) *cobra.Command {
+	var (
+		files               []string
+		action, key, output string
+	)
+	c := &cobra.Command{
+		Use:   "who-can PARTITION QUEUE",
+		Short: "List every user and group that may submit to (or administer) a queue, and the ACL that grants each",
+		Long: `List who has access to a queue, like kubectl-who-can: everyone (*), users and groups,
+each with the queue and ACL that grants it (on the queue itself, or inherited from an
+ancestor), and the ACL entries YuniKorn drops on the way.
+
+Exit codes: 0 answered, 2 error (a config YuniKorn rejects, unknown partition or queue, usage).`,
+		Example: `  aclint who-can -f queues.yaml default root.prod.etl
+  aclint who-can default root.prod --action admin -o csv`,
+		Args: exactArgs(2, "who-can needs PARTITION QUEUE"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			act, err := acl.ParseAction(action)
+			if err != nil {
+				return usageErr("invalid --action: %v", err)
+			}
+			if err := checkOutput(output, "text", "json", "csv"); err != nil {
+				return err
+			}
+			cfg, notes, err := loadPolicyConfig(s, files, key)
+			if err != nil {
+				return err
+			}
+			r, err := acl.NewPolicy(cfg).WhoCan(args[0], args[1], act)
+			if err != nil {
+				return usageErr("%v", err)
+			}
+			r.Notes = append(notes, r.Notes...)
+			switch output {
+			case "json":
+				return writeJSON(s.out, whoCanJSON(r))
+			case "csv":
+				return writeWhoCanCSV(s.out, r)
+			}
+			return writeWhoCanText(s.out, r)
+		},
+	}
+	f := c.Flags()
+	f.StringArrayVarP(&files, "file", "f", nil, "queue config or ConfigMap file, or - (repeatable; default ./queues.yaml)")
+	f.StringVar(&action, "action", "submit", "access to list: submit or admin")
+	f.StringVarP(&output, "output", "o", "text", "output format: text, json or csv")
+	f.StringVar(&key, "key", config.DefaultKey, "ConfigMap data key holding the queue config")
+	return c
+}
+
+func exactArgs(n int, msg string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != n {
+			return usageErr("%s, got %d argument(s)\nrun '%s --help' for usage", msg, len(args), cmd.CommandPath())
+		}
+		return nil
+	}
+}
+
+func checkOutput(o string, allowed ...string) error {
+	for _, a := range allowed {
+		if o == a {
+			return nil
+		}
+	}
+	return usageErr("invalid -o %q: use %s", o, strings.Join(allowed, ", "))
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+type holderJSON struct {
+	Kind      string `json:"kind"`
+	Name      string `json:"name"`
+	Queue     string `json:"queue"`
+	ACL       string `json:"acl"`
+	Inherited bool   `json:"inherited"`
+	File      string `json:"file"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
+}
+
+func toHolderJSON(h *acl.Holder) *holderJSON {
+	if h == nil {
+		return nil
+	}
+	return &holderJSON{h.Kind, h.Name, h.Queue, h.ACL, h.Inherited, h.Pos.File, h.Pos.Line, h.Pos.Col}
+}
+
+func holdersJSON(hs []acl.Holder) []holderJSON {
+	out := []holderJSON{}
+	for i := range hs {
+		out = append(out, *toHolderJSON(&hs[i]))
+	}
+	return out
+}
+
+func whoCanJSON(r *acl.WhoCanResult) any {
+	type dropped struct {
+		Queue  string `json:"queue"`
+		ACL    string `json:"acl"`
+		Kind   string `json:"kind"`
+		Name   string `json:"name"`
+		Reason string `json:"reason"`
+		File   string `json:"file"`
+		Line   int    `json:"line"`
+		Column int    `json:"column"`
+	}
+	ds := []dropped{}
+	for _, d := range r.Dropped {
+		ds = append(ds, dropped{d.Queue, d.ACL, d.Kind, d.Name, d.Reason, d.Pos.File, d.Pos.Line, d.Pos.Col})
+	}
+	notes := r.Notes
+	if notes == nil {
+		notes = []string{}
+	}
+	return struct {
+		Action    string       `json:"action"`
+		Partition string       `json:"partition"`
+		Queue     string       `json:"queue"`
+		Deciding  string       `json:"decidingQueue"`
+		Dynamic   bool         `json:"dynamic"`
+		Everyone  []holderJSON `json:"everyone"`
+		Users     []holderJSON `json:"users"`
+		Groups    []holderJSON `json:"groups"`
+		Dropped   []dropped    `json:"dropped"`
+		Notes     []string     `json:"notes"`
+	}{string(r.Action), r.Partition, r.Target.Path, r.Target.Queue.Path(), r.Target.Dynamic,
+		holdersJSON(r.Everyone), holdersJSON(r.Users), holdersJSON(r.Groups), ds, notes}
+}
+
+func writeWhoCanCSV(w io.Writer, r *acl.WhoCanResult) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"subject_kind", "subject", "queue", "acl", "inherited", "file", "line", "column"})
+	for _, list := range [][]acl.Holder{r.Everyone, r.Users, r.Groups} {
+		for _, h := range list {
+			cw.Write([]string{h.Kind, h.Name, h.Queue, h.ACL, strconv.FormatBool(h.Inherited), h.Pos.File, strconv.Itoa(h.Pos.Line), strconv.Itoa(h.Pos.Col)})
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func writeWhoCanText(w io.Writer, r *acl.WhoCanResult) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s on %s in partition %s:\n", r.Action, r.Target.Path, r.Partition)
+	line := func(h acl.Holder) {
+		how := "on the queue"
+		if h.Inherited {
+			how = "inherited"
+		}
+		fmt.Fprintf(&b, "  %-24s %s %s (%s) at %s\n", h.Name, h.Queue, h.ACL, how, h.Pos)
+	}
+	if len(r.Everyone) > 0 {
+		b.WriteString("everyone:\n")
+		for _, h := range r.Everyone {
+			line(h)
+		}
+	} else {
+		b.WriteString("everyone: no\n")
+	}
+	for _, sec := range []struct {
+		name string
+		hs   []acl.Holder
+	}{{"users", r.Users}, {"groups", r.Groups}} {
+		if len(sec.hs) == 0 {
+			fmt.Fprintf(&b, "%s: none\n", sec.name)
+			continue
+		}
+		fmt.Fprintf(&b, "%s:\n", sec.name)
+		for _, h := range sec.hs {
+			line(h)
+		}
+	}
+	if len(r.Dropped) > 0 {
+		b.WriteString("dropped by YuniKorn:\n")
+		for _, d := range r.Dropped {
+			fmt.Fprintf(&b, "  %s %q in %s %s at %s: %s\n", d.Kind, d.Name, d.Queue, d.ACL, d.Pos, d.Reason)
+		}
+	}
+	writeNotes(&b, r.Notes)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writeNotes(b *strings.Builder, notes []string) {
+	if len(notes) > 0 {
+		b.WriteString("notes:\n")
+		for _, n := range notes {
+			fmt.Fprintf(b, "  - %s\n", n)
+		}
+	}
+}
