@@ -247,32 +247,23 @@ func (c Cell) String() string {
 
 // Matrix calls emit for every queue of every partition with each
 // principal's access, parents first. Only one row per tree level is kept,
-// so a large matrix streams instead of being held in memory.
+// so a large matrix streams instead of being held in memory. Each queue's
+// own ACLs are read once, through their set view (Value.Grants).
 func (p *Policy) Matrix(principals []Principal, emit func(partition, queue string, cells []Cell) error) error {
 	for _, part := range p.cfg.Partitions {
 		var walk func(q *config.Queue, parent []Cell) error
 		walk = func(q *config.Queue, parent []Cell) error {
+			submit, admin := p.levelSet(q, Submit), p.levelSet(q, Admin)
 			row := make([]Cell, len(principals))
 			for i, pr := range principals {
-				user, groups := pr.Name, pr.Groups
-				if pr.Kind == "group" {
-					user, groups = "", []string{pr.Name}
-				}
-				sub := Subject{User: user, Groups: groups}
-				var ps, pa *Holder
-				if parent != nil {
-					if parent[i] >= SubmitOnly {
-						ps = &Holder{}
-					}
-					if parent[i] == SubmitAdmin {
-						pa = &Holder{}
-					}
-				}
 				switch {
-				case p.levelGrant(q, Admin, sub, pa) != nil:
+				case (parent != nil && parent[i] == SubmitAdmin) || admin.allows(pr):
 					row[i] = SubmitAdmin
-				case p.levelGrant(q, Submit, sub, ps) != nil && q.Path() != recoveryQueue:
+				case (parent != nil && parent[i] >= SubmitOnly) || submit.allows(pr):
 					row[i] = SubmitOnly
+				}
+				if row[i] == SubmitOnly && q.Path() == recoveryQueue {
+					row[i] = NoAccess
 				}
 			}
 			if err := emit(part.CanonicalName(), q.Path(), row); err != nil {
@@ -290,6 +281,53 @@ func (p *Policy) Matrix(principals []Principal, emit func(partition, queue strin
 		}
 	}
 	return nil
+}
+
+// grantSet is what one queue's own ACLs let in for an action.
+type grantSet struct {
+	everyone      bool
+	users, groups map[string]bool
+}
+
+func (p *Policy) levelSet(q *config.Queue, action Action) grantSet {
+	var g grantSet
+	for _, l := range p.Level(q, action) {
+		everyone, users, groups := l.Value.Grants()
+		g.everyone = g.everyone || everyone
+		for _, e := range users {
+			if g.users == nil {
+				g.users = map[string]bool{}
+			}
+			g.users[e.Name] = true
+		}
+		for _, e := range groups {
+			if g.groups == nil {
+				g.groups = map[string]bool{}
+			}
+			g.groups[e.Name] = true
+		}
+	}
+	return g
+}
+
+// allows applies the set as Check would for the principal: a user by name
+// and its known groups, a group as a member of it.
+func (g grantSet) allows(pr Principal) bool {
+	if g.everyone {
+		return true
+	}
+	if pr.Kind == "group" {
+		return g.groups[pr.Name]
+	}
+	if g.users[pr.Name] {
+		return true
+	}
+	for _, grp := range pr.Groups {
+		if g.groups[grp] {
+			return true
+		}
+	}
+	return false
 }
 
 // Change is one subject gaining or losing access to one queue.
