@@ -22,8 +22,9 @@ vet:
 
 unit:
 	$(GO) test -count=1 -short ./...
-	@# the timing budget runs alone: other packages' tests would share its two cores
-	$(GO) test -count=1 -run '^TestScaleBudget$$' -v ./pkg/lint
+	@# the time and memory budgets run alone: other packages' tests would share the two cores
+	$(GO) test -count=1 -run '^(TestScaleBudget|TestAuditScaleBudget)$$' -v ./pkg/lint
+	$(GO) test -count=1 -run '^TestMatrixStreams$$' -v ./cmd
 
 ## fuzz: explore with each fuzz target for FUZZTIME (make fuzz FUZZTIME=1m); new crashers land in
 ## testdata/fuzz and from then on run in make test
@@ -34,7 +35,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeParity$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/config
 	$(GO) test -run '^$$' -fuzz '^FuzzFix$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/fix
 
-## bench: the hot paths on a generated 100,000-queue config
+## bench: the hot paths (lint, check, who-can, access, diff) on generated 100,000-queue configs
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 3x ./pkg/lint
 

@@ -61,14 +61,25 @@ rejected by YuniKorn and OLD was not; 2 bad input or usage.`,
 			if args[0] == "-" && args[1] == "-" {
 				return usageErr("only one of OLD and NEW can be standard input")
 			}
-			old, err := loadSide(s, args[0], key)
-			if err != nil {
-				return err
+			// the two configs load at the same time: they are independent
+			type loaded struct {
+				sd  *side
+				err error
 			}
+			oldc := make(chan loaded, 1)
+			go func() {
+				sd, err := loadSide(s, args[0], key)
+				oldc <- loaded{sd, err}
+			}()
 			new, err := loadSide(s, args[1], key)
+			o := <-oldc
+			if o.err != nil {
+				return o.err
+			}
 			if err != nil {
 				return err
 			}
+			old := o.sd
 			var res *acl.DiffResult
 			if old.accepted && new.accepted {
 				res = acl.Diff(acl.NewPolicy(old.cfg), acl.NewPolicy(new.cfg))

@@ -38,3 +38,36 @@ func Config(n int) []byte {
 	}
 	return []byte(b.String())
 }
+
+// AuditConfig returns a queues.yaml with about n queues whose ACLs name
+// about subjects distinct users and groups (half each), for the audit
+// commands' scale budget. variant changes one department's submitacl and
+// renames a few leaves, for diff.
+func AuditConfig(n, subjects int, variant bool) []byte {
+	var b strings.Builder
+	b.Grow(n * 110)
+	half := subjects / 2
+	b.WriteString("partitions:\n  - name: default\n    queues:\n      - name: root\n        adminacl: \" admins\"\n        queues:\n")
+	const top, mid = 50, 40
+	leaves := max(n/(top*mid), 1)
+	k := 0
+	for t := 0; t < top; t++ {
+		acl := fmt.Sprintf("u%d g%d", t%half, t%half)
+		if variant && t == 7 {
+			acl = fmt.Sprintf("u%d g%d,g%d", t%half, t%half, (t+1)%half)
+		}
+		fmt.Fprintf(&b, "          - name: dept%d\n            submitacl: \"%s\"\n            queues:\n", t, acl)
+		for m := 0; m < mid; m++ {
+			fmt.Fprintf(&b, "              - name: team%d\n                queues:\n", m)
+			for l := 0; l < leaves; l++ {
+				name := fmt.Sprintf("q%d", l)
+				if variant && t == 3 && m == 0 && l < 5 {
+					name = fmt.Sprintf("renamed%d", l)
+				}
+				fmt.Fprintf(&b, "                  - name: %s\n                    submitacl: \"u%d,u%d g%d\"\n", name, k%half, (k+1)%half, k%half)
+				k++
+			}
+		}
+	}
+	return []byte(b.String())
+}

@@ -99,33 +99,47 @@ type QueryError struct{ Msg string }
 
 func (e *QueryError) Error() string { return e.Msg }
 
-// Policy answers access questions over one accepted config. ACL values are
-// parsed on first use and kept.
+// Policy answers access questions over one accepted config. A queue's ACLs
+// are parsed on first use and kept, indexed by Queue.Index.
 type Policy struct {
-	cfg    *config.Config
-	parsed map[*config.Queue][2]Value
+	cfg  *config.Config
+	slab []queueACLs
+}
+
+type queueACLs struct {
+	done   bool
+	values [2]Value // submitacl, adminacl
+	submit [2]LevelACL
+	admin  [1]LevelACL
 }
 
 // NewPolicy prepares a config that YuniKorn accepts for access questions.
 func NewPolicy(cfg *config.Config) *Policy {
-	return &Policy{cfg: cfg, parsed: map[*config.Queue][2]Value{}}
+	return &Policy{cfg: cfg, slab: make([]queueACLs, cfg.NumQueues)}
+}
+
+func (p *Policy) entry(q *config.Queue) *queueACLs {
+	e := &p.slab[q.Index]
+	if !e.done {
+		e.values = [2]Value{Parse(q.SubmitACL.Value), Parse(q.AdminACL.Value)}
+		e.submit = [2]LevelACL{{SubmitField, q.SubmitACL, &e.values[0]}, {AdminField, q.AdminACL, &e.values[1]}}
+		e.admin = [1]LevelACL{{AdminField, q.AdminACL, &e.values[1]}}
+		e.done = true
+	}
+	return e
 }
 
 // ACLs returns the parsed submit and admin ACLs of q.
-func (p *Policy) ACLs(q *config.Queue) (submit, admin Value) {
-	v, ok := p.parsed[q]
-	if !ok {
-		v = [2]Value{Parse(q.SubmitACL.Value), Parse(q.AdminACL.Value)}
-		p.parsed[q] = v
-	}
-	return v[0], v[1]
+func (p *Policy) ACLs(q *config.Queue) (submit, admin *Value) {
+	e := p.entry(q)
+	return &e.values[0], &e.values[1]
 }
 
 // LevelACL is one ACL YuniKorn reads at one level of the queue tree.
 type LevelACL struct {
 	Field string // SubmitField or AdminField
 	Str   config.Str
-	Value Value
+	Value *Value
 }
 
 // Level returns the ACLs of queue q that YuniKorn's check for action reads,
@@ -134,11 +148,11 @@ type LevelACL struct {
 // queue up to root and stops at the first that allows; check and every
 // audit share this rule.
 func (p *Policy) Level(q *config.Queue, action Action) []LevelACL {
-	submit, admin := p.ACLs(q)
+	e := p.entry(q)
 	if action == Submit {
-		return []LevelACL{{SubmitField, q.SubmitACL, submit}, {AdminField, q.AdminACL, admin}}
+		return e.submit[:]
 	}
-	return []LevelACL{{AdminField, q.AdminACL, admin}}
+	return e.admin[:]
 }
 
 // FindPartition finds a partition as YuniKorn names them, or says which
@@ -334,7 +348,7 @@ func resolverLabel(name string) string {
 }
 
 // consult checks one ACL and records it; it reports whether access is granted.
-func (p *Policy) consult(d *Decision, q *config.Queue, field string, s config.Str, v Value) bool {
+func (p *Policy) consult(d *Decision, q *config.Queue, field string, s config.Str, v *Value) bool {
 	c := Consulted{Queue: q.Path(), ACL: field, Value: s.Value, Set: s.Set()}
 	doc := p.cfg.Doc
 	if s.Set() {
@@ -366,7 +380,7 @@ func (p *Policy) consult(d *Decision, q *config.Queue, field string, s config.St
 	return false
 }
 
-func (p *Policy) noMatch(d *Decision, q *config.Queue, s config.Str, v Value) string {
+func (p *Policy) noMatch(d *Decision, q *config.Queue, s config.Str, v *Value) string {
 	switch {
 	case q.Synthetic:
 		return "no ACL: root queue inserted by YuniKorn"

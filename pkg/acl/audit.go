@@ -196,17 +196,24 @@ func (pr Principal) String() string { return pr.Kind + ":" + pr.Name }
 // NamedPrincipals lists every user and group an ACL of the config names
 // and YuniKorn keeps, sorted.
 func (p *Policy) NamedPrincipals() []Principal {
-	seen := map[string]bool{}
+	type key struct {
+		kind Kind
+		name string
+	}
+	seen := map[key]bool{}
 	var out []Principal
 	for _, part := range p.cfg.Partitions {
 		part.Root.Walk(func(q *config.Queue) {
+			if !q.SubmitACL.Set() && !q.AdminACL.Set() {
+				return
+			}
 			submit, admin := p.ACLs(q)
-			for _, v := range []Value{submit, admin} {
+			for _, v := range []*Value{submit, admin} {
 				for _, e := range v.Entries {
-					pr := Principal{Kind: e.Kind.String(), Name: e.Name}
-					if e.Effective() && !seen[pr.String()] {
-						seen[pr.String()] = true
-						out = append(out, pr)
+					k := key{e.Kind, e.Name}
+					if e.Effective() && !seen[k] {
+						seen[k] = true
+						out = append(out, Principal{Kind: e.Kind.String(), Name: e.Name})
 					}
 				}
 			}
@@ -396,15 +403,19 @@ func mergePrincipals(a, b []Principal) []Principal {
 
 // universe numbers the principals for bit sets; bit 0 is everyone.
 type universe struct {
-	principals []Principal
-	index      map[string]int
-	words      int
+	principals    []Principal
+	users, groups map[string]int
+	words         int
 }
 
 func newUniverse(ps []Principal) *universe {
-	u := &universe{principals: ps, index: map[string]int{}, words: (len(ps) + 1 + 63) / 64}
+	u := &universe{principals: ps, users: map[string]int{}, groups: map[string]int{}, words: (len(ps) + 1 + 63) / 64}
 	for i, p := range ps {
-		u.index[p.String()] = i + 1
+		if p.Kind == "group" {
+			u.groups[p.Name] = i + 1
+		} else {
+			u.users[p.Name] = i + 1
+		}
 	}
 	return u
 }
@@ -430,8 +441,13 @@ func (u *universe) grants(p *Policy, q *config.Queue, action Action, inherited b
 			}
 			return out
 		}
-		for _, e := range append(users, groups...) {
-			if i, ok := u.index[e.Kind.String()+":"+e.Name]; ok {
+		for _, e := range users {
+			if i, ok := u.users[e.Name]; ok {
+				out.set(i)
+			}
+		}
+		for _, e := range groups {
+			if i, ok := u.groups[e.Name]; ok {
 				out.set(i)
 			}
 		}
