@@ -611,7 +611,7 @@ func (d *decoder) queue(n *yaml.Node, parent *Queue) *Queue {
 				case "properties":
 					d.strMap(k, v)
 				case "resources":
-					d.resources(v, tResources)
+					q.TemplateGuaranteed, q.TemplateMax = d.resources(v, tResources)
 				}
 			})
 		case "queues":

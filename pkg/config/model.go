@@ -95,7 +95,9 @@ type Queue struct {
 	MaxAppsNode     *yaml.Node
 	Properties      StrMap
 	ChildTemplate   *yaml.Node
-	Limits          []*Limit
+	// TemplateGuaranteed and TemplateMax are childtemplate.resources.
+	TemplateGuaranteed, TemplateMax StrMap
+	Limits                          []*Limit
 	// Synthetic marks the root queue YuniKorn inserts.
 	Synthetic bool
 	// Index numbers the queues of a Config from 0 to Config.NumQueues-1, so

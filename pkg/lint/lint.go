@@ -117,6 +117,10 @@ func editOrNil(e *config.Edit, ok bool) *config.Edit {
 type aclCache struct {
 	values []acl.Value // submit and admin ACL of each queue, by 2*Queue.Index
 	sites  []aclSite   // every ACL written in the config, in file order
+
+	// the resource checks of YuniKorn's checkQueueResource, walked once
+	resourcesOnce  sync.Once
+	resourceIssues []resourceIssue
 }
 
 // aclSite is one written ACL.

@@ -1,0 +1,134 @@
+// Package resources reads resource quantities and compares resources the
+// way YuniKorn's pkg/common/resources does, for the config checks that
+// depend on them.
+package resources
+
+import (
+	"errors"
+	"fmt"
+	"math/big"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// CPU is the resource read in millicores ("vcore").
+const CPU = "vcore"
+
+var legal = regexp.MustCompile(`^([0-9]+)\s*(([mkKMGTPE]i?)?)$`)
+
+var multipliers = map[string]int64{
+	"": 1, "m": 1, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15, "E": 1e18,
+	"Ki": 1 << 10, "Mi": 1 << 20, "Gi": 1 << 30, "Ti": 1 << 40, "Pi": 1 << 50, "Ei": 1 << 60,
+}
+
+// Parse reads one quantity of resource name as YuniKorn's ParseQuantity
+// (or ParseVCore for vcore, in millicores) does.
+func Parse(name, value string) (int64, error) {
+	milli := name == CPU
+	value = strings.TrimSpace(value)
+	parts := legal.FindStringSubmatch(value)
+	if parts == nil {
+		return 0, errors.New("invalid quantity")
+	}
+	n, err := strconv.ParseInt(parts[1], 10, 64)
+	if err != nil {
+		return 0, errors.New("invalid quantity: overflow")
+	}
+	scale, ok := multipliers[parts[2]]
+	if !ok || (parts[2] == "m" && !milli) {
+		return 0, errors.New("invalid suffix")
+	}
+	r := new(big.Int).Mul(big.NewInt(n), big.NewInt(scale))
+	if milli && parts[2] != "m" {
+		r.Mul(r, big.NewInt(1000))
+	}
+	if !r.IsInt64() {
+		return 0, errors.New("invalid quantity: overflow")
+	}
+	return r.Int64(), nil
+}
+
+// Resource is a set of named quantities; nil is YuniKorn's nil resource.
+type Resource map[string]int64
+
+// FitInMaxUndef is YuniKorn's check that small fits in r, where a type r
+// does not define is unlimited and negative values of r count as 0.
+func (r Resource) FitInMaxUndef(small Resource) bool {
+	for k, v := range small {
+		big, ok := r[k]
+		if !ok {
+			continue
+		}
+		if v > max(0, big) {
+			return false
+		}
+	}
+	return true
+}
+
+// Add adds o to r (AddTo).
+func (r Resource) Add(o Resource) {
+	for k, v := range o {
+		r[k] += v
+	}
+}
+
+// Min is ComponentWiseMin: the smaller of each quantity; a type defined in
+// only one side is taken from that side; nil and nil give nil.
+func Min(a, b Resource) Resource {
+	if a == nil && b == nil {
+		return nil
+	}
+	out := Resource{}
+	for k, v := range a {
+		out[k] = v
+	}
+	for k, v := range b {
+		if cur, ok := out[k]; !ok || v < cur {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// IsZero reports whether every quantity is 0 (nil is zero).
+func (r Resource) IsZero() bool {
+	for _, v := range r {
+		if v != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// StrictlyPositive is StrictlyGreaterThanZero: no negative value and at
+// least one positive.
+func (r Resource) StrictlyPositive() bool {
+	pos := false
+	for _, v := range r {
+		if v < 0 {
+			return false
+		}
+		pos = pos || v > 0
+	}
+	return pos
+}
+
+// String shows the resource in a stable order, like YuniKorn's map print.
+func (r Resource) String() string {
+	if r == nil {
+		return "nil resource"
+	}
+	keys := make([]string, 0, len(r))
+	for k := range r {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s:%d", k, r[k])
+	}
+	return "map[" + strings.Join(parts, " ") + "]"
+}
