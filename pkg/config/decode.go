@@ -545,7 +545,7 @@ func (d *decoder) partition(n *yaml.Node) *Partition {
 				p.PlacementRules = append(p.PlacementRules, d.rule(item))
 			})
 		case "limits":
-			p.Limits = d.limits(v)
+			p.Limits, p.LimitsKey = d.limits(v), k
 		case "preemption":
 			p.Preemption = v
 			d.mapping(v, tPreemption, preemptKeys, func(key string, k, v *yaml.Node) {
@@ -619,7 +619,7 @@ func (d *decoder) queue(n *yaml.Node, parent *Queue) *Queue {
 				q.Children = append(q.Children, d.queue(item, q))
 			})
 		case "limits":
-			q.Limits = d.limits(v)
+			q.Limits, q.LimitsKey = d.limits(v), k
 		}
 	})
 	if q.Node != nil && q.Name.Node == nil {
@@ -679,12 +679,15 @@ func (d *decoder) limits(n *yaml.Node) []*Limit {
 				l.Limit = d.str(k, v)
 			case "users":
 				l.Users = d.strList(k, v)
+				l.UsersList = resolve(v).Kind == yaml.SequenceNode
 			case "groups":
 				l.Groups = d.strList(k, v)
+				l.GroupsList = resolve(v).Kind == yaml.SequenceNode
 			case "maxresources":
 				l.MaxResources = d.strMap(k, v)
 			case "maxapplications":
 				l.MaxApplications = d.uint(k, v)
+				l.MaxAppsNode = v
 			}
 		})
 		out = append(out, l)

@@ -57,6 +57,7 @@ type Partition struct {
 	RootInserted   bool
 	PlacementRules []*PlacementRule
 	Limits         []*Limit
+	LimitsKey      *yaml.Node
 	Resolver       Str // usergroupresolver.type
 	ResolverNode   *yaml.Node
 	NodeSortPolicy Str
@@ -98,6 +99,7 @@ type Queue struct {
 	// TemplateGuaranteed and TemplateMax are childtemplate.resources.
 	TemplateGuaranteed, TemplateMax StrMap
 	Limits                          []*Limit
+	LimitsKey                       *yaml.Node
 	// Synthetic marks the root queue YuniKorn inserts.
 	Synthetic bool
 	// Index numbers the queues of a Config from 0 to Config.NumQueues-1, so
@@ -165,7 +167,12 @@ type Limit struct {
 	Groups          []Str
 	MaxResources    StrMap
 	MaxApplications uint64
+	MaxAppsNode     *yaml.Node
 	Node            *yaml.Node
+	// UsersList and GroupsList are set when the key holds a list, even an
+	// empty one: YuniKorn compares partition and root limits with
+	// reflect.DeepEqual, where an empty list is not a missing one.
+	UsersList, GroupsList bool
 }
 
 // Partition returns the partition YuniKorn would find for name, or nil.

@@ -121,6 +121,9 @@ type aclCache struct {
 	// the resource checks of YuniKorn's checkQueueResource, walked once
 	resourcesOnce  sync.Once
 	resourceIssues []resourceIssue
+	// and its limit checks
+	limitsOnce  sync.Once
+	limitIssues []limitIssue
 }
 
 // aclSite is one written ACL.
