@@ -506,20 +506,24 @@ func (d *decoder) strMap(k, v *yaml.Node) StrMap {
 	return m
 }
 
-func (d *decoder) floatMap(k, v *yaml.Node) {
+func (d *decoder) floatMap(k, v *yaml.Node) (map[string]float64, map[string]*yaml.Node) {
 	r := resolve(v)
 	if isNull(r) {
-		return
+		return nil, nil
 	}
 	if r.Kind != yaml.MappingNode {
 		d.wrongType(r, k.Value, "a mapping of resource names to weights", "map[string]float64", "write one resource: weight pair per line")
-		return
+		return nil, nil
 	}
+	values, nodes := map[string]float64{}, map[string]*yaml.Node{}
 	pairs := d.pairs(r)
 	for i := 0; i < len(pairs); i += 2 {
 		var f float64
-		d.scalar(pairs[i], pairs[i+1], &f, "a number", "float64", "write a number, unquoted")
+		if d.scalar(pairs[i], pairs[i+1], &f, "a number", "float64", "write a number, unquoted") {
+			values[pairs[i].Value], nodes[pairs[i].Value] = f, pairs[i+1]
+		}
 	}
+	return values, nodes
 }
 
 func (d *decoder) strList(k, v *yaml.Node) []Str {
@@ -557,7 +561,7 @@ func (d *decoder) partition(n *yaml.Node) *Partition {
 				if key == "type" {
 					p.NodeSortPolicy = d.str(k, v)
 				} else {
-					d.floatMap(k, v)
+					p.ResourceWeights, p.ResourceWeightNodes = d.floatMap(k, v)
 				}
 			})
 		case "usergroupresolver":

@@ -61,7 +61,10 @@ type Partition struct {
 	Resolver       Str // usergroupresolver.type
 	ResolverNode   *yaml.Node
 	NodeSortPolicy Str
-	Preemption     *yaml.Node
+	// ResourceWeights of the node sort policy, with the node of each value.
+	ResourceWeights     map[string]float64
+	ResourceWeightNodes map[string]*yaml.Node
+	Preemption          *yaml.Node
 }
 
 // CanonicalName is the partition name as YuniKorn uses it: "" and any case of
