@@ -14,6 +14,7 @@ import (
 // vector is one line of a conformance file: a config, YuniKorn's verdict on
 // it, and access questions with YuniKorn's answers.
 type vector struct {
+	Name    string `json:"name"`
 	Config  string `json:"config"`
 	Valid   bool   `json:"valid"`
 	Error   string `json:"error"`
@@ -56,6 +57,9 @@ func TestConformance(t *testing.T) {
 				t.Fatalf("%s:%d: %v", file, n, err)
 			}
 			name := fmt.Sprintf("%s#%d", filepath.Base(file), n)
+			if v.Name != "" {
+				name += " (" + v.Name + ")"
+			}
 			path := filepath.Join(dir, fmt.Sprintf("c%d.yaml", n))
 			if err := os.WriteFile(path, []byte(v.Config), 0o644); err != nil {
 				t.Fatal(err)
