@@ -279,14 +279,33 @@ var _ = register(&Rule{
 	},
 })
 
+// maxAppsRule reports one of checkQueueMaxApplications's two conditions.
+func maxAppsRule(p *pass, missing bool) {
+	for _, part := range p.cfg.Partitions {
+		part.Root.Walk(func(q *config.Queue) {
+			if q.MaxApplications == 0 {
+				return
+			}
+			for _, c := range q.Children {
+				switch {
+				case !missing && c.MaxApplications > q.MaxApplications:
+					p.report(p.doc.NodePos(c.MaxAppsNode), fmt.Sprintf("set at most %d, the maxapplications of %s", q.MaxApplications, q.Path()),
+						"maxapplications %d of %s is larger than its parent's %d (YuniKorn: parent maxApplications must be larger than child maxApplications)", c.MaxApplications, c.Path(), q.MaxApplications)
+				case missing && c.MaxApplications == 0:
+					p.report(p.doc.NodePos(c.Name.Node), fmt.Sprintf("set maxapplications on %s (at most %d)", c.Path(), q.MaxApplications),
+						"%s has no maxapplications although its parent %s sets %d (YuniKorn: maxApplications is either undefined or zero, which is not allowed when parent queue's maxApplications is defined)", c.Path(), q.Path(), q.MaxApplications)
+				}
+			}
+		})
+	}
+}
+
 var _ = register(&Rule{
 	Name:     "maxapplications-above-parent",
 	Severity: Error,
-	Summary:  "a child's maxapplications above its parent's, or missing under a parent that sets one",
-	Doc: "When a queue sets `maxapplications`, each child must set one too, no larger: YuniKorn rejects the\n" +
-		"config with `parent maxApplications must be larger than child maxApplications` or\n" +
-		"`maxApplications is either undefined or zero, which is not allowed when parent queue's\n" +
-		"maxApplications is defined`.",
+	Summary:  "a child queue's maxapplications above its parent's",
+	Doc: "A child may not run more applications than its parent: YuniKorn rejects the config with\n" +
+		"`parent maxApplications must be larger than child maxApplications`.",
 	Bad: `partitions:
   - name: default
     queues:
@@ -298,7 +317,6 @@ var _ = register(&Rule{
             queues:
               - name: a
                 maxapplications: 20
-              - name: b
 `,
 	Good: `partitions:
   - name: default
@@ -311,26 +329,43 @@ var _ = register(&Rule{
             queues:
               - name: a
                 maxapplications: 10
+`,
+	check: func(p *pass) { maxAppsRule(p, false) },
+})
+
+var _ = register(&Rule{
+	Name:     "maxapplications-missing",
+	Severity: Error,
+	Summary:  "a child queue without maxapplications under a parent that sets one",
+	Doc: "Once a queue sets `maxapplications`, every child must set one too (0 counts as unset):\n" +
+		"`maxApplications is either undefined or zero, which is not allowed when parent queue's\n" +
+		"maxApplications is defined`.",
+	Bad: `partitions:
+  - name: default
+    queues:
+      - name: root
+        submitacl: "*"
+        queues:
+          - name: batch
+            maxapplications: 10
+            queues:
+              - name: a
+                maxapplications: 5
+              - name: b
+`,
+	Good: `partitions:
+  - name: default
+    queues:
+      - name: root
+        submitacl: "*"
+        queues:
+          - name: batch
+            maxapplications: 10
+            queues:
+              - name: a
+                maxapplications: 5
               - name: b
                 maxapplications: 5
 `,
-	check: func(p *pass) {
-		for _, part := range p.cfg.Partitions {
-			part.Root.Walk(func(q *config.Queue) {
-				if q.MaxApplications == 0 {
-					return
-				}
-				for _, c := range q.Children {
-					switch {
-					case c.MaxApplications > q.MaxApplications:
-						p.report(p.doc.NodePos(c.MaxAppsNode), fmt.Sprintf("set at most %d, the maxapplications of %s", q.MaxApplications, q.Path()),
-							"maxapplications %d of %s is larger than its parent's %d (YuniKorn: parent maxApplications must be larger than child maxApplications)", c.MaxApplications, c.Path(), q.MaxApplications)
-					case c.MaxApplications == 0:
-						p.report(p.doc.NodePos(c.Name.Node), fmt.Sprintf("set maxapplications on %s (at most %d)", c.Path(), q.MaxApplications),
-							"%s has no maxapplications although its parent %s sets %d (YuniKorn: maxApplications is either undefined or zero, which is not allowed when parent queue's maxApplications is defined)", c.Path(), q.Path(), q.MaxApplications)
-					}
-				}
-			})
-		}
-	},
+	check: func(p *pass) { maxAppsRule(p, true) },
 })
