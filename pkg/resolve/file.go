@@ -25,6 +25,7 @@ type File struct {
 	users     map[string][]string
 	groups    map[string][]string
 	groupLine map[string]int // where each group is defined, for errors
+	order     []string       // groups in file order, so errors are the same every run
 }
 
 // FileError is a problem in a groups file, with its line.
@@ -80,11 +81,8 @@ func LoadFile(path string) (*File, error) {
 			return nil, &FileError{path, k.Line, fmt.Sprintf("unknown section %q: the full form has users: and groups:", k.Value)}
 		}
 	}
-	// reject cycles now, with the line of a group in the cycle
-	for g := range f.groups {
-		if _, err := f.expand(g, nil); err != nil {
-			return nil, err
-		}
+	if err := f.checkCycles(); err != nil {
+		return nil, err
 	}
 	return f, nil
 }
@@ -120,28 +118,73 @@ func (f *File) readMap(n *yaml.Node, into map[string][]string, what string) erro
 		into[k.Value] = groups
 		if what == "group" {
 			f.groupLine[k.Value] = k.Line
+			f.order = append(f.order, k.Value)
 		}
 	}
 	return nil
 }
 
-// expand returns g followed by the groups it belongs to, depth first.
-func (f *File) expand(g string, path []string) ([]string, error) {
-	for _, p := range path {
-		if p == g {
-			cycle := append(append([]string(nil), path...), g)
-			return nil, &FileError{f.Path, f.groupLine[g], "groups form a cycle: " + strings.Join(cycle, " -> ")}
+// checkCycles rejects groups that belong to themselves, naming the first
+// cycle found walking the groups in file order, with the line of the group
+// that closes it. Each group is visited once, so deep or wide hierarchies
+// cost linear time.
+func (f *File) checkCycles() error {
+	const (
+		unvisited = iota
+		active
+		done
+	)
+	state := make(map[string]int, len(f.groups))
+	var path []string
+	var visit func(g string) error
+	visit = func(g string) error {
+		switch state[g] {
+		case done:
+			return nil
+		case active:
+			start := 0
+			for i, p := range path {
+				if p == g {
+					start = i
+					break
+				}
+			}
+			cycle := append(append([]string(nil), path[start:]...), g)
+			return &FileError{f.Path, f.groupLine[g], "groups form a cycle: " + strings.Join(cycle, " -> ")}
+		}
+		state[g] = active
+		path = append(path, g)
+		for _, parent := range f.groups[g] {
+			if err := visit(parent); err != nil {
+				return err
+			}
+		}
+		path = path[:len(path)-1]
+		state[g] = done
+		return nil
+	}
+	for _, g := range f.order {
+		if err := visit(g); err != nil {
+			return err
 		}
 	}
-	out := []string{g}
+	return nil
+}
+
+// expand appends g and the groups it belongs to, depth first, skipping any
+// already in seen. The file has no cycles (checkCycles), and a group's whole
+// ancestry is appended the first time it is met, so skipping a seen group
+// loses nothing.
+func (f *File) expand(g string, seen map[string]bool, out []string) []string {
+	if seen[g] {
+		return out
+	}
+	seen[g] = true
+	out = append(out, g)
 	for _, parent := range f.groups[g] {
-		more, err := f.expand(parent, append(path, g))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, more...)
+		out = f.expand(parent, seen, out)
 	}
-	return out, nil
+	return out
 }
 
 // Name is "file".
@@ -153,16 +196,7 @@ func (f *File) Resolve(user string) (Result, error) {
 	seen := map[string]bool{}
 	var out []string
 	for _, g := range f.users[user] {
-		exp, err := f.expand(g, nil)
-		if err != nil {
-			return Result{}, err
-		}
-		for _, x := range exp {
-			if !seen[x] {
-				seen[x] = true
-				out = append(out, x)
-			}
-		}
+		out = f.expand(g, seen, out)
 	}
 	src := fmt.Sprintf("groups file %s", f.Path)
 	if _, ok := f.users[user]; !ok {

@@ -2,12 +2,14 @@ package resolve
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/user"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 // YuniKorn's test resolver table, group for group and in order.
@@ -98,16 +100,47 @@ func TestFileResolver(t *testing.T) {
 		t.Errorf("full form, flattened depth first without repeats: %v", r.Groups)
 	}
 	for text, want := range map[string]string{
-		"users: {a: [x]}\ngroups:\n  x: [y]\n  y: [x]\n": ":3: groups form a cycle: x -> y -> x",
-		"carol: eng\n":                 ":1: groups of user \"carol\" must be a list",
-		"carol: [a]\ncarol: [b]\n":     ":2: user \"carol\" is listed twice",
-		"users: {a: [x]}\nteams: {}\n": ":2: unknown section \"teams\"",
-		"- a\n":                        ":1: expected a mapping",
-		"a: [\n":                       ":1: not valid YAML or JSON",
+		"users: {a: [x]}\ngroups:\n  x: [y]\n  y: [x]\n":    ":3: groups form a cycle: x -> y -> x",
+		"groups:\n  w: [x]\n  x: [y]\n  y: [z]\n  z: [x]\n": ":3: groups form a cycle: x -> y -> z -> x",
+		"groups:\n  s: [s]\n":                               ":2: groups form a cycle: s -> s",
+		"carol: eng\n":                                      ":1: groups of user \"carol\" must be a list",
+		"carol: [a]\ncarol: [b]\n":                          ":2: user \"carol\" is listed twice",
+		"users: {a: [x]}\nteams: {}\n":                      ":2: unknown section \"teams\"",
+		"- a\n":                                             ":1: expected a mapping",
+		"a: [\n":                                            ":1: not valid YAML or JSON",
 	} {
 		_, err := LoadFile(writeFile(t, text))
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: error %v, want %q", text, err, want)
 		}
+	}
+}
+
+// TestFileResolverDiamonds guards against expanding shared ancestry once per
+// path: 60 levels of diamonds have 2^60 paths but only 121 groups.
+func TestFileResolverDiamonds(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("users: {u: [a0]}\ngroups:\n")
+	for i := 0; i < 60; i++ {
+		fmt.Fprintf(&b, "  a%d: [l%d, r%d]\n  l%d: [a%d]\n  r%d: [a%d]\n", i, i, i, i, i+1, i, i+1)
+	}
+	b.WriteString("  a60: []\n")
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f, err := LoadFile(writeFile(t, b.String()))
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		r, _ := f.Resolve("u")
+		if len(r.Groups) != 181 || r.Groups[0] != "a0" || r.Groups[1] != "l0" || r.Groups[2] != "a1" {
+			t.Errorf("got %d groups starting %v", len(r.Groups), r.Groups[:3])
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("resolving a diamond hierarchy did not finish in 10s")
 	}
 }
