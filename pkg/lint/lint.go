@@ -113,9 +113,11 @@ func editOrNil(e *config.Edit, ok bool) *config.Edit {
 	return e
 }
 
-// aclCache parses each ACL value of a config once for all rules.
+// aclCache parses each distinct ACL string of a config once for all rules.
+// Configs repeat a few ACLs across many queues, so the parsed values are
+// shared; rules only read them.
 type aclCache struct {
-	values []acl.Value // submit and admin ACL of each queue, by 2*Queue.Index
+	values []*acl.Value // submit and admin ACL of each queue, by 2*Queue.Index
 	sites  []aclSite   // every ACL written in the config, in file order
 
 	// the resource checks of YuniKorn's checkQueueResource, walked once
@@ -134,18 +136,32 @@ type aclSite struct {
 }
 
 func newACLCache(cfg *config.Config) *aclCache {
-	c := &aclCache{values: make([]acl.Value, 2*cfg.NumQueues)}
+	c := &aclCache{values: make([]*acl.Value, 2*cfg.NumQueues), sites: make([]aclSite, 0, cfg.NumQueues)}
+	unset := &acl.Value{}
+	for i := range c.values {
+		c.values[i] = unset
+	}
+	parsed := map[string]*acl.Value{}
+	parse := func(raw string) *acl.Value {
+		v, ok := parsed[raw]
+		if !ok {
+			pv := acl.Parse(raw)
+			v = &pv
+			parsed[raw] = v
+		}
+		return v
+	}
 	for _, part := range cfg.Partitions {
 		part.Root.Walk(func(q *config.Queue) {
 			if q.Synthetic {
 				return
 			}
 			if q.SubmitACL.Set() {
-				c.values[2*q.Index] = acl.Parse(q.SubmitACL.Value)
+				c.values[2*q.Index] = parse(q.SubmitACL.Value)
 				c.sites = append(c.sites, aclSite{part, q, false})
 			}
 			if q.AdminACL.Set() {
-				c.values[2*q.Index+1] = acl.Parse(q.AdminACL.Value)
+				c.values[2*q.Index+1] = parse(q.AdminACL.Value)
 				c.sites = append(c.sites, aclSite{part, q, true})
 			}
 		})
@@ -156,7 +172,7 @@ func newACLCache(cfg *config.Config) *aclCache {
 // get returns the parsed submit and admin ACL of q; an ACL not written is
 // the zero Value, which matches nobody.
 func (c *aclCache) get(q *config.Queue) (submit, admin *acl.Value) {
-	return &c.values[2*q.Index], &c.values[2*q.Index+1]
+	return c.values[2*q.Index], c.values[2*q.Index+1]
 }
 
 // Rules returns every rule, sorted by name.
