@@ -118,7 +118,7 @@ func editOrNil(e *config.Edit, ok bool) *config.Edit {
 // shared; rules only read them.
 type aclCache struct {
 	values []*acl.Value // submit and admin ACL of each queue, by 2*Queue.Index
-	sites  []aclSite   // every ACL written in the config, in file order
+	sites  []aclSite    // every ACL written in the config, in file order
 
 	// the resource checks of YuniKorn's checkQueueResource, walked once
 	resourcesOnce  sync.Once
