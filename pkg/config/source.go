@@ -46,6 +46,38 @@ type LoadOptions struct {
 	Stdin io.Reader                    // read for "-"
 	Skip  func(path, reason string)    // told about every file a directory search passes over
 	Read  func(string) ([]byte, error) // os.ReadFile when nil
+
+	// Claim lets another system take a file before it is read as a queue
+	// config: it is called with every file read (explicit is false in a
+	// directory search), and a file it returns true for yields no Document.
+	Claim func(path string, data []byte, explicit bool) bool
+	// ClaimExts are extensions (".json") a directory search also reads,
+	// for Claim only: a file with one of them that Claim does not take is
+	// skipped.
+	ClaimExts []string
+	// ClaimOnly skips every file Claim does not take: the input is known
+	// to be for the other system.
+	ClaimOnly bool
+}
+
+// explicit reads a file named on the command line.
+func (o LoadOptions) explicit(path string, data []byte) ([]*Document, error) {
+	if taken, skip := o.claim(path, data, true); taken || skip != nil {
+		return nil, skip
+	}
+	return fromBytes(path, data, o, true)
+}
+
+// claim offers a file to Claim; it reports whether the file is taken, or
+// is to be skipped (with the reason) because only claimed files count.
+func (o LoadOptions) claim(path string, data []byte, explicit bool) (taken bool, skip error) {
+	if o.Claim != nil && o.Claim(path, data, explicit) {
+		return true, nil
+	}
+	if o.ClaimOnly {
+		return false, &InputError{path, errors.New("not the kind of file --system asks for")}
+	}
+	return false, nil
 }
 
 func (o LoadOptions) key() string {
@@ -69,26 +101,23 @@ func (e *InputError) Unwrap() error { return e.Err }
 // directory searched recursively for queue configs and ConfigMaps holding
 // them. Every queue config found becomes a Document.
 func Load(path string, opts LoadOptions) ([]*Document, error) {
-	if path == "-" {
-		if opts.Stdin == nil {
-			opts.Stdin = os.Stdin
-		}
-		data, err := io.ReadAll(opts.Stdin)
-		if err != nil {
-			return nil, &InputError{"<stdin>", err}
-		}
-		return fromBytes("<stdin>", data, opts, true)
-	}
 	info, err := os.Stat(path)
+	if path == "-" || err == nil && !info.IsDir() {
+		if path != "-" && opts.Read != nil {
+			data, err := opts.Read(path)
+			if err != nil {
+				return nil, &InputError{path, describeIOError(err)}
+			}
+			return opts.explicit(path, data)
+		}
+		name, data, err := ReadSource(path, opts.Stdin)
+		if err != nil {
+			return nil, err
+		}
+		return opts.explicit(name, data)
+	}
 	if err != nil {
 		return nil, &InputError{path, describeIOError(err)}
-	}
-	if !info.IsDir() {
-		data, err := opts.readFile(path)
-		if err != nil {
-			return nil, &InputError{path, describeIOError(err)}
-		}
-		return fromBytes(path, data, opts, true)
 	}
 	var docs []*Document
 	err = filepath.WalkDir(path, func(p string, e fs.DirEntry, err error) error {
@@ -102,12 +131,29 @@ func Load(path string, opts LoadOptions) ([]*Document, error) {
 			return nil
 		}
 		ext := strings.ToLower(filepath.Ext(p))
-		if ext != ".yaml" && ext != ".yml" || strings.HasPrefix(e.Name(), ".") {
+		claimExt := false
+		for _, x := range opts.ClaimExts {
+			claimExt = claimExt || ext == x
+		}
+		if ext != ".yaml" && ext != ".yml" && !claimExt || strings.HasPrefix(e.Name(), ".") {
 			return nil // hidden files (.aclint.yaml, .gitlab-ci.yml) are not queue configs
 		}
 		data, err := opts.readFile(p)
 		if err != nil {
 			return &InputError{p, describeIOError(err)}
+		}
+		taken, err := opts.claim(p, data, false)
+		if taken {
+			return nil
+		}
+		if err == nil && claimExt && ext != ".yaml" && ext != ".yml" {
+			err = &InputError{p, errors.New("neither a queue config nor a file of another system aclint checks")}
+		}
+		if err != nil {
+			if opts.Skip != nil {
+				opts.Skip(p, err.(*InputError).Err.Error())
+			}
+			return nil
 		}
 		found, err := fromBytes(p, data, opts, false)
 		if err != nil {
@@ -387,4 +433,25 @@ func DefaultDocument() *Document {
 // of ConfigMaps, as Load does for a file named on the command line.
 func LoadBytes(path string, data []byte, opts LoadOptions) ([]*Document, error) {
 	return fromBytes(path, data, opts, true)
+}
+
+// ReadSource reads one input named on the command line: a file, or "-" for
+// stdin (named "<stdin>"). Errors name the input and say what is wrong in
+// plain words.
+func ReadSource(path string, stdin io.Reader) (name string, data []byte, err error) {
+	if path == "-" {
+		if stdin == nil {
+			stdin = os.Stdin
+		}
+		data, err = io.ReadAll(stdin)
+		if err != nil {
+			return "<stdin>", nil, &InputError{"<stdin>", err}
+		}
+		return "<stdin>", data, nil
+	}
+	data, err = os.ReadFile(path)
+	if err != nil {
+		return path, nil, &InputError{path, describeIOError(err)}
+	}
+	return path, data, nil
 }
