@@ -18,17 +18,18 @@ import (
 	"github.com/aclint/aclint/pkg/config"
 )
 
-// Severity has one meaning across the tool.
+// Severity has one meaning across the tool and every system it checks.
 type Severity int
 
 const (
 	// Info is advice.
 	Info Severity = iota
-	// Warning: YuniKorn accepts the config, but it does something other
+	// Warning: the system accepts the config, but it does something other
 	// than what it appears to say.
 	Warning
-	// Error: YuniKorn rejects the config (validate-conf fails, or the
-	// queues cannot be built when it loads).
+	// Error: the system rejects the config (YuniKorn: validate-conf fails,
+	// or the queues cannot be built when it loads; Mesos: the master and
+	// agent refuse to start).
 	Error
 )
 
@@ -80,11 +81,22 @@ type Rule struct {
 	// Bad is a queues.yaml that triggers the rule; Good is the same config
 	// fixed. The documentation shows aclint's real output on Bad. For LDAP
 	// rules (LDAP true) they list the settings directory instead, one
-	// "File: value" line per file.
+	// "File: value" line per file; for other systems they are that
+	// system's file (an --acls JSON file for Mesos).
 	Bad, Good string
 	LDAP      bool
-	check     func(*pass)
+	// System is what the rule checks: YuniKorn for queue configs (the
+	// rules of this package), or another system whose package registers
+	// its rules with Register and runs them itself.
+	System string
+	check  func(*pass)
 }
+
+// The systems aclint checks.
+const (
+	YuniKorn = "yunikorn"
+	Mesos    = "mesos"
+)
 
 // pass is the state of one lint run over one config.
 type pass struct {
@@ -207,13 +219,41 @@ func Suggest(name string) string {
 var registry []*Rule
 
 func register(r *Rule) *Rule {
+	r.System = YuniKorn
 	registry = append(registry, r)
 	return r
 }
 
-// Lint runs every rule over cfg and returns the findings in file order.
+// Register adds the rule of another system, so that it is documented,
+// listed by `aclint rules`, configurable in .aclint.yaml and described in
+// SARIF output. That system's package runs it. Names are unique across
+// systems.
+func Register(r *Rule) *Rule {
+	if r.System == "" || r.System == YuniKorn || r.check != nil {
+		panic("lint.Register is for the rules of other systems: " + r.Name)
+	}
+	if Lookup(r.Name) != nil {
+		panic("rule registered twice: " + r.Name)
+	}
+	registry = append(registry, r)
+	return r
+}
+
+// yunikornRules are the rules Lint runs.
+func yunikornRules() []*Rule {
+	var out []*Rule
+	for _, r := range registry {
+		if r.check != nil {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Lint runs every YuniKorn rule over cfg and returns the findings in file
+// order.
 func Lint(cfg *config.Config) []Finding {
-	findings := applySuppressions(cfg.Doc, run(cfg, registry))
+	findings := applySuppressions(cfg.Doc, run(cfg, yunikornRules()))
 	Sort(findings)
 	return findings
 }
@@ -306,7 +346,7 @@ func quote(s string) string { return config.Render(s, yaml.DoubleQuotedStyle) }
 // the config.
 func Errors(cfg *config.Config) []Finding {
 	var rules []*Rule
-	for _, r := range registry {
+	for _, r := range yunikornRules() {
 		if r.Severity == Error {
 			rules = append(rules, r)
 		}
