@@ -11,6 +11,7 @@ import (
 
 	"github.com/aclint/aclint/pkg/config"
 	"github.com/aclint/aclint/pkg/lint"
+	"github.com/aclint/aclint/pkg/mesos"
 	"github.com/aclint/aclint/pkg/report"
 )
 
@@ -18,23 +19,29 @@ func newLintCmd(s *streams) *cobra.Command {
 	var (
 		outputs                            []string
 		failOn, colorMode, key, configFile string
-		ldapDir                            string
+		ldapDir, system                    string
 		verbose, fixMode, diffMode         bool
 	)
 	c := &cobra.Command{
 		Use:   "lint FILE|DIR|- ...",
-		Short: "Report everything in YuniKorn queue configs that YuniKorn rejects or reads differently than written",
+		Short: "Report everything in YuniKorn queue configs or Mesos ACLs that the system rejects or reads differently than written",
 		Long: `Lint YuniKorn queue configs: raw queues.yaml files, ConfigMaps holding one (also
 in multi-document files and kind: List), directories searched for either, or - for
-standard input.
+standard input. Mesos --acls JSON files are linted too: they are recognised by
+their content (a JSON object with permissive or ACL kind keys; directories are
+searched for such .json files), or forced with --system mesos.
 
-Severities: error = YuniKorn rejects the config; warning = YuniKorn accepts it but
-it does something other than what it says; info = advice.
+Severities: error = the system rejects the config (YuniKorn: validate-conf fails
+or the queues cannot be built; Mesos: the master and agent refuse to start);
+warning = the system accepts it but it does something other than what it says;
+info = advice.
 
 Exit codes: 0 no finding reaches --fail-on, 1 one does, 2 usage or input error.`,
 		Example: `  aclint lint queues.yaml
   aclint lint --fail-on error -o json deploy/
-  kubectl get configmap yunikorn-configs -o yaml | aclint lint -`,
+  kubectl get configmap yunikorn-configs -o yaml | aclint lint -
+  aclint lint acls.json
+  aclint lint --system mesos -o sarif=mesos.sarif /etc/mesos/acls`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 && ldapDir == "" {
 				return usageErr("lint needs at least one file, directory, or - for standard input (or --ldap-config DIR)")
@@ -87,9 +94,18 @@ Exit codes: 0 no finding reaches --fail-on, 1 one does, 2 usage or input error.`
 			if fixMode && diffMode {
 				return usageErr("--fix writes the fixes and --diff only shows them: choose one")
 			}
-			docs, err := loadInputs(s, args, key, verbose)
+			inputs, err := loadLintInputs(s, args, key, verbose, system)
 			if err != nil {
 				return err
+			}
+			var docs []*config.Document
+			var acls []*mesos.Document
+			for _, in := range inputs {
+				if in.yunikorn != nil {
+					docs = append(docs, in.yunikorn)
+				} else {
+					acls = append(acls, in.mesos)
+				}
 			}
 			var ldapFindings []lint.Finding
 			if ldapDir != "" {
@@ -109,6 +125,22 @@ Exit codes: 0 no finding reaches --fail-on, 1 one does, 2 usage or input error.`
 			}
 			rep := newReport(colored)
 			linted := 0
+			for _, d := range acls {
+				set, err := files.forFile(d.File)
+				if err != nil {
+					return err
+				}
+				if set.Ignored(d.File) {
+					if verbose {
+						fmt.Fprintf(s.err, "aclint: skipping %s: ignored by %s\n", d.File, set.Path)
+					}
+					continue
+				}
+				linted++
+				rep.Findings = append(rep.Findings, set.Apply(mesos.Lint(d))...)
+				rep.Sources[d.File] = d.Lines()
+				rep.Files = append(rep.Files, d.File)
+			}
 			for _, d := range docs {
 				set, err := files.forFile(d.File)
 				if err != nil {
@@ -166,6 +198,7 @@ Exit codes: 0 no finding reaches --fail-on, 1 one does, 2 usage or input error.`
 	f.BoolVar(&fixMode, "fix", false, "rewrite files in place with every certain fix, then lint again and report what is left")
 	f.BoolVar(&diffMode, "diff", false, "print the fixes --fix would make as a unified diff, and write nothing")
 	f.StringVar(&ldapDir, "ldap-config", "", "also check YuniKorn's LDAP settings directory (the Secret mounted at "+resolve.DefaultLDAPDir+")")
+	f.StringVar(&system, "system", systemAuto, "what the files are: auto (by content), yunikorn or mesos")
 	f.StringVar(&configFile, "config", "", "settings file (default: the nearest "+settings.FileName+" from each linted file up to the repository root)")
 	return c
 }

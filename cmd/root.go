@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 
 	"github.com/aclint/aclint/pkg/config"
+	"github.com/aclint/aclint/pkg/mesos"
 )
 
 // Exit codes are part of the interface.
@@ -58,7 +60,7 @@ scheduler itself would make.`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageErr("%v\nrun '%s --help' for usage", err, c.CommandPath())
 	})
-	root.AddCommand(newLintCmd(s), newCheckCmd(s), newWhoCanCmd(s), newAccessCmd(s), newMatrixCmd(s), newDiffCmd(s), newRulesCmd(s), newVersionCmd(s))
+	root.AddCommand(newLintCmd(s), newCheckCmd(s), newWhoCanCmd(s), newAccessCmd(s), newMatrixCmd(s), newDiffCmd(s), newMesosCmd(s), newRulesCmd(s), newVersionCmd(s))
 	return root
 }
 
@@ -100,20 +102,27 @@ func useColor(mode string, w io.Writer) (bool, error) {
 	return false, usageErr("invalid --color %q: use auto, always or never", mode)
 }
 
-// loadInputs reads every input path; -v tells about skipped files.
+// loadInputs reads the YuniKorn queue configs named by paths; -v tells
+// about skipped files. A file that is Mesos ACLs is refused with the
+// command that checks it.
 func loadInputs(s *streams, paths []string, key string, verbose bool) ([]*config.Document, error) {
+	var mesosFile string
+	opts := inputOptions(s, key, verbose)
+	opts.Claim = func(p string, data []byte, explicit bool) bool {
+		if explicit && mesos.Detect(data) && mesosFile == "" {
+			mesosFile = p
+			return true
+		}
+		return false
+	}
 	var docs []*config.Document
-	if key == "" {
-		key = config.DefaultKey
-	}
-	opts := config.LoadOptions{Key: key, Stdin: s.in}
-	if verbose {
-		opts.Skip = func(p, reason string) { fmt.Fprintf(s.err, "aclint: skipping %s: %s\n", p, reason) }
-	}
 	for _, p := range paths {
 		found, err := config.Load(p, opts)
 		if err != nil {
 			return nil, usageErr("%v", err)
+		}
+		if mesosFile != "" {
+			return nil, usageErr("%s holds Mesos ACLs, not a YuniKorn queue config: use `aclint lint` or `aclint mesos check -f %s ACTION`", mesosFile, mesosFile)
 		}
 		if len(found) == 0 {
 			return nil, usageErr("%s: no queue configs found (files need a top-level partitions key, or a ConfigMap with a %s key)", p, opts.Key)
@@ -121,4 +130,87 @@ func loadInputs(s *streams, paths []string, key string, verbose bool) ([]*config
 		docs = append(docs, found...)
 	}
 	return docs, nil
+}
+
+func inputOptions(s *streams, key string, verbose bool) config.LoadOptions {
+	if key == "" {
+		key = config.DefaultKey
+	}
+	opts := config.LoadOptions{Key: key, Stdin: s.in}
+	if verbose {
+		opts.Skip = func(p, reason string) { fmt.Fprintf(s.err, "aclint: skipping %s: %s\n", p, reason) }
+	}
+	return opts
+}
+
+// The systems lint reads; auto tells them apart by content.
+const (
+	systemAuto     = "auto"
+	systemYuniKorn = "yunikorn"
+	systemMesos    = "mesos"
+)
+
+// lintInput is one file to lint: a YuniKorn queue config, or Mesos ACLs.
+type lintInput struct {
+	yunikorn *config.Document
+	mesos    *mesos.Document
+}
+
+func (in lintInput) file() string {
+	if in.mesos != nil {
+		return in.mesos.File
+	}
+	return in.yunikorn.File
+}
+
+// loadLintInputs reads every input of lint: with --system auto, a file is
+// Mesos ACLs when its content says so (a JSON object with Mesos ACL keys),
+// and directories are also searched for such .json files.
+func loadLintInputs(s *streams, paths []string, key string, verbose bool, system string) ([]lintInput, error) {
+	opts := inputOptions(s, key, verbose)
+	var claimed []*mesos.Document
+	switch system {
+	case systemAuto, systemMesos:
+		opts.ClaimExts = []string{".json"}
+		opts.ClaimOnly = system == systemMesos
+		opts.Claim = func(p string, data []byte, explicit bool) bool {
+			if system == systemMesos && explicit || mesos.Detect(data) {
+				claimed = append(claimed, mesos.Parse(p, data))
+				return true
+			}
+			return false
+		}
+	case systemYuniKorn:
+	default:
+		return nil, usageErr("invalid --system %q: use auto, yunikorn or mesos", system)
+	}
+	var out []lintInput
+	for _, p := range paths {
+		claimed = claimed[:0:0]
+		found, err := config.Load(p, opts)
+		if err != nil {
+			return nil, usageErr("%v", err)
+		}
+		if len(found) == 0 && len(claimed) == 0 {
+			queues := "queue configs need a top-level partitions key, or a ConfigMap with a " + opts.Key + " key"
+			switch system {
+			case systemMesos:
+				return nil, usageErr("%s: no Mesos ACL files found (JSON objects with Mesos ACL kinds as keys; directories are searched for .json files)", p)
+			case systemAuto:
+				return nil, usageErr("%s: no queue configs or Mesos ACL files found (%s; Mesos ACL files are JSON objects with ACL kinds as keys)", p, queues)
+			}
+			return nil, usageErr("%s: no queue configs found (%s)", p, queues)
+		}
+		var ins []lintInput
+		for _, d := range found {
+			ins = append(ins, lintInput{yunikorn: d})
+		}
+		for _, d := range claimed {
+			ins = append(ins, lintInput{mesos: d})
+		}
+		// a directory's files in path order, whichever system they are for
+		sort.SliceStable(ins, func(i, j int) bool { return ins[i].file() < ins[j].file() })
+		out = append(out, ins...)
+	}
+	return out, nil
 }

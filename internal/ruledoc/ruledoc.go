@@ -12,32 +12,56 @@ import (
 
 	"github.com/aclint/aclint/pkg/config"
 	"github.com/aclint/aclint/pkg/lint"
+	"github.com/aclint/aclint/pkg/mesos"
 	"github.com/aclint/aclint/pkg/report"
 )
 
-// ExampleFile is the name examples are linted under.
+// ExampleFile is the name YuniKorn examples are linted under.
 const ExampleFile = "queues.yaml"
+
+// MesosExampleFile is the name Mesos examples are linted under.
+const MesosExampleFile = "acls.json"
+
+// exampleFile is the file a rule's examples are shown as.
+func exampleFile(r *lint.Rule) string {
+	if r.System == lint.Mesos {
+		return MesosExampleFile
+	}
+	return ExampleFile
+}
+
+// Findings lints a rule's example text as the rule's system reads it.
+func Findings(r *lint.Rule, text string) ([]lint.Finding, report.Sources) {
+	if r.System == lint.Mesos {
+		doc := mesos.Parse(MesosExampleFile, []byte(text))
+		return mesos.Lint(doc), report.Sources{MesosExampleFile: doc.Lines()}
+	}
+	doc := config.Parse(ExampleFile, []byte(text))
+	return lint.Lint(config.Decode(doc)), report.Sources{ExampleFile: doc.Lines()}
+}
 
 // ExampleOutput is aclint's text output for a rule's bad example.
 func ExampleOutput(r *lint.Rule) string {
 	if r.LDAP {
 		return ldapOutput(r.Bad)
 	}
-	doc := config.Parse(ExampleFile, []byte(r.Bad))
+	fs, src := Findings(r, r.Bad)
 	var b bytes.Buffer
-	_ = report.Text(&b, lint.Lint(config.Decode(doc)), report.Sources{ExampleFile: doc.Lines()}, false)
+	_ = report.Text(&b, fs, src, false)
 	return b.String()
 }
 
 // Markdown renders the rule reference.
 func Markdown() string {
 	var b strings.Builder
-	b.WriteString("<!-- Generated from the rules in pkg/lint by `make docs`; do not edit. -->\n")
+	b.WriteString("<!-- Generated from the rules in pkg/lint and pkg/mesos by `make docs`; do not edit. -->\n")
 	b.WriteString("# aclint rules\n\n")
-	b.WriteString("Severities mean the same everywhere: **error** — YuniKorn rejects the config (validate-conf fails,\n")
-	b.WriteString("or the queues cannot be built when it loads); **warning** — YuniKorn accepts it, but it does\n")
-	b.WriteString("something other than what it appears to say; **info** — advice.\n\n")
-	b.WriteString("Rule names are part of aclint's interface and do not change.\n\n")
+	b.WriteString("Severities mean the same everywhere: **error** — the system rejects the config (YuniKorn:\n")
+	b.WriteString("validate-conf fails, or the queues cannot be built when it loads; Mesos: the master and agent\n")
+	b.WriteString("refuse to start with the ACLs); **warning** — the system accepts it, but it does something other\n")
+	b.WriteString("than what it appears to say; **info** — advice.\n\n")
+	b.WriteString("Rule names are part of aclint's interface and do not change. Rules for Apache Mesos' `--acls`\n")
+	b.WriteString("files start with `mesos-` (see [mesos.md](mesos.md)); the others check YuniKorn queue configs.\n\n")
 	b.WriteString("| rule | severity | finds |\n|---|---|---|\n")
 	for _, r := range lint.Rules() {
 		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s |\n", r.Name, r.Name, r.Severity, r.Summary)
@@ -46,12 +70,12 @@ func Markdown() string {
 		fmt.Fprintf(&b, "\n## %s\n\n", r.Name)
 		fmt.Fprintf(&b, "Severity: **%s**. %s.\n\n", r.Severity, upperFirst(r.Summary))
 		b.WriteString(r.Doc)
-		cmd := "aclint lint " + ExampleFile
+		cmd := "aclint lint " + exampleFile(r)
 		if r.LDAP {
 			cmd = "aclint lint --ldap-config " + LDAPDir
 			b.WriteString("\n\nExample settings directory (one file per setting):\n\n")
 		} else {
-			b.WriteString("\n\nExample `" + ExampleFile + "`:\n\n")
+			b.WriteString("\n\nExample `" + exampleFile(r) + "`:\n\n")
 		}
 		b.WriteString(exampleBlock(r, r.Bad))
 		b.WriteString("\n`" + cmd + "` prints:\n\n```text\n")
@@ -68,9 +92,9 @@ func Text(r *lint.Rule) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s (%s): %s\n\n", r.Name, r.Severity, strings.ReplaceAll(r.Summary, "`", ""))
 	b.WriteString(strings.ReplaceAll(r.Doc, "`", ""))
-	b.WriteString("\n\nExample " + ExampleFile + ":\n\n")
+	b.WriteString("\n\nExample " + exampleFile(r) + ":\n\n")
 	b.WriteString(indent(r.Bad))
-	b.WriteString("\naclint lint " + ExampleFile + " prints:\n\n")
+	b.WriteString("\naclint lint " + exampleFile(r) + " prints:\n\n")
 	b.WriteString(indent(ExampleOutput(r)))
 	b.WriteString("\nFixed:\n\n")
 	b.WriteString(indent(r.Good))
@@ -117,6 +141,9 @@ func ldapOutput(text string) string {
 // exampleBlock shows an example: a queues.yaml, or the files of an LDAP
 // settings directory.
 func exampleBlock(r *lint.Rule, text string) string {
+	if r.System == lint.Mesos {
+		return "```json\n" + text + "```\n"
+	}
 	if !r.LDAP {
 		return "```yaml\n" + text + "```\n"
 	}

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aclint/aclint/pkg/config"
 	"github.com/aclint/aclint/pkg/lint"
 )
 
@@ -50,7 +49,7 @@ func TestExamples(t *testing.T) {
 			}
 			continue
 		}
-		bad := lint.Lint(config.Decode(config.Parse(ExampleFile, []byte(r.Bad))))
+		bad, _ := Findings(r, r.Bad)
 		found := false
 		for _, f := range bad {
 			if f.Rule == r.Name {
@@ -66,7 +65,7 @@ func TestExamples(t *testing.T) {
 		if !found {
 			t.Errorf("%s: bad example does not trigger the rule; got %v", r.Name, bad)
 		}
-		if good := lint.Lint(config.Decode(config.Parse(ExampleFile, []byte(r.Good)))); len(good) != 0 {
+		if good, _ := Findings(r, r.Good); len(good) != 0 {
 			t.Errorf("%s: fixed example still has findings: %v", r.Name, good)
 		}
 		if !strings.Contains(ExampleOutput(r), "["+r.Name+"]") {
