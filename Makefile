@@ -24,6 +24,7 @@ unit:
 	$(GO) test -count=1 -short ./...
 	@# the time and memory budgets run alone: other packages' tests would share the two cores
 	$(GO) test -count=1 -run '^(TestScaleBudget|TestAuditScaleBudget)$$' -v ./pkg/lint
+	$(GO) test -count=1 -run '^TestScaleBudget$$' -v ./pkg/mesos
 	$(GO) test -count=1 -run '^TestMatrixStreams$$' -v ./cmd
 
 ## fuzz: explore with each fuzz target for FUZZTIME (make fuzz FUZZTIME=1m); new crashers land in
@@ -34,10 +35,15 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzLint$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/lint
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeParity$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/config
 	$(GO) test -run '^$$' -fuzz '^FuzzFix$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/fix
+	$(GO) test -run '^$$' -fuzz '^FuzzParseJSON$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/mesos
+	$(GO) test -run '^$$' -fuzz '^FuzzLint$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/mesos
+	$(GO) test -run '^$$' -fuzz '^FuzzCoverage$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/mesos
 
-## bench: the hot paths (lint, check, who-can, access, diff) on generated 100,000-queue configs
+## bench: the hot paths (lint, check, who-can, access, diff) on generated 100,000-queue configs,
+## and Mesos lint and check on 54,000 generated entries
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 3x ./pkg/lint
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 3x ./pkg/mesos
 
 ## docs: regenerate docs/rules.md from the rules' metadata
 docs:

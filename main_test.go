@@ -62,19 +62,27 @@ func exits(ts *testscript.TestScript, neg bool, args []string) {
 // TestReadmeExamples keeps the outputs quoted in README.md true: each command
 // shown there must print exactly what the README says.
 func TestReadmeExamples(t *testing.T) {
-	readme, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, args := range [][]string{
-		{"lint", "--color", "never", "examples/queues.yaml"},
-		{"check", "-f", "examples/queues.yaml", "default", "root.prod.etl", "alice", "--groups", "prod-team"},
-		{"check", "-f", "examples/queues.yaml", "default", "root.prod.reports", "bob"},
+	for doc, commands := range map[string][][]string{
+		"README.md": {
+			{"lint", "--color", "never", "examples/queues.yaml"},
+			{"check", "-f", "examples/queues.yaml", "default", "root.prod.etl", "alice", "--groups", "prod-team"},
+			{"check", "-f", "examples/queues.yaml", "default", "root.prod.reports", "bob"},
+			{"lint", "--color", "never", "examples/mesos-acls.json"},
+		},
+		"docs/mesos.md": {
+			{"mesos", "check", "-f", "examples/mesos-acls.json", "run_tasks", "--principal", "ops", "--object", "root"},
+		},
 	} {
-		var out, errOut bytes.Buffer
-		cmd.Execute(args, strings.NewReader(""), &out, &errOut)
-		if !bytes.Contains(readme, out.Bytes()) {
-			t.Errorf("README.md does not show the current output of aclint %s:\n%s", strings.Join(args, " "), out.String())
+		text, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range commands {
+			var out, errOut bytes.Buffer
+			cmd.Execute(args, strings.NewReader(""), &out, &errOut)
+			if !bytes.Contains(text, out.Bytes()) {
+				t.Errorf("%s does not show the current output of aclint %s:\n%s", doc, strings.Join(args, " "), out.String())
+			}
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/aclint/aclint/internal/budget"
 	"github.com/aclint/aclint/internal/gen"
 	"github.com/aclint/aclint/pkg/acl"
 	"github.com/aclint/aclint/pkg/config"
@@ -81,15 +82,7 @@ func TestAuditScaleBudget(t *testing.T) {
 	if testing.Short() {
 		t.Skip("scale budget skipped in -short mode")
 	}
-	best := func(f func()) time.Duration {
-		min := time.Duration(1<<63 - 1)
-		for i := 0; i < 3; i++ {
-			start := time.Now()
-			f()
-			min = minDur(min, time.Since(start))
-		}
-		return min
-	}
+	best := func(f func()) time.Duration { return budget.Best(3, f) }
 	decode := func(data []byte) {
 		var n yaml.Node
 		_ = yaml.Unmarshal(data, &n)
@@ -113,11 +106,4 @@ func TestAuditScaleBudget(t *testing.T) {
 			t.Errorf("%s over budget: %.2fx (limit 3x)", c.name, float64(d)/float64(c.limit))
 		}
 	}
-}
-
-func minDur(a, b time.Duration) time.Duration {
-	if a < b {
-		return a
-	}
-	return b
 }

@@ -6,6 +6,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/aclint/aclint/internal/budget"
 	"github.com/aclint/aclint/internal/gen"
 	"github.com/aclint/aclint/pkg/acl"
 	"github.com/aclint/aclint/pkg/config"
@@ -64,17 +65,7 @@ func TestScaleBudget(t *testing.T) {
 	if testing.Short() {
 		t.Skip("scale budget skipped in -short mode")
 	}
-	best := func(f func()) time.Duration {
-		min := time.Duration(1<<63 - 1)
-		for i := 0; i < 5; i++ {
-			start := time.Now()
-			f()
-			if d := time.Since(start); d < min {
-				min = d
-			}
-		}
-		return min
-	}
+	best := func(f func()) time.Duration { return budget.Best(5, f) }
 	base := best(func() {
 		var n yaml.Node
 		_ = yaml.Unmarshal(big, &n)

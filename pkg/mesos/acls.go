@@ -192,7 +192,7 @@ func Decode(d *Document) *ACLs {
 	}
 	top := append([]string{"permissive"}, KindKeys()...)
 	for _, m := range d.Root.Members {
-		if a.shadowed(m, d.Root, "") {
+		if a.shadowed(m, d.Root, func() string { return "" }) {
 			continue
 		}
 		switch k := LookupKind(m.Key); {
@@ -231,7 +231,7 @@ func (a *ACLs) add(rule string, off int, msg, hint string) {
 
 // shadowed reports a key written again later in the same object: Mesos
 // keeps the last one and never reads this value.
-func (a *ACLs) shadowed(m *Member, in *Value, where string) bool {
+func (a *ACLs) shadowed(m *Member, in *Value, where func() string) bool {
 	if !m.Shadowed {
 		return false
 	}
@@ -241,7 +241,7 @@ func (a *ACLs) shadowed(m *Member, in *Value, where string) bool {
 			last = o
 		}
 	}
-	a.add(ruleDuplicateKey, m.KeyOff, fmt.Sprintf("%s%s is given again at line %d: Mesos keeps only the last one and ignores this value", quote(m.Key), where, a.Doc.Line(last.KeyOff)),
+	a.add(ruleDuplicateKey, m.KeyOff, fmt.Sprintf("%s%s is given again at line %d: Mesos keeps only the last one and ignores this value", quote(m.Key), where(), a.Doc.Line(last.KeyOff)),
 		"merge the two into one key")
 	return true
 }
@@ -310,7 +310,7 @@ func (a *ACLs) list(k *Kind, field string, v *Value) {
 func (a *ACLs) entry(k *Kind, v *Value) {
 	e := &Entry{Kind: k, Index: len(a.Lists[k.Key]), Node: v}
 	a.Lists[k.Key] = append(a.Lists[k.Key], e)
-	where := " in " + e.Name()
+	where := func() string { return " in " + e.Name() }
 	// a field of the wrong type is reported as that, not also as missing
 	var subjGiven, objGiven *Value
 	for _, m := range v.Members {
@@ -361,7 +361,7 @@ func (a *ACLs) entity(v *Value, field string) *Entity {
 	}
 	en := &Entity{Node: v}
 	for _, m := range v.Members {
-		if a.shadowed(m, v, " in "+field) {
+		if a.shadowed(m, v, func() string { return " in " + field }) {
 			continue
 		}
 		switch m.Key {

@@ -1,23 +1,61 @@
 package mesos
 
 import (
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // The request space of a kind is subject x object, each side ANY (no
 // principal, no object) or a single value. An entry's rule matches a
 // rectangle of it: a side that is ANY or NONE matches everything, a SOME
-// side its values, a recursive role rule the roles under its prefix. Which
-// entries decide a request is therefore decidable exactly by checking one
-// representative point per region: each value named anywhere, an unnamed
-// value under each prefix and at the top, and ANY.
+// side its values, a recursive role rule the roles under its prefix.
+//
+// Whether earlier rules cover a rectangle is decided exactly with one
+// representative request per region that matters: each value a SOME side
+// names, and for a side matching everything (or everything under a
+// prefix) a value named nowhere (under that prefix). Any rule containing
+// such an unnamed value contains every value of the region too (only
+// "everything" sides, and prefixes of the region's prefix, hold it), so
+// the other values need no point of their own; ANY requests are matched by
+// exactly the sides that match an unnamed value.
 
 // side is the set of request values one side of a rule matches.
 type side struct {
 	all      bool // every request, ANY included
-	names    map[string]bool
+	names    names
 	prefixes []string // "x/" for a recursive rule on "x/%"
+}
+
+// names is a set of values: a slice while small (entities usually hold a
+// few), a map when large.
+type names struct {
+	list []string
+	set  map[string]bool
+}
+
+func newNames(vs []string) names {
+	if len(vs) <= 16 {
+		return names{list: vs}
+	}
+	set := make(map[string]bool, len(vs))
+	for _, v := range vs {
+		set[v] = true
+	}
+	return names{list: vs, set: set}
+}
+
+func (n names) has(v string) bool {
+	if n.set != nil {
+		return n.set[v]
+	}
+	for _, x := range n.list {
+		if x == v {
+			return true
+		}
+	}
+	return false
 }
 
 // point is one representative request value.
@@ -31,7 +69,7 @@ func (s *side) contains(p point) bool {
 	if p.any || s.all {
 		return s.all
 	}
-	if !p.fresh && s.names[p.name] {
+	if !p.fresh && s.names.has(p.name) {
 		return true
 	}
 	for _, pre := range s.prefixes {
@@ -42,7 +80,7 @@ func (s *side) contains(p point) bool {
 	return false
 }
 
-func (s *side) empty() bool { return !s.all && len(s.names) == 0 && len(s.prefixes) == 0 }
+func (s *side) empty() bool { return !s.all && len(s.names.list) == 0 && len(s.prefixes) == 0 }
 
 // region is one rule as rectangles of the request space.
 type region struct {
@@ -69,73 +107,74 @@ func entitySide(e *Entity) side {
 	if e.Type != SOME {
 		return side{all: true}
 	}
-	s := side{names: map[string]bool{}}
-	for _, v := range e.Values {
-		s.names[v] = true
-	}
-	return s
+	return side{names: newNames(e.Values)}
 }
 
-// reps are the representative points of s, against the values and
-// prefixes the other regions name.
-func reps(s side, names map[string]bool, prefixes map[string]bool, anyOnly bool) []point {
-	if anyOnly {
+// reps are the representative points of a side.
+func reps(s side, anyOnly bool) []point {
+	switch {
+	case anyOnly:
 		if s.all {
 			return []point{{any: true}}
 		}
 		return nil
+	case s.all:
+		return []point{{fresh: true}}
 	}
-	var out []point
-	if s.all {
-		out = append(out, point{fresh: true}, point{any: true})
-		for _, n := range sorted(names) {
-			out = append(out, point{name: n})
-		}
-		for _, p := range sorted(prefixes) {
-			out = append(out, point{name: p, fresh: true})
-		}
-		return out
-	}
-	for _, n := range sorted(s.names) {
+	out := make([]point, 0, len(s.names.list)+len(s.prefixes))
+	for _, n := range s.names.list {
 		out = append(out, point{name: n})
 	}
 	for _, pre := range s.prefixes {
 		out = append(out, point{name: pre, fresh: true})
-		for _, n := range sorted(names) {
-			if strings.HasPrefix(n, pre) && !s.names[n] {
-				out = append(out, point{name: n})
-			}
-		}
-		for _, p := range sorted(prefixes) {
-			if p != pre && strings.HasPrefix(p, pre) {
-				out = append(out, point{name: p, fresh: true})
-			}
-		}
 	}
 	return out
 }
 
-func sorted(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
+// index finds, for a subject point, the regions whose subject side holds
+// it, in order: the regions naming it, merged with those matching every
+// subject. Objects are then checked one region at a time.
+type index struct {
+	regions []region
+	byName  map[string][]int
+	all     []int
 }
 
-func mention(rs []region, subjNames, objNames, objPrefixes map[string]bool) {
-	for _, r := range rs {
-		for n := range r.subj.names {
-			subjNames[n] = true
-		}
-		for n := range r.ob.names {
-			objNames[n] = true
-		}
-		for _, p := range r.ob.prefixes {
-			objPrefixes[p] = true
+func newIndex() *index { return &index{byName: map[string][]int{}} }
+
+func (x *index) add(g region) {
+	i := len(x.regions)
+	x.regions = append(x.regions, g)
+	if g.subj.all {
+		x.all = append(x.all, i)
+		return
+	}
+	for _, n := range g.subj.names.list {
+		if l := x.byName[n]; len(l) == 0 || l[len(l)-1] != i {
+			x.byName[n] = append(l, i)
 		}
 	}
+}
+
+// first returns the first region holding the request (s, o), or nil.
+func (x *index) first(s, o point) *region {
+	var named []int
+	if !s.any && !s.fresh {
+		named = x.byName[s.name]
+	}
+	a, b := 0, 0
+	for a < len(named) || b < len(x.all) {
+		var i int
+		if b == len(x.all) || a < len(named) && named[a] < x.all[b] {
+			i, a = named[a], a+1
+		} else {
+			i, b = x.all[b], b+1
+		}
+		if x.regions[i].ob.contains(o) {
+			return &x.regions[i]
+		}
+	}
+	return nil
 }
 
 // Unreachable is an entry that can never decide a request, with the
@@ -145,32 +184,57 @@ type Unreachable struct {
 	By    []*Entry
 }
 
+// unreachableAll runs unreachable for every kind with entries, the kinds
+// side by side.
+func (a *ACLs) unreachableAll() map[string][]Unreachable {
+	out := make([][]Unreachable, len(Kinds))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i, k := range Kinds {
+		if len(a.Lists[k.Key]) < 2 {
+			continue
+		}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			out[i] = a.unreachable(k)
+		}()
+	}
+	wg.Wait()
+	m := map[string][]Unreachable{}
+	for i, k := range Kinds {
+		m[k.Key] = out[i]
+	}
+	return m
+}
+
 // unreachable finds the entries of a kind whose every request is matched
 // first by earlier entries. Entries that match nothing at all are left to
 // the rules that explain why.
 func (a *ACLs) unreachable(k *Kind) []Unreachable {
 	rules := a.Rules(k)
-	var regions []region
-	for _, r := range rules {
-		regions = append(regions, regionOf(k, r))
+	regions := make([]region, len(rules))
+	for i, r := range rules {
+		regions[i] = regionOf(k, r)
 	}
 	var out []Unreachable
-	subjNames, objNames, objPrefixes := map[string]bool{}, map[string]bool{}, map[string]bool{}
-	start := 0 // first region of the current entry
-	for start < len(regions) {
+	x := newIndex()
+	for start := 0; start < len(regions); {
 		e := regions[start].rule.Entry
 		end := start
 		for end < len(regions) && regions[end].rule.Entry == e {
 			end++
 		}
-		earlier, own := regions[:start], regions[start:end]
+		own := regions[start:end]
 		if start > 0 && !emptyRegions(own) {
-			by, ok := covered(own, earlier, subjNames, objNames, objPrefixes, k.ImplicitObject())
-			if ok {
+			if by, ok := covered(own, x, k.ImplicitObject()); ok {
 				out = append(out, Unreachable{Entry: e, By: by})
 			}
 		}
-		mention(own, subjNames, objNames, objPrefixes)
+		for _, g := range own {
+			x.add(g)
+		}
 		start = end
 	}
 	return out
@@ -185,15 +249,15 @@ func emptyRegions(rs []region) bool {
 	return true
 }
 
-// covered reports whether every point of own lies in some earlier region,
-// with the entries that decide them.
-func covered(own, earlier []region, subjNames, objNames, objPrefixes map[string]bool, anyOnly bool) ([]*Entry, bool) {
+// covered reports whether every request of own is matched by an earlier
+// region, with the entries that match its representative requests first.
+func covered(own []region, x *index, anyOnly bool) ([]*Entry, bool) {
 	seen := map[*Entry]bool{}
 	var by []*Entry
 	for _, g := range own {
-		for _, s := range reps(g.subj, subjNames, nil, false) {
-			for _, o := range reps(g.ob, objNames, objPrefixes, anyOnly) {
-				hit := first(earlier, s, o)
+		for _, s := range reps(g.subj, false) {
+			for _, o := range reps(g.ob, anyOnly) {
+				hit := x.first(s, o)
 				if hit == nil {
 					return nil, false
 				}
@@ -208,32 +272,19 @@ func covered(own, earlier []region, subjNames, objNames, objPrefixes map[string]
 	return by, true
 }
 
-func first(rs []region, s, o point) *region {
-	for i := range rs {
-		if rs[i].subj.contains(s) && rs[i].ob.contains(o) {
-			return &rs[i]
-		}
-	}
-	return nil
-}
-
 // fallThrough returns a request no entry of the kind matches, which
-// permissive then decides, preferring principals and objects the file does
-// not name.
+// permissive then decides. One exists exactly when no rule matches every
+// subject and every object: only such a rule holds a principal and an
+// object named nowhere.
 func (a *ACLs) fallThrough(k *Kind) (subject, object point, ok bool) {
-	var regions []region
-	for _, r := range a.Rules(k) {
-		regions = append(regions, regionOf(k, r))
+	object = point{fresh: true}
+	if k.ImplicitObject() {
+		object = point{any: true}
 	}
-	subjNames, objNames, objPrefixes := map[string]bool{}, map[string]bool{}, map[string]bool{}
-	mention(regions, subjNames, objNames, objPrefixes)
-	everything := side{all: true}
-	for _, s := range reps(everything, subjNames, nil, false) {
-		for _, o := range reps(everything, objNames, objPrefixes, k.ImplicitObject()) {
-			if first(regions, s, o) == nil {
-				return s, o, true
-			}
+	for _, r := range a.Rules(k) {
+		if g := regionOf(k, r); g.subj.all && g.ob.all {
+			return point{}, point{}, false
 		}
 	}
-	return point{}, point{}, false
+	return point{fresh: true}, object, true
 }

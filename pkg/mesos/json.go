@@ -275,7 +275,7 @@ func (p *jsonParser) value(depth int) (*Value, bool) {
 		if p.expect('}') {
 			return v, true
 		}
-		seen := map[string]*Member{}
+		var seen map[string]*Member // for large objects; small ones are scanned
 		for {
 			p.skipWS()
 			keyOff := p.next()
@@ -291,10 +291,26 @@ func (p *jsonParser) value(depth int) (*Value, bool) {
 				return nil, false
 			}
 			m := &Member{Key: key, KeyOff: keyOff, Value: e}
-			if prev := seen[key]; prev != nil {
-				prev.Shadowed = true
+			if len(v.Members) < 8 {
+				for _, prev := range v.Members {
+					if prev.Key == key && !prev.Shadowed {
+						prev.Shadowed = true
+					}
+				}
+			} else {
+				if seen == nil {
+					seen = make(map[string]*Member, 16)
+					for _, prev := range v.Members {
+						if !prev.Shadowed {
+							seen[prev.Key] = prev
+						}
+					}
+				}
+				if prev := seen[key]; prev != nil {
+					prev.Shadowed = true
+				}
+				seen[key] = m
 			}
-			seen[key] = m
 			v.Members = append(v.Members, m)
 			if !p.expect(',') {
 				break
@@ -352,6 +368,20 @@ func isRangeErr(err error) bool {
 // from 0x20 up is taken as it is (no UTF-8 check), control bytes end it
 // with an error, and \u escapes must pair surrogates.
 func (p *jsonParser) str() (string, bool) {
+	// most strings have no escape: take them from the input in one piece
+	if !p.ungot {
+		for i := p.cur; i < len(p.src); i++ {
+			c := p.src[i]
+			if c == '"' {
+				s := string(p.src[p.cur:i])
+				p.cur, p.lastCh = i+1, '"'
+				return s, true
+			}
+			if c == '\\' || c < ' ' {
+				break
+			}
+		}
+	}
 	var b strings.Builder
 	for {
 		c := p.getc()

@@ -2,7 +2,9 @@ package mesos
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/aclint/aclint/pkg/lint"
 )
@@ -68,11 +70,26 @@ func Lint(d *Document) []lint.Finding {
 		add(is.Rule, is.Off, is.Msg, is.Hint)
 	}
 	if d.Root != nil && d.Root.Kind == JSONObject {
-		for _, r := range rules {
-			if r.check != nil {
-				name := r.Name
-				r.check(a, func(off int, msg, hint string) { add(name, off, msg, hint) })
+		// the checks only read the decoded ACLs; each writes its own findings
+		found := make([][]lint.Finding, len(rules))
+		var wg sync.WaitGroup
+		sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+		for i, r := range rules {
+			if r.check == nil {
+				continue
 			}
+			wg.Add(1)
+			sem <- struct{}{}
+			go func() {
+				defer func() { <-sem; wg.Done() }()
+				r.check(a, func(off int, msg, hint string) {
+					found[i] = append(found[i], lint.Finding{Rule: r.Name, Severity: r.Severity, Pos: d.Pos(off), Message: msg, Hint: hint})
+				})
+			}()
+		}
+		wg.Wait()
+		for _, f := range found {
+			out = append(out, f...)
 		}
 	}
 	lint.Sort(out)
@@ -277,8 +294,9 @@ func init() {
 		Bad:  "{\n  \"permissive\": false,\n  \"teardown_frameworks\": [\n    {\"principals\": {\"type\": \"NONE\"}, \"framework_principals\": {\"type\": \"ANY\"}},\n    {\"principals\": {\"values\": [\"admin\"]}, \"framework_principals\": {\"type\": \"ANY\"}}\n  ]\n}\n",
 		Good: "{\n  \"permissive\": false,\n  \"teardown_frameworks\": [\n    {\"principals\": {\"values\": [\"admin\"]}, \"framework_principals\": {\"type\": \"ANY\"}},\n    {\"principals\": {\"type\": \"NONE\"}, \"framework_principals\": {\"type\": \"ANY\"}}\n  ]\n}\n",
 	}, func(a *ACLs, report func(int, string, string)) {
+		all := a.unreachableAll()
 		for _, k := range Kinds {
-			for _, u := range a.unreachable(k) {
+			for _, u := range all[k.Key] {
 				names := make([]string, len(u.By))
 				for i, b := range u.By {
 					names[i] = fmt.Sprintf("%s (line %d)", b.Name(), a.Doc.Line(b.Node.Off))
@@ -374,13 +392,15 @@ func init() {
 			if k.Rule != Role {
 				continue
 			}
+			covers := a.rolesBySubject(k)
 			for _, e := range a.Lists[k.Key] {
 				if e.Object == nil || e.Subject == nil || e.Object.Type != SOME {
 					continue
 				}
+				c := covers[e.Subject.Describe()]
 				for i, v := range e.Object.Values {
 					base := strings.TrimSuffix(v, "/%")
-					if base == v || base == "" || a.coversRole(k, e.Subject, base) {
+					if base == v || base == "" || c.all || c.roles[base] {
 						continue
 					}
 					report(e.Object.ValueNodes[i].Off, fmt.Sprintf("%s covers the roles under %s, not %s itself, and no %s entry for the same principals names it", quote(v), quote(base+"/"), quote(base), k.Key),
@@ -415,23 +435,34 @@ func restricts(entries []*Entry) bool {
 	return false
 }
 
-// coversRole reports whether some entry of the kind with the same
-// principals names role (or all roles).
-func (a *ACLs) coversRole(k *Kind, subject *Entity, role string) bool {
+// roleCover is what the entries of a kind with the same principals name.
+type roleCover struct {
+	all   bool // an ANY or NONE roles entity
+	roles map[string]bool
+}
+
+// rolesBySubject collects, for each principals entity (as written), the
+// roles the kind's entries with it name.
+func (a *ACLs) rolesBySubject(k *Kind) map[string]*roleCover {
+	out := map[string]*roleCover{}
 	for _, e := range a.Lists[k.Key] {
-		if e.Subject == nil || e.Object == nil || e.Subject.Describe() != subject.Describe() {
+		if e.Subject == nil || e.Object == nil {
 			continue
 		}
+		key := e.Subject.Describe()
+		c := out[key]
+		if c == nil {
+			c = &roleCover{roles: map[string]bool{}}
+			out[key] = c
+		}
 		if e.Object.Type != SOME {
-			return true
+			c.all = true
 		}
 		for _, v := range e.Object.Values {
-			if v == role {
-				return true
-			}
+			c.roles[v] = true
 		}
 	}
-	return false
+	return out
 }
 
 // describeRequest renders a representative request in words.
