@@ -125,38 +125,34 @@ Exit codes: 0 no finding reaches --fail-on, 1 one does, 2 usage or input error.`
 			}
 			rep := newReport(colored)
 			linted := 0
-			for _, d := range acls {
-				set, err := files.forFile(d.File)
+			// lintFile lints one file unless its settings ignore it
+			lintFile := func(file string, lines func() []string, run func() []lint.Finding) error {
+				set, err := files.forFile(file)
 				if err != nil {
 					return err
 				}
-				if set.Ignored(d.File) {
+				if set.Ignored(file) {
 					if verbose {
-						fmt.Fprintf(s.err, "aclint: skipping %s: ignored by %s\n", d.File, set.Path)
+						fmt.Fprintf(s.err, "aclint: skipping %s: ignored by %s\n", file, set.Path)
 					}
-					continue
+					return nil
 				}
 				linted++
-				rep.Findings = append(rep.Findings, set.Apply(mesos.Lint(d))...)
-				rep.Sources[d.File] = d.Lines()
-				rep.Files = append(rep.Files, d.File)
+				rep.Findings = append(rep.Findings, set.Apply(run())...)
+				if _, ok := rep.Sources[file]; !ok {
+					rep.Sources[file] = lines()
+					rep.Files = append(rep.Files, file)
+				}
+				return nil
+			}
+			for _, d := range acls {
+				if err := lintFile(d.File, d.Lines, func() []lint.Finding { return mesos.Lint(d) }); err != nil {
+					return err
+				}
 			}
 			for _, d := range docs {
-				set, err := files.forFile(d.File)
-				if err != nil {
+				if err := lintFile(d.File, d.Lines, func() []lint.Finding { return lint.Lint(config.Decode(d)) }); err != nil {
 					return err
-				}
-				if set.Ignored(d.File) {
-					if verbose {
-						fmt.Fprintf(s.err, "aclint: skipping %s: ignored by %s\n", d.File, set.Path)
-					}
-					continue
-				}
-				linted++
-				rep.Findings = append(rep.Findings, set.Apply(lint.Lint(config.Decode(d)))...)
-				if _, ok := rep.Sources[d.File]; !ok {
-					rep.Sources[d.File] = d.Lines()
-					rep.Files = append(rep.Files, d.File)
 				}
 			}
 			if len(ldapFindings) > 0 {
