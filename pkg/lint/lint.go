@@ -96,6 +96,7 @@ type Rule struct {
 const (
 	YuniKorn = "yunikorn"
 	Mesos    = "mesos"
+	YTsaurus = "ytsaurus"
 )
 
 // pass is the state of one lint run over one config.
