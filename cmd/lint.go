@@ -13,6 +13,7 @@ import (
 	"github.com/aclint/aclint/pkg/lint"
 	"github.com/aclint/aclint/pkg/mesos"
 	"github.com/aclint/aclint/pkg/report"
+	"github.com/aclint/aclint/pkg/ytsaurus"
 )
 
 func newLintCmd(s *streams) *cobra.Command {
@@ -27,12 +28,15 @@ func newLintCmd(s *streams) *cobra.Command {
 		Short: "Report everything in YuniKorn queue configs or Mesos ACLs that the system rejects or reads differently than written",
 		Long: `Lint YuniKorn queue configs: raw queues.yaml files, ConfigMaps holding one (also
 in multi-document files and kind: List), directories searched for either, or - for
-standard input. Mesos --acls JSON files are linted too: they are recognised by
-their content (a JSON object with permissive or ACL kind keys; directories are
-searched for such .json files), or forced with --system mesos.
+standard input. Mesos --acls JSON files and YTsaurus trees are linted too:
+they are recognised by their content (a JSON object with permissive or Mesos
+ACL kind keys; a document with a top-level nodes key, or the JSON list of a
+YTsaurus node's ACEs; directories are searched for such .json files), or
+forced with --system mesos or --system ytsaurus.
 
 Severities: error = the system rejects the config (YuniKorn: validate-conf fails
-or the queues cannot be built; Mesos: the master and agent refuse to start);
+or the queues cannot be built; Mesos: the master and agent refuse to start;
+YTsaurus: set @acl is refused, or the tree cannot be read);
 warning = the system accepts it but it does something other than what it says;
 info = advice.
 
@@ -100,11 +104,15 @@ Exit codes: 0 no finding reaches --fail-on, 1 one does, 2 usage or input error.`
 			}
 			var docs []*config.Document
 			var acls []*mesos.Document
+			var trees []*ytsaurus.Document
 			for _, in := range inputs {
-				if in.yunikorn != nil {
+				switch {
+				case in.yunikorn != nil:
 					docs = append(docs, in.yunikorn)
-				} else {
+				case in.mesos != nil:
 					acls = append(acls, in.mesos)
+				default:
+					trees = append(trees, in.yt)
 				}
 			}
 			var ldapFindings []lint.Finding
@@ -147,6 +155,11 @@ Exit codes: 0 no finding reaches --fail-on, 1 one does, 2 usage or input error.`
 			}
 			for _, d := range acls {
 				if err := lintFile(d.File, d.Lines, func() []lint.Finding { return mesos.Lint(d) }); err != nil {
+					return err
+				}
+			}
+			for _, d := range trees {
+				if err := lintFile(d.File, d.Lines, func() []lint.Finding { return ytsaurus.Lint(d, ytsaurus.Options{}) }); err != nil {
 					return err
 				}
 			}
@@ -194,7 +207,7 @@ Exit codes: 0 no finding reaches --fail-on, 1 one does, 2 usage or input error.`
 	f.BoolVar(&fixMode, "fix", false, "rewrite files in place with every certain fix, then lint again and report what is left")
 	f.BoolVar(&diffMode, "diff", false, "print the fixes --fix would make as a unified diff, and write nothing")
 	f.StringVar(&ldapDir, "ldap-config", "", "also check YuniKorn's LDAP settings directory (the Secret mounted at "+resolve.DefaultLDAPDir+")")
-	f.StringVar(&system, "system", systemAuto, "what the files are: auto (by content), yunikorn or mesos")
+	f.StringVar(&system, "system", systemAuto, "what the files are: auto (by content), yunikorn, mesos or ytsaurus")
 	f.StringVar(&configFile, "config", "", "settings file (default: the nearest "+settings.FileName+" from each linted file up to the repository root)")
 	return c
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/aclint/aclint/pkg/config"
 	"github.com/aclint/aclint/pkg/mesos"
+	"github.com/aclint/aclint/pkg/ytsaurus"
 )
 
 // Exit codes are part of the interface.
@@ -60,7 +61,7 @@ scheduler itself would make.`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageErr("%v\nrun '%s --help' for usage", err, c.CommandPath())
 	})
-	root.AddCommand(newLintCmd(s), newCheckCmd(s), newWhoCanCmd(s), newAccessCmd(s), newMatrixCmd(s), newDiffCmd(s), newMesosCmd(s), newRulesCmd(s), newVersionCmd(s))
+	root.AddCommand(newLintCmd(s), newCheckCmd(s), newWhoCanCmd(s), newAccessCmd(s), newMatrixCmd(s), newDiffCmd(s), newMesosCmd(s), newYTCmd(s), newRulesCmd(s), newVersionCmd(s))
 	return root
 }
 
@@ -108,12 +109,17 @@ func useColor(mode string, w io.Writer) (bool, error) {
 func loadInputs(s *streams, paths []string, key string, verbose bool) ([]*config.Document, error) {
 	var mesosFile string
 	opts := inputOptions(s, key, verbose)
+	var ytFile string
 	opts.Claim = func(p string, data []byte, explicit bool) bool {
-		if explicit && mesos.Detect(data) && mesosFile == "" {
+		switch {
+		case explicit && mesos.Detect(data) && mesosFile == "":
 			mesosFile = p
-			return true
+		case explicit && ytsaurus.Detect(data) && ytFile == "":
+			ytFile = p
+		default:
+			return false
 		}
-		return false
+		return true
 	}
 	var docs []*config.Document
 	for _, p := range paths {
@@ -123,6 +129,9 @@ func loadInputs(s *streams, paths []string, key string, verbose bool) ([]*config
 		}
 		if mesosFile != "" {
 			return nil, usageErr("%s holds Mesos ACLs, not a YuniKorn queue config: use `aclint lint` or `aclint mesos check -f %s ACTION`", mesosFile, mesosFile)
+		}
+		if ytFile != "" {
+			return nil, usageErr("%s is a YTsaurus tree, not a YuniKorn queue config: use `aclint lint` or `aclint yt check -f %s USER PERMISSION PATH`", ytFile, ytFile)
 		}
 		if len(found) == 0 {
 			return nil, usageErr("%s: no queue configs found (files need a top-level partitions key, or a ConfigMap with a %s key)", p, opts.Key)
@@ -148,41 +157,53 @@ const (
 	systemAuto     = "auto"
 	systemYuniKorn = "yunikorn"
 	systemMesos    = "mesos"
+	systemYTsaurus = "ytsaurus"
 )
 
-// lintInput is one file to lint: a YuniKorn queue config, or Mesos ACLs.
+// lintInput is one file to lint: a YuniKorn queue config, Mesos ACLs or a
+// YTsaurus tree.
 type lintInput struct {
 	yunikorn *config.Document
 	mesos    *mesos.Document
+	yt       *ytsaurus.Document
 }
 
 func (in lintInput) file() string {
-	if in.mesos != nil {
+	switch {
+	case in.mesos != nil:
 		return in.mesos.File
+	case in.yt != nil:
+		return in.yt.File
 	}
 	return in.yunikorn.File
 }
 
 // loadLintInputs reads every input of lint: with --system auto, a file is
-// Mesos ACLs when its content says so (a JSON object with Mesos ACL keys),
-// and directories are also searched for such .json files.
+// Mesos ACLs or a YTsaurus tree when its content says so (a JSON object
+// with Mesos ACL keys; a document with a top-level nodes key, or the JSON
+// list of a node's ACEs), and directories are also searched for such .json
+// files.
 func loadLintInputs(s *streams, paths []string, key string, verbose bool, system string) ([]lintInput, error) {
 	opts := inputOptions(s, key, verbose)
-	var claimed []*mesos.Document
+	var claimed []lintInput
 	switch system {
-	case systemAuto, systemMesos:
+	case systemAuto, systemMesos, systemYTsaurus:
 		opts.ClaimExts = []string{".json"}
-		opts.ClaimOnly = system == systemMesos
+		opts.ClaimOnly = system != systemAuto
 		opts.Claim = func(p string, data []byte, explicit bool) bool {
-			if system == systemMesos && explicit || mesos.Detect(data) {
-				claimed = append(claimed, mesos.Parse(p, data))
-				return true
+			switch {
+			case system == systemMesos && explicit || system != systemYTsaurus && mesos.Detect(data):
+				claimed = append(claimed, lintInput{mesos: mesos.Parse(p, data)})
+			case system == systemYTsaurus && explicit || system != systemMesos && ytsaurus.Detect(data):
+				claimed = append(claimed, lintInput{yt: ytsaurus.Parse(p, data)})
+			default:
+				return false
 			}
-			return false
+			return true
 		}
 	case systemYuniKorn:
 	default:
-		return nil, usageErr("invalid --system %q: use auto, yunikorn or mesos", system)
+		return nil, usageErr("invalid --system %q: use auto, yunikorn, mesos or ytsaurus", system)
 	}
 	var out []lintInput
 	for _, p := range paths {
@@ -196,8 +217,10 @@ func loadLintInputs(s *streams, paths []string, key string, verbose bool, system
 			switch system {
 			case systemMesos:
 				return nil, usageErr("%s: no Mesos ACL files found (JSON objects with Mesos ACL kinds as keys; directories are searched for .json files)", p)
+			case systemYTsaurus:
+				return nil, usageErr("%s: no YTsaurus trees found (documents with a top-level nodes key, or the JSON list of a node's ACEs)", p)
 			case systemAuto:
-				return nil, usageErr("%s: no queue configs or Mesos ACL files found (%s; Mesos ACL files are JSON objects with ACL kinds as keys)", p, queues)
+				return nil, usageErr("%s: no queue configs, Mesos ACL files or YTsaurus trees found (%s; Mesos ACL files are JSON objects with ACL kinds as keys; YTsaurus trees have a top-level nodes key)", p, queues)
 			}
 			return nil, usageErr("%s: no queue configs found (%s)", p, queues)
 		}
@@ -205,9 +228,7 @@ func loadLintInputs(s *streams, paths []string, key string, verbose bool, system
 		for _, d := range found {
 			ins = append(ins, lintInput{yunikorn: d})
 		}
-		for _, d := range claimed {
-			ins = append(ins, lintInput{mesos: d})
-		}
+		ins = append(ins, claimed...)
 		// a directory's files in path order, whichever system they are for
 		sort.SliceStable(ins, func(i, j int) bool { return ins[i].file() < ins[j].file() })
 		out = append(out, ins...)

@@ -14,6 +14,7 @@ import (
 	"github.com/aclint/aclint/pkg/lint"
 	"github.com/aclint/aclint/pkg/mesos"
 	"github.com/aclint/aclint/pkg/report"
+	"github.com/aclint/aclint/pkg/ytsaurus"
 )
 
 // ExampleFile is the name YuniKorn examples are linted under.
@@ -22,19 +23,29 @@ const ExampleFile = "queues.yaml"
 // MesosExampleFile is the name Mesos examples are linted under.
 const MesosExampleFile = "acls.json"
 
+// YTExampleFile is the name YTsaurus examples are linted under.
+const YTExampleFile = "tree.yaml"
+
 // exampleFile is the file a rule's examples are shown as.
 func exampleFile(r *lint.Rule) string {
-	if r.System == lint.Mesos {
+	switch r.System {
+	case lint.Mesos:
 		return MesosExampleFile
+	case lint.YTsaurus:
+		return YTExampleFile
 	}
 	return ExampleFile
 }
 
 // Findings lints a rule's example text as the rule's system reads it.
 func Findings(r *lint.Rule, text string) ([]lint.Finding, report.Sources) {
-	if r.System == lint.Mesos {
+	switch r.System {
+	case lint.Mesos:
 		doc := mesos.Parse(MesosExampleFile, []byte(text))
 		return mesos.Lint(doc), report.Sources{MesosExampleFile: doc.Lines()}
+	case lint.YTsaurus:
+		doc := ytsaurus.Parse(YTExampleFile, []byte(text))
+		return ytsaurus.Lint(doc, ytsaurus.Options{}), report.Sources{YTExampleFile: doc.Lines()}
 	}
 	doc := config.Parse(ExampleFile, []byte(text))
 	return lint.Lint(config.Decode(doc)), report.Sources{ExampleFile: doc.Lines()}
@@ -54,14 +65,16 @@ func ExampleOutput(r *lint.Rule) string {
 // Markdown renders the rule reference.
 func Markdown() string {
 	var b strings.Builder
-	b.WriteString("<!-- Generated from the rules in pkg/lint and pkg/mesos by `make docs`; do not edit. -->\n")
+	b.WriteString("<!-- Generated from the rules in pkg/lint, pkg/mesos and pkg/ytsaurus by `make docs`; do not edit. -->\n")
 	b.WriteString("# aclint rules\n\n")
 	b.WriteString("Severities mean the same everywhere: **error** — the system rejects the config (YuniKorn:\n")
 	b.WriteString("validate-conf fails, or the queues cannot be built when it loads; Mesos: the master and agent\n")
-	b.WriteString("refuse to start with the ACLs); **warning** — the system accepts it, but it does something other\n")
-	b.WriteString("than what it appears to say; **info** — advice.\n\n")
+	b.WriteString("refuse to start with the ACLs; YTsaurus: `set @acl` is refused, or the tree document cannot be read);\n")
+	b.WriteString("**warning** — the system accepts it, but it does something other than what it appears to say;\n")
+	b.WriteString("**info** — advice.\n\n")
 	b.WriteString("Rule names are part of aclint's interface and do not change. Rules for Apache Mesos' `--acls`\n")
-	b.WriteString("files start with `mesos-` (see [mesos.md](mesos.md)); the others check YuniKorn queue configs.\n\n")
+	b.WriteString("files start with `mesos-` (see [mesos.md](mesos.md)), rules for YTsaurus trees with `yt-` (see\n")
+	b.WriteString("[ytsaurus.md](ytsaurus.md)); the others check YuniKorn queue configs.\n\n")
 	b.WriteString("| rule | severity | finds |\n|---|---|---|\n")
 	for _, r := range lint.Rules() {
 		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s |\n", r.Name, r.Name, r.Severity, r.Summary)
