@@ -24,12 +24,12 @@ func at(n *yaml.Node) Pos {
 // Document is one tree document (YAML or JSON), or the JSON of a single
 // node's @acl, as read.
 type Document struct {
-	File string
-	Src  []byte
-	Root *yaml.Node // the first document's content; nil on a syntax error
-	Err  *Issue     // a syntax error
-	text  []byte   // Src with lone carriage returns as line feeds, as YAML counts lines
-	lines []string // text split into lines
+	File  string
+	Src   []byte
+	Root  *yaml.Node // the first document's content; nil on a syntax error
+	Err   *Issue     // a syntax error
+	text  []byte     // Src with lone carriage returns as line feeds, as YAML counts lines
+	lines []string   // text split into lines
 }
 
 // Lines returns the file's lines, for snippets.
