@@ -25,6 +25,7 @@ unit:
 	@# the time and memory budgets run alone: other packages' tests would share the two cores
 	$(GO) test -count=1 -run '^(TestScaleBudget|TestAuditScaleBudget)$$' -v ./pkg/lint
 	$(GO) test -count=1 -run '^TestScaleBudget$$' -v ./pkg/mesos
+	$(GO) test -count=1 -run '^TestScaleBudget$$' -v ./pkg/ytsaurus
 	$(GO) test -count=1 -run '^TestMatrixStreams$$' -v ./cmd
 
 ## fuzz: explore with each fuzz target for FUZZTIME (make fuzz FUZZTIME=1m); new crashers land in
@@ -38,12 +39,15 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParseJSON$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/mesos
 	$(GO) test -run '^$$' -fuzz '^FuzzLint$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/mesos
 	$(GO) test -run '^$$' -fuzz '^FuzzCoverage$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/mesos
+	$(GO) test -run '^$$' -fuzz '^FuzzFormula$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/ytsaurus
+	$(GO) test -run '^$$' -fuzz '^FuzzLint$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/ytsaurus
 
 ## bench: the hot paths (lint, check, who-can, access, diff) on generated 100,000-queue configs,
-## and Mesos lint and check on 54,000 generated entries
+## Mesos lint and check on 54,000 generated entries, YTsaurus lint and check on 20,000 nodes
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 3x ./pkg/lint
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 3x ./pkg/mesos
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 3x ./pkg/ytsaurus
 
 ## docs: regenerate docs/rules.md from the rules' metadata
 docs:

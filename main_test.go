@@ -72,6 +72,14 @@ func TestReadmeExamples(t *testing.T) {
 		"docs/mesos.md": {
 			{"mesos", "check", "-f", "examples/mesos-acls.json", "run_tasks", "--principal", "ops", "--object", "root"},
 		},
+		"docs/ytsaurus.md": {
+			{"lint", "--color", "never", "examples/ytsaurus-tree.yaml"},
+			{"yt", "check", "-f", "examples/ytsaurus-tree.yaml", "bob", "read", "//home/reports/customers", "--columns", "email,name"},
+			{"yt", "check", "-f", "examples/ytsaurus-tree.yaml", "alice", "write", "//home/reports"},
+			{"yt", "check", "-f", "examples/ytsaurus-tree.yaml", "bob", "remove", "//home/reports/customers"},
+			{"yt", "check", "-f", "examples/ytsaurus-tree.yaml", "bob", "read", "//home/reports/customers", "--columns", "email,name", "-o", "json"},
+			{"yt", "effective-acl", "-f", "examples/ytsaurus-tree.yaml", "//home/reports/customers", "-o", "text"},
+		},
 	} {
 		text, err := os.ReadFile(doc)
 		if err != nil {

@@ -295,5 +295,6 @@ func writeMesosJSON(w io.Writer, acls *mesos.ACLs, req mesos.Request, d *mesos.D
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
 	return enc.Encode(out)
 }

@@ -16,6 +16,7 @@ import (
 func newYTCheckCmd(s *streams) *cobra.Command {
 	var (
 		file, path, columns, output string
+		groups, tags                []string
 		vital, quiet                bool
 	)
 	c := &cobra.Command{
@@ -30,7 +31,9 @@ transitively, subject tag filters; deny wins; no matching allow is a deny.
 rules.
 
 The tree is a document with users, groups and nodes (see docs/ytsaurus.md), or
-the JSON of a single node's @acl with --path telling where it hangs. Nodes the
+the JSON of a single node's @acl with --path telling where it hangs (the ACL
+does not describe users: a user it does not know is an ordinary user, in the
+groups given with --member-of and with the tags given with --tags). Nodes the
 document does not list exist with an empty ACL that inherits.
 
 Exit codes: 0 allow, 1 deny, 2 error (unknown user: "No such user"; a tree
@@ -64,7 +67,7 @@ YTsaurus would refuse; usage).`,
 			if err != nil {
 				return err
 			}
-			req := ytsaurus.Request{User: args[0], Permission: perm, Path: args[2], Vital: vital}
+			req := ytsaurus.Request{User: args[0], Permission: perm, Path: args[2], Vital: vital, Groups: groups, Tags: tags}
 			if cmd.Flags().Changed("columns") {
 				req.Columns = []string{}
 				for _, c := range strings.Split(columns, ",") {
@@ -101,6 +104,8 @@ YTsaurus would refuse; usage).`,
 	f.StringVar(&path, "path", "", "for a file holding one node's ACL (yt get --format json //path/@acl): the Cypress path it hangs at")
 	f.StringVar(&columns, "columns", "", "comma-separated columns to answer for too (columnar ACEs)")
 	f.BoolVar(&vital, "vital", false, "register_queue_consumer: the consumer to register is vital")
+	f.StringSliceVar(&groups, "member-of", nil, "with a lone ACL (--path): the groups the user is in, beyond users and everyone")
+	f.StringSliceVar(&tags, "tags", nil, "with a lone ACL (--path): the user's tags, for subject tag filters")
 	f.StringVarP(&output, "output", "o", "text", "output format: text, or json (what yt check-permission prints, without ids)")
 	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing; answer with the exit code only")
 	_ = c.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
@@ -148,6 +153,7 @@ func writeYTJSON(w io.Writer, r *ytsaurus.Response) error {
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
 	return enc.Encode(out)
 }
 
@@ -183,13 +189,14 @@ func writeYTText(w io.Writer, tree *ytsaurus.Tree, req ytsaurus.Request, r *ytsa
 	if len(r.Columns) > 0 {
 		b.WriteString("columns:\n")
 		for _, c := range r.Columns {
-			how := "as the node"
-			if c.ACE != nil {
+			how := "(as the node)"
+			switch {
+			case c.ACE != nil:
 				how = fmt.Sprintf("by ACE #%d at %s, through %s", c.ACE.Index, c.Object, c.Subject)
-			} else if c.Action == ytsaurus.Deny {
-				how = "restricted by a columnar ACE, and no columnar allow matches"
-			} else if c.Action == ytsaurus.Undefined {
-				how = "restricted by a columnar ACE; no columnar ACE matches, but full_read is allowed explicitly, so the column is not denied"
+			case c.Action == ytsaurus.Deny && r.Action == ytsaurus.Allow:
+				how = "(a columnar ACE restricts it, and no columnar allow matches the user)"
+			case c.Action == ytsaurus.Undefined:
+				how = "(a columnar ACE restricts it and none matches, but full_read is allowed explicitly, so it is not denied)"
 			}
 			fmt.Fprintf(&b, "  %s: %s %s\n", c.Column, c.Action, how)
 		}

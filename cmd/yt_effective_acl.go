@@ -101,6 +101,7 @@ func writeEffectiveJSON(w io.Writer, entries []ytsaurus.EffectiveEntry) error {
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
 	return enc.Encode(out)
 }
 

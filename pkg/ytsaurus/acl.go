@@ -75,7 +75,9 @@ func (t *Tree) acl(v *yaml.Node, path string) []*ACE {
 		for j, s := range a.Subjects {
 			sub := t.Dir.Lookup(s)
 			if sub == nil {
-				absent = append(absent, missing{s, a.SubjectsAt[j], a})
+				if !t.Bare { // a lone ACL does not say which subjects exist
+					absent = append(absent, missing{s, a.SubjectsAt[j], a})
+				}
 				continue
 			}
 			a.Subjects[j] = sub.Name // YTsaurus keeps the subject, not the alias

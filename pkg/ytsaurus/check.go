@@ -3,6 +3,7 @@ package ytsaurus
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -16,6 +17,10 @@ type Request struct {
 	// Vital is the vitality of a queue consumer being registered
 	// (register_queue_consumer only).
 	Vital bool
+	// Groups and Tags describe a user a lone ACL does not: the groups the
+	// user is in (beyond users and everyone) and the user's tags.
+	Groups []string
+	Tags   []string
 }
 
 // Result is an allow or deny with the node and subject of the deciding
@@ -61,6 +66,35 @@ type Response struct {
 	Restricted []string // columns some columnar ACE restricts
 }
 
+// adHocUser is a user a lone ACL does not describe: in users and the
+// groups given (with the built-in groups above them), with the tags given.
+func (t *Tree) adHocUser(req Request) *Subject {
+	u := &Subject{Name: req.User, Tags: map[string]bool{}}
+	set := map[string]bool{}
+	var add func(g string)
+	add = func(g string) {
+		if set[g] {
+			return
+		}
+		set[g] = true
+		if p := builtinGroups[g]; p != "" {
+			add(p)
+		}
+	}
+	add(Users)
+	for _, g := range req.Groups {
+		add(g)
+	}
+	for g := range set {
+		u.closure = append(u.closure, g)
+	}
+	sort.Strings(u.closure)
+	for _, tag := range req.Tags {
+		u.Tags[tag] = true
+	}
+	return u
+}
+
 // ErrNoSuchUser is YTsaurus' answer for a user it does not know.
 var ErrNoSuchUser = errors.New("No such user")
 
@@ -72,12 +106,22 @@ func (t *Tree) Check(req Request) (*Response, error) {
 	if t.Refused() {
 		return nil, ErrRefused
 	}
+	if (len(req.Groups) > 0 || len(req.Tags) > 0) && !t.Bare {
+		return nil, errors.New("groups and tags of the user are for a lone ACL; a tree document describes its users")
+	}
 	u := t.Dir.User(req.User)
-	if u == nil {
+	var notes []string
+	switch {
+	case u == nil && t.Bare && t.Dir.Lookup(req.User) == nil:
+		u = t.adHocUser(req)
+		notes = append(notes, fmt.Sprintf("a lone ACL does not describe its users: %s is taken as an ordinary user, in %s", req.User, strings.Join(u.closure, ", ")))
+	case u == nil:
 		if s := t.Dir.Lookup(req.User); s != nil {
 			return nil, fmt.Errorf("%w %s: %s is a group", ErrNoSuchUser, yq(req.User), yq(s.Name))
 		}
 		return nil, fmt.Errorf("%w %s", ErrNoSuchUser, yq(req.User))
+	case len(req.Groups) > 0 || len(req.Tags) > 0:
+		return nil, fmt.Errorf("%s is a built-in user; its groups and tags are YTsaurus'", yq(u.Name))
 	}
 	node, err := t.Node(req.Path)
 	if err != nil {
@@ -86,7 +130,7 @@ func (t *Tree) Check(req Request) (*Response, error) {
 	if req.Permission == FullRead && req.Columns != nil {
 		return nil, errors.New("full_read is checked for every column of the table; it takes no --columns")
 	}
-	r := &Response{User: u}
+	r := &Response{User: u, Notes: notes}
 	if u.Name != req.User {
 		r.Notes = append(r.Notes, fmt.Sprintf("%s is an alias of user %s", yq(req.User), yq(u.Name)))
 	}
@@ -327,6 +371,11 @@ func (c *checker) match(a *ACE) []string {
 		}
 		s := c.t.Dir.Lookup(name)
 		if s == nil {
+			// a lone ACL's subject: the user by name, or a group the user
+			// was said to be in
+			if name == c.user.Name || c.user.In(name) {
+				out = append(out, name)
+			}
 			continue
 		}
 		if s.Group && c.user.In(s.Name) || !s.Group && s.Name == c.user.Name {
