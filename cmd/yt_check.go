@@ -48,6 +48,12 @@ YTsaurus would refuse; usage).`,
 			}
 			return nil
 		},
+		ValidArgsFunction: func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+			if len(args) == 1 {
+				return ytsaurus.PermissionNames(), cobra.ShellCompDirectiveNoFileComp
+			}
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if file == "" {
 				return usageErr("yt check needs -f TREE: the tree document (or a node's @acl with --path)")
