@@ -9,9 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/aclint/aclint/pkg/config"
-	"github.com/aclint/aclint/pkg/lint"
 	"github.com/aclint/aclint/pkg/mesos"
-	"github.com/aclint/aclint/pkg/report"
 )
 
 func newMesosCheckCmd(s *streams) *cobra.Command {
@@ -138,15 +136,7 @@ func loadMesosACLs(s *streams, file string) (*mesos.ACLs, error) {
 	doc := mesos.Parse(name, data)
 	acls := mesos.Decode(doc)
 	if acls.Rejected() {
-		var errs []lint.Finding
-		for _, f := range mesos.Lint(doc) {
-			if f.Severity == lint.Error {
-				errs = append(errs, f)
-			}
-		}
-		var b strings.Builder
-		_ = report.Text(&b, errs, report.Sources{doc.File: doc.Lines()}, false)
-		return nil, usageErr("%s: Mesos refuses to start with these ACLs, so they answer no question; run 'aclint lint %s' for details:\n%s", name, file, strings.TrimRight(b.String(), "\n"))
+		return nil, refusedErr(name, "Mesos refuses to start with these ACLs, so they answer no question", "aclint lint "+file, mesos.Lint(doc), doc.Lines())
 	}
 	return acls, nil
 }

@@ -3,13 +3,13 @@ package cmd
 import (
 	"errors"
 	"fmt"
-	"github.com/aclint/aclint/pkg/settings"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/aclint/aclint/pkg/lint"
 	"github.com/aclint/aclint/pkg/report"
+	"github.com/aclint/aclint/pkg/settings"
 )
 
 // outputTarget is one -o value: a format, and a file ("" for stdout).
@@ -173,4 +173,18 @@ func settingsErr(path string, err error) error {
 		return usageErr("%v", err)
 	}
 	return usageErr("%s: %v", path, err)
+}
+
+// refusedErr is the usage error for input its system refuses: what is
+// wrong, the command that tells more, and the errors with their snippets.
+func refusedErr(name, why, more string, findings []lint.Finding, lines []string) error {
+	var errs []lint.Finding
+	for _, f := range findings {
+		if f.Severity == lint.Error {
+			errs = append(errs, f)
+		}
+	}
+	var b strings.Builder
+	_ = report.Text(&b, errs, report.Sources{name: lines}, false)
+	return usageErr("%s: %s; run '%s' for details:\n%s", name, why, more, strings.TrimRight(b.String(), "\n"))
 }

@@ -1,13 +1,9 @@
 package cmd
 
 import (
-	"strings"
-
 	"github.com/spf13/cobra"
 
 	"github.com/aclint/aclint/pkg/config"
-	"github.com/aclint/aclint/pkg/lint"
-	"github.com/aclint/aclint/pkg/report"
 	"github.com/aclint/aclint/pkg/ytsaurus"
 )
 
@@ -38,15 +34,7 @@ func loadYTTree(s *streams, file, path string) (*ytsaurus.Tree, error) {
 		return nil, usageErr("--path is for a file holding a single node's ACL (the JSON of yt get //path/@acl); %s is a tree document", name)
 	}
 	if tree.Refused() {
-		var errs []lint.Finding
-		for _, f := range ytsaurus.Lint(doc, opts) {
-			if f.Severity == lint.Error {
-				errs = append(errs, f)
-			}
-		}
-		var b strings.Builder
-		_ = report.Text(&b, errs, report.Sources{doc.File: doc.Lines()}, false)
-		return nil, usageErr("%s: YTsaurus would refuse this tree (or aclint cannot read it), so it answers no question; run 'aclint lint --system ytsaurus %s' for details:\n%s", name, file, strings.TrimRight(b.String(), "\n"))
+		return nil, refusedErr(name, "YTsaurus would refuse this tree (or aclint cannot read it), so it answers no question", "aclint lint --system ytsaurus "+file, ytsaurus.Lint(doc, opts), doc.Lines())
 	}
 	return tree, nil
 }

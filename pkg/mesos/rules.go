@@ -49,14 +49,7 @@ func register(r *lint.Rule, check func(a *ACLs, report func(off int, msg, hint s
 
 const errorRule = lint.Error
 
-func ruleSeverity(name string) lint.Severity {
-	for _, r := range rules {
-		if r.Name == name {
-			return r.Severity
-		}
-	}
-	panic("unknown Mesos rule " + name)
-}
+func ruleSeverity(name string) lint.Severity { return lint.Lookup(name).Severity }
 
 // Lint checks one ACL file: every reason Mesos refuses to start with it,
 // and everything it reads differently than written.

@@ -46,14 +46,7 @@ func register(r *lint.Rule, check func(t *Tree, report func(Pos, string, string)
 
 const errorSeverity = lint.Error
 
-func severity(name string) lint.Severity {
-	for _, r := range rules {
-		if r.Name == name {
-			return r.Severity
-		}
-	}
-	panic("unknown YTsaurus rule " + name)
-}
+func severity(name string) lint.Severity { return lint.Lookup(name).Severity }
 
 // Lint checks one tree document: everything YTsaurus refuses, and what it
 // accepts but reads otherwise.
