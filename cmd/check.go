@@ -3,7 +3,6 @@ package cmd
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/aclint/aclint/pkg/resolve"
 	"io"
 	"os"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"github.com/aclint/aclint/pkg/config"
 	"github.com/aclint/aclint/pkg/lint"
 	"github.com/aclint/aclint/pkg/report"
+	"github.com/aclint/aclint/pkg/resolve"
 )
 
 func newCheckCmd(s *streams) *cobra.Command {

@@ -2,8 +2,6 @@ package cmd
 
 import (
 	"fmt"
-	"github.com/aclint/aclint/pkg/resolve"
-	"github.com/aclint/aclint/pkg/settings"
 	"os"
 	"strings"
 
@@ -13,6 +11,8 @@ import (
 	"github.com/aclint/aclint/pkg/lint"
 	"github.com/aclint/aclint/pkg/mesos"
 	"github.com/aclint/aclint/pkg/report"
+	"github.com/aclint/aclint/pkg/resolve"
+	"github.com/aclint/aclint/pkg/settings"
 	"github.com/aclint/aclint/pkg/ytsaurus"
 )
 

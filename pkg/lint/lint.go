@@ -8,11 +8,12 @@ package lint
 
 import (
 	"fmt"
-	"gopkg.in/yaml.v3"
 	"runtime"
 	"sort"
 	"strings"
 	"sync"
+
+	"gopkg.in/yaml.v3"
 
 	"github.com/aclint/aclint/pkg/acl"
 	"github.com/aclint/aclint/pkg/config"

@@ -2,12 +2,13 @@ package lint
 
 import (
 	"fmt"
-	"gopkg.in/yaml.v3"
 	"regexp"
 	"strings"
 
 	"github.com/aclint/aclint/pkg/acl"
 	"github.com/aclint/aclint/pkg/config"
+
+	"gopkg.in/yaml.v3"
 )
 
 // YuniKorn's patterns for placement rules and filters.

@@ -4,7 +4,6 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
-	"github.com/aclint/aclint/pkg/config"
 	"net"
 	"os"
 	"path/filepath"
@@ -15,6 +14,8 @@ import (
 	"time"
 
 	"github.com/go-ldap/ldap/v3"
+
+	"github.com/aclint/aclint/pkg/config"
 )
 
 // DefaultLDAPDir is where YuniKorn reads its LDAP settings (a mounted Secret).
