@@ -120,7 +120,8 @@ func init() {
 		Summary:  "an ACE without action, subjects or permissions",
 		Doc: "The three are required: `Error parsing ACE: \"action\", \"subject\" and \"permissions\" fields are " +
 			"required`. A misspelled key (`permission`, `subject`) is the usual cause; it is also reported by " +
-			"[yt-unknown-key](#yt-unknown-key).",
+			"[yt-unknown-key](#yt-unknown-key). The message quoted is the one of YTsaurus' streaming parser; reading a " +
+			"`set @acl` value as a tree, the master words the same refusal as `Node has no child with key \"action\"`.",
 		Bad:  "nodes:\n  \"//home/reports\":\n    acl: [{action: allow, subjects: [users], permission: [read]}]\n",
 		Good: "nodes:\n  \"//home/reports\":\n    acl: [{action: allow, subjects: [users], permissions: [read]}]\n",
 	}, nil)
