@@ -313,7 +313,7 @@ func init() {
 			case a.Action == Deny:
 				report(a.At, fmt.Sprintf("ACE #%d at %s denies users, but guest (every unauthenticated request) is not in users: the deny does not apply to it", a.Index, n.Path),
 					"deny everyone to stop guest too, or add guest to the subjects")
-			case n.Path == "/" && a.Permissions&Read != 0:
+			case n.Path == "/" && (!t.Bare || t.BarePath) && a.Permissions&Read != 0:
 				for _, b := range n.ACL {
 					if !b.Refused && b.Action == Allow && b.Permissions&Read != 0 && (names(b, Everyone) || names(b, Guest)) {
 						return

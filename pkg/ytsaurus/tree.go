@@ -182,12 +182,15 @@ type Node struct {
 // Tree is a document as YTsaurus would hold it: subjects and nodes, with
 // every issue found on the way.
 type Tree struct {
-	Doc    *Document
-	Dir    *Directory
-	Nodes  map[string]*Node
-	Order  []*Node // listed nodes, in document order
-	Bare   bool    // the document is a single node's ACL
-	Issues []Issue
+	Doc   *Document
+	Dir   *Directory
+	Nodes map[string]*Node
+	Order []*Node // listed nodes, in document order
+	Bare  bool    // the document is a single node's ACL
+	// BarePath is false for a lone ACL read without --path: where it
+	// hangs is not known.
+	BarePath bool
+	Issues   []Issue
 
 	refs    []subjectRef // member_of names, resolved once all subjects are read
 	aliasAt []aliasDef
@@ -221,7 +224,7 @@ func Load(d *Document, opts Options) *Tree {
 	}
 	switch d.Root.Kind {
 	case yaml.SequenceNode:
-		t.Bare = true
+		t.Bare, t.BarePath = true, opts.Path != ""
 		path := opts.Path
 		if path == "" {
 			path = "/"
