@@ -1,6 +1,7 @@
 package mesos
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"sort"
@@ -70,8 +71,8 @@ var topKeyRe = func() *regexp.Regexp {
 // first non-blank byte is "{") with permissive or an ACL kind as a key. A
 // file with syntax errors is still recognised, so that they are reported.
 func Detect(data []byte) bool {
-	s := strings.TrimLeft(strings.TrimPrefix(string(data), "\ufeff"), " \t\r\n")
-	return strings.HasPrefix(s, "{") && topKeyRe.MatchString(s)
+	b := bytes.TrimLeft(bytes.TrimPrefix(data, []byte("\ufeff")), " \t\r\n")
+	return bytes.HasPrefix(b, []byte("{")) && topKeyRe.Match(b)
 }
 
 // EntityType is an entity's type, numbered as in acls.proto.

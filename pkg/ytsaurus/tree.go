@@ -1,6 +1,7 @@
 package ytsaurus
 
 import (
+	"bytes"
 	"fmt"
 	"sort"
 	"strconv"
@@ -108,58 +109,110 @@ func untab(b []byte) []byte {
 // Detect reports whether data looks like a YTsaurus tree document (a
 // mapping whose top-level keys are users, groups and nodes, at least one of
 // them) or the JSON of a node's @acl (a list whose first item is a mapping
-// with ACE keys).
+// with ACE keys). It reads only keys, without parsing the document, since
+// every file lint is given is offered to it; a broken document is still
+// recognised, so that its errors are reported.
 func Detect(data []byte) bool {
-	s := strings.TrimLeft(strings.TrimPrefix(string(data), "\ufeff"), " \t\r\n")
-	var n yaml.Node
-	if yaml.Unmarshal(untab(loneCR(data)), &n) != nil || len(n.Content) == 0 {
-		// a broken document is still a tree when its top-level keys say so
-		return !strings.HasPrefix(s, "[") && topKeysOnly(s)
-	}
-	root := n.Content[0]
-	switch root.Kind {
-	case yaml.SequenceNode:
-		if !strings.HasPrefix(s, "[") || len(root.Content) == 0 || root.Content[0].Kind != yaml.MappingNode {
-			return false
-		}
-		for i := 0; i+1 < len(root.Content[0].Content); i += 2 {
-			switch root.Content[0].Content[i].Value {
-			case "action", "subjects", "permissions":
+	b := bytes.TrimLeft(bytes.TrimPrefix(data, []byte("\ufeff")), " \t\r\n")
+	switch {
+	case bytes.HasPrefix(b, []byte("[")):
+		for _, k := range flowKeys(b, 2) {
+			if k == "action" || k == "subjects" || k == "permissions" {
 				return true
 			}
 		}
-	case yaml.MappingNode:
-		if len(root.Content) == 0 {
-			return false
-		}
-		for i := 0; i+1 < len(root.Content); i += 2 {
-			switch root.Content[i].Value {
-			case "users", "groups", "nodes":
-			default:
-				return false
-			}
-		}
-		return true
+		return false
+	case bytes.HasPrefix(b, []byte("{")):
+		return treeKeys(flowKeys(b, 1))
 	}
-	return false
+	return treeKeys(blockKeys(b))
 }
 
-// topKeysOnly reads the top-level keys of a block mapping line by line.
-func topKeysOnly(s string) bool {
-	found := false
-	for _, l := range strings.Split(s, "\n") {
-		if l == "" || l[0] == ' ' || l[0] == '\t' || l[0] == '#' || l[0] == '-' {
-			continue
-		}
-		key, _, ok := strings.Cut(l, ":")
-		switch strings.Trim(key, `"' `) {
-		case "users", "groups", "nodes":
-			found = ok
-		default:
+func treeKeys(keys []string) bool {
+	for _, k := range keys {
+		if k != "users" && k != "groups" && k != "nodes" {
 			return false
 		}
 	}
-	return found
+	return len(keys) > 0
+}
+
+// blockKeys reads the top-level keys of a block mapping, line by line,
+// stopping at the first line that is not one.
+func blockKeys(b []byte) []string {
+	var keys []string
+	for len(b) > 0 {
+		line := b
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			line, b = b[:i], b[i+1:]
+		} else {
+			b = nil
+		}
+		if len(line) == 0 || strings.IndexByte(" \t\r#-", line[0]) >= 0 {
+			continue
+		}
+		key, _, ok := bytes.Cut(line, []byte(":"))
+		if !ok {
+			return append(keys, "") // not a mapping
+		}
+		keys = append(keys, strings.Trim(string(key), `"' `))
+		if !treeKeys(keys) {
+			return keys
+		}
+	}
+	return keys
+}
+
+// flowKeys reads the keys of the first mapping opened at the given depth
+// of a JSON (or YAML flow) document: depth 1 is the top-level mapping,
+// depth 2 the first mapping inside the top-level list.
+func flowKeys(b []byte, depth int) []string {
+	var keys []string
+	level, expectKey, inMap := 0, false, false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch c {
+		case '"', '\'':
+			j := i + 1
+			for j < len(b) && b[j] != c {
+				if b[j] == '\\' && c == '"' {
+					j++
+				}
+				j++
+			}
+			if inMap && level == depth && expectKey {
+				keys = append(keys, string(b[i+1:min(j, len(b))]))
+				expectKey = false
+			}
+			i = j
+		case '{', '[':
+			level++
+			if c == '{' && level == depth && !inMap {
+				inMap, expectKey = true, true
+			}
+		case '}', ']':
+			if inMap && level == depth {
+				return keys
+			}
+			level--
+		case ',':
+			expectKey = inMap && level == depth
+		case ':':
+			expectKey = false
+		case ' ', '\t', '\r', '\n':
+		default:
+			if inMap && level == depth && expectKey {
+				j := i
+				for j < len(b) && strings.IndexByte(":,}\n", b[j]) < 0 {
+					j++
+				}
+				keys = append(keys, strings.TrimSpace(string(b[i:j])))
+				expectKey = false
+				i = j - 1
+			}
+		}
+	}
+	return keys
 }
 
 // Node is a Cypress node: listed in the document, or implied (an ancestor
