@@ -175,11 +175,7 @@ func writeYTText(w io.Writer, tree *ytsaurus.Tree, req ytsaurus.Request, r *ytsa
 	} else {
 		b.WriteString("denied\n")
 	}
-	groups := "no groups"
-	if cl := r.User.Closure(); len(cl) > 0 {
-		groups = "groups " + strings.Join(cl, ", ")
-	}
-	fmt.Fprintf(&b, "%s on %s for user %s (%s)\n", req.Permission, req.Path, r.User.Name, groups)
+	fmt.Fprintf(&b, "%s on %s for user %s (%s)\n", req.Permission, req.Path, r.User.Name, r.User.DescribeGroups())
 	switch {
 	case r.Fast == "banned":
 		fmt.Fprintf(&b, "reason: user %s is banned: YTsaurus denies a banned user everything, before looking at superusers or ACLs\n", r.User.Name)

@@ -152,14 +152,7 @@ type Issue struct {
 }
 
 // Rejected reports whether Mesos refuses to start with these ACLs.
-func (a *ACLs) Rejected() bool {
-	for _, is := range a.Issues {
-		if ruleSeverity(is.Rule) == errorRule {
-			return true
-		}
-	}
-	return false
-}
+func (a *ACLs) Rejected() bool { return len(a.Errors()) > 0 }
 
 // Errors are the reasons Mesos refuses to start, in file order.
 func (a *ACLs) Errors() []Issue {
@@ -464,12 +457,11 @@ func syntaxHint(e *SyntaxError) string {
 	return "fix the JSON here; Mesos' parser takes standard JSON (no comments, no trailing commas, double quotes only)"
 }
 
+// article goes before a JSON type name in messages (null never reaches
+// them: a null field is unset).
 func article(k JSONKind) string {
 	if k == JSONArray || k == JSONObject {
 		return "an"
-	}
-	if k == JSONNull {
-		return ""
 	}
 	return "a"
 }

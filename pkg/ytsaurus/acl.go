@@ -42,7 +42,7 @@ func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.Tag == "!
 
 func (t *Tree) wrong(a *ACE, v *yaml.Node, field, want, ytMsg, hint string) {
 	a.Refused = true
-	t.add(ruleWrongType, at(v), fmt.Sprintf("%s of ACE #%d must be %s, not %s %s (%s)", field, a.Index, want, article(ysonType(v)), ysonType(v), yq2(ytMsg)), hint)
+	t.add(ruleWrongType, at(v), fmt.Sprintf("%s of ACE #%d must be %s, not %s %s (%s)", field, a.Index, want, article(ysonType(v)), ysonType(v), ytSays(ytMsg)), hint)
 }
 
 func article(s string) string {
@@ -93,7 +93,7 @@ func (t *Tree) acl(v *yaml.Node, path string) []*ACE {
 		yt := "Some subjects mentioned in ACL are missing: [" + strings.Join(names, ", ") + "]"
 		for _, m := range absent {
 			m.ace.Refused = true
-			msg := fmt.Sprintf("subject %s of ACE #%d at %s is neither in the document nor a built-in user or group (%s)", yq(m.name), m.ace.Index, path, yq2(yt))
+			msg := fmt.Sprintf("subject %s of ACE #%d at %s is neither in the document nor a built-in user or group (%s)", yq(m.name), m.ace.Index, path, ytSays(yt))
 			hint := "define it under users or groups, or fix the name"
 			if near := config.Nearest(m.name, t.Dir.Names()); near != "" {
 				msg += "; did you mean " + yq(near) + "?"
@@ -128,7 +128,7 @@ func (t *Tree) ace(e *yaml.Node, index int) *ACE {
 		has[k.Value] = true
 		switch k.Value {
 		case "action":
-			a.Action = Action(t.enum(a, v, "action", "ESecurityAction", []string{"undefined", "allow", "deny"}, false))
+			a.Action = Action(t.enum(a, v, "action", "ESecurityAction", []string{"undefined", "allow", "deny"}))
 		case "subjects":
 			if v.Kind != yaml.SequenceNode {
 				t.wrong(a, v, "subjects", "a list of user and group names", fmt.Sprintf(`Cannot parse "list" from %q`, ysonType(v)), "write subjects: [alice, analysts]")
@@ -145,7 +145,7 @@ func (t *Tree) ace(e *yaml.Node, index int) *ACE {
 		case "permissions":
 			a.Permissions = t.permissions(a, v)
 		case "inheritance_mode":
-			a.Mode = Mode(t.enum(a, v, "inheritance_mode", "EAceInheritanceMode", modeNames, false))
+			a.Mode = Mode(t.enum(a, v, "inheritance_mode", "EAceInheritanceMode", modeNames))
 		case "columns":
 			if isNull(v) {
 				return
@@ -215,7 +215,7 @@ func (t *Tree) ace(e *yaml.Node, index int) *ACE {
 			if isNull(v) {
 				return
 			}
-			m := t.enum(a, v, "inapplicable_row_access_predicate_mode", "EInapplicableRowAccessPredicateMode", []string{"fail", "ignore"}, false)
+			m := t.enum(a, v, "inapplicable_row_access_predicate_mode", "EInapplicableRowAccessPredicateMode", []string{"fail", "ignore"})
 			a.RowMode = []string{"fail", "ignore"}[m]
 		default:
 			msg := fmt.Sprintf("unknown ACE key %s: YTsaurus skips it silently", yq(k.Value))
@@ -238,7 +238,7 @@ func (t *Tree) ace(e *yaml.Node, index int) *ACE {
 	}
 	if len(absent) > 0 {
 		a.Refused = true
-		t.add(ruleMissingField, at(e), fmt.Sprintf("ACE #%d has no %s (%s)", index, strings.Join(absent, " and no "), yq2(`Error parsing ACE: "action", "subject" and "permissions" fields are required`)),
+		t.add(ruleMissingField, at(e), fmt.Sprintf("ACE #%d has no %s (%s)", index, strings.Join(absent, " and no "), ytSays(`Error parsing ACE: "action", "subject" and "permissions" fields are required`)),
 			"every ACE needs action, subjects and permissions")
 		return a
 	}
@@ -276,7 +276,7 @@ func correctHint(a *ACE) string {
 }
 
 // enum reads a non-bit enum: a string in snake_case, or an int64.
-func (t *Tree) enum(a *ACE, v *yaml.Node, field, typeName string, domain []string, _ bool) int {
+func (t *Tree) enum(a *ACE, v *yaml.Node, field, typeName string, domain []string) int {
 	switch {
 	case v.Kind == yaml.ScalarNode && v.Tag == "!!int":
 		n, err := strconv.ParseInt(v.Value, 0, 64)
@@ -297,7 +297,7 @@ func (t *Tree) enum(a *ACE, v *yaml.Node, field, typeName string, domain []strin
 		if near := config.Nearest(strings.ToLower(v.Value), domain); near != "" {
 			hint = "write " + near
 		}
-		t.add(ruleEnumValue, at(v), fmt.Sprintf("%s %s of ACE #%d is not one YTsaurus reads (%s)", field, yq(v.Value), a.Index, yq2(err.Msg)), hint)
+		t.add(ruleEnumValue, at(v), fmt.Sprintf("%s %s of ACE #%d is not one YTsaurus reads (%s)", field, yq(v.Value), a.Index, ytSays(err.Msg)), hint)
 		return 0
 	}
 	t.wrong(a, v, field, "one of "+strings.Join(domain, ", "), fmt.Sprintf("Cannot deserialize enum from %q node", ysonType(v)), "write "+field+": "+domain[min(1, len(domain)-1)])
@@ -321,7 +321,7 @@ func (t *Tree) permissions(a *ACE, v *yaml.Node) Permission {
 						hint = "write " + near
 					}
 				}
-				t.add(rule, at(n), fmt.Sprintf("permission %s of ACE #%d is not one YTsaurus knows (%s)", yq(tok), a.Index, yq2(err.Msg)), hint)
+				t.add(rule, at(n), fmt.Sprintf("permission %s of ACE #%d is not one YTsaurus knows (%s)", yq(tok), a.Index, ytSays(err.Msg)), hint)
 				continue
 			}
 			set |= permissionNames[i].P

@@ -48,7 +48,6 @@ type RowLevelACE struct {
 type Step struct {
 	Node    *Node
 	ACE     *ACE
-	Depth   int
 	Effect  string // applied: how; skipped: why
 	Applied bool
 }
@@ -57,13 +56,12 @@ type Step struct {
 // produced it.
 type Response struct {
 	Result
-	Columns    []ColumnResult // nil when no columns were asked (or known)
-	RowLevel   []RowLevelACE  // nil when the object has no row-level ACE for the user
-	User       *Subject
-	Fast       string // "banned" or "superuser" when the fast lane answered
-	Steps      []Step
-	Notes      []string
-	Restricted []string // columns some columnar ACE restricts
+	Columns  []ColumnResult // nil when no columns were asked (or known)
+	RowLevel []RowLevelACE  // nil when the object has no row-level ACE for the user
+	User     *Subject
+	Fast     string // "banned" or "superuser" when the fast lane answered
+	Steps    []Step
+	Notes    []string
 }
 
 // adHocUser is a user a lone ACL does not describe: in users and the
@@ -266,7 +264,7 @@ func (c *checker) walk(n *Node) {
 }
 
 func (c *checker) step(cur *Node, a *ACE, depth int, applied bool, format string, args ...any) {
-	c.r.Steps = append(c.r.Steps, Step{Node: cur, ACE: a, Depth: depth, Applied: applied, Effect: fmt.Sprintf(format, args...)})
+	c.r.Steps = append(c.r.Steps, Step{Node: cur, ACE: a, Applied: applied, Effect: fmt.Sprintf(format, args...)})
 }
 
 // process is TPermissionChecker::ProcessAce.
@@ -278,7 +276,6 @@ func (c *checker) process(cur *Node, a *ACE, depth int) {
 	for _, col := range a.Columns {
 		if c.wanted[col] && c.columns[col] == nil {
 			c.columns[col] = &Result{}
-			c.r.Restricted = append(c.r.Restricted, col)
 		}
 	}
 	if _, ok := a.Mode.Inherited(depth); !ok {

@@ -215,8 +215,8 @@ func canonicalCycle(c []string) string {
 	return strings.Join(append(append([]string{}, c[min:]...), c[:min]...), "\x00")
 }
 
-// describeGroups renders a user's groups for messages.
-func describeGroups(s *Subject) string {
+// DescribeGroups renders a subject's groups for messages: "groups a, b".
+func (s *Subject) DescribeGroups() string {
 	if len(s.closure) == 0 {
 		return "no groups"
 	}

@@ -311,14 +311,7 @@ func (t *Tree) add(rule string, p Pos, msg, hint string) {
 
 // Refused reports whether YTsaurus would refuse part of the tree, or the
 // document cannot be read: the tree then answers no question.
-func (t *Tree) Refused() bool {
-	for _, is := range t.Issues {
-		if severity(is.Rule) == errorSeverity {
-			return true
-		}
-	}
-	return false
-}
+func (t *Tree) Refused() bool { return len(t.Errors()) > 0 }
 
 // Errors are the issues that make the tree answer no question.
 func (t *Tree) Errors() []Issue {
@@ -395,7 +388,7 @@ func (t *Tree) keys(m *yaml.Node, what string, fn func(k, v *yaml.Node)) {
 			continue
 		}
 		if first := seen[k.Value]; first != nil {
-			t.add(ruleDuplicateKey, at(k), fmt.Sprintf("%s is given twice in %s (first at line %d): YTsaurus refuses the value (%s)", yq(k.Value), what, first.Line, yq2("Duplicate key "+yq(k.Value))),
+			t.add(ruleDuplicateKey, at(k), fmt.Sprintf("%s is given twice in %s (first at line %d): YTsaurus refuses the value (%s)", yq(k.Value), what, first.Line, ytSays("Duplicate key "+yq(k.Value))),
 				"merge the two into one key")
 			continue
 		}
@@ -404,8 +397,8 @@ func (t *Tree) keys(m *yaml.Node, what string, fn func(k, v *yaml.Node)) {
 	}
 }
 
-// yq2 quotes a message in a message.
-func yq2(s string) string { return "YTsaurus: " + s }
+// ytSays attributes a message to YTsaurus, inside aclint's own.
+func ytSays(s string) string { return "YTsaurus: " + s }
 
 func (t *Tree) mapping(root *yaml.Node) {
 	var users, groups, nodes *yaml.Node
@@ -427,7 +420,7 @@ func (t *Tree) mapping(root *yaml.Node) {
 	for _, cyc := range t.Dir.closeOver() {
 		s := t.Dir.byName[cyc[0]]
 		t.add(ruleCycle, s.At, fmt.Sprintf("groups form a membership cycle: %s; YTsaurus refuses the membership that closes it (%s)", strings.Join(cyc, " -> "),
-			yq2(fmt.Sprintf("Adding group %s to group %s would produce a cycle", yq(cyc[len(cyc)-2]), yq(cyc[len(cyc)-1])))), "remove one membership of the cycle")
+			ytSays(fmt.Sprintf("Adding group %s to group %s would produce a cycle", yq(cyc[len(cyc)-2]), yq(cyc[len(cyc)-1])))), "remove one membership of the cycle")
 	}
 	if nodes != nil {
 		t.nodes(nodes)
@@ -553,7 +546,7 @@ func (t *Tree) subjects(m *yaml.Node, groups bool) {
 				}
 				s.Banned = b
 				if b && name == Root {
-					t.add(ruleSubjectInvalid, at(fv), fmt.Sprintf("root cannot be banned (%s)", yq2(`User "root" cannot be banned`)), "remove banned from root")
+					t.add(ruleSubjectInvalid, at(fv), fmt.Sprintf("root cannot be banned (%s)", ytSays(`User "root" cannot be banned`)), "remove banned from root")
 					s.Banned = false
 				}
 			default:
