@@ -152,6 +152,9 @@ func writeDiffText(s *streams, old, new *side, res *acl.DiffResult) error {
 	for _, p := range res.PartitionsRemoved {
 		fmt.Fprintf(w, "- partition %s (removed)\n", p)
 	}
+	for _, m := range res.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", m)
+	}
 	for _, q := range res.Queues {
 		if q.Added {
 			fmt.Fprintf(w, "+ %s/%s (queue added)\n", q.Partition, q.Queue)
@@ -221,12 +224,14 @@ func diffJSON(old, new *side, res *acl.DiffResult) any {
 		Compared          bool         `json:"compared"`
 		PartitionsAdded   []string     `json:"partitionsAdded"`
 		PartitionsRemoved []string     `json:"partitionsRemoved"`
+		Warnings          []string     `json:"warnings"`
 		Queues            []queueJSON  `json:"queues"`
 		Changes           []changeJSON `json:"changes"`
-	}{Old: mk(old), New: mk(new), Compared: res != nil, PartitionsAdded: []string{}, PartitionsRemoved: []string{}, Queues: []queueJSON{}, Changes: []changeJSON{}}
+	}{Old: mk(old), New: mk(new), Compared: res != nil, PartitionsAdded: []string{}, PartitionsRemoved: []string{}, Warnings: []string{}, Queues: []queueJSON{}, Changes: []changeJSON{}}
 	if res != nil {
 		out.PartitionsAdded = append(out.PartitionsAdded, res.PartitionsAdded...)
 		out.PartitionsRemoved = append(out.PartitionsRemoved, res.PartitionsRemoved...)
+		out.Warnings = append(out.Warnings, res.Warnings...)
 		for _, q := range res.Queues {
 			ch := "removed"
 			if q.Added {

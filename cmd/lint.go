@@ -164,7 +164,11 @@ Exit codes: 0 no finding reaches --fail-on, 1 one does, 2 usage or input error.`
 				}
 			}
 			for _, d := range docs {
-				if err := lintFile(d.File, d.Lines, func() []lint.Finding { return lint.Lint(config.Decode(d)) }); err != nil {
+				run := func() []lint.Finding { return lint.Lint(config.Decode(d)) }
+				if ldapDir != "" {
+					run = func() []lint.Finding { return lint.WithLDAPSettings(lint.Lint(config.Decode(d))) }
+				}
+				if err := lintFile(d.File, d.Lines, run); err != nil {
 					return err
 				}
 			}

@@ -36,8 +36,12 @@ const (
 // QueueNamePattern is YuniKorn's queue name pattern.
 var QueueNamePattern = regexp.MustCompile(`^[a-zA-Z0-9_:#/@-]{1,64}$`)
 
-// recoveryQueue never passes a submit check in YuniKorn.
-const recoveryQueue = "root.@recovery@"
+// recoveryQueue never passes a submit check in YuniKorn, and no dynamic
+// queue may be called recoveryName.
+const (
+	recoveryQueue = "root.@recovery@"
+	recoveryName  = "@recovery@"
+)
 
 // Query is an access question.
 type Query struct {
@@ -162,10 +166,17 @@ func (p *Policy) FindPartition(name string) (*config.Partition, error) {
 		return part, nil
 	}
 	var names []string
+	hint := ""
 	for _, pt := range p.cfg.Partitions {
 		names = append(names, pt.CanonicalName())
+		if strings.EqualFold(pt.CanonicalName(), name) {
+			hint = fmt.Sprintf(" (YuniKorn looks a request's partition up exactly, and only \"\" means default: write %s)", pt.CanonicalName())
+		}
 	}
-	return nil, &QueryError{fmt.Sprintf("partition %q not found; the config has: %s", name, strings.Join(names, ", "))}
+	if len(names) == 0 {
+		return nil, &QueryError{fmt.Sprintf("partition %q not found: the config has no partitions", name)}
+	}
+	return nil, &QueryError{fmt.Sprintf("partition %q not found; the config has: %s%s", name, strings.Join(names, ", "), hint)}
 }
 
 // Target is the queue an access question is about.
@@ -178,8 +189,8 @@ type Target struct {
 
 // Target finds the queue for path as YuniKorn would: an existing queue, or a
 // queue a placement rule could create under an existing parent queue (it
-// has no ACLs, so its ancestors decide). Under a leaf, or with an invalid
-// name, there is no such queue.
+// has no ACLs, so its ancestors decide). Under a leaf, or with a name
+// NewDynamicQueue refuses, there is no such queue.
 func (p *Policy) Target(part *config.Partition, path string) (Target, error) {
 	q, missing, err := FindQueue(part.Root, path)
 	if err != nil {
@@ -189,12 +200,24 @@ func (p *Policy) Target(part *config.Partition, path string) (Target, error) {
 	if len(missing) == 0 {
 		return t, nil
 	}
+	if IsRecoveryPath(path) {
+		// AddApplication creates the recovery queue itself, after
+		// PlaceApplication checked the submit ACLs of its parent, root
+		t.Dynamic = true
+		t.Note = "root.@recovery@ is not configured: a freshly started scheduler answers a request for it from root's ACLs and then creates it as its recovery queue; once it exists, YuniKorn refuses every submit check on it"
+		return t, nil
+	}
 	if q.IsLeaf() {
 		return t, &QueryError{fmt.Sprintf("queue %s does not exist and cannot be created: %s is a leaf queue, so no queue can be added below it", t.Path, q.Path())}
 	}
 	for _, m := range missing {
+		// NewDynamicQueue checks each part as written, before it is
+		// lower-cased: the Kelvin sign is not "k" here
 		if !QueueNamePattern.MatchString(m) {
 			return t, &QueryError{fmt.Sprintf("queue %s does not exist and cannot be created: %q is not a valid queue name (%s)", t.Path, m, QueueNamePattern)}
+		}
+		if m == recoveryName {
+			return t, &QueryError{fmt.Sprintf("queue %s does not exist and cannot be created: YuniKorn refuses to create a dynamic queue named %s at any depth (dynamic queue cannot be root.@recovery@)", t.Path, recoveryName)}
 		}
 	}
 	t.Dynamic = true
@@ -202,12 +225,17 @@ func (p *Policy) Target(part *config.Partition, path string) (Target, error) {
 	return t, nil
 }
 
-// FindQueue looks a queue up as YuniKorn does: lower-cased, dot separated,
-// starting at root. It returns the deepest existing queue and the path parts
-// below it that do not exist.
+// IsRecoveryPath reports whether YuniKorn takes a queue path for its
+// recovery queue (common.IsRecoveryQueue: any case of root.@recovery@).
+func IsRecoveryPath(path string) bool { return strings.EqualFold(path, recoveryQueue) }
+
+// FindQueue looks a queue up as YuniKorn does: dot separated, starting at
+// root, each part lower-cased with strings.ToLower before it is compared. It
+// returns the deepest existing queue and the path parts below it that do
+// not exist, as written.
 func FindQueue(root *config.Queue, path string) (*config.Queue, []string, error) {
-	parts := strings.Split(strings.ToLower(path), ".")
-	if parts[0] != "root" {
+	parts := strings.Split(path, ".")
+	if strings.ToLower(parts[0]) != "root" {
 		return nil, nil, &QueryError{fmt.Sprintf("queue %q not found: queue paths start at root, e.g. root.%s", path, path)}
 	}
 	q := root
@@ -221,35 +249,44 @@ func FindQueue(root *config.Queue, path string) (*config.Queue, []string, error)
 	return q, nil, nil
 }
 
-// Decide answers q exactly as YuniKorn's placement and ACL checks would.
+// Decide answers q exactly as YuniKorn's placement and ACL checks would. The
+// order is YuniKorn's: the partition, then the user (ConvertUGI runs before
+// any queue is looked at, so a rejected user is a deny even for a queue that
+// could not exist), then the queue.
 func (p *Policy) Decide(q Query) (*Decision, error) {
 	part, err := p.FindPartition(q.Partition)
 	if err != nil {
 		return nil, err
 	}
-	t, err := p.Target(part, q.Queue)
-	if err != nil {
-		return nil, err
-	}
-	d := &Decision{Query: q, Partition: part.CanonicalName(), Queue: t.Path, Deciding: t.Queue.Path(), Dynamic: t.Dynamic}
-	target := t.Queue
-	if t.Note != "" {
-		d.Notes = append(d.Notes, t.Note)
-	}
-
+	d := &Decision{Query: q, Partition: part.CanonicalName(), Queue: strings.ToLower(q.Queue)}
 	if err := p.subject(d, part); err != nil {
 		return nil, err
 	}
 	if d.Reason != "" {
 		return d, nil
 	}
-	if q.Action == Submit && d.Queue == recoveryQueue {
+	t, err := p.Target(part, q.Queue)
+	if err != nil {
+		return nil, err
+	}
+	d.Queue, d.Deciding, d.Dynamic = t.Path, t.Queue.Path(), t.Dynamic
+	target := t.Queue
+	if t.Note != "" {
+		d.Notes = append(d.Notes, t.Note)
+	}
+	if q.Action == Submit && !t.Dynamic && IsRecoveryPath(d.Queue) {
 		d.Reason = "root.@recovery@ is YuniKorn's recovery queue: it never passes a submit check"
 		return d, nil
 	}
 
 walk:
 	for cur := target; cur != nil; cur = cur.Parent {
+		if q.Action == Submit && IsRecoveryPath(cur.Path()) {
+			// CheckSubmitAccess of the recovery queue answers false
+			// without asking its parent
+			d.Notes = append(d.Notes, fmt.Sprintf("%s is below YuniKorn's recovery queue root.@recovery@, whose submit check refuses everyone without asking root", d.Queue))
+			break
+		}
 		for _, l := range p.Level(cur, q.Action) {
 			if p.consult(d, cur, l.Field, l.Str, l.Value) {
 				break walk

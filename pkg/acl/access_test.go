@@ -27,6 +27,11 @@ const accessConfig = `partitions:
         queues:
           - name: "@recovery@"
             submitacl: "*"
+            queues:
+              - name: below
+                submitacl: testuser4
+          - name: kube
+            parent: true
 `
 
 func policy(t *testing.T) *Policy {
@@ -47,7 +52,28 @@ func TestDecide(t *testing.T) {
 		reason  string
 		note    string
 	}{
-		{q: Query{Partition: "DEFAULT", Queue: "root.prod", User: "deployer", Action: Submit}, allowed: true},
+		// a request's partition is looked up exactly: only "" means default
+		{q: Query{Partition: "DEFAULT", Queue: "root.prod", User: "deployer", Action: Submit}, err: `partition "DEFAULT" not found`},
+		{q: Query{Partition: "", Queue: "root.prod", User: "deployer", Action: Submit}, allowed: true},
+		// the user is converted before the queue is looked at
+		{q: Query{Partition: "default", Queue: "root..a", User: "1bad", Groups: []string{"x"}, Action: Submit}, reason: "invalid username"},
+		{q: Query{Partition: "default", Queue: "root.leaf.x", User: "1bad", Groups: []string{"x"}, Action: Submit}, reason: "invalid username"},
+		{q: Query{Partition: "gpu", Queue: "root.kube..x", User: "alice", Action: Submit, Resolver: resolve.Test{}}, reason: "user cannot be resolved"},
+		// strings.ToLower, not EqualFold or ASCII folding: the Kelvin sign
+		// finds kube, the long s finds nothing, and neither can be created
+		{q: Query{Partition: "gpu", Queue: "root.\u212Aube", User: "group1001", Action: Submit}, allowed: true},
+		{q: Query{Partition: "gpu", Queue: "root.kube.\u212A", User: "group1001", Action: Submit}, err: "not a valid queue name"},
+		{q: Query{Partition: "gpu", Queue: "root.kube.\u017Fub", User: "group1001", Action: Submit}, err: "not a valid queue name"},
+		// @recovery@ is no dynamic queue name at any depth
+		{q: Query{Partition: "default", Queue: "root.prod.@recovery@", User: "deployer", Action: Submit}, err: "dynamic queue named @recovery@"},
+		{q: Query{Partition: "default", Queue: "root.@recovery@.x", User: "deployer", Action: Submit}, err: "dynamic queue named @recovery@"},
+		// not configured: root's ACLs answer, and a new scheduler creates it
+		{q: Query{Partition: "default", Queue: "root.@recovery@", User: "deployer", Action: Submit}, note: "not configured"},
+		{q: Query{Partition: "default", Queue: "root.@RECOVERY@", User: "ops", Action: Admin}, note: "not configured"},
+		// configured: its submit check refuses everyone, below it too
+		{q: Query{Partition: "gpu", Queue: "root.@recovery@.below", User: "testuser4", Action: Submit, Resolver: resolve.Test{}}, allowed: true},
+		{q: Query{Partition: "gpu", Queue: "root.@recovery@.below", User: "group1001", Action: Submit}, note: "below YuniKorn's recovery queue"},
+		{q: Query{Partition: "gpu", Queue: "root.@recovery@", User: "group1001", Action: Admin}},
 		{q: Query{Partition: "", Queue: "ROOT.PROD.new.deeper", User: "deployer", Action: Submit}, allowed: true, note: "does not exist"},
 		{q: Query{Partition: "default", Queue: "root.leaf.x", User: "deployer", Action: Submit}, err: "leaf queue"},
 		{q: Query{Partition: "default", Queue: "root.prod.x%y", User: "deployer", Action: Submit}, err: "not a valid queue name"},

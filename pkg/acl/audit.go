@@ -51,13 +51,17 @@ func (p *Policy) WhoCan(partition, queue string, action Action) (*WhoCanResult, 
 	if t.Note != "" {
 		r.Notes = append(r.Notes, t.Note)
 	}
-	if action == Submit && t.Path == recoveryQueue {
+	if action == Submit && !t.Dynamic && IsRecoveryPath(t.Path) {
 		r.Notes = append(r.Notes, "root.@recovery@ is YuniKorn's recovery queue: nobody passes its submit check")
 		return r, nil
 	}
 	seen := map[string]bool{}
 	doc := p.cfg.Doc
 	for cur := t.Queue; cur != nil; cur = cur.Parent {
+		if action == Submit && IsRecoveryPath(cur.Path()) {
+			r.Notes = append(r.Notes, fmt.Sprintf("%s is below YuniKorn's recovery queue root.@recovery@, whose submit check refuses everyone without asking root", t.Path))
+			break
+		}
 		for _, l := range p.Level(cur, action) {
 			h := Holder{Queue: cur.Path(), ACL: l.Field, Inherited: cur != t.Queue}
 			everyone, users, groups := l.Value.Grants()
@@ -360,6 +364,9 @@ type DiffResult struct {
 	Queues            []QueueChange
 	PartitionsAdded   []string
 	PartitionsRemoved []string
+	// Warnings are what applying the change to a running scheduler does
+	// beyond access.
+	Warnings []string
 }
 
 // Diff compares access between two accepted configs: for every partition
@@ -375,6 +382,7 @@ func Diff(old, new *Policy) *DiffResult {
 		pn := new.cfg.Partition(po.CanonicalName())
 		if pn == nil {
 			res.PartitionsRemoved = append(res.PartitionsRemoved, po.CanonicalName())
+			res.Warnings = append(res.Warnings, fmt.Sprintf("partition %s is removed: a running YuniKorn removes a partition from inside the config reload while holding the scheduler's lock that the removal waits for, so the reload hangs and the scheduler stops responding; restart the scheduler with the new config instead of applying it as an update", po.CanonicalName()))
 			continue
 		}
 		d := &differ{old: old, new: new, u: u, res: res, part: po.CanonicalName()}
@@ -475,7 +483,10 @@ func (d *differ) walk(oq, nq *config.Queue, oParent, nParent [2]bits) {
 	for i, action := range []Action{Submit, Admin} {
 		oSets[i] = d.u.grants(d.old, oq, action, oParent[i])
 		nSets[i] = d.u.grants(d.new, nq, action, nParent[i])
-		if oq.Path() == recoveryQueue && action == Submit {
+		if action == Submit && IsRecoveryPath(oq.Path()) {
+			// nobody passes the recovery queue's submit check, and its
+			// children do not inherit from above it
+			oSets[i], nSets[i] = make(bits, len(oSets[i])), make(bits, len(nSets[i]))
 			continue
 		}
 		for w := range oSets[i] {

@@ -572,7 +572,7 @@ func (d *decoder) partition(n *yaml.Node) *Partition {
 		}
 	})
 	// Root insertion, as checkQueuesStructure does it.
-	if len(p.Queues) == 1 && strings.EqualFold(p.Queues[0].Name.Value, "root") {
+	if len(p.Queues) == 1 && strings.ToLower(p.Queues[0].Name.Value) == "root" {
 		p.Root = p.Queues[0]
 		p.Root.ParentFlag = true
 	} else {
@@ -611,9 +611,9 @@ func (d *decoder) queue(n *yaml.Node, parent *Queue) *Queue {
 			d.mapping(v, tTemplate, templateKeys, func(key string, k, v *yaml.Node) {
 				switch key {
 				case "maxapplications":
-					d.uint(k, v)
+					q.TemplateMaxApps = d.uint(k, v)
 				case "properties":
-					d.strMap(k, v)
+					q.TemplateProperties = d.strMap(k, v)
 				case "resources":
 					q.TemplateGuaranteed, q.TemplateMax = d.resources(v, tResources)
 				}

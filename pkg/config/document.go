@@ -54,6 +54,8 @@ type Document struct {
 	Problems []Problem  // YAML-level problems, found while parsing
 	Docs     int        // number of YAML documents in Text
 
+	zeroBytes bool // the config text, before any decoding, is zero bytes
+
 	parsed     []byte    // Text as parsed, after recovery quoted broken values
 	textLines  []string  // lines of parsed, split on first use
 	textStarts []int     // byte offset of each line of Text, on first use
@@ -64,10 +66,11 @@ type Document struct {
 	patched    map[[2]int]bool
 }
 
-// Empty reports whether the document holds no config at all, in which case
-// YuniKorn falls back to its built-in default.
+// Empty reports whether the config is zero bytes long, the only case in
+// which YuniKorn falls back to its built-in default. A config of blank lines
+// or comments is not empty: YuniKorn parses it and finds no partitions.
 func (d *Document) Empty() bool {
-	return d.Root == nil && len(d.Problems) == 0
+	return d.zeroBytes
 }
 
 // Lines returns the lines of the outer source, for showing snippets.
@@ -157,6 +160,7 @@ func newDocument(file string, source, text []byte) *Document {
 
 // init sets the config text and parses it.
 func (d *Document) init(text []byte) *Document {
+	d.zeroBytes = len(text) == 0
 	text = normalize(text)
 	d.Text = text
 	d.patched = map[[2]int]bool{}

@@ -73,9 +73,11 @@ func (p *Partition) CanonicalName() string {
 	return CanonicalPartition(p.Name.Value)
 }
 
-// CanonicalPartition normalises a partition name the way YuniKorn does.
+// CanonicalPartition normalises a config's partition name the way YuniKorn's
+// validator does: "" and any case of "default" become "default", other names
+// are kept as written.
 func CanonicalPartition(name string) string {
-	if name == "" || strings.EqualFold(name, "default") {
+	if name == "" || strings.ToLower(name) == "default" {
 		return "default"
 	}
 	return name
@@ -101,15 +103,19 @@ type Queue struct {
 	ChildTemplate   *yaml.Node
 	// TemplateGuaranteed and TemplateMax are childtemplate.resources.
 	TemplateGuaranteed, TemplateMax StrMap
-	Limits                          []*Limit
-	LimitsKey                       *yaml.Node
+	// TemplateMaxApps and TemplateProperties are the rest of childtemplate.
+	TemplateMaxApps    uint64
+	TemplateProperties StrMap
+	Limits             []*Limit
+	LimitsKey          *yaml.Node
 	// Synthetic marks the root queue YuniKorn inserts.
 	Synthetic bool
 	// Index numbers the queues of a Config from 0 to Config.NumQueues-1, so
 	// callers can keep per-queue data in a slice.
 	Index int
 
-	path string // set by Decode
+	path  string // set by Decode
+	lname string // the name as YuniKorn stores it: strings.ToLower
 }
 
 // IsLeaf reports whether YuniKorn builds the queue as a leaf: no parent flag
@@ -121,6 +127,7 @@ func (q *Queue) Path() string { return q.path }
 
 func (q *Queue) setPath() {
 	name := strings.ToLower(q.Name.Value)
+	q.lname = name
 	if q.Parent == nil {
 		q.path = name
 	} else {
@@ -128,14 +135,37 @@ func (q *Queue) setPath() {
 	}
 }
 
-// Child returns the child with the given name, ignoring case as YuniKorn does.
+// Child returns the child a path part names, as YuniKorn's lookup finds it:
+// both sides go through strings.ToLower and must then be equal. That is not
+// strings.EqualFold: the Kelvin sign lower-cases to "k" and finds a queue
+// "k", while the long s "ſ" stays itself and finds no queue "s".
 func (q *Queue) Child(name string) *Queue {
+	lower := strings.ToLower(name)
 	for _, c := range q.Children {
-		if strings.EqualFold(c.Name.Value, name) {
+		if c.lname == "" {
+			c.lname = strings.ToLower(c.Name.Value)
+		}
+		if c.lname == lower {
 			return c
 		}
 	}
 	return nil
+}
+
+// TemplateEmpty reports whether YuniKorn treats the queue's childtemplate as
+// absent (template.FromConf): no maxapplications, and no entry of its
+// properties or resources with both a key and a value. Such a template is
+// never parsed, so its values cannot reject the config.
+func (q *Queue) TemplateEmpty() bool {
+	empty := func(m StrMap) bool {
+		for k, v := range m.Entries {
+			if k != "" && v != "" {
+				return false
+			}
+		}
+		return true
+	}
+	return q.TemplateMaxApps == 0 && empty(q.TemplateProperties) && empty(q.TemplateGuaranteed) && empty(q.TemplateMax)
 }
 
 // Walk calls fn for q and every queue below it, parents first.
@@ -178,11 +208,16 @@ type Limit struct {
 	UsersList, GroupsList bool
 }
 
-// Partition returns the partition YuniKorn would find for name, or nil.
+// Partition returns the partition YuniKorn finds for a request naming
+// partition name, or nil. Only the config's names are normalised: a request's
+// "" means "default", and any other name is looked up exactly, so a request
+// for "Default" finds no partition.
 func (c *Config) Partition(name string) *Partition {
-	want := CanonicalPartition(name)
+	if name == "" {
+		name = "default"
+	}
 	for _, p := range c.Partitions {
-		if p.CanonicalName() == want {
+		if p.CanonicalName() == name {
 			return p
 		}
 	}

@@ -344,6 +344,17 @@ func (p *pass) aclFields(fn func(part *config.Partition, q *config.Queue, field 
 // back into the config, with invisible blanks escaped.
 func quote(s string) string { return config.Render(s, yaml.DoubleQuotedStyle) }
 
+// renamed maps rule names aclint no longer uses to the rule that took their
+// place, so that settings and suppressions naming an old rule say so.
+var renamed = map[string]string{
+	// a warning until YuniKorn's refusal of the same config as an update
+	// made it an error
+	"placement-rules-ignored": "placement-rules-unbuildable",
+}
+
+// Renamed returns the current name of a rule that was renamed, or "".
+func Renamed(name string) string { return renamed[name] }
+
 // Errors runs only the error rules: the findings that make YuniKorn reject
 // the config.
 func Errors(cfg *config.Config) []Finding {

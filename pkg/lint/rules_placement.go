@@ -81,14 +81,20 @@ var _ = register(&Rule{
 })
 
 var _ = register(&Rule{
-	Name:     "placement-rules-ignored",
-	Severity: Warning,
-	Summary:  "a placement rule YuniKorn cannot build, so the partition runs with no placement rules at all",
-	Doc: "Rule names that pass validation but that YuniKorn does not know (`usr`), `recovery`, a `fixed` or\n" +
-		"`tag` rule without a value, a `fixed` value with an invalid queue name, or a fully qualified\n" +
-		"`fixed` value with a parent rule: validate-conf accepts them, but building the rules fails and\n" +
-		"YuniKorn only logs `Placement manager created without rules: not active`. No rule of the\n" +
-		"partition applies.",
+	Name:     "placement-rules-unbuildable",
+	Severity: Error,
+	Summary:  "a placement rule YuniKorn cannot build: at start the partition runs with no rules and rejects every application; as an update the config is refused",
+	Doc: "Rule names that pass validation but that YuniKorn does not know (`usr`, `primaryGroup`),\n" +
+		"`recovery`, a `fixed` or `tag` rule without a value, a `fixed` value with an invalid queue name,\n" +
+		"or a fully qualified `fixed` value with a parent rule: validate-conf accepts them, but building\n" +
+		"the rules fails. What happens next depends on when the config arrives:\n\n" +
+		"- at start, YuniKorn only logs `Placement manager created without rules: not active`; the\n" +
+		"  partition has no rule at all (not even the `root.default` fallback), so every application is\n" +
+		"  rejected with `no placement rule matched`;\n" +
+		"- applied as a ConfigMap update to a running scheduler, the reload is refused and the old config\n" +
+		"  stays.\n\n" +
+		"Either way the config does not do what it says, so this is an error. It replaces the warning\n" +
+		"`placement-rules-ignored`; settings and suppressions naming the old rule are told so.",
 	Bad: `partitions:
   - name: default
     placementrules:
@@ -108,9 +114,19 @@ var _ = register(&Rule{
         submitacl: "*"
 `,
 	check: func(p *pass) {
-		p.eachRule(func(_ *config.Partition, r *config.PlacementRule) {
-			if !ruleNamePattern.MatchString(r.Name.Value) {
-				return // placement-rule-name: the config is rejected anyway
+		// a qualified fixed value after a fixed chain is placement-fixed-qualified:
+		// validate-conf rejects the config before the rules are built
+		rejected := map[*config.PlacementRule]bool{}
+		for _, part := range p.cfg.Partitions {
+			for _, top := range part.PlacementRules {
+				if _, _, _, bad := staticPath(top); bad != nil {
+					rejected[bad] = true
+				}
+			}
+		}
+		p.eachRule(func(part *config.Partition, r *config.PlacementRule) {
+			if !ruleNamePattern.MatchString(r.Name.Value) || rejected[r] {
+				return // placement-rule-name, placement-fixed-qualified: the config is rejected anyway
 			}
 			why, hint := "", ""
 			name := strings.ToLower(r.Name.Value)
@@ -138,7 +154,7 @@ var _ = register(&Rule{
 			}
 			if why != "" {
 				p.report(namePos(p, r), hint,
-					"%s, so building the placement rules fails and YuniKorn runs this partition without any placement rule (Placement manager created without rules: not active)", why)
+					"%s, so YuniKorn cannot build the placement rules of partition %s: at start it runs the partition with no rules and rejects every application (no placement rule matched), and as an update it refuses the config", why, part.CanonicalName())
 			}
 		})
 	},

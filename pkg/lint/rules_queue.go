@@ -6,6 +6,8 @@ import (
 
 	"github.com/aclint/aclint/pkg/acl"
 	"github.com/aclint/aclint/pkg/config"
+
+	"gopkg.in/yaml.v3"
 )
 
 var _ = register(&Rule{
@@ -271,6 +273,91 @@ var _ = register(&Rule{
 })
 
 var _ = register(&Rule{
+	Name:     "no-partitions",
+	Severity: Error,
+	Summary:  "a config with no partitions: blank, only comments, or `partitions: []`",
+	Doc: "YuniKorn falls back to its built-in default config only when the config is zero bytes long. A\n" +
+		"config of blank lines or comments, or one whose `partitions` list is empty, is parsed and has no\n" +
+		"partition: at start the scheduler runs without any partition and rejects every application\n" +
+		"(`partition doesn't exist`); applied as an update it removes every running partition, and\n" +
+		"removing a partition hangs the reload. Write the partitions out, or leave the config truly empty\n" +
+		"(zero bytes, or no `queues.yaml` key) for the built-in default.",
+	Bad: `# queues are managed elsewhere
+`,
+	Good: `partitions:
+  - name: default
+    queues:
+      - name: root
+        submitacl: "*"
+`,
+	check: func(p *pass) {
+		if len(p.cfg.Partitions) > 0 || p.cfg.Default || len(p.doc.Problems) > 0 || len(p.cfg.Problems) > 0 {
+			return
+		}
+		pos := p.doc.Pos(1, 1)
+		what := "is blank or only comments"
+		if p.doc.Root != nil {
+			pos = p.doc.NodePos(p.doc.Root)
+			what = "has no partitions"
+			if n := mapValue(p.doc.Root, "partitions"); n != nil {
+				pos = p.doc.NodePos(n)
+				what = "has an empty partitions list"
+			}
+		}
+		p.report(pos, "list at least the default partition with its root queue; for YuniKorn's built-in default, make the config zero bytes long",
+			"the config %s: YuniKorn substitutes its built-in default only for zero bytes, so it runs with no partition and rejects every application (partition doesn't exist); as an update it would remove every partition", what)
+	},
+})
+
+var _ = register(&Rule{
+	Name:     "ldap-resolver-without-settings",
+	Severity: Warning,
+	Summary:  "the first partition uses the LDAP resolver, whose settings the scheduler must find at start",
+	Doc: "YuniKorn creates one user group resolver for the whole scheduler, from the first partition's\n" +
+		"`usergroupresolver`. With `type: ldap` it reads the LDAP settings from the Secret mounted at\n" +
+		"`/run/secrets/ldap` when it starts, and exits when they are missing or invalid, so the config\n" +
+		"alone does not say whether the scheduler will come up. Check the settings with\n" +
+		"`aclint lint --ldap-config DIR` (this warning is not shown then).",
+	Bad: `partitions:
+  - name: default
+    usergroupresolver:
+      type: ldap
+    queues:
+      - name: root
+        submitacl: " data-eng"
+`,
+	Good: `partitions:
+  - name: default
+    queues:
+      - name: root
+        submitacl: " data-eng"
+`,
+	check: func(p *pass) {
+		if len(p.cfg.Partitions) == 0 {
+			return
+		}
+		first := p.cfg.Partitions[0]
+		if first.Resolver.Value != "ldap" {
+			return
+		}
+		p.report(p.doc.NodePos(first.Resolver.Node), "mount the LDAP settings Secret at /run/secrets/ldap and check it with: aclint lint --ldap-config DIR",
+			"partition %s is the first partition and uses the ldap resolver: YuniKorn reads the LDAP settings from /run/secrets/ldap at start and exits when they are missing or invalid", first.CanonicalName())
+	},
+})
+
+// WithLDAPSettings drops the reminder to check the LDAP settings from
+// findings of a run that checked them (lint --ldap-config).
+func WithLDAPSettings(f []Finding) []Finding {
+	out := f[:0]
+	for _, x := range f {
+		if x.Rule != "ldap-resolver-without-settings" {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+var _ = register(&Rule{
 	Name:     "resolver-type",
 	Severity: Warning,
 	Summary:  "a `usergroupresolver.type` YuniKorn ignores (unknown or mis-cased), or `test`",
@@ -280,7 +367,7 @@ var _ = register(&Rule{
 	Bad: `partitions:
   - name: default
     usergroupresolver:
-      type: LDAP
+      type: OS
     queues:
       - name: root
         submitacl: " data-eng"
@@ -288,7 +375,7 @@ var _ = register(&Rule{
 	Good: `partitions:
   - name: default
     usergroupresolver:
-      type: ldap
+      type: os
     queues:
       - name: root
         submitacl: " data-eng"
@@ -325,4 +412,17 @@ func (p *pass) partitionPos(part *config.Partition) config.Position {
 		return p.doc.NodePos(part.Name.Node)
 	}
 	return p.doc.NodePos(part.Node)
+}
+
+// mapValue returns the value of key in mapping n, or nil.
+func mapValue(n *yaml.Node, key string) *yaml.Node {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
 }

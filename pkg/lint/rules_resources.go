@@ -78,7 +78,9 @@ var _ = register(&Rule{
 			part.Root.Walk(func(q *config.Queue) {
 				check(q, q.Guaranteed, "resources.guaranteed")
 				check(q, q.Max, "resources.max")
-				if !q.IsLeaf() {
+				// YuniKorn parses a parent's childtemplate only when it is not
+				// empty (template.FromConf); an empty one is never read
+				if !q.IsLeaf() && !q.TemplateEmpty() {
 					check(q, q.TemplateGuaranteed, "childtemplate resources.guaranteed")
 					check(q, q.TemplateMax, "childtemplate resources.max")
 				}

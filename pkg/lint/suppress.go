@@ -140,7 +140,10 @@ func applySuppressions(doc *config.Document, findings []Finding) []Finding {
 		for _, u := range s.unknown {
 			msg := fmt.Sprintf("aclint %s names %q, which is not a rule, so it suppresses nothing", s.kind, u)
 			hint := "run 'aclint rules' for the rule names"
-			if near := Suggest(u); near != "" {
+			if to := Renamed(u); to != "" {
+				msg = fmt.Sprintf("aclint %s names %q, which was renamed to %q, so it suppresses nothing", s.kind, u, to)
+				hint = "write " + to + " instead"
+			} else if near := Suggest(u); near != "" {
 				hint = "did you mean " + near + "?"
 			}
 			kept = append(kept, Finding{Rule: "unused-suppression", Severity: Warning, Pos: c.Pos, Message: msg, Hint: hint})

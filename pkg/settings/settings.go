@@ -103,7 +103,9 @@ func Load(path string) (*Settings, error) {
 				r := lint.Lookup(rk.Value)
 				if r == nil {
 					msg := fmt.Sprintf("unknown rule %q", rk.Value)
-					if near := lint.Suggest(rk.Value); near != "" {
+					if to := lint.Renamed(rk.Value); to != "" {
+						msg = fmt.Sprintf("rule %q was renamed to %q (severity %s); write the new name", rk.Value, to, lint.Lookup(to).Severity)
+					} else if near := lint.Suggest(rk.Value); near != "" {
 						msg += fmt.Sprintf(", did you mean %q?", near)
 					}
 					return nil, fail(rk, "%s (run 'aclint rules' for the list)", msg)
