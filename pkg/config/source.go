@@ -197,6 +197,9 @@ func describeIOError(err error) error {
 // Anything else is a raw queue config; when explicit is false (a directory
 // search), a file that is neither is skipped.
 func fromBytes(path string, data []byte, opts LoadOptions, explicit bool) ([]*Document, error) {
+	// YuniKorn's default config replaces zero bytes only: a lone byte order
+	// mark is a config, parsed and found to have no partitions
+	zeroBytes := len(data) == 0
 	data = normalize(data)
 	manifests, isManifest := parseManifests(data)
 	if isManifest {
@@ -234,7 +237,9 @@ func fromBytes(path string, data []byte, opts LoadOptions, explicit bool) ([]*Do
 	if !explicit && !looksLikeQueueConfig(data) {
 		return nil, &InputError{path, errors.New("neither a queue config nor a ConfigMap holding one")}
 	}
-	return []*Document{newDocument(path, data, data)}, nil
+	d := newDocument(path, data, data)
+	d.zeroBytes = zeroBytes
+	return []*Document{d}, nil
 }
 
 // manifestRe finds a top-level apiVersion or kind key.
