@@ -15,6 +15,7 @@ import (
 func newMesosCheckCmd(s *streams) *cobra.Command {
 	var (
 		file, principal, commandUser, output string
+		parentUser                           string
 		objects                              []string
 		quiet                                bool
 	)
@@ -35,6 +36,10 @@ kinds, ...) ignore --object.
 For launch_nested_containers_under_parent_with_user (and the session kind),
 --command-user asks about a launch with a command: Mesos then also checks the
 *_as_user list against the command's user ("" for a command without a user).
+Asking about launch_nested_containers_as_user (or the session kind) is asking
+about such a launch: --object is the command's user, and the parent list must
+allow the executor's user too (--parent-user; ANY when not given), because
+Mesos never checks an *_as_user list alone.
 
 Without -f, the question is about a Mesos started without --acls: there is no
 authorizer, and every request is allowed.
@@ -74,6 +79,12 @@ unknown ACTION, usage).`,
 					req.CommandUser = &commandUser
 				}
 			}
+			if cmd.Flags().Changed("parent-user") {
+				if mesos.NestedParent(kind.Key) == "" {
+					return usageErr("--parent-user is for launch_nested_containers_as_user and launch_nested_container_sessions_as_user")
+				}
+				req.ParentUser = &parentUser
+			}
 			var acls *mesos.ACLs
 			if file != "" {
 				var err error
@@ -106,6 +117,7 @@ unknown ACTION, usage).`,
 	f.StringVar(&principal, "principal", "", "the request's principal (default: none, an unauthenticated request)")
 	f.StringArrayVar(&objects, "object", nil, "the request's object: a user, role, path or principal, per ACTION (repeatable for register_frameworks' roles)")
 	f.StringVar(&commandUser, "command-user", "", "for the *_under_parent_with_user kinds: the launch carries a command run as this user (\"\" for none)")
+	f.StringVar(&parentUser, "parent-user", "", "for the *_as_user kinds: the user of the executor the nested container is launched under (default: none given, ANY)")
 	f.StringVarP(&output, "output", "o", "text", "output format: text or json")
 	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing; answer with the exit code only")
 	_ = c.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {

@@ -3,11 +3,20 @@ package config
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
+	"strings"
 	"testing"
 
+	ykyaml "go.yaml.in/yaml/v3"
 	"gopkg.in/yaml.v3"
 )
+
+// The oracle is the YAML library YuniKorn itself reads its config with:
+// go.yaml.in/yaml/v3 at the version yunikorn-core pins (v3.0.4, see go.mod),
+// the maintained home of yaml.v3. aclint parses with gopkg.in/yaml.v3; the
+// fuzz targets below compare the two, so that a difference between them is
+// found rather than assumed away.
 
 // The structs YuniKorn decodes into (pkg/common/configs/config.go), written
 // out so yaml.v3 itself can say whether a document decodes.
@@ -65,7 +74,7 @@ type ykLimit struct {
 
 // yunikornDecodes reports whether YuniKorn's strict decode accepts text.
 func yunikornDecodes(text string) bool {
-	dec := yaml.NewDecoder(bytes.NewReader([]byte(text)))
+	dec := ykyaml.NewDecoder(bytes.NewReader([]byte(text)))
 	dec.KnownFields(true)
 	var c ykScheduler
 	err := dec.Decode(&c)
@@ -135,14 +144,77 @@ func TestDecodeParity(t *testing.T) {
 	}
 }
 
-// FuzzDecodeParity extends TestDecodeParity to arbitrary documents.
+// FuzzDecodeParity extends TestDecodeParity to arbitrary documents, and
+// checks that the two YAML libraries read each document into the same tree
+// (or both fail, with the same message).
 func FuzzDecodeParity(f *testing.F) {
 	for _, c := range decodeCases {
 		f.Add(c)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
 		if got, want := aclintDecodes(text), yunikornDecodes(text); got != want {
-			t.Fatalf("aclint decodes=%v, yaml.v3 strict=%v for %q", got, want, text)
+			t.Fatalf("aclint decodes=%v, go.yaml.in/yaml/v3 strict=%v for %q", got, want, text)
+		}
+		if a, b := gopkgTree(text), ykTree(text); a != b {
+			t.Fatalf("gopkg.in/yaml.v3 and go.yaml.in/yaml/v3 read %q differently:\n%s\n---\n%s", text, a, b)
 		}
 	})
+}
+
+// TestLibrariesAgree runs the library comparison on the fixed cases, so
+// make test checks it without fuzzing.
+func TestLibrariesAgree(t *testing.T) {
+	for _, text := range decodeCases {
+		if a, b := gopkgTree(text), ykTree(text); a != b {
+			t.Errorf("gopkg.in/yaml.v3 and go.yaml.in/yaml/v3 read %q differently:\n%s\n---\n%s", text, a, b)
+		}
+	}
+}
+
+// gopkgTree and ykTree render what each library parses: every node's kind,
+// style, tag, value and position, or the error.
+func gopkgTree(text string) string {
+	var n yaml.Node
+	if err := yaml.Unmarshal([]byte(text), &n); err != nil {
+		return "error: " + err.Error()
+	}
+	var b strings.Builder
+	var walk func(*yaml.Node, int)
+	walk = func(n *yaml.Node, depth int) {
+		if depth > 200 {
+			return
+		}
+		fmt.Fprintf(&b, "%d %d %q %q %d:%d %q|", n.Kind, n.Style, n.Tag, n.Value, n.Line, n.Column, n.Anchor)
+		if n.Alias != nil {
+			fmt.Fprintf(&b, "->%q|", n.Alias.Anchor)
+		}
+		for _, c := range n.Content {
+			walk(c, depth+1)
+		}
+	}
+	walk(&n, 0)
+	return b.String()
+}
+
+func ykTree(text string) string {
+	var n ykyaml.Node
+	if err := ykyaml.Unmarshal([]byte(text), &n); err != nil {
+		return "error: " + err.Error()
+	}
+	var b strings.Builder
+	var walk func(*ykyaml.Node, int)
+	walk = func(n *ykyaml.Node, depth int) {
+		if depth > 200 {
+			return
+		}
+		fmt.Fprintf(&b, "%d %d %q %q %d:%d %q|", n.Kind, n.Style, n.Tag, n.Value, n.Line, n.Column, n.Anchor)
+		if n.Alias != nil {
+			fmt.Fprintf(&b, "->%q|", n.Alias.Anchor)
+		}
+		for _, c := range n.Content {
+			walk(c, depth+1)
+		}
+	}
+	walk(&n, 0)
+	return b.String()
 }

@@ -25,6 +25,11 @@ type Request struct {
 	// without a user, which is ANY).
 	Command     bool
 	CommandUser *string
+	// ParentUser, for the *_as_user kinds, is the user of the executor (or
+	// framework) the nested container is launched under; nil is ANY. Mesos
+	// never checks an *_as_user list alone: every nested launch goes
+	// through the parent list first.
+	ParentUser *string
 }
 
 // Decision is the local authorizer's answer with what decided it.
@@ -196,7 +201,18 @@ func (a *ACLs) Authorize(req Request) (*Decision, error) {
 			d.Notes = append(d.Notes, fmt.Sprintf("no command: only %s is checked; with a command, Mesos also checks %s against the command's user", k.Key, child))
 		}
 	} else if parent := NestedParent(k.Key); parent != "" {
-		d.Notes = append(d.Notes, fmt.Sprintf("Mesos checks %s only when a nested container is launched with a command, and then %s must allow the executor's user too (ask about %s with --command-user)", k.Key, parent, parent))
+		// LocalNestedContainerObjectApprover: a launch with a command is
+		// approved only when the parent list allows the executor's user and
+		// the child list allows the command's user
+		pk := LookupKind(parent)
+		pc := a.check(pk, a.Rules(pk), subject, req.ParentUser)
+		d.Checks = append([]Check{pc}, d.Checks...)
+		d.Allowed = d.Allowed && pc.Allowed
+		who := "the executor's user is not given, so it is ANY (name it with --parent-user)"
+		if req.ParentUser != nil {
+			who = "the executor's user is " + quote(*req.ParentUser)
+		}
+		d.Notes = append(d.Notes, fmt.Sprintf("Mesos never checks %s alone: a nested launch with a command needs %s to allow the executor's user and %s to allow the command's user; %s", k.Key, parent, k.Key, who))
 	}
 	if a.PermissiveNode == nil {
 		d.Notes = append(d.Notes, "permissive is not set: it is true by default")

@@ -143,6 +143,35 @@ func TestAuthorizeNested(t *testing.T) {
 	}
 }
 
+// An *_as_user list asked about directly is a nested launch with a command:
+// Mesos checks the parent list first, so with no parent entries and
+// permissive false nobody may launch, whatever the *_as_user list says.
+func TestAuthorizeNestedChildAlone(t *testing.T) {
+	for _, kind := range []string{"launch_nested_containers_as_user", "launch_nested_container_sessions_as_user"} {
+		parent := NestedParent(kind)
+		noParent := decode(t, `{"permissive": false, "`+kind+`": [{"principals": {"type": "ANY"}, "users": {"type": "ANY"}}]}`)
+		withParent := decode(t, `{"permissive": false, "`+kind+`": [{"principals": {"type": "ANY"}, "users": {"type": "ANY"}}],
+		  "`+parent+`": [{"principals": {"values": ["ops"]}, "users": {"values": ["svc"]}}]}`)
+		k := LookupKind(kind)
+		for _, c := range []struct {
+			a       *ACLs
+			parent  *string
+			allowed bool
+		}{
+			{noParent, nil, false},
+			{noParent, p("svc"), false},
+			{withParent, p("svc"), true},
+			{withParent, p("other"), false},
+			{withParent, nil, false}, // the executor's user unknown: ANY matches no SOME entry
+		} {
+			d, err := c.a.Authorize(Request{Kind: k, Principal: p("ops"), Objects: []string{"root"}, ParentUser: c.parent})
+			if err != nil || d.Allowed != c.allowed || len(d.Checks) != 2 || d.Checks[0].Kind.Key != parent {
+				t.Errorf("%s parent user %v: %+v %v, want allowed %v with the parent check first", kind, c.parent, d, err, c.allowed)
+			}
+		}
+	}
+}
+
 func TestAuthorizeRefuses(t *testing.T) {
 	if _, err := decode(t, `{"view_flags": [{"principals": {"type": "ANY"}, "flags": {}}]}`).Authorize(Request{Kind: LookupKind("view_flags")}); !errors.Is(err, ErrRejected) {
 		t.Errorf("ACLs Mesos refuses answer nothing: %v", err)
