@@ -146,7 +146,7 @@ func writeYTJSON(w io.Writer, r *ytsaurus.Response) error {
 	out := struct {
 		ytResultJSON
 		Columns  []ytResultJSON `json:"columns,omitempty"`
-		RowLevel []rowLevel     `json:"row_level_acl,omitempty"`
+		RowLevel *[]rowLevel    `json:"row_level_acl,omitempty"`
 	}{ytResultJSON: ytResult(r.Result)}
 	if r.Columns != nil {
 		out.Columns = []ytResultJSON{}
@@ -154,8 +154,13 @@ func writeYTJSON(w io.Writer, r *ytsaurus.Response) error {
 			out.Columns = append(out.Columns, ytResult(c.Result))
 		}
 	}
-	for _, rl := range r.RowLevel {
-		out.RowLevel = append(out.RowLevel, rowLevel{rl.Predicate, rl.Mode})
+	if r.RowLevel != nil {
+		// present, and [] when no row-level ACE names the user
+		list := []rowLevel{}
+		for _, rl := range r.RowLevel {
+			list = append(list, rowLevel{rl.Predicate, rl.Mode})
+		}
+		out.RowLevel = &list
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -205,6 +210,9 @@ func writeYTText(w io.Writer, tree *ytsaurus.Tree, req ytsaurus.Request, r *ytsa
 	}
 	for _, rl := range r.RowLevel {
 		fmt.Fprintf(&b, "row-level: rows where %s (inapplicable: %s)\n", rl.Predicate, rl.Mode)
+	}
+	if r.RowLevel != nil && len(r.RowLevel) == 0 {
+		b.WriteString("row-level: the table has row-level ACEs and none names this user: row_level_acl is empty, so the user reads no rows\n")
 	}
 	if len(r.Steps) > 0 {
 		b.WriteString("walk, from the node up:\n")

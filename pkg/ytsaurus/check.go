@@ -56,8 +56,11 @@ type Step struct {
 // produced it.
 type Response struct {
 	Result
-	Columns  []ColumnResult // nil when no columns were asked (or known)
-	RowLevel []RowLevelACE  // nil when the object has no row-level ACE for the user
+	Columns []ColumnResult // nil when no columns were asked (or known)
+	// RowLevel is nil when no row-level ACE reaches the object; otherwise
+	// it lists those that name the user, and is empty (the user reads no
+	// rows) when none does.
+	RowLevel []RowLevelACE
 	User     *Subject
 	Fast     string // "banned" or "superuser" when the fast lane answered
 	Steps    []Step
@@ -295,6 +298,12 @@ func (c *checker) process(cur *Node, a *ACE, depth int) {
 	}
 	matched := c.match(a)
 	if len(matched) == 0 {
+		if a.RowPredicate != nil {
+			// not skipped: any row-level ACE that reaches the node gives
+			// every reader a row-level list, empty for one it does not name
+			c.step(cur, a, depth, true, "row-level, for %s only: the user is not one of them, but the table now has row-level ACEs, so the user's row_level_acl lists only the row-level ACEs that name them (none: no rows)", strings.Join(a.Subjects, ", "))
+			return
+		}
 		c.step(cur, a, depth, false, "skipped: none of its subjects (%s) is the user or one of the user's groups", strings.Join(a.Subjects, ", "))
 		return
 	}

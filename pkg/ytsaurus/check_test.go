@@ -185,6 +185,28 @@ nodes:
 	if check(t, tr, "bob", FullRead, "//v").Action != Deny {
 		t.Error("deny read denies full_read")
 	}
+
+	// a row-level ACE for someone else still gives every reader a
+	// row-level list: empty, so the reader reads no rows
+	tr = load(t, `users: {bob: {}, eve: {member_of: [eu]}}
+groups: {eu: {}}
+nodes:
+  "//w": {acl: [{action: allow, subjects: [eu], permissions: [read], row_access_predicate: "region = 'eu'"}, {action: allow, subjects: [users], permissions: [read]}]}
+  "//x": {acl: [{action: allow, subjects: [users], permissions: [read]}]}
+`)
+	r = check(t, tr, "bob", Read, "//w")
+	if r.Action != Allow || r.RowLevel == nil || len(r.RowLevel) != 0 {
+		t.Errorf("a reader the row-level ACE does not name gets an empty row-level list: %+v", r.RowLevel)
+	}
+	if len(r.Steps) == 0 || !r.Steps[0].Applied || !strings.Contains(r.Steps[0].Effect, "row-level, for eu only") {
+		t.Errorf("the row-level ACE is not skipped for bob: %+v", r.Steps)
+	}
+	if r := check(t, tr, "eve", Read, "//w"); len(r.RowLevel) != 1 {
+		t.Errorf("eve is named: %+v", r.RowLevel)
+	}
+	if r := check(t, tr, "bob", Read, "//x"); r.RowLevel != nil {
+		t.Errorf("no row-level ACE, no row-level list: %+v", r.RowLevel)
+	}
 }
 
 func TestVital(t *testing.T) {
