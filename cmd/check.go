@@ -127,7 +127,9 @@ func loadPolicyConfig(s *streams, files []string, key string) (*config.Config, [
 		doc, merged = config.Merge(docs)
 		notes = append(notes, merged...)
 		if doc.Empty() {
-			notes = append(notes, doc.Describe()+" is empty: YuniKorn uses its built-in default config")
+			msg := doc.EmptyReason() + ": YuniKorn uses its built-in default config, where everyone may submit"
+			fmt.Fprintln(s.err, "aclint: "+msg)
+			notes = append(notes, msg)
 			doc = config.DefaultDocument()
 		}
 	}

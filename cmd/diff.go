@@ -28,6 +28,7 @@ func loadSide(s *streams, path, key string) (*side, error) {
 	}
 	doc, _ := config.Merge(docs)
 	if doc.Empty() {
+		fmt.Fprintf(s.err, "aclint: %s: YuniKorn uses its built-in default config, where everyone may submit\n", doc.EmptyReason())
 		doc = config.DefaultDocument()
 	}
 	cfg := config.Decode(doc)

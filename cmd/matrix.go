@@ -59,7 +59,8 @@ memory. The text table splits its columns to fit the terminal (COLUMNS, or --wid
 					extra = append(extra, acl.Principal{Kind: "user", Name: u, Groups: r.Groups})
 				}
 			}
-			principals = mergeWithGroups(principals, extra)
+			// the wildcard first: "everyone" has access where an ACL says "*"
+			principals = append([]acl.Principal{acl.Everyone}, mergeWithGroups(principals, extra)...)
 			names := make([]string, len(principals))
 			for i, pr := range principals {
 				names[i] = pr.String()
@@ -182,8 +183,8 @@ func writeMatrixText(w *bufio.Writer, p *acl.Policy, principals []acl.Principal,
 	}); err != nil {
 		return err
 	}
-	if len(names) == 0 {
-		fmt.Fprintln(w, "no ACL names a user or a group; add columns with --subjects")
+	if len(names) == 1 {
+		fmt.Fprintln(w, "no ACL names a user or a group, so only everyone (\"*\") has a column; add columns with --subjects")
 	}
 	for start := 0; start < len(names) || start == 0; {
 		end, used := start, qw+2

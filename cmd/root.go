@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
@@ -58,6 +60,13 @@ scheduler itself would make.`,
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
+	// --version prints what `aclint version` prints
+	ver, commit := buildInfo()
+	if commit == "" {
+		commit = "unknown"
+	}
+	root.Version = ver
+	root.SetVersionTemplate(fmt.Sprintf("aclint %s (commit %s)\n", ver, commit))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageErr("%v\nrun '%s --help' for usage", err, c.CommandPath())
 	})
@@ -122,8 +131,16 @@ func loadInputs(s *streams, paths []string, key string, verbose bool) ([]*config
 		return true
 	}
 	var docs []*config.Document
+	var absent []*config.KeyAbsentError
 	for _, p := range paths {
 		found, err := config.Load(p, opts)
+		var ka *config.KeyAbsentError
+		if errors.As(err, &ka) {
+			// YuniKorn merges its two ConfigMaps key by key: the key may
+			// come from the other one
+			absent = append(absent, ka)
+			continue
+		}
 		if err != nil {
 			return nil, usageErr("%v", err)
 		}
@@ -138,7 +155,44 @@ func loadInputs(s *streams, paths []string, key string, verbose bool) ([]*config
 		}
 		docs = append(docs, found...)
 	}
+	if len(absent) > 0 {
+		return keyAbsent(s, docs, absent)
+	}
 	return docs, nil
+}
+
+// keyAbsent settles inputs where yunikorn-configs or yunikorn-defaults lacks
+// the queue config key, as YuniKorn's key-by-key merge does: the other
+// ConfigMap's key is used; when both ConfigMaps were given and neither has
+// it, the config is empty and the built-in default applies; when only one
+// was given, the other one's content is unknown.
+func keyAbsent(s *streams, docs []*config.Document, absent []*config.KeyAbsentError) ([]*config.Document, error) {
+	seen := map[string]bool{}
+	for _, ka := range absent {
+		for _, n := range ka.ConfigMaps {
+			seen[n] = true
+		}
+	}
+	for _, d := range docs {
+		seen[d.ConfigMap] = true
+	}
+	if len(docs) > 0 {
+		for _, ka := range absent {
+			fmt.Fprintf(s.err, "aclint: %s: ConfigMap %s has no %s key: the queue config comes from %s, as YuniKorn merges the two ConfigMaps key by key\n",
+				ka.Path, strings.Join(ka.ConfigMaps, ", "), ka.Key, docs[len(docs)-1].Describe())
+		}
+		return docs, nil
+	}
+	if seen[config.ConfigsConfigMap] && seen[config.DefaultsConfigMap] {
+		return []*config.Document{config.AbsentKeyDocument(absent)}, nil
+	}
+	ka := absent[0]
+	other := config.DefaultsConfigMap
+	if seen[config.DefaultsConfigMap] {
+		other = config.ConfigsConfigMap
+	}
+	return nil, usageErr("%s: ConfigMap %s has no %s key: YuniKorn merges it with %s key by key and takes the queue config from there; pass that ConfigMap too (-f %s.yaml), e.g. from: kubectl get configmap %s -o yaml",
+		ka.Path, strings.Join(ka.ConfigMaps, ", "), ka.Key, other, other, other)
 }
 
 func inputOptions(s *streams, key string, verbose bool) config.LoadOptions {
@@ -206,9 +260,34 @@ func loadLintInputs(s *streams, paths []string, key string, verbose bool, system
 		return nil, usageErr("invalid --system %q: use auto, yunikorn, mesos or ytsaurus", system)
 	}
 	var out []lintInput
+	var seen []os.FileInfo
+	done := map[string]bool{}
 	for _, p := range paths {
+		// the same file named twice (or through a link) is linted once
+		if p != "-" {
+			if fi, err := os.Stat(p); err == nil {
+				dup := false
+				for _, o := range seen {
+					dup = dup || os.SameFile(o, fi)
+				}
+				if dup {
+					if verbose {
+						fmt.Fprintf(s.err, "aclint: skipping %s: given more than once\n", p)
+					}
+					continue
+				}
+				seen = append(seen, fi)
+			}
+		}
 		claimed = claimed[:0:0]
 		found, err := config.Load(p, opts)
+		var ka *config.KeyAbsentError
+		if errors.As(err, &ka) {
+			// the common yunikorn-configs: nothing of the queue config to lint
+			fmt.Fprintf(s.err, "aclint: %s: ConfigMap %s has no %s key, so it holds no queue config to lint (YuniKorn takes the key from %s)\n",
+				ka.Path, strings.Join(ka.ConfigMaps, ", "), ka.Key, config.DefaultsConfigMap)
+			continue
+		}
 		if err != nil {
 			return nil, usageErr("%v", err)
 		}
@@ -231,7 +310,18 @@ func loadLintInputs(s *streams, paths []string, key string, verbose bool, system
 		ins = append(ins, claimed...)
 		// a directory's files in path order, whichever system they are for
 		sort.SliceStable(ins, func(i, j int) bool { return ins[i].file() < ins[j].file() })
-		out = append(out, ins...)
+		for _, in := range ins {
+			// a file reached again through a directory is linted once
+			key := filepath.Clean(in.file())
+			if in.yunikorn != nil {
+				key += "\x00" + in.yunikorn.ConfigMap + "\x00" + in.yunikorn.Key
+			}
+			if done[key] {
+				continue
+			}
+			done[key] = true
+			out = append(out, in)
+		}
 	}
 	return out, nil
 }

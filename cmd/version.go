@@ -41,11 +41,7 @@ func newVersionCmd(s *streams) *cobra.Command {
 		Short: "Print aclint's version and the commit it was built from",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ver, commit := buildInfo()
-			if commit == "" {
-				commit = "unknown"
-			}
-			_, err := fmt.Fprintf(s.out, "aclint %s (commit %s)\n", ver, commit)
+			_, err := fmt.Fprint(s.out, cmd.Root().VersionTemplate())
 			return err
 		},
 	}

@@ -195,7 +195,19 @@ type Principal struct {
 	Groups []string // a user's groups, when known
 }
 
-func (pr Principal) String() string { return pr.Kind + ":" + pr.Name }
+func (pr Principal) String() string {
+	if pr.Kind == EveryoneKind {
+		return "everyone"
+	}
+	return pr.Kind + ":" + pr.Name
+}
+
+// EveryoneKind is the kind of the Everyone principal.
+const EveryoneKind = "everyone"
+
+// Everyone is the wildcard as a subject of a matrix: a column that has
+// access exactly where an ACL on the path is "*" (or lets everyone in).
+var Everyone = Principal{Kind: EveryoneKind, Name: "*"}
 
 // NamedPrincipals lists every user and group an ACL of the config names
 // and YuniKorn keeps, sorted.
@@ -327,7 +339,10 @@ func (g grantSet) allows(pr Principal) bool {
 	if g.everyone {
 		return true
 	}
-	if pr.Kind == "group" {
+	switch pr.Kind {
+	case EveryoneKind:
+		return false
+	case "group":
 		return g.groups[pr.Name]
 	}
 	if g.users[pr.Name] {
@@ -391,9 +406,52 @@ func Diff(old, new *Policy) *DiffResult {
 	for _, pn := range new.cfg.Partitions {
 		if old.cfg.Partition(pn.CanonicalName()) == nil {
 			res.PartitionsAdded = append(res.PartitionsAdded, pn.CanonicalName())
+			// everything a new partition grants is a gain
+			d := &differ{old: old, new: new, u: u, res: res, part: pn.CanonicalName()}
+			d.added(pn.Root, [2]bits{}, false)
 		}
 	}
 	return res
+}
+
+// added reports a queue that only the new config has, and its subtree: what
+// its own ACLs grant beyond what it inherits is a gain, so that a new queue
+// with submitacl "*" trips --fail-on-gain.
+func (d *differ) added(nq *config.Queue, nParent [2]bits, listed bool) {
+	if listed {
+		d.res.Queues = append(d.res.Queues, QueueChange{Partition: d.part, Queue: nq.Path(), Added: true})
+	}
+	var nSets [2]bits
+	for i, action := range []Action{Submit, Admin} {
+		inherited := nParent[i]
+		if inherited == nil {
+			inherited = d.u.empty()
+		}
+		nSets[i] = d.u.grants(d.new, nq, action, inherited)
+		if action == Submit && IsRecoveryPath(nq.Path()) {
+			nSets[i] = d.u.empty()
+			continue
+		}
+		for b := 0; b <= len(d.u.principals); b++ {
+			if !nSets[i].has(b) || inherited.has(b) {
+				continue
+			}
+			if b > 0 && nSets[i].has(0) && !inherited.has(0) {
+				break // everyone gains: naming each principal again says nothing more
+			}
+			c := Change{Partition: d.part, Queue: nq.Path(), Action: action, Gained: true, Principal: "everyone"}
+			pr := Principal{}
+			if b > 0 {
+				pr = d.u.principals[b-1]
+				c.Principal = pr.String()
+			}
+			c.Via = d.new.grantFor(nq, action, pr)
+			d.res.Changes = append(d.res.Changes, c)
+		}
+	}
+	for _, nc := range nq.Children {
+		d.added(nc, nSets, listed)
+	}
 }
 
 func mergePrincipals(a, b []Principal) []Principal {
@@ -471,12 +529,12 @@ type differ struct {
 }
 
 func (d *differ) walk(oq, nq *config.Queue, oParent, nParent [2]bits) {
-	if oq == nil || nq == nil {
-		q, added := oq, false
-		if q == nil {
-			q, added = nq, true
-		}
-		d.res.Queues = append(d.res.Queues, QueueChange{Partition: d.part, Queue: q.Path(), Added: added})
+	if nq == nil {
+		d.res.Queues = append(d.res.Queues, QueueChange{Partition: d.part, Queue: oq.Path()})
+		return
+	}
+	if oq == nil {
+		d.added(nq, nParent, true)
 		return
 	}
 	var oSets, nSets [2]bits

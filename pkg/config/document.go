@@ -54,7 +54,8 @@ type Document struct {
 	Problems []Problem  // YAML-level problems, found while parsing
 	Docs     int        // number of YAML documents in Text
 
-	zeroBytes bool // the config text, before any decoding, is zero bytes
+	zeroBytes bool   // the config text, before any decoding, is zero bytes
+	absentKey string // set on AbsentKeyDocument: why there is no config text
 
 	parsed     []byte    // Text as parsed, after recovery quoted broken values
 	textLines  []string  // lines of parsed, split on first use

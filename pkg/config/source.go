@@ -95,6 +95,21 @@ type InputError struct {
 }
 
 func (e *InputError) Error() string { return fmt.Sprintf("%s: %v", e.Path, e.Err) }
+
+// KeyAbsentError is an input holding only YuniKorn's own ConfigMaps
+// (yunikorn-configs, yunikorn-defaults) without the queue config key. That
+// is normal: YuniKorn merges the two ConfigMaps key by key, so the key may
+// come from the other one, and when neither has it the built-in default
+// config applies. Callers decide whether that is an error.
+type KeyAbsentError struct {
+	Path       string
+	Key        string
+	ConfigMaps []string // the names, in file order
+}
+
+func (e *KeyAbsentError) Error() string {
+	return fmt.Sprintf("%s: ConfigMap %s has no %s key", e.Path, strings.Join(e.ConfigMaps, ", "), e.Key)
+}
 func (e *InputError) Unwrap() error { return e.Err }
 
 // Load reads one command-line input: a file, "-" for standard input, or a
@@ -158,7 +173,7 @@ func Load(path string, opts LoadOptions) ([]*Document, error) {
 		found, err := fromBytes(p, data, opts, false)
 		if err != nil {
 			if opts.Skip != nil {
-				opts.Skip(p, err.(*InputError).Err.Error())
+				opts.Skip(p, skipReason(err))
 			}
 			return nil
 		}
@@ -169,6 +184,20 @@ func Load(path string, opts LoadOptions) ([]*Document, error) {
 		return nil, err
 	}
 	return docs, nil
+}
+
+// skipReason says why a file found in a directory is not linted.
+func skipReason(err error) string {
+	var ie *InputError
+	var ka *KeyAbsentError
+	switch {
+	case errors.As(err, &ie):
+		return ie.Err.Error()
+	case errors.As(err, &ka):
+		return fmt.Sprintf("ConfigMap %s has no %s key (YuniKorn merges %s and %s key by key, so the key may come from the other one)",
+			strings.Join(ka.ConfigMaps, ", "), ka.Key, ConfigsConfigMap, DefaultsConfigMap)
+	}
+	return err.Error()
 }
 
 func (o LoadOptions) readFile(p string) ([]byte, error) {
@@ -204,18 +233,25 @@ func fromBytes(path string, data []byte, opts LoadOptions, explicit bool) ([]*Do
 	manifests, isManifest := parseManifests(data)
 	if isManifest {
 		var docs []*Document
-		var reasons []string
+		var reasons, absent []string
 		for _, m := range manifests {
 			doc, reason := configMapDocument(path, data, m, opts.key())
 			if doc != nil {
 				docs = append(docs, doc)
 			} else if reason != "" {
 				reasons = append(reasons, reason)
+				name := scalarField(field(m, "metadata"), "name")
+				if (name == ConfigsConfigMap || name == DefaultsConfigMap) && field(field(m, "data"), opts.key()) == nil {
+					absent = append(absent, name)
+				}
 			}
 		}
 		if len(docs) == 0 {
 			if len(reasons) == 0 {
 				return nil, &InputError{path, errors.New("a Kubernetes manifest without a ConfigMap")}
+			}
+			if len(absent) == len(reasons) {
+				return nil, &KeyAbsentError{Path: path, Key: opts.key(), ConfigMaps: absent}
 			}
 			msg := "no ConfigMap with a " + opts.key() + " key"
 			if len(reasons) > 0 {
@@ -429,6 +465,28 @@ func (d *Document) Describe() string {
 	return fmt.Sprintf("%s (ConfigMap %s, key %s)", d.File, d.ConfigMap, d.Key)
 }
 
+// EmptyReason says why YuniKorn falls back to its built-in default for an
+// empty document.
+func (d *Document) EmptyReason() string {
+	if d.absentKey != "" {
+		return d.absentKey
+	}
+	return d.Describe() + " is empty (zero bytes)"
+}
+
+// AbsentKeyDocument stands for the merged yunikorn-configs and
+// yunikorn-defaults ConfigMaps when neither has the queue config key: YuniKorn
+// then reads an empty config, and uses its built-in default.
+func AbsentKeyDocument(errs []*KeyAbsentError) *Document {
+	var files []string
+	for _, e := range errs {
+		files = append(files, e.Path)
+	}
+	d := newDocument(strings.Join(files, ", "), nil, nil)
+	d.absentKey = fmt.Sprintf("neither %s nor %s has a %s key (%s)", ConfigsConfigMap, DefaultsConfigMap, errs[0].Key, strings.Join(files, ", "))
+	return d
+}
+
 // DefaultDocument is YuniKorn's built-in config as a document.
 func DefaultDocument() *Document {
 	return newDocument("<yunikorn built-in default>", []byte(DefaultConfigText), []byte(DefaultConfigText))
@@ -451,6 +509,11 @@ func ReadSource(path string, stdin io.Reader) (name string, data []byte, err err
 		data, err = io.ReadAll(stdin)
 		if err != nil {
 			return "<stdin>", nil, &InputError{"<stdin>", err}
+		}
+		if len(data) == 0 {
+			// a failed pipe (kubectl ... | aclint check -f -) must not be
+			// read as YuniKorn's built-in default, where everyone may submit
+			return "<stdin>", nil, &InputError{"<stdin>", errors.New("standard input is empty: nothing was piped in (did the command before the pipe fail?); to ask about YuniKorn's built-in default config, pass a zero-byte file with -f")}
 		}
 		return "<stdin>", data, nil
 	}
