@@ -340,9 +340,29 @@ func (d *decoder) duplicates(pairs []*yaml.Node) {
 	}
 }
 
+// PropertyNames are the queue properties YuniKorn reads
+// (Queue.UpdateQueueProperties). Written as queue keys instead of under
+// properties:, they reject the config.
+var PropertyNames = []string{
+	"application.sort.policy", "application.sort.priority", "priority.offset", "priority.policy",
+	"preemption.policy", "preemption.delay", "application.unschedasks.backoff",
+	"application.unschedasks.backoff.delay", "quota.preemption.delay",
+}
+
 func (d *decoder) unknownKey(k *yaml.Node, goType string, keys []string) {
 	hint := "remove the key; valid keys here: " + strings.Join(sorted(keys), ", ")
 	msg := fmt.Sprintf("unknown key %q: YuniKorn rejects the whole config (field %s not found in type %s)", k.Value, k.Value, goType)
+	switch {
+	case goType == tSchedulerConfig && (strings.HasSuffix(k.Value, ".yaml") || strings.HasPrefix(k.Value, "log.") || strings.HasPrefix(k.Value, "admissionController.") || strings.HasPrefix(k.Value, "service.")):
+		// do not tell the user to delete the config they meant
+		d.problem(UnknownKey, k, "lint the whole ConfigMap (with apiVersion, kind: ConfigMap and data:), or only the text of its queues.yaml value",
+			"unknown key %q: this looks like a ConfigMap's data section, not a queue config; YuniKorn would reject it as a config (field %s not found in type %s)", k.Value, k.Value, goType)
+		return
+	case (goType == tQueue || goType == tTemplate) && contains(PropertyNames, k.Value):
+		d.problem(UnknownKey, k, "move it under properties: (properties: {"+k.Value+": ...})",
+			"unknown key %q: it is a queue property, which belongs under properties:; YuniKorn rejects the whole config (field %s not found in type %s)", k.Value, k.Value, goType)
+		return
+	}
 	if s := suggest(k.Value, keys); s != "" {
 		msg = fmt.Sprintf("unknown key %q, did you mean %q? YuniKorn rejects the whole config (field %s not found in type %s)", k.Value, s, k.Value, goType)
 		hint = fmt.Sprintf("rename it to %s (YuniKorn's keys are all lower case)", s)
@@ -697,4 +717,13 @@ func (d *decoder) limits(n *yaml.Node) []*Limit {
 		out = append(out, l)
 	})
 	return out
+}
+
+func contains(list []string, x string) bool {
+	for _, v := range list {
+		if v == x {
+			return true
+		}
+	}
+	return false
 }

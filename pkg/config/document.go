@@ -249,6 +249,14 @@ func (d *Document) recover(text []byte, err error) ([]byte, bool) {
 	} else if m := unknownAnchorRe.FindStringSubmatch(msg); m != nil {
 		line = findAlias(lines, m[1])
 	}
+	if l, c := locate(msg, lines, line); l > 0 {
+		// yaml.v3 names the line of the token before a tab or gives no
+		// line for a control character: point at the character itself
+		d.Problems = append(d.Problems, Problem{Kind: SyntaxError, Pos: d.Pos(l, c),
+			Message: yamlMessage(msg),
+			Hint:    locateHint(msg)})
+		return nil, false
+	}
 	if line < 1 || line > len(lines) {
 		d.Problems = append(d.Problems, Problem{Kind: SyntaxError, Pos: d.Pos(1, 1),
 			Message: yamlMessage(msg),
@@ -294,6 +302,67 @@ func (d *Document) recover(text []byte, err error) ([]byte, bool) {
 	out = append(out, text[:at+m[6]]...)
 	out = append(out, quoted...)
 	return append(out, text[at+m[7]:]...), true
+}
+
+// locate finds the character a YAML error is about, for the errors whose
+// line yaml.v3 reports elsewhere or not at all; it returns 0, 0 otherwise.
+func locate(msg string, lines []string, reported int) (int, int) {
+	switch {
+	case strings.Contains(msg, "tab character"):
+		// the first tab in a line's indentation, from the reported line on
+		for i := max(reported-1, 0); i < len(lines); i++ {
+			l := lines[i]
+			indent := l[:len(l)-len(strings.TrimLeft(l, " \t"))]
+			if j := strings.IndexByte(indent, '\t'); j >= 0 {
+				return i + 1, 1 + utf8.RuneCountInString(indent[:j])
+			}
+		}
+	case strings.Contains(msg, "control characters are not allowed"):
+		for i, l := range lines {
+			col := 1
+			for _, r := range l {
+				if !yamlAllowed(r) {
+					return i + 1, col
+				}
+				col++
+			}
+		}
+	case strings.Contains(msg, "invalid leading UTF-8 octet") || strings.Contains(msg, "invalid trailing UTF-8 octet") || strings.Contains(msg, "incomplete UTF-8 octet sequence"):
+		for i, l := range lines {
+			if j := firstInvalidUTF8(l); j >= 0 {
+				return i + 1, 1 + utf8.RuneCountInString(l[:j])
+			}
+		}
+	}
+	return 0, 0
+}
+
+func locateHint(msg string) string {
+	switch {
+	case strings.Contains(msg, "tab character"):
+		return "indent with spaces: YAML does not allow tabs in indentation"
+	case strings.Contains(msg, "control characters"):
+		return "remove the control character (an editor may show it as ^A or a box), or write it as an escape in a double-quoted string"
+	}
+	return "save the file as UTF-8"
+}
+
+// yamlAllowed is yaml.v3's reader check: the characters YAML allows in a
+// stream.
+func yamlAllowed(r rune) bool {
+	return r == 0x09 || r == 0x0A || r == 0x0D || r >= 0x20 && r <= 0x7E || r == 0x85 ||
+		r >= 0xA0 && r <= 0xD7FF || r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF
+}
+
+func firstInvalidUTF8(s string) int {
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return -1
 }
 
 func isACLKey(k string) bool {

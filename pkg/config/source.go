@@ -230,7 +230,7 @@ func fromBytes(path string, data []byte, opts LoadOptions, explicit bool) ([]*Do
 	// mark is a config, parsed and found to have no partitions
 	zeroBytes := len(data) == 0
 	data = normalize(data)
-	manifests, isManifest := parseManifests(data)
+	manifests, isManifest, scan := scanDocuments(data)
 	if isManifest {
 		var docs []*Document
 		var reasons, absent []string
@@ -261,7 +261,8 @@ func fromBytes(path string, data []byte, opts LoadOptions, explicit bool) ([]*Do
 		}
 		return docs, nil
 	}
-	if !looksLikeQueueConfig(data) && manifestRe.Match(data) {
+	queueConfig := scan.hasKey("partitions") || !scan.parsed && looksLikeQueueConfig(data)
+	if !queueConfig && manifestRe.Match(data) {
 		// a Kubernetes manifest that is not valid YAML: report the YAML
 		// error, not the manifest's keys as unknown queue config keys
 		d := newDocument(path, data, data)
@@ -270,8 +271,8 @@ func fromBytes(path string, data []byte, opts LoadOptions, explicit bool) ([]*Do
 			return []*Document{d}, nil
 		}
 	}
-	if !explicit && !looksLikeQueueConfig(data) {
-		return nil, &InputError{path, errors.New("neither a queue config nor a ConfigMap holding one")}
+	if !explicit && !queueConfig {
+		return nil, &InputError{path, errors.New(notQueueConfig(scan))}
 	}
 	d := newDocument(path, data, data)
 	d.zeroBytes = zeroBytes
@@ -281,32 +282,66 @@ func fromBytes(path string, data []byte, opts LoadOptions, explicit bool) ([]*Do
 // manifestRe finds a top-level apiVersion or kind key.
 var manifestRe = regexp.MustCompile(`(?m)^(apiVersion|kind):[ \t]*\S`)
 
-// looksLikeQueueConfig is true for files whose first document is a mapping
-// with a partitions key, or whose text has one at the top level (a queue
-// config with a YAML error is still a queue config to lint).
+// looksLikeQueueConfig is the fallback for files that are not valid YAML
+// (a queue config with a YAML error is still a queue config to lint): a
+// partitions key at the start of a line, indented or not, or in flow style.
 func looksLikeQueueConfig(data []byte) bool {
-	for _, l := range strings.Split(string(data), "\n") {
-		if strings.HasPrefix(l, "partitions:") {
+	return partitionsKeyRe.Match(data)
+}
+
+var partitionsKeyRe = regexp.MustCompile(`(?m)(^[ \t]*|[{,][ \t]*)["']?partitions["']?[ \t]*:`)
+
+// notQueueConfig says why a file found in a directory is not linted.
+func notQueueConfig(scan docScan) string {
+	switch {
+	case !scan.parsed:
+		return "not valid YAML, and no partitions key in it: not a queue config"
+	case scan.hasKey("yunikornDefaults") || scan.hasKey("yunikornDefault"):
+		return "Helm values (yunikornDefaults): the chart renders them into the yunikorn-defaults ConfigMap; lint the rendered ConfigMap (helm template ... | aclint lint -)"
+	case len(scan.firstKeys) == 0:
+		return "no top-level mapping: neither a queue config nor a ConfigMap holding one"
+	}
+	keys := scan.firstKeys
+	if len(keys) > 5 {
+		keys = append(keys[:5:5], "...")
+	}
+	return fmt.Sprintf("no top-level partitions key (keys: %s): neither a queue config nor a ConfigMap holding one", strings.Join(keys, ", "))
+}
+
+// scanDocuments decodes data as Kubernetes objects. It reports false when
+// data is not a manifest (not YAML, or no document has apiVersion and kind),
+// and says what the documents are: whether the YAML parsed, and the keys of
+// the first document's top-level mapping (the only document YuniKorn
+// reads), so that files are recognised by their keys, whatever their
+// indentation or style.
+// docScan is what scanDocuments learned about a file.
+type docScan struct {
+	parsed    bool     // every document is valid YAML
+	firstKeys []string // top-level keys of the first document, when a mapping
+}
+
+func (d docScan) hasKey(k string) bool {
+	for _, x := range d.firstKeys {
+		if x == k {
 			return true
 		}
 	}
 	return false
 }
 
-// parseManifests decodes data as Kubernetes objects. It reports false when
-// data is not a manifest (not YAML, or no document has apiVersion and kind).
-func parseManifests(data []byte) ([]*yaml.Node, bool) {
+func scanDocuments(data []byte) ([]*yaml.Node, bool, docScan) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var out []*yaml.Node
+	var scan docScan
 	isManifest := false
-	for {
+	for i := 0; ; i++ {
 		var n yaml.Node
 		err := dec.Decode(&n)
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
-			return nil, false
+			return nil, false, scan
 		}
 		if len(n.Content) == 0 {
 			continue
@@ -315,8 +350,14 @@ func parseManifests(data []byte) ([]*yaml.Node, bool) {
 		if top.Kind != yaml.MappingNode {
 			continue
 		}
+		if i == 0 {
+			for j := 0; j+1 < len(top.Content); j += 2 {
+				scan.firstKeys = append(scan.firstKeys, top.Content[j].Value)
+			}
+		}
 		if field(top, "partitions") != nil {
-			return nil, false
+			scan.parsed = true
+			return nil, false, scan
 		}
 		kind := scalarField(top, "kind")
 		if kind == "" || scalarField(top, "apiVersion") == "" {
@@ -325,7 +366,8 @@ func parseManifests(data []byte) ([]*yaml.Node, bool) {
 		isManifest = true
 		out = append(out, expandList(top)...)
 	}
-	return out, isManifest
+	scan.parsed = true
+	return out, isManifest, scan
 }
 
 func expandList(top *yaml.Node) []*yaml.Node {

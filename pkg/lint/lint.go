@@ -255,9 +255,32 @@ func yunikornRules() []*Rule {
 // Lint runs every YuniKorn rule over cfg and returns the findings in file
 // order.
 func Lint(cfg *config.Config) []Finding {
-	findings := applySuppressions(cfg.Doc, run(cfg, yunikornRules()))
+	findings := applySuppressions(cfg.Doc, oneCause(run(cfg, yunikornRules())))
 	Sort(findings)
 	return findings
+}
+
+// oneCause keeps one finding per cause: where a value has the wrong type
+// (a scalar where YuniKorn expects a mapping or a list), what the rules say
+// about the empty thing it decodes into (no name, no queues) is the same
+// mistake seen again, so only wrong-type is kept at that position.
+func oneCause(f []Finding) []Finding {
+	wrong := map[config.Position]bool{}
+	for _, x := range f {
+		if x.Rule == "wrong-type" {
+			wrong[x.Pos] = true
+		}
+	}
+	if len(wrong) == 0 {
+		return f
+	}
+	out := f[:0]
+	for _, x := range f {
+		if x.Rule == "wrong-type" || !wrong[x.Pos] {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // run checks rules concurrently: they only read the decoded config and the

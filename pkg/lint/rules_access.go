@@ -113,6 +113,9 @@ var _ = register(&Rule{
 `,
 	check: func(p *pass) {
 		for _, part := range p.cfg.Partitions {
+			if !part.QueuesSet {
+				continue // missing-queues: one cause, one finding
+			}
 			open := false
 			part.Root.Walk(func(q *config.Queue) {
 				s, a := p.acls.get(q)

@@ -58,16 +58,29 @@ var _ = register(&Rule{
 	},
 })
 
+// usesDefault completes a reason that does not say what YuniKorn uses.
+func usesDefault(why string) string {
+	if strings.Contains(why, "uses") {
+		return why
+	}
+	return why + "; YuniKorn ignores the value and uses the default"
+}
+
 // propertyCheck says why YuniKorn ignores a queue property value, or "".
 type propertyCheck func(q *config.Queue, v string) string
 
-func delay(v string) string {
+// delay mirrors convertDelay: a value that is not a positive Go duration is
+// replaced by def, which the message names. Where the default is 0 (quota
+// preemption off), a zero or negative delay is replaced by that same 0, so
+// it means what it says and is no finding.
+func delay(v string, def time.Duration, what string) string {
 	d, err := time.ParseDuration(v)
+	uses := fmt.Sprintf("YuniKorn uses the default %s (%s)", def, what)
 	switch {
 	case err != nil:
-		return fmt.Sprintf("it is not a Go duration such as 30s or 5m (%v)", err)
-	case d <= 0:
-		return "a delay must be positive"
+		return fmt.Sprintf("it is not a Go duration such as 30s or 5m (%v), so %s", err, uses)
+	case d <= 0 && def > 0:
+		return "a delay must be positive, so " + uses
 	}
 	return ""
 }
@@ -102,15 +115,20 @@ var queueProperties = map[string]propertyCheck{
 	},
 	"priority.policy":   func(q *config.Queue, v string) string { return oneOfFold(v, "", "default", "fence") },
 	"preemption.policy": func(q *config.Queue, v string) string { return oneOfFold(v, "", "default", "fence", "disabled") },
-	"preemption.delay":  func(q *config.Queue, v string) string { return delay(v) },
+	"preemption.delay": func(q *config.Queue, v string) string {
+		return delay(v, 30*time.Second, "preemption after 30 seconds")
+	},
 	"application.unschedasks.backoff": func(q *config.Queue, v string) string {
 		if _, err := strconv.ParseUint(v, 10, 64); err != nil {
 			return "it is not a whole number of 0 or more"
 		}
 		return ""
 	},
-	"application.unschedasks.backoff.delay": func(q *config.Queue, v string) string { return delay(v) },
-	"quota.preemption.delay":                func(q *config.Queue, v string) string { return delay(v) },
+	"application.unschedasks.backoff.delay": func(q *config.Queue, v string) string {
+		return delay(v, 30*time.Second, "a 30 second back-off")
+	},
+	// 0 is the default: no quota preemption
+	"quota.preemption.delay": func(q *config.Queue, v string) string { return delay(v, 0, "no quota preemption") },
 }
 
 var _ = register(&Rule{
@@ -171,7 +189,7 @@ var _ = register(&Rule{
 					}
 					if why := check(q, v); why != "" {
 						p.report(pos, "write a value YuniKorn reads, or remove the property to use the default",
-							"property %s of %s is %q: %s; YuniKorn ignores the value and uses the default", k, q.Path(), v, why)
+							"property %s of %s is %q: %s", k, q.Path(), v, usesDefault(why))
 					}
 				}
 			})
