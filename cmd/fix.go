@@ -15,7 +15,7 @@ import (
 // rewrites the files (keeping their mode) and says what it fixed on stderr;
 // without, it prints the fixes as a unified diff. It returns the documents
 // of the fixed contents, for the findings that are left.
-func applyFixes(s *streams, docs []*config.Document, files *settingsFinder, key string, write bool) ([]*config.Document, error) {
+func applyFixes(s *streams, docs []*config.Document, files *settingsFinder, key string, write, unsafe bool) ([]*config.Document, error) {
 	var order []string
 	source := map[string][]byte{}
 	for _, d := range docs {
@@ -47,7 +47,7 @@ func applyFixes(s *streams, docs []*config.Document, files *settingsFinder, key 
 				continue
 			}
 		}
-		fixed, n, err := fix.File(data, func(content []byte) ([]lint.Finding, error) {
+		res, err := fix.File(data, func(content []byte) ([]lint.Finding, error) {
 			ds, err := config.LoadBytes(file, content, opts)
 			if err != nil {
 				return nil, err
@@ -57,10 +57,12 @@ func applyFixes(s *streams, docs []*config.Document, files *settingsFinder, key 
 				all = append(all, set.Apply(lint.Lint(config.Decode(d)))...)
 			}
 			return all, nil
-		})
+		}, unsafe)
 		if err != nil {
 			return nil, usageErr("%v", err)
 		}
+		fixed, n := res.Content, res.Applied
+		reportLeft(s, file, res.Left, unsafe, docsOf(docs, file))
 		if write && n > 0 {
 			if err := rewrite(file, fixed); err != nil {
 				return nil, usageErr("writing %s: %v", file, err)
@@ -77,6 +79,37 @@ func applyFixes(s *streams, docs []*config.Document, files *settingsFinder, key 
 		out = append(out, more...)
 	}
 	return out, nil
+}
+
+// docsOf returns the documents that came from file.
+func docsOf(docs []*config.Document, file string) []*config.Document {
+	var out []*config.Document
+	for _, d := range docs {
+		if d.File == file {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// reportLeft says on stderr which fixes --fix and --diff did not make, and
+// why: unsafe ones that were not asked for, and findings of fixable rules
+// in a config aclint cannot edit character for character.
+func reportLeft(s *streams, file string, left []lint.Finding, unsafe bool, docs []*config.Document) {
+	for _, f := range left {
+		switch {
+		case f.Fix != nil && f.Unsafe != "" && !unsafe:
+			fmt.Fprintf(s.err, "aclint: %s: %s fix not applied, it is unsafe: %s; review it and rerun with --unsafe-fixes to apply it\n", f.Pos, f.Rule, f.Unsafe)
+		case f.Fix == nil && fix.Fixable[f.Rule]:
+			why := "aclint cannot edit this value character for character"
+			for _, d := range docs {
+				if r := d.NotEditable(); r != "" {
+					why = r
+				}
+			}
+			fmt.Fprintf(s.err, "aclint: %s: %s not fixed: %s; fix it by hand\n", f.Pos, f.Rule, why)
+		}
+	}
 }
 
 // rewrite replaces a file's content through a temporary file and a rename,

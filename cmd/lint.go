@@ -22,6 +22,7 @@ func newLintCmd(s *streams) *cobra.Command {
 		failOn, colorMode, key, configFile string
 		ldapDir, system                    string
 		verbose, fixMode, diffMode         bool
+		unsafeFixes                        bool
 	)
 	c := &cobra.Command{
 		Use:   "lint FILE|DIR|- ...",
@@ -95,6 +96,9 @@ Exit codes: 0 no finding reaches --fail-on, 1 one does, 2 usage or input error.`
 			if err != nil {
 				return err
 			}
+			if unsafeFixes && !fixMode && !diffMode {
+				return usageErr("--unsafe-fixes goes with --fix or --diff")
+			}
 			if fixMode && diffMode {
 				return usageErr("--fix writes the fixes and --diff only shows them: choose one")
 			}
@@ -123,7 +127,7 @@ Exit codes: 0 no finding reaches --fail-on, 1 one does, 2 usage or input error.`
 				}
 			}
 			if fixMode || diffMode {
-				docs, err = applyFixes(s, docs, files, key, fixMode)
+				docs, err = applyFixes(s, docs, files, key, fixMode, unsafeFixes)
 				if err != nil {
 					return err
 				}
@@ -208,8 +212,9 @@ Exit codes: 0 no finding reaches --fail-on, 1 one does, 2 usage or input error.`
 	f.StringVar(&colorMode, "color", "auto", "colour text output: auto, always or never (auto honours NO_COLOR)")
 	f.StringVar(&key, "key", config.DefaultKey, "ConfigMap data key holding the queue config")
 	f.BoolVarP(&verbose, "verbose", "v", false, "say which files a directory search skips")
-	f.BoolVar(&fixMode, "fix", false, "rewrite files in place with every certain fix, then lint again and report what is left")
+	f.BoolVar(&fixMode, "fix", false, "rewrite files in place with every safe fix (YuniKorn reads the ACLs the same), then lint again and report what is left")
 	f.BoolVar(&diffMode, "diff", false, "print the fixes --fix would make as a unified diff, and write nothing")
+	f.BoolVar(&unsafeFixes, "unsafe-fixes", false, "with --fix or --diff, also apply fixes that change who has access (e.g. turning users YAML read into the groups the author meant)")
 	f.StringVar(&ldapDir, "ldap-config", "", "also check YuniKorn's LDAP settings directory (the Secret mounted at "+resolve.DefaultLDAPDir+")")
 	f.StringVar(&system, "system", systemAuto, "what the files are: auto (by content), yunikorn, mesos or ytsaurus")
 	f.StringVar(&configFile, "config", "", "settings file (default: the nearest "+settings.FileName+" from each linted file up to the repository root)")

@@ -27,6 +27,17 @@ func (d *Document) verbatim() bool {
 	return ok
 }
 
+// NotEditable says why aclint cannot fix this config in its file, or "".
+func (d *Document) NotEditable() string {
+	switch {
+	case d.Gzipped:
+		return fmt.Sprintf("the queue config is gzipped in binaryData %s of ConfigMap %s", d.Key, d.ConfigMap)
+	case !d.verbatim():
+		return fmt.Sprintf("the queue config is a quoted string in ConfigMap %s (data %s), not a block (|) value; aclint fixes configs written out line by line", d.ConfigMap, d.Key)
+	}
+	return ""
+}
+
 // scalarSpan returns the inner line and the start and end columns (end
 // exclusive) of a scalar written on one line, quotes included.
 func (d *Document) scalarSpan(n *yaml.Node) (line, start, end int, ok bool) {

@@ -147,30 +147,52 @@ func writeLine(w *strings.Builder, prefix, l string) {
 // report: suppressions and settings already applied.
 type Linter func(content []byte) ([]lint.Finding, error)
 
-// File fixes content until no certain fix is left (at most ten rounds, as
-// fixes of one value are applied one round at a time) and returns the new
-// content and the number of fixes applied.
-func File(content []byte, run Linter) ([]byte, int, error) {
-	total := 0
+// Result is what fixing one file did.
+type Result struct {
+	Content []byte
+	Applied int
+	// Left are the findings of the fixed content: those without a fix, and
+	// unsafe fixes that were not asked for.
+	Left []lint.Finding
+}
+
+// File fixes content until no fix it may apply is left (at most ten rounds,
+// as fixes of one value are applied one round at a time). Safe fixes keep
+// YuniKorn's reading of every ACL; unsafe ones (Finding.Unsafe) change who
+// has access and are applied only when unsafe is true.
+func File(content []byte, run Linter, unsafe bool) (Result, error) {
+	res := Result{Content: content}
 	for round := 0; round < 10; round++ {
-		findings, err := run(content)
+		findings, err := run(res.Content)
 		if err != nil {
-			return nil, 0, err
+			return Result{}, err
 		}
+		res.Left = findings
 		var edits []config.Edit
 		for _, f := range findings {
-			if f.Fix != nil {
+			if f.Fix != nil && (unsafe || f.Unsafe == "") {
 				edits = append(edits, *f.Fix)
 			}
 		}
 		if len(edits) == 0 {
 			break
 		}
-		next, n := Apply(content, edits)
-		if n == 0 || string(next) == string(content) {
+		next, n := Apply(res.Content, edits)
+		if n == 0 || string(next) == string(res.Content) {
 			break
 		}
-		content, total = next, total+n
+		res.Content, res.Applied = next, res.Applied+n
+		if round == 9 {
+			if res.Left, err = run(res.Content); err != nil {
+				return Result{}, err
+			}
+		}
 	}
-	return content, total, nil
+	return res, nil
+}
+
+// Fixable are the rules whose findings can carry a fix.
+var Fixable = map[string]bool{
+	"unquoted-wildcard": true, "acl-stray-space": true, "lost-leading-space": true,
+	"non-space-separator": true, "trailing-newline": true, "duplicate-entry": true,
 }

@@ -1,12 +1,16 @@
 package fix
 
 import (
+	"bufio"
+	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/aclint/aclint/pkg/acl"
 	"github.com/aclint/aclint/pkg/config"
 	"github.com/aclint/aclint/pkg/lint"
 )
@@ -39,10 +43,11 @@ func TestGolden(t *testing.T) {
 	for _, in := range files {
 		src, _ := os.ReadFile(in)
 		before, _ := linter(in)(src)
-		fixed, n, err := File(src, linter(in))
+		r, err := File(src, linter(in), true)
 		if err != nil {
 			t.Fatal(err)
 		}
+		fixed, n := r.Content, r.Applied
 		golden := strings.TrimSuffix(in, ".yaml") + ".golden"
 		if *update {
 			os.WriteFile(golden, fixed, 0o644)
@@ -85,7 +90,8 @@ func TestGolden(t *testing.T) {
 // for character: the finding stays, without a fix, and the file is unchanged.
 func TestQuotedConfigMapIsLeftAlone(t *testing.T) {
 	src, _ := os.ReadFile("testdata/configmap-quoted.yaml")
-	fixed, n, _ := File(src, linter("configmap-quoted.yaml"))
+	r, _ := File(src, linter("configmap-quoted.yaml"), true)
+	fixed, n := r.Content, r.Applied
 	if n != 0 || string(fixed) != string(src) {
 		t.Errorf("quoted ConfigMap changed:\n%s", Diff("x", src, fixed))
 	}
@@ -105,5 +111,85 @@ func TestApplyOverlapsAndDiff(t *testing.T) {
 	want := "--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n a: x\n-b: yy\n+b: Y\n c: z\n"
 	if d := Diff("f", src, out); d != want {
 		t.Errorf("Diff:\n%s\nwant:\n%s", d, want)
+	}
+}
+
+// Safe fixes keep who has access: over every fixture and every config of the
+// conformance vectors that YuniKorn accepts, fixing with safe fixes only
+// leaves access exactly as it was (acl.Diff finds no change), and every ACL
+// fix that would change access is marked unsafe.
+func TestSafeFixesKeepAccess(t *testing.T) {
+	var corpus [][2]string
+	files, _ := filepath.Glob("testdata/*.yaml")
+	for _, f := range files {
+		b, _ := os.ReadFile(f)
+		corpus = append(corpus, [2]string{f, string(b)})
+	}
+	vectors, _ := filepath.Glob("../../testdata/conformance/*.jsonl")
+	for _, v := range vectors {
+		f, err := os.Open(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(make([]byte, 1<<20), 1<<24)
+		for n := 1; sc.Scan(); n++ {
+			var x struct{ Config string }
+			if err := json.Unmarshal(sc.Bytes(), &x); err != nil {
+				t.Fatal(err)
+			}
+			corpus = append(corpus, [2]string{fmt.Sprintf("%s#%d", filepath.Base(v), n), x.Config})
+		}
+		f.Close()
+	}
+	fixedSome, compared := 0, 0
+	for _, c := range corpus {
+		src := []byte(c[1])
+		r, err := File(src, linter("q.yaml"), false)
+		if err != nil || r.Applied == 0 {
+			continue
+		}
+		fixedSome++
+		before := config.Decode(config.Parse("q.yaml", src))
+		after := config.Decode(config.Parse("q.yaml", r.Content))
+		if len(lint.Errors(after)) > 0 && len(lint.Errors(before)) == 0 {
+			t.Errorf("%s: a safe fix made an accepted config rejected:\n%s", c[0], Diff("q.yaml", src, r.Content))
+			continue
+		}
+		if len(lint.Errors(before)) > 0 || len(lint.Errors(after)) > 0 {
+			continue // access is compared between accepted configs
+		}
+		compared++
+		d := acl.Diff(acl.NewPolicy(before), acl.NewPolicy(after))
+		if len(d.Changes) > 0 || len(d.Queues) > 0 {
+			t.Errorf("%s: safe fixes changed access: %+v\n%s", c[0], d.Changes, Diff("q.yaml", src, r.Content))
+		}
+	}
+	if compared < 30 {
+		t.Fatalf("only %d accepted configs had safe fixes (of %d fixed): the corpus does not exercise the test", compared, fixedSome)
+	}
+	t.Logf("%d configs fixed, %d compared for access", fixedSome, compared)
+}
+
+// The lost leading space fix turns users into groups: it is unsafe, left by
+// a safe run and applied when unsafe fixes are asked for.
+func TestUnsafeFixNeedsAsking(t *testing.T) {
+	src := []byte("partitions:\n  - name: default\n    queues:\n      - name: root\n        submitacl:  dev,ops\n")
+	r, err := File(src, linter("q.yaml"), false)
+	if err != nil || r.Applied != 0 || string(r.Content) != string(src) {
+		t.Fatalf("a safe run changed the file: %v %d\n%s", err, r.Applied, r.Content)
+	}
+	found := false
+	for _, f := range r.Left {
+		if f.Rule == "lost-leading-space" && f.Fix != nil && strings.Contains(f.Unsafe, "users dev, ops; the fix makes it groups dev, ops") {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("the unsafe fix is not reported as left: %+v", r.Left)
+	}
+	r, _ = File(src, linter("q.yaml"), true)
+	if !strings.Contains(string(r.Content), `submitacl: " dev,ops"`) {
+		t.Fatalf("--unsafe-fixes did not apply it:\n%s", r.Content)
 	}
 }

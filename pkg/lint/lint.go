@@ -69,6 +69,11 @@ type Finding struct {
 	Hint     string
 	// Fix is the edit that certainly fixes the finding, when there is one.
 	Fix *config.Edit
+	// Unsafe, for a fix, says how it changes who has access; "" for a safe
+	// fix, which keeps YuniKorn's reading of every ACL or turns a config
+	// YuniKorn refuses into the one validate-conf read. Unsafe fixes run
+	// only when asked for (--unsafe-fixes).
+	Unsafe string
 }
 
 // Rule is one check with its documentation.
@@ -117,6 +122,60 @@ func (p *pass) report(pos config.Position, hint, format string, args ...any) {
 // cannot be edited there).
 func (p *pass) reportFix(pos config.Position, fix *config.Edit, hint, format string, args ...any) {
 	*p.findings = append(*p.findings, Finding{Rule: p.rule.Name, Severity: p.rule.Severity, Pos: pos, Message: fmt.Sprintf(format, args...), Hint: hint, Fix: fix})
+}
+
+// reportACLFix reports a finding whose fix rewrites an ACL from old to new,
+// and marks the fix unsafe when it changes who has access.
+func (p *pass) reportACLFix(pos config.Position, fix *config.Edit, old, new, hint, format string, args ...any) {
+	p.reportFix(pos, fix, hint, format, args...)
+	if fix != nil {
+		(*p.findings)[len(*p.findings)-1].Unsafe = fixSafety(old, new)
+	}
+}
+
+// fixSafety says how replacing an ACL's value old by new changes who has
+// access, or "" when it does not: YuniKorn reads both the same, or it
+// refuses old (the config does not load) and new is what validate-conf
+// read.
+func fixSafety(old, new string) string {
+	ov, nv := acl.Parse(old), acl.Parse(new)
+	if ov.RuntimeErr != nil || ov.ValidatorErr != nil {
+		return ""
+	}
+	was, is := describeGrants(ov), describeGrants(nv)
+	if was == is {
+		return ""
+	}
+	return fmt.Sprintf("YuniKorn reads %s as %s; the fix makes it %s", quote(old), was, is)
+}
+
+// describeGrants says whom an ACL lets in, in a canonical form.
+func describeGrants(v acl.Value) string {
+	everyone, users, groups := v.Grants()
+	if everyone {
+		return "everyone"
+	}
+	names := func(es []acl.Entry) string {
+		var n []string
+		seen := map[string]bool{}
+		for _, e := range es {
+			if !seen[e.Name] {
+				seen[e.Name] = true
+				n = append(n, e.Name)
+			}
+		}
+		sort.Strings(n)
+		return strings.Join(n, ", ")
+	}
+	switch {
+	case len(users) == 0 && len(groups) == 0:
+		return "nobody"
+	case len(groups) == 0:
+		return "users " + names(users)
+	case len(users) == 0:
+		return "groups " + names(groups)
+	}
+	return "users " + names(users) + " and groups " + names(groups)
 }
 
 // editOrNil drops the ok flag of the config package's edit builders.

@@ -146,7 +146,7 @@ var _ = register(&Rule{
 			case off == len(s.Value)-1 && !strings.Contains(s.Value, "  "):
 				what = "a trailing space after users and groups"
 			}
-			p.reportFix(p.doc.ValuePos(s.Node, off), editOrNil(p.doc.ReplaceScalar(s.Node, normalizedACL(s.Value))),
+			p.reportACLFix(p.doc.ValuePos(s.Node, off), editOrNil(p.doc.ReplaceScalar(s.Node, normalizedACL(s.Value))), s.Value, normalizedACL(s.Value),
 				"write "+quote(normalizedACL(s.Value))+": one space, only between the user list and the group list",
 				"%s of %s has %s: validate-conf accepts %s, but YuniKorn splits on every single space when it builds the queues and the config fails to load (%v)",
 				field, q.Path(), what, quote(s.Value), v.RuntimeErr)
@@ -184,7 +184,7 @@ var _ = register(&Rule{
 			if gap <= 1 || !onlyBlanksBetween(lines, n.Line, s.Key.Column+utf8.RuneCountInString(s.Key.Value)+1, n.Column) {
 				return
 			}
-			p.reportFix(p.doc.NodePos(n), editOrNil(p.doc.QuoteAfterKey(s.Key, n, " "+s.Value)),
+			p.reportACLFix(p.doc.NodePos(n), editOrNil(p.doc.QuoteAfterKey(s.Key, n, " "+s.Value)), s.Value, " "+s.Value,
 				fmt.Sprintf("for a groups-only ACL quote the value with its leading space: %s: %s; if they are users, leave one blank after the colon", field, quote(" "+s.Value)),
 				"%s of %s is written with %d blanks after the colon; YAML drops them, so %s is read as a user list, not as groups",
 				field, q.Path(), gap, quote(s.Value))
@@ -394,7 +394,7 @@ var _ = register(&Rule{
 					if !strings.HasSuffix(s.Value, "\n") {
 						fix = editOrNil(p.doc.ReplaceScalar(s.Node, normalizedACL(s.Value)))
 					}
-					p.reportFix(p.doc.ValuePos(s.Node, i), fix,
+					p.reportACLFix(p.doc.ValuePos(s.Node, i), fix, s.Value, normalizedACL(s.Value),
 						"use a single plain space between the user list and the group list, and commas inside a list",
 						"%s of %s contains %s: YuniKorn's ACL parser splits only on a plain space, so the names around it form one invalid name that is dropped (%s)",
 						field, q.Path(), describeRune(r), quote(s.Value))
@@ -448,7 +448,7 @@ var _ = register(&Rule{
 			if v.Everyone {
 				effect = "it still means everyone, but only because the wildcard test trims the value"
 			}
-			p.reportFix(p.doc.NodePos(s.Node), editOrNil(p.doc.ChompBlock(scalar(s.Node))),
+			p.reportACLFix(p.doc.NodePos(s.Node), editOrNil(p.doc.ChompBlock(scalar(s.Node))), s.Value, strings.TrimRight(s.Value, "\n"),
 				"use the strip indicator (|-) or write the ACL as a quoted string on one line",
 				"%s of %s ends with a line break that YuniKorn keeps: %s", field, q.Path(), effect)
 		})
@@ -548,7 +548,7 @@ var _ = register(&Rule{
 		p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value) {
 			for i, e := range v.Entries {
 				if e.Name != "*" && repeated(v.Entries, i) {
-					p.reportFix(p.doc.ValuePos(s.Node, e.Offset), editOrNil(p.doc.ReplaceScalar(s.Node, dedupeACL(s.Value))), "remove the repeated name",
+					p.reportACLFix(p.doc.ValuePos(s.Node, e.Offset), editOrNil(p.doc.ReplaceScalar(s.Node, dedupeACL(s.Value))), s.Value, dedupeACL(s.Value), "remove the repeated name",
 						"%s of %s lists %s %q more than once", field, q.Path(), e.Kind, e.Name)
 				}
 			}
