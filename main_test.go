@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"gopkg.in/yaml.v3"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"errors"
@@ -92,6 +93,37 @@ func TestReadmeExamples(t *testing.T) {
 				t.Errorf("%s does not show the current output of aclint %s:\n%s", doc, strings.Join(args, " "), out.String())
 			}
 		}
+	}
+}
+
+// TestTranscripts runs every "$ aclint ..." transcript of the docs as
+// written, from the repository root, and compares its output with what the
+// doc shows after it, so the docs' examples work in a clone.
+func TestTranscripts(t *testing.T) {
+	docs, _ := filepath.Glob("docs/*.md")
+	n := 0
+	for _, doc := range append(docs, "README.md") {
+		text, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, blk := range strings.Split(string(text), "```text\n")[1:] {
+			blk = blk[:strings.Index(blk, "```")]
+			first, want, _ := strings.Cut(blk, "\n")
+			line, ok := strings.CutPrefix(first, "$ aclint ")
+			if !ok || strings.ContainsAny(line, "|<>'\"") {
+				continue
+			}
+			n++
+			var out, errOut bytes.Buffer
+			cmd.Execute(strings.Fields(line), strings.NewReader(""), &out, &errOut)
+			if out.String() != want {
+				t.Errorf("%s: $ aclint %s prints:\n%s\nthe doc shows:\n%s", doc, line, out.String(), want)
+			}
+		}
+	}
+	if n < 2 {
+		t.Fatalf("only %d transcripts found in the docs", n)
 	}
 }
 

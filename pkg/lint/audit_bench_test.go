@@ -102,8 +102,8 @@ func TestAuditScaleBudget(t *testing.T) {
 	} {
 		d := best(c.f)
 		t.Logf("%s: %v, %.2fx of a bare decode (%v)", c.name, d, float64(d)/float64(c.limit), c.limit)
-		if d > 3*c.limit {
-			t.Errorf("%s over budget: %.2fx (limit 3x)", c.name, float64(d)/float64(c.limit))
+		if lim := budget.Limit(3); float64(d) > lim*float64(c.limit) {
+			t.Errorf("%s over budget: %.2fx (limit %gx)", c.name, float64(d)/float64(c.limit), lim)
 		}
 	}
 }

@@ -73,8 +73,8 @@ func TestScaleBudget(t *testing.T) {
 	l := best(func() { lintBig() })
 	c := best(func() { checkBig() })
 	t.Logf("%d bytes: yaml.Node %v, lint %v (%.2fx), check %v (%.2fx)", len(big), base, l, float64(l)/float64(base), c, float64(c)/float64(base))
-	if l > 2*base || c > 2*base {
-		t.Errorf("over budget: lint %.2fx, check %.2fx of a bare YAML decode (limit 2x)", float64(l)/float64(base), float64(c)/float64(base))
+	if lim := budget.Limit(2); float64(l) > lim*float64(base) || float64(c) > lim*float64(base) {
+		t.Errorf("over budget: lint %.2fx, check %.2fx of a bare YAML decode (limit %gx)", float64(l)/float64(base), float64(c)/float64(base), lim)
 	}
 }
 

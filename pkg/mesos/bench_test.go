@@ -87,7 +87,7 @@ func TestScaleBudget(t *testing.T) {
 	l := best(func() { Lint(Parse("acls.json", bigACLs)) })
 	c := best(func() { check(t) })
 	t.Logf("%d bytes: encoding/json %v, lint %v (%.2fx), check %v (%.2fx)", len(bigACLs), base, l, float64(l)/float64(base), c, float64(c)/float64(base))
-	if l > 3*base || c > 3*base {
-		t.Errorf("over budget: lint %.2fx, check %.2fx of encoding/json (limit 3x)", float64(l)/float64(base), float64(c)/float64(base))
+	if lim := budget.Limit(3); float64(l) > lim*float64(base) || float64(c) > lim*float64(base) {
+		t.Errorf("over budget: lint %.2fx, check %.2fx of encoding/json (limit %gx)", float64(l)/float64(base), float64(c)/float64(base), lim)
 	}
 }
