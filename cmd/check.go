@@ -108,6 +108,13 @@ partition or queue, usage).`,
 // loadPolicyConfig finds the config an access question is asked against and
 // refuses one that YuniKorn rejects.
 func loadPolicyConfig(s *streams, files []string, key string) (*config.Config, []string, error) {
+	return loadAcceptedConfig(s, files, key, nil)
+}
+
+// loadAcceptedConfig is loadPolicyConfig; errors for which tolerate is true
+// do not refuse the config (place answers for a freshly started scheduler,
+// which runs a partition whose placement rules cannot be built).
+func loadAcceptedConfig(s *streams, files []string, key string, tolerate func(lint.Finding) bool) (*config.Config, []string, error) {
 	var notes []string
 	var doc *config.Document
 	if len(files) == 0 {
@@ -134,7 +141,17 @@ func loadPolicyConfig(s *streams, files []string, key string) (*config.Config, [
 		}
 	}
 	cfg := config.Decode(doc)
-	if errs := lint.Errors(cfg); len(errs) > 0 {
+	errs := lint.Errors(cfg)
+	if tolerate != nil {
+		kept := errs[:0]
+		for _, f := range errs {
+			if !tolerate(f) {
+				kept = append(kept, f)
+			}
+		}
+		errs = kept
+	}
+	if len(errs) > 0 {
 		var b strings.Builder
 		_ = report.Text(&b, errs, report.Sources{doc.File: doc.Lines()}, false)
 		return nil, nil, usageErr("%s: YuniKorn rejects this config, so it answers no access question; run 'aclint lint' for details:\n%s", doc.Describe(), strings.TrimRight(b.String(), "\n"))

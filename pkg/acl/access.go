@@ -278,23 +278,43 @@ func (p *Policy) Decide(q Query) (*Decision, error) {
 		d.Reason = "root.@recovery@ is YuniKorn's recovery queue: it never passes a submit check"
 		return d, nil
 	}
+	p.walk(d, target)
+	return d, nil
+}
 
+// CheckAt answers YuniKorn's check for action (CheckSubmitAccess or
+// CheckAdminAccess) on the existing queue q for a subject already
+// converted, explained as check explains it. Placement asks it of the queue
+// a rule picked, or of the nearest existing ancestor of a queue to create.
+func (p *Policy) CheckAt(partition string, q *config.Queue, sub Subject, action Action) *Decision {
+	d := &Decision{Query: Query{Partition: partition, Queue: q.Path(), User: sub.User, Groups: sub.Groups, Action: action},
+		Partition: partition, Queue: q.Path(), Deciding: q.Path(), Groups: sub.Groups, GroupsSource: sub.Source}
+	if action == Submit && IsRecoveryPath(q.Path()) {
+		d.Reason = "root.@recovery@ is YuniKorn's recovery queue: it never passes a submit check"
+		return d
+	}
+	p.walk(d, q)
+	return d
+}
+
+// walk reads the ACLs from target up to root, in YuniKorn's order, and
+// stops at the first that allows.
+func (p *Policy) walk(d *Decision, target *config.Queue) {
 walk:
 	for cur := target; cur != nil; cur = cur.Parent {
-		if q.Action == Submit && IsRecoveryPath(cur.Path()) {
+		if d.Query.Action == Submit && IsRecoveryPath(cur.Path()) {
 			// CheckSubmitAccess of the recovery queue answers false
 			// without asking its parent
 			d.Notes = append(d.Notes, fmt.Sprintf("%s is below YuniKorn's recovery queue root.@recovery@, whose submit check refuses everyone without asking root", d.Queue))
 			break
 		}
-		for _, l := range p.Level(cur, q.Action) {
+		for _, l := range p.Level(cur, d.Query.Action) {
 			if p.consult(d, cur, l.Field, l.Str, l.Value) {
 				break walk
 			}
 		}
 	}
 	p.nearMisses(d, target)
-	return d, nil
 }
 
 // Subject is who asks: the user and the groups YuniKorn would use.

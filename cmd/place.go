@@ -1,0 +1,337 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/aclint/aclint/pkg/acl"
+	"github.com/aclint/aclint/pkg/config"
+	"github.com/aclint/aclint/pkg/lint"
+	"github.com/aclint/aclint/pkg/placement"
+	"github.com/aclint/aclint/pkg/resolve"
+)
+
+func newPlaceCmd(s *streams) *cobra.Command {
+	var (
+		files                   []string
+		groups, queue, key      string
+		output, podFile, nsFile string
+		tags                    []string
+		forced, quiet           bool
+		resolvers               resolverFlags
+	)
+	c := &cobra.Command{
+		Use:   "place [-f FILE] PARTITION USER [--groups g1,g2] [--queue NAME] [--tag KEY=VALUE]... | place --pod POD.yaml [--namespace NS.yaml]",
+		Short: "Answer where YuniKorn places an application, whether the queue is created, and why it is rejected",
+		Long: `Run YuniKorn's placement for one application as a freshly started scheduler does:
+each placement rule in order (its filter, parent rules, the queue name it makes),
+the checks on that queue (it must be a leaf, or be created under a parent queue,
+and the user must pass the submit ACLs), then the root.default fallback. The
+answer is the queue, whether it is created and under which queue, and the submit
+decision explained as check explains it.
+
+The input is what the Kubernetes shim sends: the requested queue (--queue, empty
+when the pod names none), the user and groups, and tags such as namespace and
+namespace.parentqueue. --pod reads them from a pod manifest the way the shim does
+(and --namespace adds the namespace's annotations).
+
+Exit codes: 0 placed, 1 rejected, 2 error (a config YuniKorn rejects, an unknown
+partition, bad input).`,
+		Example: `  aclint place -f queues.yaml default alice --groups dev --tag namespace=team-a
+  aclint place -f queues.yaml default bob --queue root.prod.etl -o json
+  aclint place -f queues.yaml --pod pod.yaml --namespace ns.yaml`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if podFile != "" {
+				if len(args) > 1 {
+					return usageErr("with --pod, place takes at most PARTITION, got %d arguments", len(args))
+				}
+				return nil
+			}
+			if len(args) != 2 {
+				return usageErr("place needs PARTITION USER (or --pod POD.yaml), got %d argument(s)\nrun 'aclint place --help' for usage", len(args))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkOutput(output, "text", "json"); err != nil {
+				return err
+			}
+			app := placement.App{Tags: map[string]string{}}
+			var derived *placement.Derivation
+			if podFile != "" {
+				if cmd.Flags().Changed("queue") || cmd.Flags().Changed("groups") || len(tags) > 0 {
+					return usageErr("--pod gives the queue, user, groups and tags: leave out --queue, --groups and --tag")
+				}
+				pod, err := os.ReadFile(podFile)
+				if err != nil {
+					return usageErr("--pod: %v", err)
+				}
+				var ns []byte
+				if nsFile != "" {
+					if ns, err = os.ReadFile(nsFile); err != nil {
+						return usageErr("--namespace: %v", err)
+					}
+				}
+				a, d, err := placement.FromPod(pod, ns)
+				if err != nil {
+					return usageErr("--pod %s: %v", podFile, err)
+				}
+				app, derived = a, &d
+				if len(args) == 1 {
+					app.Partition = args[0]
+				}
+			} else {
+				app.Partition, app.User, app.Queue = args[0], args[1], queue
+				if groups != "" {
+					app.Groups = strings.Split(groups, ",")
+				}
+				for _, t := range tags {
+					k, v, ok := strings.Cut(t, "=")
+					if !ok || k == "" {
+						return usageErr("--tag %q: write KEY=VALUE", t)
+					}
+					app.Tags[k] = v
+				}
+			}
+			if forced {
+				app.Tags["application.create.force"] = "true"
+			}
+			app.Resolvers = resolvers.options(cmd)
+			if resolvers.name != "" {
+				r, err := resolve.New(resolvers.name, app.Resolvers)
+				if err != nil {
+					return usageErr("--resolver %s: %v", resolvers.name, err)
+				}
+				app.Resolver = r
+			}
+			cfg, notes, err := loadAcceptedConfig(s, files, key, func(f lint.Finding) bool { return f.Rule == "placement-rules-unbuildable" })
+			if err != nil {
+				return err
+			}
+			policy := acl.NewPolicy(cfg)
+			res, err := placement.New(cfg, policy).Place(app)
+			if err != nil {
+				return usageErr("%v", err)
+			}
+			res.Notes = append(notes, res.Notes...)
+			if derived != nil {
+				res.Notes = append(res.Notes, derived.Notes...)
+			}
+			if !quiet {
+				if output == "json" {
+					err = writePlaceJSON(s.out, app, res)
+				} else {
+					err = writePlaceText(s.out, app, res, derived)
+				}
+				if err != nil {
+					return usageErr("writing output: %v", err)
+				}
+			}
+			switch {
+			case res.Crash != "":
+				return &exitError{code: ExitUsage}
+			case !res.Placed:
+				return &exitError{code: ExitFail}
+			}
+			return nil
+		},
+	}
+	f := c.Flags()
+	f.StringArrayVarP(&files, "file", "f", nil, "queue config or ConfigMap file, or - for standard input (repeatable; default ./queues.yaml)")
+	f.StringVar(&groups, "groups", "", "comma-separated groups as the request carries them (default: none, so the resolver runs)")
+	f.StringVar(&queue, "queue", "", "the queue the application asks for (default: none)")
+	f.StringArrayVar(&tags, "tag", nil, "an application tag KEY=VALUE, e.g. namespace=team-a (repeatable)")
+	f.BoolVar(&forced, "forced", false, "the application is forced (tag application.create.force=true), as on recovery")
+	f.StringVar(&podFile, "pod", "", "read the queue, user, groups and namespace from a pod manifest, as the Kubernetes shim does")
+	f.StringVar(&nsFile, "namespace", "", "with --pod: the pod's namespace manifest, for its yunikorn.apache.org annotations")
+	f.StringVarP(&output, "output", "o", "text", "output format: text or json")
+	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing; answer with the exit code only")
+	f.StringVar(&key, "key", config.DefaultKey, "ConfigMap data key holding the queue config")
+	resolvers.register(c)
+	return c
+}
+
+func writePlaceText(w io.Writer, app placement.App, r *placement.Result, d *placement.Derivation) error {
+	var b strings.Builder
+	switch {
+	case r.Crash != "":
+		b.WriteString("crash\n")
+	case r.Placed:
+		b.WriteString("placed\n")
+	default:
+		b.WriteString("rejected\n")
+	}
+	q := app.Queue
+	if q == "" {
+		q = "(none)"
+	}
+	fmt.Fprintf(&b, "application of user %s, groups [%s]", r.User, strings.Join(r.Groups, ", "))
+	if r.GroupsSource != "" {
+		fmt.Fprintf(&b, " (%s)", r.GroupsSource)
+	}
+	fmt.Fprintf(&b, ", queue %s, tags %s, in partition %s\n", q, describeTags(app.Tags), r.Partition)
+	if d != nil {
+		fmt.Fprintf(&b, "from the pod: queue from %s; user from %s; tags %s\n", d.Queue, d.User, d.Tags)
+	}
+	if r.NoRules != "" {
+		fmt.Fprintf(&b, "no rules: %s\n", r.NoRules)
+	}
+	if len(r.Rules) > 0 {
+		b.WriteString("rules, in order:\n")
+	}
+	for _, st := range r.Rules {
+		fmt.Fprintf(&b, "  %d. %s", st.Index, st.Rule)
+		if st.Pos.File != "" {
+			fmt.Fprintf(&b, " at %s", st.Pos)
+		}
+		fmt.Fprintf(&b, ": %s", st.Result)
+		if st.Queue != "" {
+			fmt.Fprintf(&b, " %s", st.Queue)
+		}
+		if st.Reason != "" {
+			fmt.Fprintf(&b, " (%s)", st.Reason)
+		}
+		if st.Filter != "" && !strings.Contains(st.Reason, st.Filter) {
+			fmt.Fprintf(&b, "; filter: %s", st.Filter)
+		}
+		b.WriteString("\n")
+		if st.Decision != nil && !st.Decision.Allowed {
+			writeConsulted(&b, st.Decision, "     ")
+		}
+	}
+	if r.Fallback != "" {
+		fmt.Fprintf(&b, "fallback: %s\n", r.Fallback)
+	}
+	switch {
+	case r.Placed:
+		fmt.Fprintf(&b, "queue: %s", r.Queue)
+		if r.Created {
+			fmt.Fprintf(&b, " (created under %s)", r.CreatedUnder)
+		} else {
+			b.WriteString(" (exists)")
+		}
+		b.WriteString("\n")
+		if g := grantOf(r.Decision); g != nil {
+			fmt.Fprintf(&b, "submit: allowed by %s\n", describeGrant(g))
+		}
+	default:
+		fmt.Fprintf(&b, "reason: %s\n", r.Reason)
+		if r.Decision != nil && !r.Decision.Allowed {
+			writeConsulted(&b, r.Decision, "  ")
+		}
+	}
+	if len(r.Notes) > 0 {
+		b.WriteString("notes:\n")
+		for _, n := range r.Notes {
+			fmt.Fprintf(&b, "  - %s\n", n)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func describeTags(t map[string]string) string {
+	if len(t) == 0 {
+		return "(none)"
+	}
+	var keys []string
+	for k := range t {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, k+"="+t[k])
+	}
+	return strings.Join(parts, ", ")
+}
+
+func grantOf(d *acl.Decision) *acl.Grant {
+	if d == nil {
+		return nil
+	}
+	return d.DecidedBy
+}
+
+func describeGrant(g *acl.Grant) string {
+	what := fmt.Sprintf("%s %q", g.Kind, g.Entry)
+	if g.Kind == "wildcard" {
+		what = `wildcard "*"`
+	}
+	return fmt.Sprintf("%s %s, %s at %s", g.Queue, g.ACL, what, g.Pos)
+}
+
+func writeConsulted(b *strings.Builder, d *acl.Decision, indent string) {
+	if d.Reason != "" {
+		fmt.Fprintf(b, "%ssubmit denied: %s\n", indent, d.Reason)
+		return
+	}
+	fmt.Fprintf(b, "%ssubmit denied on %s, consulted up to root:\n", indent, d.Deciding)
+	for _, c := range d.Consulted {
+		val := ""
+		if c.Set {
+			val = " " + strconvQuote(c.Value)
+		}
+		fmt.Fprintf(b, "%s  %s %s%s: %s\n", indent, c.Queue, c.ACL, val, c.Result)
+	}
+}
+
+func writePlaceJSON(w io.Writer, app placement.App, r *placement.Result) error {
+	type ruleJSON struct {
+		Index  int    `json:"index"`
+		Rule   string `json:"rule"`
+		File   string `json:"file,omitempty"`
+		Line   int    `json:"line,omitempty"`
+		Column int    `json:"column,omitempty"`
+		Result string `json:"result"`
+		Queue  string `json:"queue"`
+		Filter string `json:"filter,omitempty"`
+		Reason string `json:"reason"`
+	}
+	out := struct {
+		Placed    bool       `json:"placed"`
+		Queue     *string    `json:"queue"`
+		Created   bool       `json:"created"`
+		Under     string     `json:"createdUnder,omitempty"`
+		Partition string     `json:"partition"`
+		User      string     `json:"user"`
+		Groups    []string   `json:"groups"`
+		Requested string     `json:"requestedQueue"`
+		Tags      any        `json:"tags"`
+		Rules     []ruleJSON `json:"rules"`
+		NoRules   string     `json:"noRules,omitempty"`
+		Fallback  string     `json:"fallback"`
+		DecidedBy *jsonGrant `json:"decidedBy"`
+		Reason    string     `json:"reason,omitempty"`
+		Crash     string     `json:"crash,omitempty"`
+		Notes     []string   `json:"notes"`
+	}{Placed: r.Placed, Created: r.Created, Under: r.CreatedUnder, Partition: r.Partition, User: r.User, Groups: r.Groups,
+		Requested: app.Queue, Tags: app.Tags, Rules: []ruleJSON{}, NoRules: r.NoRules, Fallback: r.Fallback, Reason: r.Reason, Crash: r.Crash, Notes: r.Notes}
+	if r.Placed {
+		out.Queue = &r.Queue
+	}
+	if out.Groups == nil {
+		out.Groups = []string{}
+	}
+	if out.Notes == nil {
+		out.Notes = []string{}
+	}
+	if out.Tags == nil {
+		out.Tags = map[string]string{}
+	}
+	for _, st := range r.Rules {
+		out.Rules = append(out.Rules, ruleJSON{st.Index, st.Rule, st.Pos.File, st.Pos.Line, st.Pos.Col, st.Result, st.Queue, st.Filter, st.Reason})
+	}
+	if g := grantOf(r.Decision); g != nil && r.Placed {
+		out.DecidedBy = &jsonGrant{g.Queue, g.ACL, g.Kind, g.Entry, g.Pos.File, g.Pos.Line, g.Pos.Col}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}

@@ -1,0 +1,490 @@
+package placement
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/aclint/aclint/pkg/acl"
+	"github.com/aclint/aclint/pkg/config"
+	"github.com/aclint/aclint/pkg/resolve"
+
+	"gopkg.in/yaml.v3"
+)
+
+// App is what the shim sends for an application.
+type App struct {
+	Partition string
+	User      string
+	// Groups as the request carries them; none means the resolver runs.
+	Groups []string
+	Queue  string // the queue the pod asks for, "" for none
+	Tags   map[string]string
+	// Resolver overrides the partition's resolver; Resolvers gives what a
+	// resolver type needs.
+	Resolver  resolve.Resolver
+	Resolvers resolve.Options
+}
+
+// Forced reports whether the app carries application.create.force=true
+// (any case of the key, a value strconv.ParseBool reads as true).
+func (a App) Forced() bool {
+	for k, v := range a.Tags {
+		if strings.EqualFold(k, "application.create.force") {
+			b, err := strconv.ParseBool(v)
+			return err == nil && b
+		}
+	}
+	return false
+}
+
+// tag is Application.GetTag: the first tag whose key equals name ignoring
+// case. Go's map order decides between keys that differ only in case; aclint
+// takes them in sorted order and says so.
+func (a App) tag(name string) (string, string) {
+	var keys []string
+	for k := range a.Tags {
+		if strings.EqualFold(k, name) {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) == 0 {
+		return "", ""
+	}
+	if len(keys) > 1 {
+		return a.Tags[keys[0]], fmt.Sprintf("tags %s differ only in case: YuniKorn reads whichever its map yields first, so the answer can change from run to run", strings.Join(keys, ", "))
+	}
+	return a.Tags[keys[0]], ""
+}
+
+// Step is what one rule did.
+type Step struct {
+	Index  int    // 1-based position in the partition's rules
+	Rule   string // the rule chain, described
+	Pos    config.Position
+	Filter string // how the filter decided, "" without a filter
+	Queue  string // the queue name the rule produced, as YuniKorn spells it
+	Result string // placed, no match, filtered, rejected, next rule
+	Reason string
+	// Decision is the submit check on the queue (or its nearest existing
+	// ancestor) when one ran.
+	Decision *acl.Decision
+}
+
+// Result is where the application lands, or why it is rejected.
+type Result struct {
+	Placed       bool
+	Queue        string // the queue's path as YuniKorn stores it (lower case)
+	Created      bool   // the queue does not exist and is created for the app
+	CreatedUnder string // the existing queue the new ones go under
+	Partition    string
+	User         string
+	Groups       []string
+	GroupsSource string
+	Rules        []Step
+	Fallback     string // what the root.default fallback did
+	NoRules      string // why the partition has no rules at all
+	// Decision is the submit check that let the app in (or, for a
+	// rejection by createQueue, kept it out).
+	Decision *acl.Decision
+	Reason   string // why the app is rejected
+	Notes    []string
+	// Crash is set when YuniKorn's scheduler would panic placing the app.
+	Crash string
+}
+
+// Placer places applications on one config YuniKorn accepts.
+type Placer struct {
+	cfg    *config.Config
+	policy *acl.Policy
+}
+
+// New prepares a config for placement questions.
+func New(cfg *config.Config, policy *acl.Policy) *Placer {
+	return &Placer{cfg: cfg, policy: policy}
+}
+
+// Place answers where app lands, as AddApplication on a freshly started
+// scheduler does. An error is a question without an answer: an unknown
+// partition, or groups aclint cannot know.
+func (pl *Placer) Place(app App) (*Result, error) {
+	part, err := pl.policy.FindPartition(app.Partition)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Partition: part.CanonicalName(), User: app.User}
+	forced := app.Forced()
+	sub, err := pl.convert(part, app, forced)
+	if err != nil {
+		return nil, err
+	}
+	res.Groups, res.GroupsSource, res.User = sub.Groups, sub.Source, sub.User
+	res.Notes = append(res.Notes, sub.Notes...)
+	if sub.Reason != "" {
+		res.Reason = sub.Reason
+		return res, nil
+	}
+	rules, err := Build(part)
+	if err != nil {
+		var be *BuildError
+		if errors.As(err, &be) {
+			res.NoRules = fmt.Sprintf("the placement rules of partition %s cannot be built (%s, at %s): a freshly started YuniKorn runs the partition with no rules at all, not even the root.default fallback, so every application is rejected; as an update the config is refused", res.Partition, be.Msg, pl.cfg.Doc.NodePos(ruleNode(be.Rule)))
+		}
+		res.Reason = "application rejected: no placement rule matched"
+		return res, nil
+	}
+	c := &run{pl: pl, part: part, app: app, sub: sub, forced: forced, res: res}
+	c.place(rules)
+	return res, nil
+}
+
+// convert is ConvertUGI, with force.
+func (pl *Placer) convert(part *config.Partition, app App, forced bool) (acl.Subject, error) {
+	q := acl.Query{Partition: app.Partition, User: app.User, Groups: app.Groups, Resolver: app.Resolver, Resolvers: app.Resolvers}
+	if !forced {
+		return pl.policy.ResolveSubject(part, q)
+	}
+	// a forced app: an empty user becomes nobody/nogroup, and a user whose
+	// groups cannot be resolved gets nogroup; the user name is then checked
+	if q.User == "" {
+		return acl.Subject{User: "nobody", Groups: []string{"nogroup"}, Source: "forced application without a user: YuniKorn's anonymous user and group"}, nil
+	}
+	if len(q.Groups) == 0 {
+		sub, err := pl.policy.ResolveSubject(part, q)
+		if err == nil && sub.Reason == "" {
+			return sub, nil
+		}
+		q.Groups = []string{"nogroup"}
+	}
+	sub, err := pl.policy.ResolveSubject(part, q)
+	if len(app.Groups) == 0 {
+		sub.Source = "forced application whose groups could not be resolved: YuniKorn gives it the group nogroup"
+	}
+	return sub, err
+}
+
+type run struct {
+	pl     *Placer
+	part   *config.Partition
+	app    App
+	sub    acl.Subject
+	forced bool
+	res    *Result
+}
+
+// errCrash marks a rule result that makes YuniKorn's scheduler panic.
+var errCrash = errors.New("crash")
+
+// lookup is getQueueInternal: the whole name lower-cased, from root.
+func (c *run) lookup(name string) *config.Queue {
+	parts := strings.Split(name, ".")
+	if strings.ToLower(parts[0]) != "root" {
+		return nil
+	}
+	q := c.part.Root
+	for _, p := range parts[1:] {
+		if q = q.Child(p); q == nil {
+			return nil
+		}
+	}
+	return q
+}
+
+// place is PlaceApplication, then AddApplication's queue lookup and
+// creation.
+func (c *run) place(rules []*Rule) {
+	res := c.res
+	name := ""
+	for i, r := range rules {
+		last := i == len(rules)-1
+		step := Step{Index: i + 1, Rule: r.Describe()}
+		if r.Conf != nil {
+			step.Pos = c.pl.cfg.Doc.NodePos(ruleNode(r.Conf))
+		} else if r.Name == "provided" {
+			step.Rule = "provided (implicit: the partition has no placement rules; create false)"
+		} else {
+			step.Rule = "recovery (implicit, always last: only forced applications)"
+		}
+		var err error
+		name, step.Filter, step.Reason, err = c.rule(r)
+		step.Queue = name
+		if err != nil {
+			step.Result = "rejected"
+			if errors.Is(err, errCrash) {
+				res.Crash = step.Reason
+				step.Result = "crash"
+			}
+			res.Rules = append(res.Rules, step)
+			res.Reason = fmt.Sprintf("application rejected: rule %d (%s) failed: %s; YuniKorn stops at a rule that fails and tries no other rule or the root.default fallback", step.Index, r.Name, step.Reason)
+			return
+		}
+		if last && name == "" {
+			if q := c.lookup("root.default"); q != nil {
+				name = "root.default"
+				res.Fallback = "no rule placed the application: root.default exists, so YuniKorn tries it"
+			} else {
+				res.Fallback = "no rule placed the application and root.default does not exist"
+			}
+		}
+		if name == "" {
+			if step.Result == "" {
+				step.Result = "no match"
+			}
+			res.Rules = append(res.Rules, step)
+			continue
+		}
+		if name == "root.@recovery@" && c.forced {
+			step.Result = "placed"
+			step.Reason = "a forced application goes to the recovery queue without any check"
+			res.Rules = append(res.Rules, step)
+			break
+		}
+		if ok := c.check(&step, name, last && res.Fallback != "" && !strings.Contains(res.Fallback, "does not exist")); !ok {
+			if step.Result == "crash" {
+				res.Rules = append(res.Rules, step)
+				res.Crash = step.Reason
+				res.Reason = "YuniKorn's scheduler panics placing this application: " + step.Reason
+				return
+			}
+			name = ""
+			res.Rules = append(res.Rules, step)
+			continue
+		}
+		step.Result = "placed"
+		res.Rules = append(res.Rules, step)
+		break
+	}
+	if name == "" {
+		res.Reason = "application rejected: no placement rule matched"
+		return
+	}
+	c.add(name)
+}
+
+func ruleNode(r *config.PlacementRule) *yaml.Node {
+	if r.Name.Node != nil {
+		return r.Name.Node
+	}
+	return r.Node
+}
+
+// check is PlaceApplication's test of the name a rule returned: a missing
+// queue needs submit access on its nearest existing ancestor; an existing
+// one must be a leaf and allow submit.
+func (c *run) check(step *Step, name string, fallback bool) bool {
+	if fallback {
+		step.Reason = "root.default fallback: "
+	}
+	q := c.lookup(name)
+	if q == nil {
+		cur := name
+		for q == nil {
+			i := strings.LastIndex(cur, ".")
+			if i < 0 {
+				step.Result = "crash"
+				step.Reason = fmt.Sprintf("the rule returned %q, which has no dot and does not exist: PlaceApplication cuts it at a dot that is not there (slice bounds out of range) and the scheduler process dies", name)
+				return false
+			}
+			cur = cur[:i]
+			q = c.lookup(cur)
+		}
+		d := c.pl.policy.CheckAt(c.res.Partition, q, c.sub, acl.Submit)
+		step.Decision = d
+		if !d.Allowed {
+			step.Result = "next rule"
+			step.Reason += fmt.Sprintf("%s does not exist; submit is denied on %s, the nearest existing queue above it", name, q.Path())
+			return false
+		}
+		step.Reason += fmt.Sprintf("%s does not exist; submit is allowed on %s, the nearest existing queue above it", name, q.Path())
+		return true
+	}
+	if !q.IsLeaf() {
+		step.Result = "next rule"
+		step.Reason += fmt.Sprintf("%s is a parent queue: applications go to leaf queues only", q.Path())
+		return false
+	}
+	d := c.pl.policy.CheckAt(c.res.Partition, q, c.sub, acl.Submit)
+	step.Decision = d
+	if !d.Allowed {
+		step.Result = "next rule"
+		step.Reason += fmt.Sprintf("submit denied on %s", q.Path())
+		return false
+	}
+	step.Reason += fmt.Sprintf("%s exists and submit is allowed", q.Path())
+	return true
+}
+
+// add is AddApplication after placement: an existing queue is used; a
+// missing root.@recovery@ is created as the recovery queue; otherwise
+// createQueue builds the missing queues under the deepest existing one,
+// after checking submit access there and that it is not a leaf.
+func (c *run) add(name string) {
+	res := c.res
+	if q := c.lookup(name); q != nil {
+		res.Placed, res.Queue = true, q.Path()
+		res.Decision = c.lastDecision()
+		return
+	}
+	if acl.IsRecoveryPath(name) {
+		res.Placed, res.Queue, res.Created, res.CreatedUnder = true, "root.@recovery@", true, "root"
+		res.Decision = c.lastDecision()
+		res.Notes = append(res.Notes, "root.@recovery@ is created as YuniKorn's recovery queue; once it exists, no submit check passes on it")
+		return
+	}
+	if !strings.HasPrefix(name, "root") || !strings.Contains(name, ".") {
+		res.Reason = fmt.Sprintf("application rejected: illegal queue name passed in: %s", name)
+		return
+	}
+	var toCreate []string
+	cur := name
+	q := c.lookup(cur)
+	for q == nil {
+		i := strings.LastIndex(cur, ".")
+		toCreate = append(toCreate, cur[i+1:])
+		cur = cur[:i]
+		q = c.lookup(cur)
+	}
+	d := c.pl.policy.CheckAt(res.Partition, q, c.sub, acl.Submit)
+	res.Decision = d
+	if !d.Allowed {
+		res.Reason = fmt.Sprintf("application rejected: submit access to queue %s denied during create of: %s", cur, name)
+		return
+	}
+	if q.IsLeaf() {
+		res.Reason = fmt.Sprintf("application rejected: creation of queue %s failed parent is already a leaf: %s (PlaceApplication does not check this for a queue to create, so no later rule is tried)", name, q.Path())
+		return
+	}
+	path := q.Path()
+	for i := len(toCreate) - 1; i >= 0; i-- {
+		part := toCreate[i]
+		if !acl.QueueNamePattern.MatchString(part) {
+			res.Reason = fmt.Sprintf("application rejected: %q is not a valid queue name, so the queue cannot be created", part)
+			return
+		}
+		if part == "@recovery@" {
+			res.Reason = "application rejected: dynamic queue cannot be root.@recovery@"
+			return
+		}
+		path += "." + strings.ToLower(part)
+	}
+	res.Placed, res.Queue, res.Created, res.CreatedUnder = true, path, true, q.Path()
+}
+
+func (c *run) lastDecision() *acl.Decision {
+	for i := len(c.res.Rules) - 1; i >= 0; i-- {
+		if d := c.res.Rules[i].Decision; d != nil {
+			return d
+		}
+	}
+	return nil
+}
+
+// rule runs one rule as its placeApplication does and returns the queue
+// name it produced ("" for no match), how its filter decided, why it did
+// not match, and an error when the rule fails (which rejects the app).
+func (c *run) rule(r *Rule) (name, filter, reason string, err error) {
+	user, groups := c.sub.User, c.sub.Groups
+	runFilter := func() bool {
+		ok, why := r.Filter.allows(user, groups)
+		filter = why
+		if !ok {
+			reason = "filtered out"
+			if why != "" {
+				reason = "filtered out: " + why
+			}
+		}
+		return ok
+	}
+	var child string
+	switch r.Name {
+	case "recovery":
+		if c.forced {
+			return "root.@recovery@", "", "", nil
+		}
+		return "", "", "the recovery rule places only forced applications", nil
+	case "test":
+		if q := c.app.Queue; q != "" {
+			for _, p := range strings.Split(q, ".") {
+				if !acl.QueueNamePattern.MatchString(p) {
+					return "", "", fmt.Sprintf("%q is not a valid queue name (invalid queue name)", p), errors.New("invalid queue name")
+				}
+			}
+			return strings.ReplaceAll(q, ".", dotReplace), "", "the test rule returns the requested queue with its dots replaced, unqualified", nil
+		}
+		return "test", "", "the test rule returns \"test\", unqualified", nil
+	case "provided", "tag":
+		v := c.app.Queue
+		what := "the requested queue"
+		if r.Name == "tag" {
+			var note string
+			v, note = c.app.tag(r.Value)
+			if note != "" {
+				c.res.Notes = append(c.res.Notes, note)
+			}
+			what = "tag " + r.Value
+			if v == "" {
+				return "", "", fmt.Sprintf("the application has no tag %s (or it is empty)", r.Value), nil
+			}
+		} else if v == "" {
+			return "", "", "the application names no queue", nil
+		}
+		if !runFilter() {
+			return "", filter, reason, nil
+		}
+		if strings.HasPrefix(v, "root.") {
+			for _, p := range strings.Split(v, ".") {
+				if !acl.QueueNamePattern.MatchString(p) {
+					return "", filter, fmt.Sprintf("%s %q has %q, not a valid queue name (invalid queue name)", what, v, p), errors.New("invalid queue name")
+				}
+			}
+			name = v
+			break
+		}
+		child = strings.ReplaceAll(v, ".", dotReplace)
+		if !acl.QueueNamePattern.MatchString(child) {
+			return "", filter, fmt.Sprintf("%s %q gives the queue name %q, which is not valid (invalid queue name)", what, v, child), errors.New("invalid queue name")
+		}
+	case "user":
+		if !runFilter() {
+			return "", filter, reason, nil
+		}
+		child = strings.ReplaceAll(user, ".", dotReplace)
+		if !acl.QueueNamePattern.MatchString(child) {
+			return "", filter, fmt.Sprintf("the user name %q gives the queue name %q, which is not valid (invalid queue name)", user, child), errors.New("invalid queue name")
+		}
+	case "fixed":
+		if !runFilter() {
+			return "", filter, reason, nil
+		}
+		if r.Qualified {
+			name = r.Value
+		} else {
+			child = r.Value
+		}
+	}
+	if name == "" {
+		parent := "root"
+		if r.Parent != nil {
+			pn, _, pr, err := c.rule(r.Parent)
+			if err != nil {
+				return "", filter, "parent rule " + r.Parent.Name + ": " + pr, err
+			}
+			if pn == "" {
+				return "", filter, "the parent rule " + r.Parent.Describe() + " did not match: " + pr, nil
+			}
+			if !strings.HasPrefix(pn, "root.") {
+				pn = "root." + pn
+			}
+			if q := c.lookup(pn); q != nil && q.IsLeaf() {
+				return "", filter, fmt.Sprintf("parent rule returned a leaf queue: %s", pn), errors.New("parent is a leaf")
+			}
+			parent = pn
+		}
+		name = parent + "." + child
+	}
+	if !r.Create && c.lookup(name) == nil {
+		return "", filter, fmt.Sprintf("%s does not exist and the rule has create: false", name), nil
+	}
+	return name, filter, "", nil
+}

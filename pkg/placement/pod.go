@@ -1,0 +1,113 @@
+package placement
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// The Kubernetes shim's names (yunikorn-k8shim pkg/common/constants).
+const (
+	LabelQueue           = "queue"
+	AnnotationQueue      = "yunikorn.apache.org/queue"
+	LabelQueueCanonical  = "yunikorn.apache.org/queue"
+	AnnotationUserInfo   = "yunikorn.apache.org/user.info"
+	AnnotationParent     = "yunikorn.apache.org/parentqueue"
+	AnnotationQuota      = "yunikorn.apache.org/namespace.quota"
+	AnnotationGuaranteed = "yunikorn.apache.org/namespace.guaranteed"
+	AnnotationMaxApps    = "yunikorn.apache.org/namespace.maxApps"
+	DefaultUser          = "nobody"
+)
+
+type object struct {
+	Kind     string `yaml:"kind"`
+	Metadata struct {
+		Name        string            `yaml:"name"`
+		Namespace   string            `yaml:"namespace"`
+		Labels      map[string]string `yaml:"labels"`
+		Annotations map[string]string `yaml:"annotations"`
+	} `yaml:"metadata"`
+}
+
+// Derivation says where each part of an app read from a pod came from.
+type Derivation struct {
+	Queue, User, Tags string
+	Notes             []string
+}
+
+// FromPod builds the application the shim sends for a pod (and, when given,
+// its namespace): the queue from the label yunikorn.apache.org/queue, else
+// the annotation yunikorn.apache.org/queue, else the label queue; user and
+// groups from the yunikorn.apache.org/user.info annotation, else nobody
+// with no groups; the tag namespace (default when the pod names none) and,
+// from the namespace's annotations, namespace.parentqueue and the quota
+// tags.
+func FromPod(pod, namespace []byte) (App, Derivation, error) {
+	var app App
+	var d Derivation
+	var p object
+	if err := yaml.Unmarshal(pod, &p); err != nil {
+		return app, d, fmt.Errorf("the pod is not valid YAML: %v", err)
+	}
+	if p.Kind != "Pod" && p.Kind != "" {
+		return app, d, fmt.Errorf("expected a Pod, found kind %s", p.Kind)
+	}
+	m := p.Metadata
+	switch {
+	case m.Labels[LabelQueueCanonical] != "":
+		app.Queue, d.Queue = m.Labels[LabelQueueCanonical], "label "+LabelQueueCanonical
+	case m.Annotations[AnnotationQueue] != "":
+		app.Queue, d.Queue = m.Annotations[AnnotationQueue], "annotation "+AnnotationQueue
+	case m.Labels[LabelQueue] != "":
+		app.Queue, d.Queue = m.Labels[LabelQueue], "label "+LabelQueue
+	default:
+		d.Queue = "the pod names no queue"
+	}
+	app.User, d.User = DefaultUser, "no "+AnnotationUserInfo+" annotation: the shim sends user nobody with no groups"
+	if info, ok := m.Annotations[AnnotationUserInfo]; ok {
+		var ui struct {
+			User   string   `json:"user"`
+			Groups []string `json:"groups"`
+		}
+		if err := json.Unmarshal([]byte(info), &ui); err != nil {
+			return app, d, fmt.Errorf("annotation %s is not the JSON the admission controller writes ({\"user\": ..., \"groups\": [...]}): %v", AnnotationUserInfo, err)
+		}
+		app.User, app.Groups = ui.User, ui.Groups
+		d.User = "annotation " + AnnotationUserInfo
+	}
+	ns := m.Namespace
+	if ns == "" {
+		ns = "default"
+		d.Notes = append(d.Notes, "the pod names no namespace: the shim uses default")
+	}
+	app.Tags = map[string]string{"namespace": ns}
+	d.Tags = "namespace " + ns
+	if namespace != nil {
+		var n object
+		if err := yaml.Unmarshal(namespace, &n); err != nil {
+			return app, d, fmt.Errorf("the namespace is not valid YAML: %v", err)
+		}
+		if n.Kind != "Namespace" && n.Kind != "" {
+			return app, d, fmt.Errorf("expected a Namespace, found kind %s", n.Kind)
+		}
+		if n.Metadata.Name != "" && n.Metadata.Name != ns {
+			d.Notes = append(d.Notes, fmt.Sprintf("the namespace file is %s but the pod is in %s: its annotations would not apply; read anyway", n.Metadata.Name, ns))
+		}
+		a := n.Metadata.Annotations
+		if v := a[AnnotationParent]; v != "" {
+			app.Tags["namespace.parentqueue"] = v
+			d.Tags += ", namespace.parentqueue " + v
+		}
+		for ann, tag := range map[string]string{AnnotationQuota: "namespace.resourcequota", AnnotationGuaranteed: "namespace.resourceguaranteed", AnnotationMaxApps: "namespace.resourcemaxapps"} {
+			if v := a[ann]; v != "" {
+				app.Tags[tag] = v
+			}
+		}
+	}
+	if strings.TrimSpace(app.User) == "" && len(app.Groups) == 0 {
+		d.Notes = append(d.Notes, "the user.info annotation names no user")
+	}
+	return app, d, nil
+}
