@@ -128,7 +128,7 @@ Exit codes: 0 listed, 2 error (a config YuniKorn rejects, unknown partition, usa
 					return err
 				}
 			}
-			if err := acl.NewPolicy(cfg).Access(q, partition, begin, emit); err != nil {
+			if err := newPolicy(cfg).Access(q, partition, begin, emit); err != nil {
 				return usageErr("%v", err)
 			}
 			return nil

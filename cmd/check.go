@@ -12,6 +12,7 @@ import (
 	"github.com/aclint/aclint/pkg/acl"
 	"github.com/aclint/aclint/pkg/config"
 	"github.com/aclint/aclint/pkg/lint"
+	"github.com/aclint/aclint/pkg/placement"
 	"github.com/aclint/aclint/pkg/report"
 	"github.com/aclint/aclint/pkg/resolve"
 )
@@ -72,7 +73,7 @@ partition or queue, usage).`,
 				}
 				q.Resolver = r
 			}
-			d, err := acl.NewPolicy(cfg).Decide(q)
+			d, err := newPolicy(cfg).Decide(q)
 			if err != nil {
 				return usageErr("%v", err)
 			}
@@ -281,4 +282,12 @@ func writeDecisionJSON(w io.Writer, d *acl.Decision) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+// newPolicy prepares a config for access questions, with YuniKorn's
+// placement deciding whether a queue that does not exist would be created.
+func newPolicy(cfg *config.Config) *acl.Policy {
+	p := acl.NewPolicy(cfg)
+	p.SetCreator(placement.New(cfg, p))
+	return p
 }

@@ -43,7 +43,7 @@ memory. The text table splits its columns to fit the terminal (COLUMNS, or --wid
 			if err != nil {
 				return err
 			}
-			p := acl.NewPolicy(cfg)
+			p := newPolicy(cfg)
 			principals := p.NamedPrincipals()
 			extra, err := parseSubjects(subjects)
 			if err != nil {

@@ -114,7 +114,7 @@ partition, bad input).`,
 			if err != nil {
 				return err
 			}
-			policy := acl.NewPolicy(cfg)
+			policy := newPolicy(cfg)
 			res, err := placement.New(cfg, policy).Place(app)
 			if err != nil {
 				return usageErr("%v", err)

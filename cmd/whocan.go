@@ -42,7 +42,7 @@ Exit codes: 0 answered, 2 error (a config YuniKorn rejects, unknown partition or
 			if err != nil {
 				return err
 			}
-			r, err := acl.NewPolicy(cfg).WhoCan(args[0], args[1], act)
+			r, err := newPolicy(cfg).WhoCan(args[0], args[1], act)
 			if err != nil {
 				return usageErr("%v", err)
 			}

@@ -106,9 +106,23 @@ func (e *QueryError) Error() string { return e.Msg }
 // Policy answers access questions over one accepted config. A queue's ACLs
 // are parsed on first use and kept, indexed by Queue.Index.
 type Policy struct {
-	cfg  *config.Config
-	slab []queueACLs
+	cfg     *config.Config
+	slab    []queueACLs
+	creator Creator
 }
+
+// Creator says which placement rule would create a queue that does not
+// exist: for a subject's request, or (who-can, with no subject) for some
+// request. It returns the rule, or "" and why none does. YuniKorn creates
+// queues only through placement rules with create: true, so without a
+// Creator no missing queue is ever answered.
+type Creator interface {
+	Creates(part *config.Partition, queue string, sub Subject) (by, why string)
+	CreatesForSomeone(part *config.Partition, queue string) (by, why string)
+}
+
+// SetCreator sets the placement that decides whether missing queues exist.
+func (p *Policy) SetCreator(c Creator) { p.creator = c }
 
 type queueACLs struct {
 	done   bool
@@ -188,10 +202,11 @@ type Target struct {
 }
 
 // Target finds the queue for path as YuniKorn would: an existing queue, or a
-// queue a placement rule could create under an existing parent queue (it
-// has no ACLs, so its ancestors decide). Under a leaf, or with a name
-// NewDynamicQueue refuses, there is no such queue.
-func (p *Policy) Target(part *config.Partition, path string) (Target, error) {
+// queue that placement creates for this request (sub; nil when the question
+// has no user) under an existing parent queue: it has no ACLs, so its
+// ancestors decide. A queue no rule creates is no queue: asking about it is
+// an error, never an answer, so a typo cannot come back allowed.
+func (p *Policy) Target(part *config.Partition, path string, sub *Subject) (Target, error) {
 	q, missing, err := FindQueue(part.Root, path)
 	if err != nil {
 		return Target{}, err
@@ -207,22 +222,48 @@ func (p *Policy) Target(part *config.Partition, path string) (Target, error) {
 		t.Note = "root.@recovery@ is not configured: a freshly started scheduler answers a request for it from root's ACLs and then creates it as its recovery queue; once it exists, YuniKorn refuses every submit check on it"
 		return t, nil
 	}
+	near := p.nearestQueue(part, t.Path)
 	if q.IsLeaf() {
-		return t, &QueryError{fmt.Sprintf("queue %s does not exist and cannot be created: %s is a leaf queue, so no queue can be added below it", t.Path, q.Path())}
+		return t, &QueryError{fmt.Sprintf("queue %s does not exist and cannot be created: %s is a leaf queue, so no queue can be added below it%s", t.Path, q.Path(), near)}
 	}
 	for _, m := range missing {
 		// NewDynamicQueue checks each part as written, before it is
 		// lower-cased: the Kelvin sign is not "k" here
 		if !QueueNamePattern.MatchString(m) {
-			return t, &QueryError{fmt.Sprintf("queue %s does not exist and cannot be created: %q is not a valid queue name (%s)", t.Path, m, QueueNamePattern)}
+			return t, &QueryError{fmt.Sprintf("queue %s does not exist and cannot be created: %q is not a valid queue name (%s)%s", t.Path, m, QueueNamePattern, near)}
 		}
 		if m == recoveryName {
 			return t, &QueryError{fmt.Sprintf("queue %s does not exist and cannot be created: YuniKorn refuses to create a dynamic queue named %s at any depth (dynamic queue cannot be root.@recovery@)", t.Path, recoveryName)}
 		}
 	}
+	by, why := "", "YuniKorn creates queues only through placement rules with create: true"
+	if p.creator != nil {
+		if sub != nil {
+			by, why = p.creator.Creates(part, path, *sub)
+		} else {
+			by, why = p.creator.CreatesForSomeone(part, path)
+		}
+	}
+	if by == "" {
+		return t, &QueryError{fmt.Sprintf("no such queue, and no placement rule creates it for this request: %s does not exist in partition %s (%s)%s", t.Path, part.CanonicalName(), why, near)}
+	}
 	t.Dynamic = true
-	t.Note = fmt.Sprintf("queue %s does not exist; a placement rule could create it under %s, and a new queue has no ACLs of its own, so access is decided by %s and its ancestors", t.Path, q.Path(), q.Path())
+	t.Note = fmt.Sprintf("queue %s does not exist; placement %s creates it under %s for this request, and a new queue has no ACLs of its own, so access is decided by %s and its ancestors", t.Path, by, q.Path(), q.Path())
+	if sub == nil {
+		t.Note = fmt.Sprintf("queue %s does not exist; placement %s can create it under %s, and a new queue has no ACLs of its own, so access is decided by %s and its ancestors", t.Path, by, q.Path(), q.Path())
+	}
 	return t, nil
+}
+
+// nearestQueue suggests the existing queue nearest to path, as "; did you
+// mean root.prod?", or "".
+func (p *Policy) nearestQueue(part *config.Partition, path string) string {
+	var names []string
+	part.Root.Walk(func(q *config.Queue) { names = append(names, q.Path()) })
+	if n := config.Nearest(path, names); n != "" && n != path {
+		return "; did you mean " + n + "?"
+	}
+	return ""
 }
 
 // IsRecoveryPath reports whether YuniKorn takes a queue path for its
@@ -259,13 +300,16 @@ func (p *Policy) Decide(q Query) (*Decision, error) {
 		return nil, err
 	}
 	d := &Decision{Query: q, Partition: part.CanonicalName(), Queue: strings.ToLower(q.Queue)}
-	if err := p.subject(d, part); err != nil {
+	sub, err := p.ResolveSubject(part, q)
+	if err != nil {
 		return nil, err
 	}
+	d.Groups, d.GroupsSource, d.GroupsDetails, d.Reason = sub.Groups, sub.Source, sub.Details, sub.Reason
+	d.Notes = append(d.Notes, sub.Notes...)
 	if d.Reason != "" {
 		return d, nil
 	}
-	t, err := p.Target(part, q.Queue)
+	t, err := p.Target(part, q.Queue, &sub)
 	if err != nil {
 		return nil, err
 	}
@@ -384,17 +428,6 @@ func (p *Policy) ResolveSubject(part *config.Partition, q Query) (Subject, error
 	sub.Groups = res.Groups
 	sub.Source = res.Source
 	return sub, nil
-}
-
-// subject fills the decision's subject.
-func (p *Policy) subject(d *Decision, part *config.Partition) error {
-	sub, err := p.ResolveSubject(part, d.Query)
-	if err != nil {
-		return err
-	}
-	d.Groups, d.GroupsSource, d.GroupsDetails, d.Reason = sub.Groups, sub.Source, sub.Details, sub.Reason
-	d.Notes = append(d.Notes, sub.Notes...)
-	return nil
 }
 
 func resolverLabel(name string) string {

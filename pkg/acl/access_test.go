@@ -74,7 +74,8 @@ func TestDecide(t *testing.T) {
 		{q: Query{Partition: "gpu", Queue: "root.@recovery@.below", User: "testuser4", Action: Submit, Resolver: resolve.Test{}}, allowed: true},
 		{q: Query{Partition: "gpu", Queue: "root.@recovery@.below", User: "group1001", Action: Submit}, note: "below YuniKorn's recovery queue"},
 		{q: Query{Partition: "gpu", Queue: "root.@recovery@", User: "group1001", Action: Admin}},
-		{q: Query{Partition: "", Queue: "ROOT.PROD.new.deeper", User: "deployer", Action: Submit}, allowed: true, note: "does not exist"},
+		// without placement nothing creates queues: a missing queue is no queue
+		{q: Query{Partition: "", Queue: "ROOT.PROD.new.deeper", User: "deployer", Action: Submit}, err: "no placement rule creates it"},
 		{q: Query{Partition: "default", Queue: "root.leaf.x", User: "deployer", Action: Submit}, err: "leaf queue"},
 		{q: Query{Partition: "default", Queue: "root.prod.x%y", User: "deployer", Action: Submit}, err: "not a valid queue name"},
 		{q: Query{Partition: "default", Queue: "prod", User: "deployer", Action: Submit}, err: "start at root"},
@@ -143,5 +144,39 @@ func TestDecisionExplains(t *testing.T) {
 	}
 	if c := d.Consulted[0]; c.Queue != "root.a" || c.ACL != SubmitField || c.Pos.Line != 8 || c.Pos.Col != 24 {
 		t.Errorf("first consulted ACL: %+v", c)
+	}
+}
+
+type stubCreator struct{ queue, user string }
+
+func (c stubCreator) Creates(_ *config.Partition, queue string, sub Subject) (string, string) {
+	if strings.EqualFold(queue, c.queue) && sub.User == c.user {
+		return "rule 1 (stub)", ""
+	}
+	return "", "the stub creates only " + c.queue + " for " + c.user
+}
+
+func (c stubCreator) CreatesForSomeone(_ *config.Partition, queue string) (string, string) {
+	return c.Creates(nil, queue, Subject{User: c.user})
+}
+
+// A missing queue is answered from its ancestors only when placement creates
+// exactly it for this request; the rule is named.
+func TestDecideCreatedQueue(t *testing.T) {
+	p := policy(t)
+	p.SetCreator(stubCreator{queue: "root.prod.new", user: "deployer"})
+	d, err := p.Decide(Query{Queue: "ROOT.PROD.new", User: "deployer", Action: Submit})
+	if err != nil || !d.Allowed || !d.Dynamic || !strings.Contains(strings.Join(d.Notes, " "), "rule 1 (stub) creates it under root.prod") {
+		t.Fatalf("created queue: %+v %v", d, err)
+	}
+	if _, err := p.Decide(Query{Queue: "root.prod.new", User: "other", Groups: []string{"g"}, Action: Submit}); err == nil || !strings.Contains(err.Error(), "the stub creates only") {
+		t.Fatalf("another user's request creates nothing: %v", err)
+	}
+	if _, err := p.Decide(Query{Queue: "root.prd", User: "deployer", Action: Submit}); err == nil || !strings.Contains(err.Error(), "did you mean root.prod?") {
+		t.Fatalf("a typo names the nearest queue: %v", err)
+	}
+	r, err := p.WhoCan("", "root.prod.new", Submit)
+	if err != nil || !r.Target.Dynamic {
+		t.Fatalf("who-can follows the same rule: %+v %v", r, err)
 	}
 }

@@ -43,7 +43,7 @@ func (p *Policy) WhoCan(partition, queue string, action Action) (*WhoCanResult, 
 	if err != nil {
 		return nil, err
 	}
-	t, err := p.Target(part, queue)
+	t, err := p.Target(part, queue, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -171,6 +171,9 @@ type run struct {
 	sub    acl.Subject
 	forced bool
 	res    *Result
+	// probe: ACLs are not checked (and, with noFilter, filters let every
+	// request through), to learn which rule would create a queue
+	noACL, noFilter bool
 }
 
 // errCrash marks a rule result that makes YuniKorn's scheduler panic.
@@ -289,6 +292,9 @@ func (c *run) check(step *Step, name string, fallback bool) bool {
 			cur = cur[:i]
 			q = c.lookup(cur)
 		}
+		if c.noACL {
+			return true
+		}
 		d := c.pl.policy.CheckAt(c.res.Partition, q, c.sub, acl.Submit)
 		step.Decision = d
 		if !d.Allowed {
@@ -303,6 +309,9 @@ func (c *run) check(step *Step, name string, fallback bool) bool {
 		step.Result = "next rule"
 		step.Reason += fmt.Sprintf("%s is a parent queue: applications go to leaf queues only", q.Path())
 		return false
+	}
+	if c.noACL {
+		return true
 	}
 	d := c.pl.policy.CheckAt(c.res.Partition, q, c.sub, acl.Submit)
 	step.Decision = d
@@ -345,11 +354,13 @@ func (c *run) add(name string) {
 		cur = cur[:i]
 		q = c.lookup(cur)
 	}
-	d := c.pl.policy.CheckAt(res.Partition, q, c.sub, acl.Submit)
-	res.Decision = d
-	if !d.Allowed {
-		res.Reason = fmt.Sprintf("application rejected: submit access to queue %s denied during create of: %s", cur, name)
-		return
+	if !c.noACL {
+		d := c.pl.policy.CheckAt(res.Partition, q, c.sub, acl.Submit)
+		res.Decision = d
+		if !d.Allowed {
+			res.Reason = fmt.Sprintf("application rejected: submit access to queue %s denied during create of: %s", cur, name)
+			return
+		}
 	}
 	if q.IsLeaf() {
 		res.Reason = fmt.Sprintf("application rejected: creation of queue %s failed parent is already a leaf: %s (PlaceApplication does not check this for a queue to create, so no later rule is tried)", name, q.Path())
@@ -386,6 +397,9 @@ func (c *run) lastDecision() *acl.Decision {
 func (c *run) rule(r *Rule) (name, filter, reason string, err error) {
 	user, groups := c.sub.User, c.sub.Groups
 	runFilter := func() bool {
+		if c.noFilter {
+			return true
+		}
 		ok, why := r.Filter.allows(user, groups)
 		filter = why
 		if !ok {
@@ -487,4 +501,71 @@ func (c *run) rule(r *Rule) (name, filter, reason string, err error) {
 		return "", filter, fmt.Sprintf("%s does not exist and the rule has create: false", name), nil
 	}
 	return name, filter, "", nil
+}
+
+// Creates answers whether a queue that does not exist would be created by
+// placement for this request: placement runs as if the application named
+// that queue, with the ACLs left out (check answers them itself), and the
+// result must be exactly that queue, created. It returns the rule that
+// creates it, or why none does.
+func (pl *Placer) Creates(part *config.Partition, queue string, sub acl.Subject) (string, string) {
+	rules, err := Build(part)
+	if err != nil {
+		return "", "the partition's placement rules cannot be built, so a freshly started scheduler places nothing"
+	}
+	res := &Result{Partition: part.CanonicalName()}
+	c := &run{pl: pl, part: part, app: App{Queue: queue}, sub: sub, res: res, noACL: true}
+	c.place(rules)
+	return createdBy(res, queue)
+}
+
+// CreatesForSomeone answers, for questions without a user (who-can), whether
+// some request could have the queue created: each rule on its own, its
+// filter letting the request through, with the queue as the requested queue,
+// as every tag's value and, for the user rule, as the user name.
+func (pl *Placer) CreatesForSomeone(part *config.Partition, queue string) (string, string) {
+	rules, err := Build(part)
+	if err != nil {
+		return "", "the partition's placement rules cannot be built, so a freshly started scheduler places nothing"
+	}
+	last := queue[strings.LastIndex(queue, ".")+1:]
+	user := strings.ReplaceAll(last, dotReplace, ".")
+	for _, r := range rules[:len(rules)-1] {
+		tags := map[string]string{}
+		for t := r; t != nil; t = t.Parent {
+			if t.Name == "tag" {
+				tags[t.Value] = queue
+			}
+		}
+		res := &Result{Partition: part.CanonicalName()}
+		c := &run{pl: pl, part: part, app: App{Queue: queue, Tags: tags}, sub: acl.Subject{User: user}, res: res, noACL: true, noFilter: true}
+		c.place([]*Rule{r, rules[len(rules)-1]})
+		if by, _ := createdBy(res, queue); by != "" {
+			return by, ""
+		}
+	}
+	return "", "no placement rule of the partition creates it for any request"
+}
+
+func createdBy(res *Result, queue string) (string, string) {
+	if res.Crash != "" {
+		return "", "placing it crashes the scheduler: " + res.Crash
+	}
+	if !res.Placed {
+		return "", "no placement rule creates it for this request (" + res.Reason + ")"
+	}
+	if !res.Created || res.Queue != strings.ToLower(queue) {
+		return "", fmt.Sprintf("placement puts this request in %s, not in it", res.Queue)
+	}
+	for i := len(res.Rules) - 1; i >= 0; i-- {
+		if res.Rules[i].Result == "placed" {
+			st := res.Rules[i]
+			by := fmt.Sprintf("rule %d (%s", st.Index, st.Rule)
+			if st.Pos.File != "" {
+				by += " at " + st.Pos.String()
+			}
+			return by + ")", ""
+		}
+	}
+	return "the root.default fallback", ""
 }
