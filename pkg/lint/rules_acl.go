@@ -65,12 +65,16 @@ var _ = register(&Rule{
     queues:
       - name: root
         submitacl: "sue dev ops"
+        queues:
+          - name: default
 `,
 	Good: `partitions:
   - name: default
     queues:
       - name: root
         submitacl: "sue dev,ops"
+        queues:
+          - name: default
 `,
 	check: func(p *pass) {
 		p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value) {
@@ -120,12 +124,16 @@ var _ = register(&Rule{
     queues:
       - name: root
         submitacl: "sue dev "
+        queues:
+          - name: default
 `,
 	Good: `partitions:
   - name: default
     queues:
       - name: root
         submitacl: "sue dev"
+        queues:
+          - name: default
 `,
 	check: func(p *pass) {
 		p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value) {
@@ -166,12 +174,16 @@ var _ = register(&Rule{
     queues:
       - name: root
         submitacl:  dev,test
+        queues:
+          - name: default
 `,
 	Good: `partitions:
   - name: default
     queues:
       - name: root
         submitacl: " dev,test"
+        queues:
+          - name: default
 `,
 	check: func(p *pass) {
 		p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value) {
@@ -288,6 +300,8 @@ var _ = register(&Rule{
       - name: root
         adminacl: " admins"
         submitacl: "system:serviceaccount:etl:runner data.eng"
+        queues:
+          - name: default
 `,
 	Good: `partitions:
   - name: default
@@ -295,6 +309,8 @@ var _ = register(&Rule{
       - name: root
         adminacl: " admins"
         submitacl: " data-eng"
+        queues:
+          - name: default
 `,
 	check: func(p *pass) {
 		p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value) {
@@ -332,12 +348,16 @@ var _ = register(&Rule{
     queues:
       - name: root
         submitacl: "sue,*"
+        queues:
+          - name: default
 `,
 	Good: `partitions:
   - name: default
     queues:
       - name: root
         submitacl: "*"
+        queues:
+          - name: default
 `,
 	check: func(p *pass) {
 		p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value) {
@@ -381,6 +401,8 @@ var _ = register(&Rule{
       - name: root
         adminacl: " admins"
         submitacl: "sue dev"
+        queues:
+          - name: default
 `,
 	check: func(p *pass) {
 		p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value) {
@@ -432,12 +454,16 @@ var _ = register(&Rule{
       - name: root
         submitacl: |
           sue dev
+        queues:
+          - name: default
 `,
 	Good: `partitions:
   - name: default
     queues:
       - name: root
         submitacl: "sue dev"
+        queues:
+          - name: default
 `,
 	check: func(p *pass) {
 		p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value) {
@@ -495,12 +521,16 @@ var _ = register(&Rule{
     queues:
       - name: root
         submitacl: yes
+        queues:
+          - name: default
 `,
 	Good: `partitions:
   - name: default
     queues:
       - name: root
         submitacl: "*"
+        queues:
+          - name: default
 `,
 	check: func(p *pass) {
 		p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value) {
@@ -537,12 +567,16 @@ var _ = register(&Rule{
     queues:
       - name: root
         submitacl: "sue,bob,sue"
+        queues:
+          - name: default
 `,
 	Good: `partitions:
   - name: default
     queues:
       - name: root
         submitacl: "sue,bob"
+        queues:
+          - name: default
 `,
 	check: func(p *pass) {
 		p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value) {

@@ -309,5 +309,5 @@ func init() {
 	limitRule("partition-differs", &Rule{Name: "partition-limits-differ", Summary: "limits on both the partition and its root queue that differ",
 		Doc:  "Partition limits are root's limits: set them in one place. When both are set they must be equal\n(compared exactly, an empty list differs from a missing one): `partition limits and root queue limits\nare not equivalent`.",
 		Bad:  "partitions:\n  - name: default\n    limits:\n      - limit: sue\n        users: [sue]\n        maxapplications: 5\n    queues:\n      - name: root\n        submitacl: \"*\"\n        limits:\n          - limit: sue\n            users: [sue]\n            maxapplications: 10\n",
-		Good: "partitions:\n  - name: default\n    limits:\n      - limit: sue\n        users: [sue]\n        maxapplications: 5\n    queues:\n      - name: root\n        submitacl: \"*\"\n"})
+		Good: "partitions:\n  - name: default\n    limits:\n      - limit: sue\n        users: [sue]\n        maxapplications: 5\n    queues:\n      - name: root\n        submitacl: \"*\"\n        queues:\n          - name: default\n"})
 }

@@ -24,6 +24,8 @@ var _ = register(&Rule{
     queues:
       - name: root
         submitacl: "*"
+        queues:
+          - name: default
 `,
 	Good: `partitions:
   - name: default
@@ -33,6 +35,8 @@ var _ = register(&Rule{
     queues:
       - name: root
         submitacl: "*"
+        queues:
+          - name: default
 `,
 	check: func(p *pass) {
 		for _, part := range p.cfg.Partitions {

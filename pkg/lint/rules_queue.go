@@ -28,6 +28,8 @@ var _ = register(&Rule{
     queues:
       - name: root
         submitacl: "*"
+        queues:
+          - name: default
 `,
 	check: func(p *pass) {
 		for _, part := range p.cfg.Partitions {
@@ -183,6 +185,8 @@ var _ = register(&Rule{
     queues:
       - name: root
         submitacl: "*"
+        queues:
+          - name: default
 `,
 	check: func(p *pass) {
 		seen := map[string]*config.Partition{}
@@ -289,6 +293,8 @@ var _ = register(&Rule{
     queues:
       - name: root
         submitacl: "*"
+        queues:
+          - name: default
 `,
 	check: func(p *pass) {
 		if len(p.cfg.Partitions) > 0 || p.cfg.Default || len(p.doc.Problems) > 0 || len(p.cfg.Problems) > 0 {
@@ -325,12 +331,16 @@ var _ = register(&Rule{
     queues:
       - name: root
         submitacl: " data-eng"
+        queues:
+          - name: default
 `,
 	Good: `partitions:
   - name: default
     queues:
       - name: root
         submitacl: " data-eng"
+        queues:
+          - name: default
 `,
 	check: func(p *pass) {
 		if len(p.cfg.Partitions) == 0 {
@@ -371,6 +381,8 @@ var _ = register(&Rule{
     queues:
       - name: root
         submitacl: " data-eng"
+        queues:
+          - name: default
 `,
 	Good: `partitions:
   - name: default
@@ -379,6 +391,8 @@ var _ = register(&Rule{
     queues:
       - name: root
         submitacl: " data-eng"
+        queues:
+          - name: default
 `,
 	check: func(p *pass) {
 		for _, part := range p.cfg.Partitions {

@@ -56,12 +56,16 @@ var _ = register(&Rule{
     queues:
       - name: root
         submitacl: *
+        queues:
+          - name: default
 `,
 	Good: `partitions:
   - name: default
     queues:
       - name: root
         submitacl: "*"
+        queues:
+          - name: default
 `,
 	check: problemRule(config.UnquotedWildcard),
 })
@@ -109,6 +113,8 @@ ACLs are single strings, not YAML lists; ` + "`parent`" + ` takes an unquoted bo
         submitacl:
           - alice
           - bob
+        queues:
+          - name: default
 `,
 	Good: `partitions:
   - name: default
@@ -116,6 +122,8 @@ ACLs are single strings, not YAML lists; ` + "`parent`" + ` takes an unquoted bo
       - name: root
         adminacl: " admins"
         submitacl: "alice,bob"
+        queues:
+          - name: default
 `,
 	check: problemRule(config.WrongType),
 })
@@ -132,12 +140,16 @@ YuniKorn rejects the config. Tools that keep the last value hide which one was m
       - name: root
         submitacl: alice
         submitacl: bob
+        queues:
+          - name: default
 `,
 	Good: `partitions:
   - name: default
     queues:
       - name: root
         submitacl: alice,bob
+        queues:
+          - name: default
 `,
 	check: problemRule(config.DuplicateKey),
 })
@@ -165,10 +177,14 @@ partitions:
     queues:
       - name: root
         submitacl: "*"
+        queues:
+          - name: default
   - name: gpu
     queues:
       - name: root
         submitacl: " gpu-users"
+        queues:
+          - name: default
 `,
 	check: func(p *pass) {
 		if p.doc.Docs > 1 {

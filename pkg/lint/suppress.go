@@ -220,12 +220,16 @@ var _ = register(&Rule{
     queues:
       - name: root
         submitacl: "*" # aclint disable-line shadowed-acl -- root is open on purpose
+        queues:
+          - name: default
 `,
 	Good: `partitions:
   - name: default
     queues:
       - name: root
         submitacl: "*"
+        queues:
+          - name: default
 `,
 	check: func(*pass) {}, // reported by applySuppressions
 })
