@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/aclint/aclint/pkg/acl"
+	"github.com/aclint/aclint/pkg/admission"
 	"github.com/aclint/aclint/pkg/config"
 	"github.com/aclint/aclint/pkg/lint"
 	"github.com/aclint/aclint/pkg/placement"
@@ -23,6 +24,7 @@ func newPlaceCmd(s *streams) *cobra.Command {
 		groups, queue, key      string
 		output, podFile, nsFile string
 		tags                    []string
+		submitter, subGroups    string
 		forced, quiet           bool
 		resolvers               resolverFlags
 	)
@@ -114,10 +116,41 @@ partition, bad input).`,
 			if err != nil {
 				return err
 			}
+			var gate *admissionGate
+			if derived != nil {
+				// the admission controller stands between the pod and the
+				// scheduler: does the pod reach YuniKorn, and as whom?
+				var sub *admission.Submitter
+				if submitter != "" {
+					sub = &admission.Submitter{User: submitter}
+					if subGroups != "" {
+						sub.Groups = strings.Split(subGroups, ",")
+					}
+				}
+				gate = admit(admission.Read(cfg.Doc.Settings), *derived, sub)
+				if gate.rejected == "" && gate.bypass == "" {
+					app.User, app.Groups = gate.id.User, gate.id.Groups
+					derived.User = gate.id.How
+				}
+			} else if submitter != "" || subGroups != "" {
+				return usageErr("--submitter goes with --pod: it is who creates the pod")
+			}
+			if gate != nil && (gate.rejected != "" || gate.bypass != "") {
+				if !quiet {
+					writeGate(s.out, gate, output)
+				}
+				if gate.rejected != "" {
+					return &exitError{code: ExitFail}
+				}
+				return &exitError{code: ExitUsage}
+			}
 			policy := newPolicy(cfg)
 			res, err := placement.New(cfg, policy).Place(app)
 			if err != nil {
 				return usageErr("%v", err)
+			}
+			if gate != nil {
+				res.Notes = append(res.Notes, gate.notes...)
 			}
 			res.Notes = append(notes, res.Notes...)
 			if derived != nil {
@@ -150,6 +183,8 @@ partition, bad input).`,
 	f.BoolVar(&forced, "forced", false, "the application is forced (tag application.create.force=true), as on recovery")
 	f.StringVar(&podFile, "pod", "", "read the queue, user, groups and namespace from a pod manifest, as the Kubernetes shim does")
 	f.StringVar(&nsFile, "namespace", "", "with --pod: the pod's namespace manifest, for its yunikorn.apache.org annotations")
+	f.StringVar(&submitter, "submitter", "", "with --pod: the Kubernetes user who creates the pod, as the admission controller sees it")
+	f.StringVar(&subGroups, "submitter-groups", "", "with --pod: the submitter's Kubernetes groups, comma-separated")
 	f.StringVarP(&output, "output", "o", "text", "output format: text or json")
 	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing; answer with the exit code only")
 	f.StringVar(&key, "key", config.DefaultKey, "ConfigMap data key holding the queue config")
@@ -334,4 +369,43 @@ func writePlaceJSON(w io.Writer, app placement.App, r *placement.Result) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+// admissionGate is what the admission controller does with a pod.
+type admissionGate struct {
+	id       admission.Identity
+	rejected string // it refuses to create the pod
+	bypass   string // it does not send the pod to YuniKorn
+	notes    []string
+}
+
+func admit(set admission.Settings, d placement.Derivation, sub *admission.Submitter) *admissionGate {
+	g := &admissionGate{id: set.Identity(d.PodAnnotations, sub)}
+	if g.id.Rejected != "" {
+		g.rejected = "the admission controller refuses to create the pod: " + g.id.Rejected
+		return g
+	}
+	if ok, why := set.Processes(d.Namespace, d.NamespaceAnnotations); !ok {
+		g.bypass = "the admission controller does not send this pod to YuniKorn (" + why + "): no placement rule or queue ACL applies to it"
+		return g
+	}
+	g.notes = append(g.notes, "identity the core sees: "+g.id.How)
+	if set.BypassAuth {
+		g.notes = append(g.notes, "admissionController.accessControl.bypassAuth is true: any pod may name any user and groups, so this answer holds only if the pod's annotation is honest")
+	}
+	return g
+}
+
+func writeGate(w io.Writer, g *admissionGate, output string) {
+	msg, verdict := g.bypass, "not scheduled by YuniKorn"
+	if g.rejected != "" {
+		msg, verdict = g.rejected, "rejected"
+	}
+	if output == "json" {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(map[string]any{"placed": false, "queue": nil, "reason": msg, "admission": verdict})
+		return
+	}
+	fmt.Fprintf(w, "%s\nreason: %s\n", verdict, msg)
 }

@@ -177,6 +177,9 @@ func keyAbsent(s *streams, docs []*config.Document, absent []*config.KeyAbsentEr
 		seen[d.ConfigMap] = true
 	}
 	if len(docs) > 0 {
+		if len(docs) == 1 {
+			docs[0].Settings = config.MergeSettings(docs, absent)
+		}
 		for _, ka := range absent {
 			fmt.Fprintf(s.err, "aclint: %s: ConfigMap %s has no %s key: the queue config comes from %s, as YuniKorn merges the two ConfigMaps key by key\n",
 				ka.Path, strings.Join(ka.ConfigMaps, ", "), ka.Key, docs[len(docs)-1].Describe())
@@ -283,9 +286,11 @@ func loadLintInputs(s *streams, paths []string, key string, verbose bool, system
 		found, err := config.Load(p, opts)
 		var ka *config.KeyAbsentError
 		if errors.As(err, &ka) {
-			// the common yunikorn-configs: nothing of the queue config to lint
-			fmt.Fprintf(s.err, "aclint: %s: ConfigMap %s has no %s key, so it holds no queue config to lint (YuniKorn takes the key from %s)\n",
+			// the common yunikorn-configs: no queue config to lint, but its
+			// other settings (the admission controller's) are
+			fmt.Fprintf(s.err, "aclint: %s: ConfigMap %s has no %s key, so it holds no queue config to lint (YuniKorn takes the key from %s); its other settings are linted\n",
 				ka.Path, strings.Join(ka.ConfigMaps, ", "), ka.Key, config.DefaultsConfigMap)
+			out = append(out, lintInput{yunikorn: config.SettingsDocument(ka)})
 			continue
 		}
 		if err != nil {

@@ -47,8 +47,14 @@ func Findings(r *lint.Rule, text string) ([]lint.Finding, report.Sources) {
 		doc := ytsaurus.Parse(YTExampleFile, []byte(text))
 		return ytsaurus.Lint(doc, ytsaurus.Options{}), report.Sources{YTExampleFile: doc.Lines()}
 	}
-	doc := config.Parse(ExampleFile, []byte(text))
-	return lint.Lint(config.Decode(doc)), report.Sources{ExampleFile: doc.Lines()}
+	// a raw queue config, or a ConfigMap holding one (for the rules about
+	// the ConfigMap's other settings)
+	docs, err := config.LoadBytes(ExampleFile, []byte(text), config.LoadOptions{})
+	if err != nil || len(docs) != 1 {
+		doc := config.Parse(ExampleFile, []byte(text))
+		return lint.Lint(config.Decode(doc)), report.Sources{ExampleFile: doc.Lines()}
+	}
+	return lint.Lint(config.Decode(docs[0])), report.Sources{ExampleFile: docs[0].Lines()}
 }
 
 // ExampleOutput is aclint's text output for a rule's bad example.

@@ -50,6 +50,9 @@ type Document struct {
 	Key       string // the data or binaryData key
 	Gzipped   bool
 
+	// Settings are the ConfigMap's other data keys (nil for a raw file).
+	Settings map[string]Setting
+
 	Root     *yaml.Node // the first document's top node; nil when empty or unparseable
 	Problems []Problem  // YAML-level problems, found while parsing
 	Docs     int        // number of YAML documents in Text

@@ -105,6 +105,9 @@ type KeyAbsentError struct {
 	Path       string
 	Key        string
 	ConfigMaps []string // the names, in file order
+	// Settings are the ConfigMaps' other data keys, Source the file.
+	Settings map[string]Setting
+	Source   []byte
 }
 
 func (e *KeyAbsentError) Error() string {
@@ -234,6 +237,7 @@ func fromBytes(path string, data []byte, opts LoadOptions, explicit bool) ([]*Do
 	if isManifest {
 		var docs []*Document
 		var reasons, absent []string
+		settings := map[string]Setting{}
 		for _, m := range manifests {
 			doc, reason := configMapDocument(path, data, m, opts.key())
 			if doc != nil {
@@ -243,6 +247,9 @@ func fromBytes(path string, data []byte, opts LoadOptions, explicit bool) ([]*Do
 				name := scalarField(field(m, "metadata"), "name")
 				if (name == ConfigsConfigMap || name == DefaultsConfigMap) && field(field(m, "data"), opts.key()) == nil {
 					absent = append(absent, name)
+					for k, v := range configMapSettings(path, m, opts.key()) {
+						settings[k] = v
+					}
 				}
 			}
 		}
@@ -251,7 +258,7 @@ func fromBytes(path string, data []byte, opts LoadOptions, explicit bool) ([]*Do
 				return nil, &InputError{path, errors.New("a Kubernetes manifest without a ConfigMap")}
 			}
 			if len(absent) == len(reasons) {
-				return nil, &KeyAbsentError{Path: path, Key: opts.key(), ConfigMaps: absent}
+				return nil, &KeyAbsentError{Path: path, Key: opts.key(), ConfigMaps: absent, Settings: settings, Source: data}
 			}
 			msg := "no ConfigMap with a " + opts.key() + " key"
 			if len(reasons) > 0 {
@@ -407,6 +414,55 @@ func scalarField(m *yaml.Node, key string) string {
 	return ""
 }
 
+// Setting is one data key of a ConfigMap besides the queue config, such as
+// the admission controller's admissionController.accessControl.bypassAuth.
+type Setting struct {
+	Value     string
+	Pos       Position
+	ConfigMap string
+}
+
+// configMapSettings reads the string data keys of a ConfigMap except key.
+func configMapSettings(path string, m *yaml.Node, key string) map[string]Setting {
+	data := field(m, "data")
+	if data == nil || data.Kind != yaml.MappingNode {
+		return nil
+	}
+	name := scalarField(field(m, "metadata"), "name")
+	out := map[string]Setting{}
+	for i := 0; i+1 < len(data.Content); i += 2 {
+		k, v := data.Content[i], resolve(data.Content[i+1])
+		if k.Value == key || v == nil || v.Kind != yaml.ScalarNode {
+			continue
+		}
+		out[k.Value] = Setting{Value: v.Value, Pos: Position{File: path, Line: v.Line, Col: v.Column}, ConfigMap: name}
+	}
+	return out
+}
+
+// MergeSettings flattens the settings of documents as the shim flattens its
+// ConfigMaps: yunikorn-defaults first, then yunikorn-configs, key by key.
+func MergeSettings(docs []*Document, absent []*KeyAbsentError) map[string]Setting {
+	out := map[string]Setting{}
+	for _, name := range []string{DefaultsConfigMap, ConfigsConfigMap, ""} {
+		for _, ka := range absent {
+			for k, v := range ka.Settings {
+				if v.ConfigMap == name || name == "" && v.ConfigMap != DefaultsConfigMap && v.ConfigMap != ConfigsConfigMap {
+					out[k] = v
+				}
+			}
+		}
+		for _, d := range docs {
+			for k, v := range d.Settings {
+				if v.ConfigMap == name || name == "" && v.ConfigMap != DefaultsConfigMap && v.ConfigMap != ConfigsConfigMap {
+					out[k] = v
+				}
+			}
+		}
+	}
+	return out
+}
+
 // configMapDocument extracts the queue config of one ConfigMap. binaryData
 // wins over data, as in YuniKorn's shim.
 func configMapDocument(path string, source []byte, m *yaml.Node, key string) (*Document, string) {
@@ -421,6 +477,7 @@ func configMapDocument(path string, source []byte, m *yaml.Node, key string) (*D
 			return nil, fmt.Sprintf("%s: binaryData %s.gz: %v", label, key, err)
 		}
 		doc.ConfigMap = name
+		doc.Settings = configMapSettings(path, m, key)
 		return doc, ""
 	}
 	v := field(field(m, "data"), key)
@@ -432,6 +489,7 @@ func configMapDocument(path string, source []byte, m *yaml.Node, key string) (*D
 	}
 	doc := embeddedDocument(path, source, v, []byte(v.Value))
 	doc.ConfigMap, doc.Key = name, key
+	doc.Settings = configMapSettings(path, m, key)
 	doc.innerName = key
 	return doc, ""
 }
@@ -496,6 +554,8 @@ func Merge(docs []*Document) (*Document, []string) {
 			notes = append(notes, fmt.Sprintf("%s is ignored: several configs were given and none outranks another, so the last one, %s, is used", d.Describe(), chosen.Describe()))
 		}
 	}
+	// the other settings merge key by key, as the shim flattens the maps
+	chosen.Settings = MergeSettings(docs, nil)
 	return chosen, notes
 }
 
@@ -526,6 +586,16 @@ func AbsentKeyDocument(errs []*KeyAbsentError) *Document {
 	}
 	d := newDocument(strings.Join(files, ", "), nil, nil)
 	d.absentKey = fmt.Sprintf("neither %s nor %s has a %s key (%s)", ConfigsConfigMap, DefaultsConfigMap, errs[0].Key, strings.Join(files, ", "))
+	return d
+}
+
+// SettingsDocument stands for ConfigMaps that hold settings but no queue
+// config key, so that lint can check the settings; its config is empty.
+func SettingsDocument(e *KeyAbsentError) *Document {
+	d := newDocument(e.Path, e.Source, nil)
+	d.ConfigMap = strings.Join(e.ConfigMaps, ", ")
+	d.Key = e.Key + " (absent)"
+	d.Settings = e.Settings
 	return d
 }
 

@@ -35,6 +35,11 @@ type object struct {
 type Derivation struct {
 	Queue, User, Tags string
 	Notes             []string
+	// the pod's namespace with its annotations, and the pod's annotations,
+	// for the admission controller
+	Namespace            string
+	NamespaceAnnotations map[string]string
+	PodAnnotations       map[string]string
 }
 
 // FromPod builds the application the shim sends for a pod (and, when given,
@@ -77,11 +82,13 @@ func FromPod(pod, namespace []byte) (App, Derivation, error) {
 		app.User, app.Groups = ui.User, ui.Groups
 		d.User = "annotation " + AnnotationUserInfo
 	}
+	d.PodAnnotations = m.Annotations
 	ns := m.Namespace
 	if ns == "" {
 		ns = "default"
 		d.Notes = append(d.Notes, "the pod names no namespace: the shim uses default")
 	}
+	d.Namespace = ns
 	app.Tags = map[string]string{"namespace": ns}
 	d.Tags = "namespace " + ns
 	if namespace != nil {
@@ -96,6 +103,7 @@ func FromPod(pod, namespace []byte) (App, Derivation, error) {
 			d.Notes = append(d.Notes, fmt.Sprintf("the namespace file is %s but the pod is in %s: its annotations would not apply; read anyway", n.Metadata.Name, ns))
 		}
 		a := n.Metadata.Annotations
+		d.NamespaceAnnotations = a
 		if v := a[AnnotationParent]; v != "" {
 			app.Tags["namespace.parentqueue"] = v
 			d.Tags += ", namespace.parentqueue " + v
