@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"github.com/aclint/aclint/pkg/yunikorn"
+
 	"encoding/json"
 	"fmt"
 	"io"
@@ -142,7 +144,7 @@ func loadAcceptedConfig(s *streams, files []string, key string, tolerate func(li
 		}
 	}
 	cfg := config.Decode(doc)
-	errs := lint.Errors(cfg)
+	errs := yunikorn.Errors(cfg)
 	if tolerate != nil {
 		kept := errs[:0]
 		for _, f := range errs {

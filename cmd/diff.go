@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"github.com/aclint/aclint/pkg/yunikorn"
+
 	"bufio"
 	"fmt"
 	"strings"
@@ -32,7 +34,7 @@ func loadSide(s *streams, path, key string) (*side, error) {
 		doc = config.DefaultDocument()
 	}
 	cfg := config.Decode(doc)
-	errs := lint.Errors(cfg)
+	errs := yunikorn.Errors(cfg)
 	return &side{name: doc.Describe(), cfg: cfg, accepted: len(errs) == 0, errors: errs}, nil
 }
 

@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"github.com/aclint/aclint/pkg/yunikorn"
+
 	"bytes"
 	"fmt"
 	"os"
@@ -54,7 +56,7 @@ func applyFixes(s *streams, docs []*config.Document, files *settingsFinder, key 
 			}
 			var all []lint.Finding
 			for _, d := range ds {
-				all = append(all, set.Apply(lint.Lint(config.Decode(d)))...)
+				all = append(all, set.Apply(yunikorn.Lint(config.Decode(d)))...)
 			}
 			return all, nil
 		}, unsafe)

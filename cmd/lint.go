@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"github.com/aclint/aclint/pkg/yunikorn"
+
 	"fmt"
 	"os"
 	"strings"
@@ -9,11 +11,9 @@ import (
 
 	"github.com/aclint/aclint/pkg/config"
 	"github.com/aclint/aclint/pkg/lint"
-	"github.com/aclint/aclint/pkg/mesos"
 	"github.com/aclint/aclint/pkg/report"
 	"github.com/aclint/aclint/pkg/resolve"
 	"github.com/aclint/aclint/pkg/settings"
-	"github.com/aclint/aclint/pkg/ytsaurus"
 )
 
 func newLintCmd(s *streams) *cobra.Command {
@@ -102,33 +102,20 @@ Exit codes: 0 no finding reaches --fail-on, 1 one does, 2 usage or input error.`
 			if fixMode && diffMode {
 				return usageErr("--fix writes the fixes and --diff only shows them: choose one")
 			}
-			inputs, err := loadLintInputs(s, args, key, verbose, system)
+			jobs, err := collectLintInputs(s, args, verbose, system)
 			if err != nil {
 				return err
 			}
-			var docs []*config.Document
-			var acls []*mesos.Document
-			var trees []*ytsaurus.Document
-			for _, in := range inputs {
-				switch {
-				case in.yunikorn != nil:
-					docs = append(docs, in.yunikorn)
-				case in.mesos != nil:
-					acls = append(acls, in.mesos)
-				default:
-					trees = append(trees, in.yt)
-				}
-			}
 			var ldapFindings []lint.Finding
 			if ldapDir != "" {
-				ldapFindings, err = lint.LintLDAP(ldapDir)
+				ldapFindings, err = yunikorn.LintLDAP(ldapDir)
 				if err != nil {
 					return usageErr("--ldap-config: %v", err)
 				}
 			}
+			fixed := map[*lint.Input][]*config.Document{}
 			if fixMode || diffMode {
-				docs, err = applyFixes(s, docs, files, key, fixMode, unsafeFixes)
-				if err != nil {
+				if fixed, err = fixJobs(s, jobs, files, key, fixMode, unsafeFixes); err != nil {
 					return err
 				}
 				if diffMode {
@@ -136,45 +123,54 @@ Exit codes: 0 no finding reaches --fail-on, 1 one does, 2 usage or input error.`
 				}
 			}
 			rep := newReport(colored)
-			linted := 0
-			// lintFile lints one file unless its settings ignore it
-			lintFile := func(file string, lines func() []string, run func() []lint.Finding) error {
-				set, err := files.forFile(file)
-				if err != nil {
-					return err
-				}
-				if set.Ignored(file) {
-					if verbose {
-						fmt.Fprintf(s.err, "aclint: skipping %s: ignored by %s\n", file, set.Path)
+			linted, found := 0, map[string]bool{}
+			// the systems in registry order, each input once
+			for _, sys := range lint.Systems() {
+				for _, j := range jobs {
+					if j.sys != sys {
+						continue
 					}
-					return nil
+					set, err := files.forFile(j.in.Path)
+					if err != nil {
+						return err
+					}
+					if set.Ignored(j.in.Path) {
+						found[j.in.Arg] = true
+						if verbose {
+							fmt.Fprintf(s.err, "aclint: skipping %s: ignored by %s\n", j.in.Path, set.Path)
+						}
+						continue
+					}
+					r, err := lintJobRun(j, fixed, key)
+					if err != nil && !j.in.Explicit {
+						if verbose {
+							fmt.Fprintf(s.err, "aclint: skipping %s: %s\n", j.in.Path, config.SkipReason(err))
+						}
+						continue
+					}
+					if err != nil {
+						return usageErr("%v", err)
+					}
+					for _, n := range r.Notes {
+						fmt.Fprintf(s.err, "aclint: %s\n", n)
+					}
+					findings := r.Findings
+					if ldapDir != "" && sys.Name() == yunikorn.System {
+						findings = yunikorn.WithLDAPSettings(findings)
+					}
+					found[j.in.Arg] = true
+					linted += r.Configs
+					rep.Findings = append(rep.Findings, set.Apply(findings)...)
+					for file, lines := range r.Sources {
+						if _, ok := rep.Sources[file]; !ok {
+							rep.Sources[file] = lines
+							rep.Files = append(rep.Files, file)
+						}
+					}
 				}
-				linted++
-				rep.Findings = append(rep.Findings, set.Apply(run())...)
-				if _, ok := rep.Sources[file]; !ok {
-					rep.Sources[file] = lines()
-					rep.Files = append(rep.Files, file)
-				}
-				return nil
 			}
-			for _, d := range acls {
-				if err := lintFile(d.File, d.Lines, func() []lint.Finding { return mesos.Lint(d) }); err != nil {
-					return err
-				}
-			}
-			for _, d := range trees {
-				if err := lintFile(d.File, d.Lines, func() []lint.Finding { return ytsaurus.Lint(d, ytsaurus.Options{}) }); err != nil {
-					return err
-				}
-			}
-			for _, d := range docs {
-				run := func() []lint.Finding { return lint.Lint(config.Decode(d)) }
-				if ldapDir != "" {
-					run = func() []lint.Finding { return lint.WithLDAPSettings(lint.Lint(config.Decode(d))) }
-				}
-				if err := lintFile(d.File, d.Lines, run); err != nil {
-					return err
-				}
+			if err := checkFound(args, found, system); err != nil {
+				return err
 			}
 			if len(ldapFindings) > 0 {
 				set, err := files.forFile(ldapDir)
@@ -219,4 +215,41 @@ Exit codes: 0 no finding reaches --fail-on, 1 one does, 2 usage or input error.`
 	f.StringVar(&system, "system", systemAuto, "what the files are: auto (by content), yunikorn, mesos or ytsaurus")
 	f.StringVar(&configFile, "config", "", "settings file (default: the nearest "+settings.FileName+" from each linted file up to the repository root)")
 	return c
+}
+
+// lintJobRun lints one input with its system, or the documents --fix left.
+func lintJobRun(j lintJob, fixed map[*lint.Input][]*config.Document, key string) (*lint.Report, error) {
+	if docs, ok := fixed[j.in]; ok {
+		return yunikorn.LintDocuments(docs), nil
+	}
+	return j.sys.Lint(j.in, lint.Options{Key: key})
+}
+
+// fixJobs applies the fixes to every YuniKorn input and returns the
+// documents of the fixed contents, by input.
+func fixJobs(s *streams, jobs []lintJob, files *settingsFinder, key string, write, unsafe bool) (map[*lint.Input][]*config.Document, error) {
+	var docs []*config.Document
+	owner := map[string]*lint.Input{}
+	for _, j := range jobs {
+		if j.sys.Name() != yunikorn.System {
+			continue
+		}
+		ds, err := yunikorn.Documents(j.in, key)
+		if err != nil {
+			continue // not a queue config: nothing to fix
+		}
+		docs = append(docs, ds...)
+		owner[j.in.Path] = j.in
+	}
+	docs, err := applyFixes(s, docs, files, key, write, unsafe)
+	if err != nil {
+		return nil, err
+	}
+	out := map[*lint.Input][]*config.Document{}
+	for _, d := range docs {
+		if in := owner[d.File]; in != nil {
+			out[in] = append(out[in], d)
+		}
+	}
+	return out, nil
 }

@@ -3,12 +3,16 @@
 package cmd
 
 import (
+	"github.com/aclint/aclint/pkg/input"
+	"github.com/aclint/aclint/pkg/lint"
+	_ "github.com/aclint/aclint/pkg/systems"
+	"github.com/aclint/aclint/pkg/yunikorn"
+
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/mattn/go-isatty"
@@ -112,48 +116,51 @@ func useColor(mode string, w io.Writer) (bool, error) {
 	return false, usageErr("invalid --color %q: use auto, always or never", mode)
 }
 
-// loadInputs reads the YuniKorn queue configs named by paths; -v tells
-// about skipped files. A file that is Mesos ACLs is refused with the
-// command that checks it.
+// loadInputs reads the YuniKorn queue configs named by paths, through the
+// input pipeline; -v tells about skipped files. A file for another system
+// is refused with the command that checks it.
 func loadInputs(s *streams, paths []string, key string, verbose bool) ([]*config.Document, error) {
-	var mesosFile string
 	opts := inputOptions(s, key, verbose)
-	var ytFile string
-	opts.Claim = func(p string, data []byte, explicit bool) bool {
-		switch {
-		case explicit && mesos.Detect(data) && mesosFile == "":
-			mesosFile = p
-		case explicit && ytsaurus.Detect(data) && ytFile == "":
-			ytFile = p
-		default:
-			return false
-		}
-		return true
+	ins, err := input.Read(paths, input.Options{Stdin: s.in, Skip: opts.Skip, Exts: []string{".yaml", ".yml"}})
+	if err != nil {
+		return nil, usageErr("%v", err)
 	}
 	var docs []*config.Document
 	var absent []*config.KeyAbsentError
-	for _, p := range paths {
-		found, err := config.Load(p, opts)
+	found := map[string]bool{}
+	for _, in := range ins {
+		if in.Explicit {
+			switch {
+			case mesos.Sys{}.Detect(in):
+				return nil, usageErr("%s holds Mesos ACLs, not a YuniKorn queue config: use `aclint lint` or `aclint mesos check -f %s ACTION`", in.Path, in.Path)
+			case ytsaurus.Sys{}.Detect(in):
+				return nil, usageErr("%s is a YTsaurus tree, not a YuniKorn queue config: use `aclint lint` or `aclint yt check -f %s USER PERMISSION PATH`", in.Path, in.Path)
+			}
+		}
+		ds, err := config.FromInput(in, opts)
 		var ka *config.KeyAbsentError
-		if errors.As(err, &ka) {
+		switch {
+		case errors.As(err, &ka):
 			// YuniKorn merges its two ConfigMaps key by key: the key may
 			// come from the other one
 			absent = append(absent, ka)
+			found[in.Arg] = true
 			continue
-		}
-		if err != nil {
+		case err != nil && !in.Explicit:
+			if opts.Skip != nil {
+				opts.Skip(in.Path, config.SkipReason(err))
+			}
+			continue
+		case err != nil:
 			return nil, usageErr("%v", err)
 		}
-		if mesosFile != "" {
-			return nil, usageErr("%s holds Mesos ACLs, not a YuniKorn queue config: use `aclint lint` or `aclint mesos check -f %s ACTION`", mesosFile, mesosFile)
-		}
-		if ytFile != "" {
-			return nil, usageErr("%s is a YTsaurus tree, not a YuniKorn queue config: use `aclint lint` or `aclint yt check -f %s USER PERMISSION PATH`", ytFile, ytFile)
-		}
-		if len(found) == 0 {
+		found[in.Arg] = found[in.Arg] || len(ds) > 0
+		docs = append(docs, ds...)
+	}
+	for _, p := range paths {
+		if !found[p] && p != "-" {
 			return nil, usageErr("%s: no queue configs found (files need a top-level partitions key, or a ConfigMap with a %s key)", p, opts.Key)
 		}
-		docs = append(docs, found...)
 	}
 	if len(absent) > 0 {
 		return keyAbsent(s, docs, absent)
@@ -209,124 +216,108 @@ func inputOptions(s *streams, key string, verbose bool) config.LoadOptions {
 	return opts
 }
 
-// The systems lint reads; auto tells them apart by content.
-const (
-	systemAuto     = "auto"
-	systemYuniKorn = "yunikorn"
-	systemMesos    = "mesos"
-	systemYTsaurus = "ytsaurus"
-)
+// systemAuto lets each input's content say which system it is for.
+const systemAuto = "auto"
 
-// lintInput is one file to lint: a YuniKorn queue config, Mesos ACLs or a
-// YTsaurus tree.
-type lintInput struct {
-	yunikorn *config.Document
-	mesos    *mesos.Document
-	yt       *ytsaurus.Document
+// lintJob is one input and the system that lints it.
+type lintJob struct {
+	in  *lint.Input
+	sys lint.System
 }
 
-func (in lintInput) file() string {
-	switch {
-	case in.mesos != nil:
-		return in.mesos.File
-	case in.yt != nil:
-		return in.yt.File
-	}
-	return in.yunikorn.File
-}
-
-// loadLintInputs reads every input of lint: with --system auto, a file is
-// Mesos ACLs or a YTsaurus tree when its content says so (a JSON object
-// with Mesos ACL keys; a document with a top-level nodes key, or the JSON
-// list of a node's ACEs), and directories are also searched for such .json
-// files.
-func loadLintInputs(s *streams, paths []string, key string, verbose bool, system string) ([]lintInput, error) {
-	opts := inputOptions(s, key, verbose)
-	var claimed []lintInput
-	switch system {
-	case systemAuto, systemMesos, systemYTsaurus:
-		opts.ClaimExts = []string{".json"}
-		opts.ClaimOnly = system != systemAuto
-		opts.Claim = func(p string, data []byte, explicit bool) bool {
-			switch {
-			case system == systemMesos && explicit || system != systemYTsaurus && mesos.Detect(data):
-				claimed = append(claimed, lintInput{mesos: mesos.Parse(p, data)})
-			case system == systemYTsaurus && explicit || system != systemMesos && ytsaurus.Detect(data):
-				claimed = append(claimed, lintInput{yt: ytsaurus.Parse(p, data)})
-			default:
-				return false
+// collectLintInputs runs the input pipeline for lint and offers each input
+// to the systems in their registry order: the first that detects it takes
+// it, YuniKorn (last) the rest. --system names one system for every input
+// named on the command line; files found in a directory that it does not
+// detect are skipped.
+func collectLintInputs(s *streams, paths []string, verbose bool, system string) ([]lintJob, error) {
+	var forced lint.System
+	if system != systemAuto {
+		if forced = lint.LookupSystem(system); forced == nil {
+			// the fallback system first, as it reads what no other takes
+			all := lint.Systems()
+			names := []string{systemAuto, all[len(all)-1].Name()}
+			for _, sys := range all[:len(all)-1] {
+				names = append(names, sys.Name())
 			}
-			return true
+			return nil, usageErr("invalid --system %q: use %s or %s", system, strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 		}
-	case systemYuniKorn:
-	default:
-		return nil, usageErr("invalid --system %q: use auto, yunikorn, mesos or ytsaurus", system)
 	}
-	var out []lintInput
-	var seen []os.FileInfo
-	done := map[string]bool{}
-	for _, p := range paths {
-		// the same file named twice (or through a link) is linted once
-		if p != "-" {
-			if fi, err := os.Stat(p); err == nil {
-				dup := false
-				for _, o := range seen {
-					dup = dup || os.SameFile(o, fi)
+	skip := func(p, reason string) {
+		if verbose {
+			fmt.Fprintf(s.err, "aclint: skipping %s: %s\n", p, reason)
+		}
+	}
+	exts := input.DefaultExts
+	if system == yunikorn.System {
+		exts = []string{".yaml", ".yml"}
+	}
+	ins, err := input.Read(paths, input.Options{Stdin: s.in, Skip: skip, Exts: exts})
+	if err != nil {
+		return nil, usageErr("%v", err)
+	}
+	systems := lint.Systems()
+	fallback := systems[len(systems)-1]
+	var jobs []lintJob
+	for _, in := range ins {
+		var sys lint.System
+		switch {
+		case forced != nil && (in.Explicit || forced.Detect(in)):
+			sys = forced
+		case forced != nil:
+			skip(in.Path, "not the kind of file --system asks for")
+			continue
+		default:
+			for _, c := range systems[:len(systems)-1] {
+				if c.Detect(in) {
+					sys = c
+					break
 				}
-				if dup {
-					if verbose {
-						fmt.Fprintf(s.err, "aclint: skipping %s: given more than once\n", p)
-					}
+			}
+			if sys == nil {
+				if !in.Explicit && strings.ToLower(filepath.Ext(in.Path)) == ".json" {
+					skip(in.Path, "neither a queue config nor a file of another system aclint checks")
 					continue
 				}
-				seen = append(seen, fi)
+				sys = fallback
 			}
 		}
-		claimed = claimed[:0:0]
-		found, err := config.Load(p, opts)
-		var ka *config.KeyAbsentError
-		if errors.As(err, &ka) {
-			// the common yunikorn-configs: no queue config to lint, but its
-			// other settings (the admission controller's) are
-			fmt.Fprintf(s.err, "aclint: %s: ConfigMap %s has no %s key, so it holds no queue config to lint (YuniKorn takes the key from %s); its other settings are linted\n",
-				ka.Path, strings.Join(ka.ConfigMaps, ", "), ka.Key, config.DefaultsConfigMap)
-			out = append(out, lintInput{yunikorn: config.SettingsDocument(ka)})
+		jobs = append(jobs, lintJob{in, sys})
+	}
+	return jobs, nil
+}
+
+// checkFound refuses a command-line argument in which nothing was linted.
+func checkFound(paths []string, found map[string]bool, system string) error {
+	for _, p := range paths {
+		if found[p] || p == "-" || sameAsFound(p, found) {
 			continue
 		}
-		if err != nil {
-			return nil, usageErr("%v", err)
+		queues := "queue configs need a top-level partitions key, or a ConfigMap with a " + config.DefaultKey + " key"
+		switch system {
+		case mesos.System:
+			return usageErr("%s: no Mesos ACL files found (JSON objects with Mesos ACL kinds as keys; directories are searched for .json files)", p)
+		case ytsaurus.System:
+			return usageErr("%s: no YTsaurus trees found (documents with a top-level nodes key, or the JSON list of a node's ACEs)", p)
+		case systemAuto:
+			return usageErr("%s: no queue configs, Mesos ACL files or YTsaurus trees found (%s; Mesos ACL files are JSON objects with ACL kinds as keys; YTsaurus trees have a top-level nodes key)", p, queues)
 		}
-		if len(found) == 0 && len(claimed) == 0 {
-			queues := "queue configs need a top-level partitions key, or a ConfigMap with a " + opts.Key + " key"
-			switch system {
-			case systemMesos:
-				return nil, usageErr("%s: no Mesos ACL files found (JSON objects with Mesos ACL kinds as keys; directories are searched for .json files)", p)
-			case systemYTsaurus:
-				return nil, usageErr("%s: no YTsaurus trees found (documents with a top-level nodes key, or the JSON list of a node's ACEs)", p)
-			case systemAuto:
-				return nil, usageErr("%s: no queue configs, Mesos ACL files or YTsaurus trees found (%s; Mesos ACL files are JSON objects with ACL kinds as keys; YTsaurus trees have a top-level nodes key)", p, queues)
-			}
-			return nil, usageErr("%s: no queue configs found (%s)", p, queues)
-		}
-		var ins []lintInput
-		for _, d := range found {
-			ins = append(ins, lintInput{yunikorn: d})
-		}
-		ins = append(ins, claimed...)
-		// a directory's files in path order, whichever system they are for
-		sort.SliceStable(ins, func(i, j int) bool { return ins[i].file() < ins[j].file() })
-		for _, in := range ins {
-			// a file reached again through a directory is linted once
-			key := filepath.Clean(in.file())
-			if in.yunikorn != nil {
-				key += "\x00" + in.yunikorn.ConfigMap + "\x00" + in.yunikorn.Key
-			}
-			if done[key] {
-				continue
-			}
-			done[key] = true
-			out = append(out, in)
+		return usageErr("%s: no queue configs found (%s)", p, queues)
+	}
+	return nil
+}
+
+// sameAsFound reports whether path is a file already linted under another
+// argument (the same file named twice, or through a link).
+func sameAsFound(path string, found map[string]bool) bool {
+	fi, err := os.Stat(path)
+	if err != nil || fi.IsDir() {
+		return false
+	}
+	for q := range found {
+		if qi, err := os.Stat(q); err == nil && os.SameFile(fi, qi) {
+			return true
 		}
 	}
-	return out, nil
+	return false
 }

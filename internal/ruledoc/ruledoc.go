@@ -4,6 +4,8 @@
 package ruledoc
 
 import (
+	"github.com/aclint/aclint/pkg/yunikorn"
+
 	"bytes"
 	"fmt"
 	"os"
@@ -29,9 +31,9 @@ const YTExampleFile = "tree.yaml"
 // exampleFile is the file a rule's examples are shown as.
 func exampleFile(r *lint.Rule) string {
 	switch r.System {
-	case lint.Mesos:
+	case mesos.System:
 		return MesosExampleFile
-	case lint.YTsaurus:
+	case ytsaurus.System:
 		return YTExampleFile
 	}
 	return ExampleFile
@@ -40,10 +42,10 @@ func exampleFile(r *lint.Rule) string {
 // Findings lints a rule's example text as the rule's system reads it.
 func Findings(r *lint.Rule, text string) ([]lint.Finding, report.Sources) {
 	switch r.System {
-	case lint.Mesos:
+	case mesos.System:
 		doc := mesos.Parse(MesosExampleFile, []byte(text))
 		return mesos.Lint(doc), report.Sources{MesosExampleFile: doc.Lines()}
-	case lint.YTsaurus:
+	case ytsaurus.System:
 		doc := ytsaurus.Parse(YTExampleFile, []byte(text))
 		return ytsaurus.Lint(doc, ytsaurus.Options{}), report.Sources{YTExampleFile: doc.Lines()}
 	}
@@ -52,9 +54,9 @@ func Findings(r *lint.Rule, text string) ([]lint.Finding, report.Sources) {
 	docs, err := config.LoadBytes(ExampleFile, []byte(text), config.LoadOptions{})
 	if err != nil || len(docs) != 1 {
 		doc := config.Parse(ExampleFile, []byte(text))
-		return lint.Lint(config.Decode(doc)), report.Sources{ExampleFile: doc.Lines()}
+		return yunikorn.Lint(config.Decode(doc)), report.Sources{ExampleFile: doc.Lines()}
 	}
-	return lint.Lint(config.Decode(docs[0])), report.Sources{ExampleFile: docs[0].Lines()}
+	return yunikorn.Lint(config.Decode(docs[0])), report.Sources{ExampleFile: docs[0].Lines()}
 }
 
 // ExampleOutput is aclint's text output for a rule's bad example.
@@ -141,7 +143,7 @@ func ldapOutput(text string) string {
 		return err.Error()
 	}
 	defer os.RemoveAll(tmp)
-	fs, err := lint.LDAPExample(tmp, text)
+	fs, err := yunikorn.LDAPExample(tmp, text)
 	if err != nil {
 		return err.Error()
 	}
@@ -160,7 +162,7 @@ func ldapOutput(text string) string {
 // exampleBlock shows an example: a queues.yaml, or the files of an LDAP
 // settings directory.
 func exampleBlock(r *lint.Rule, text string) string {
-	if r.System == lint.Mesos {
+	if r.System == mesos.System {
 		return "```json\n" + text + "```\n"
 	}
 	if !r.LDAP {

@@ -1,6 +1,8 @@
 package ruledoc
 
 import (
+	"github.com/aclint/aclint/pkg/yunikorn"
+
 	"flag"
 	"os"
 	"strings"
@@ -40,11 +42,11 @@ func TestExamples(t *testing.T) {
 			continue
 		}
 		if r.LDAP {
-			bad, err := lint.LDAPExample(t.TempDir(), r.Bad)
+			bad, err := yunikorn.LDAPExample(t.TempDir(), r.Bad)
 			if err != nil || !hasRule(bad, r.Name) {
 				t.Errorf("%s: bad LDAP example does not trigger it: %v %v", r.Name, bad, err)
 			}
-			if good, err := lint.LDAPExample(t.TempDir(), r.Good); err != nil || len(good) != 0 {
+			if good, err := yunikorn.LDAPExample(t.TempDir(), r.Good); err != nil || len(good) != 0 {
 				t.Errorf("%s: fixed LDAP example still has findings: %v %v", r.Name, good, err)
 			}
 			continue

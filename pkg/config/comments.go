@@ -1,6 +1,8 @@
 package config
 
 import (
+	"github.com/aclint/aclint/pkg/lint"
+
 	"strings"
 	"unicode/utf8"
 
@@ -80,4 +82,15 @@ func commentStart(l string) int {
 		}
 	}
 	return -1
+}
+
+// LintComments returns the comments in the engine's form, for inline
+// suppressions.
+func (d *Document) LintComments() []lint.Comment {
+	cs := d.Comments()
+	out := make([]lint.Comment, len(cs))
+	for i, c := range cs {
+		out[i] = lint.Comment{Text: c.Text, Pos: c.Pos}
+	}
+	return out
 }

@@ -1,6 +1,8 @@
 package config
 
 import (
+	"github.com/aclint/aclint/pkg/lint"
+
 	"fmt"
 	"sort"
 	"strings"
@@ -381,45 +383,9 @@ func sorted(s []string) []string {
 
 // Nearest returns the candidate nearest to word (ignoring case), or "" when
 // none is close enough to be a likely typo.
-func Nearest(word string, candidates []string) string { return suggest(word, candidates) }
+func Nearest(word string, candidates []string) string { return lint.Nearest(word, candidates) }
 
-// suggest returns the valid key nearest to key, or "" when none is close.
-func suggest(key string, keys []string) string {
-	best, bestDist := "", 1<<30
-	lk := strings.ToLower(key)
-	for _, k := range keys {
-		if lk == k {
-			return k
-		}
-		if dist := levenshtein(lk, k); dist < bestDist {
-			best, bestDist = k, dist
-		}
-	}
-	if bestDist <= 2 || (bestDist <= len(key)/3 && bestDist <= 4) {
-		return best
-	}
-	return ""
-}
-
-func levenshtein(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
+func suggest(key string, keys []string) string { return lint.Nearest(key, keys) }
 
 // list visits the items of a sequence; null is an empty list.
 func (d *decoder) list(n *yaml.Node, goType string, fn func(*yaml.Node)) bool {

@@ -1,6 +1,8 @@
 package config
 
 import (
+	"github.com/aclint/aclint/pkg/lint"
+
 	"fmt"
 	"strings"
 	"unicode"
@@ -11,10 +13,7 @@ import (
 
 // Edit replaces the text from Start up to End (exclusive, on the same line)
 // of the outer file with New.
-type Edit struct {
-	Start, End Position
-	New        string
-}
+type Edit = lint.Edit
 
 // verbatim reports whether the config text appears character for character
 // in the outer file, so that an edit of the text is an edit of the file: a

@@ -1,7 +1,8 @@
 package config
 
 import (
-	"fmt"
+	"github.com/aclint/aclint/pkg/lint"
+
 	"strings"
 	"unicode/utf8"
 
@@ -10,19 +11,7 @@ import (
 
 // Position is a place in a file a person opens: 1-based line and column,
 // columns counted in characters as editors and yaml.v3 count them.
-type Position struct {
-	File string
-	Line int
-	Col  int
-	// Inner, when set, says where the value sits inside an embedded config
-	// that cannot be mapped character by character onto the outer file (a
-	// gzipped binaryData key, a folded scalar).
-	Inner string
-}
-
-func (p Position) String() string {
-	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
-}
+type Position = lint.Position
 
 // offsetMapper maps a byte offset inside a scalar's value to the line and
 // column in the source text where that byte was written.

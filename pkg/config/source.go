@@ -1,15 +1,15 @@
 package config
 
 import (
+	"github.com/aclint/aclint/pkg/input"
+	"github.com/aclint/aclint/pkg/lint"
+
 	"bytes"
 	"compress/gzip"
 	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -42,42 +42,9 @@ const DefaultConfigText = `partitions:
 
 // LoadOptions control how inputs are read.
 type LoadOptions struct {
-	Key   string                       // ConfigMap data key; DefaultKey when empty
-	Stdin io.Reader                    // read for "-"
-	Skip  func(path, reason string)    // told about every file a directory search passes over
-	Read  func(string) ([]byte, error) // os.ReadFile when nil
-
-	// Claim lets another system take a file before it is read as a queue
-	// config: it is called with every file read (explicit is false in a
-	// directory search), and a file it returns true for yields no Document.
-	Claim func(path string, data []byte, explicit bool) bool
-	// ClaimExts are extensions (".json") a directory search also reads,
-	// for Claim only: a file with one of them that Claim does not take is
-	// skipped.
-	ClaimExts []string
-	// ClaimOnly skips every file Claim does not take: the input is known
-	// to be for the other system.
-	ClaimOnly bool
-}
-
-// explicit reads a file named on the command line.
-func (o LoadOptions) explicit(path string, data []byte) ([]*Document, error) {
-	if taken, skip := o.claim(path, data, true); taken || skip != nil {
-		return nil, skip
-	}
-	return fromBytes(path, data, o, true)
-}
-
-// claim offers a file to Claim; it reports whether the file is taken, or
-// is to be skipped (with the reason) because only claimed files count.
-func (o LoadOptions) claim(path string, data []byte, explicit bool) (taken bool, skip error) {
-	if o.Claim != nil && o.Claim(path, data, explicit) {
-		return true, nil
-	}
-	if o.ClaimOnly {
-		return false, &InputError{path, errors.New("not the kind of file --system asks for")}
-	}
-	return false, nil
+	Key   string                    // ConfigMap data key; DefaultKey when empty
+	Stdin io.Reader                 // read for "-"
+	Skip  func(path, reason string) // told about every file a directory search passes over
 }
 
 func (o LoadOptions) key() string {
@@ -89,12 +56,7 @@ func (o LoadOptions) key() string {
 
 // InputError is an input that cannot be read or holds no queue config: a
 // usage or I/O error, not a finding.
-type InputError struct {
-	Path string
-	Err  error
-}
-
-func (e *InputError) Error() string { return fmt.Sprintf("%s: %v", e.Path, e.Err) }
+type InputError = input.Error
 
 // KeyAbsentError is an input holding only YuniKorn's own ConfigMaps
 // (yunikorn-configs, yunikorn-defaults) without the queue config key. That
@@ -113,84 +75,35 @@ type KeyAbsentError struct {
 func (e *KeyAbsentError) Error() string {
 	return fmt.Sprintf("%s: ConfigMap %s has no %s key", e.Path, strings.Join(e.ConfigMaps, ", "), e.Key)
 }
-func (e *InputError) Unwrap() error { return e.Err }
 
 // Load reads one command-line input: a file, "-" for standard input, or a
 // directory searched recursively for queue configs and ConfigMaps holding
-// them. Every queue config found becomes a Document.
+// them (read through the input pipeline). Every queue config found becomes
+// a Document.
 func Load(path string, opts LoadOptions) ([]*Document, error) {
-	info, err := os.Stat(path)
-	if path == "-" || err == nil && !info.IsDir() {
-		if path != "-" && opts.Read != nil {
-			data, err := opts.Read(path)
-			if err != nil {
-				return nil, &InputError{path, describeIOError(err)}
+	ins, err := input.Read([]string{path}, input.Options{Stdin: opts.Stdin, Skip: opts.Skip, Exts: []string{".yaml", ".yml"}})
+	if err != nil {
+		return nil, err
+	}
+	var docs []*Document
+	for _, in := range ins {
+		found, err := FromInput(in, opts)
+		if err != nil && !in.Explicit {
+			if opts.Skip != nil {
+				opts.Skip(in.Path, SkipReason(err))
 			}
-			return opts.explicit(path, data)
+			continue
 		}
-		name, data, err := ReadSource(path, opts.Stdin)
 		if err != nil {
 			return nil, err
 		}
-		return opts.explicit(name, data)
-	}
-	if err != nil {
-		return nil, &InputError{path, describeIOError(err)}
-	}
-	var docs []*Document
-	err = filepath.WalkDir(path, func(p string, e fs.DirEntry, err error) error {
-		if err != nil {
-			return &InputError{p, describeIOError(err)}
-		}
-		if e.IsDir() {
-			if p != path && strings.HasPrefix(e.Name(), ".") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		ext := strings.ToLower(filepath.Ext(p))
-		claimExt := false
-		for _, x := range opts.ClaimExts {
-			claimExt = claimExt || ext == x
-		}
-		if ext != ".yaml" && ext != ".yml" && !claimExt || strings.HasPrefix(e.Name(), ".") {
-			return nil // hidden files (.aclint.yaml, .gitlab-ci.yml) are not queue configs
-		}
-		data, err := opts.readFile(p)
-		if err != nil {
-			return &InputError{p, describeIOError(err)}
-		}
-		taken, err := opts.claim(p, data, false)
-		if taken {
-			return nil
-		}
-		if err == nil && claimExt && ext != ".yaml" && ext != ".yml" {
-			err = &InputError{p, errors.New("neither a queue config nor a file of another system aclint checks")}
-		}
-		if err != nil {
-			if opts.Skip != nil {
-				opts.Skip(p, err.(*InputError).Err.Error())
-			}
-			return nil
-		}
-		found, err := fromBytes(p, data, opts, false)
-		if err != nil {
-			if opts.Skip != nil {
-				opts.Skip(p, skipReason(err))
-			}
-			return nil
-		}
 		docs = append(docs, found...)
-		return nil
-	})
-	if err != nil {
-		return nil, err
 	}
 	return docs, nil
 }
 
-// skipReason says why a file found in a directory is not linted.
-func skipReason(err error) string {
+// SkipReason says why a file found in a directory is not linted.
+func SkipReason(err error) string {
 	var ie *InputError
 	var ka *KeyAbsentError
 	switch {
@@ -203,25 +116,11 @@ func skipReason(err error) string {
 	return err.Error()
 }
 
-func (o LoadOptions) readFile(p string) ([]byte, error) {
-	if o.Read != nil {
-		return o.Read(p)
-	}
-	return os.ReadFile(p)
-}
-
-func describeIOError(err error) error {
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return errors.New("no such file or directory")
-	case errors.Is(err, fs.ErrPermission):
-		return errors.New("permission denied")
-	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
+// FromInput reads the queue configs of one input: a raw queue config, or
+// the ConfigMaps of a Kubernetes manifest. A file found in a directory
+// search that is neither is an error saying why (SkipReason).
+func FromInput(in *lint.Input, opts LoadOptions) ([]*Document, error) {
+	return fromBytes(in.Path, in.Data, opts, in.Explicit)
 }
 
 // fromBytes classifies a file. A Kubernetes manifest (a ConfigMap, a List, or
@@ -255,7 +154,7 @@ func fromBytes(path string, data []byte, opts LoadOptions, explicit bool) ([]*Do
 		}
 		if len(docs) == 0 {
 			if len(reasons) == 0 {
-				return nil, &InputError{path, errors.New("a Kubernetes manifest without a ConfigMap")}
+				return nil, &InputError{Path: path, Err: errors.New("a Kubernetes manifest without a ConfigMap")}
 			}
 			if len(absent) == len(reasons) {
 				return nil, &KeyAbsentError{Path: path, Key: opts.key(), ConfigMaps: absent, Settings: settings, Source: data}
@@ -264,7 +163,7 @@ func fromBytes(path string, data []byte, opts LoadOptions, explicit bool) ([]*Do
 			if len(reasons) > 0 {
 				msg += " (" + strings.Join(reasons, "; ") + ")"
 			}
-			return nil, &InputError{path, errors.New(msg + "; name the key with --key")}
+			return nil, &InputError{Path: path, Err: errors.New(msg + "; name the key with --key")}
 		}
 		return docs, nil
 	}
@@ -279,7 +178,7 @@ func fromBytes(path string, data []byte, opts LoadOptions, explicit bool) ([]*Do
 		}
 	}
 	if !explicit && !queueConfig {
-		return nil, &InputError{path, errors.New(notQueueConfig(scan))}
+		return nil, &InputError{Path: path, Err: errors.New(notQueueConfig(scan))}
 	}
 	d := newDocument(path, data, data)
 	d.zeroBytes = zeroBytes
@@ -611,27 +510,7 @@ func LoadBytes(path string, data []byte, opts LoadOptions) ([]*Document, error) 
 }
 
 // ReadSource reads one input named on the command line: a file, or "-" for
-// stdin (named "<stdin>"). Errors name the input and say what is wrong in
-// plain words.
+// stdin (named "<stdin>").
 func ReadSource(path string, stdin io.Reader) (name string, data []byte, err error) {
-	if path == "-" {
-		if stdin == nil {
-			stdin = os.Stdin
-		}
-		data, err = io.ReadAll(stdin)
-		if err != nil {
-			return "<stdin>", nil, &InputError{"<stdin>", err}
-		}
-		if len(data) == 0 {
-			// a failed pipe (kubectl ... | aclint check -f -) must not be
-			// read as YuniKorn's built-in default, where everyone may submit
-			return "<stdin>", nil, &InputError{"<stdin>", errors.New("standard input is empty: nothing was piped in (did the command before the pipe fail?); to ask about YuniKorn's built-in default config, pass a zero-byte file with -f")}
-		}
-		return "<stdin>", data, nil
-	}
-	data, err = os.ReadFile(path)
-	if err != nil {
-		return path, nil, &InputError{path, describeIOError(err)}
-	}
-	return path, data, nil
+	return input.ReadSource(path, stdin)
 }

@@ -1,6 +1,8 @@
 package fix
 
 import (
+	"github.com/aclint/aclint/pkg/yunikorn"
+
 	"bufio"
 	"encoding/json"
 	"flag"
@@ -25,7 +27,7 @@ func linter(name string) Linter {
 		}
 		var out []lint.Finding
 		for _, d := range docs {
-			out = append(out, lint.Lint(config.Decode(d))...)
+			out = append(out, yunikorn.Lint(config.Decode(d))...)
 		}
 		return out, nil
 	}
@@ -152,11 +154,11 @@ func TestSafeFixesKeepAccess(t *testing.T) {
 		fixedSome++
 		before := config.Decode(config.Parse("q.yaml", src))
 		after := config.Decode(config.Parse("q.yaml", r.Content))
-		if len(lint.Errors(after)) > 0 && len(lint.Errors(before)) == 0 {
+		if len(yunikorn.Errors(after)) > 0 && len(yunikorn.Errors(before)) == 0 {
 			t.Errorf("%s: a safe fix made an accepted config rejected:\n%s", c[0], Diff("q.yaml", src, r.Content))
 			continue
 		}
-		if len(lint.Errors(before)) > 0 || len(lint.Errors(after)) > 0 {
+		if len(yunikorn.Errors(before)) > 0 || len(yunikorn.Errors(after)) > 0 {
 			continue // access is compared between accepted configs
 		}
 		compared++

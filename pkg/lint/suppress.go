@@ -4,26 +4,24 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
-
-	"github.com/aclint/aclint/pkg/config"
 )
 
-// A suppression is an "# aclint ..." comment in the linted YAML:
+// A suppression is an "# aclint ..." comment in a linted file:
 //
 //	# aclint disable-line RULE[,RULE] -- reason       (this line)
 //	# aclint disable-next-line RULE[,RULE] -- reason  (the next line)
 //	# aclint disable RULE[,RULE] -- reason            (until "# aclint enable RULE", or the end)
 //	# aclint enable RULE[,RULE]
-//	# aclint disable-file [RULE[,RULE]] -- reason     (the whole config)
+//	# aclint disable-file [RULE[,RULE]] -- reason     (the whole file)
 //
 // RULE may be "all". A suppression without a reason, and one that
 // suppresses nothing, are findings themselves. Errors cannot be suppressed:
-// YuniKorn rejects the config whatever a comment says.
+// the system refuses the input whatever a comment says.
 type suppression struct {
 	kind    string
 	rules   []string
 	reason  string
-	comment config.Comment
+	comment Comment
 	from    int // outer lines covered, inclusive; 0..maxInt for the file
 	to      int
 	used    bool
@@ -33,11 +31,11 @@ type suppression struct {
 
 const endOfFile = int(^uint(0) >> 1)
 
-func parseSuppressions(doc *config.Document) ([]*suppression, []Finding) {
+func parseSuppressions(comments []Comment) ([]*suppression, []Finding) {
 	var out []*suppression
 	var problems []Finding
 	open := map[string]*suppression{} // rule -> open "disable" range
-	for _, c := range doc.Comments() {
+	for _, c := range comments {
 		rest, ok := strings.CutPrefix(c.Text, "aclint ")
 		if !ok {
 			continue
@@ -105,13 +103,16 @@ func (s *suppression) covers(f Finding) bool {
 	return false
 }
 
-// applySuppressions removes the findings suppressed by comments in doc and
-// adds findings about the suppressions themselves.
-func applySuppressions(doc *config.Document, findings []Finding) []Finding {
-	if !bytes.Contains(doc.Text, []byte("aclint")) {
+// ApplySuppressions removes the findings suppressed by the "# aclint ..."
+// comments of one input and adds findings about the suppressions themselves
+// (unused-suppression, suppression-without-reason). refusal says what an
+// error means for the system ("YuniKorn rejects this config"): errors
+// cannot be suppressed. comments is called only when text mentions aclint.
+func ApplySuppressions(text []byte, comments func() []Comment, findings []Finding, refusal string) []Finding {
+	if !bytes.Contains(text, []byte("aclint")) {
 		return findings // no directive can be there: skip reading comments
 	}
-	sups, problems := parseSuppressions(doc)
+	sups, problems := parseSuppressions(comments())
 	if len(sups) == 0 && len(problems) == 0 {
 		return findings
 	}
@@ -123,7 +124,7 @@ func applySuppressions(doc *config.Document, findings []Finding) []Finding {
 				continue
 			}
 			if f.Severity == Error {
-				// YuniKorn rejects the config whatever a comment says: a
+				// the system refuses the input whatever a comment says: a
 				// linter that let it pass would be worse than none
 				s.blocked = true
 				continue
@@ -150,7 +151,7 @@ func applySuppressions(doc *config.Document, findings []Finding) []Finding {
 		}
 		if s.blocked && !s.used {
 			kept = append(kept, Finding{Rule: "unused-suppression", Severity: Warning, Pos: c.Pos,
-				Message: fmt.Sprintf("aclint %s %s cannot suppress an error: YuniKorn rejects this config whatever the comment says", s.kind, strings.Join(s.rules, ",")),
+				Message: fmt.Sprintf("aclint %s %s cannot suppress an error: %s whatever the comment says", s.kind, strings.Join(s.rules, ","), refusal),
 				Hint:    "fix the error; only warnings and info can be suppressed"})
 			continue
 		}
@@ -179,57 +180,3 @@ func (s *suppression) scope() string {
 	}
 	return "in the range it disables"
 }
-
-var _ = register(&Rule{
-	Name:     "suppression-without-reason",
-	Severity: Info,
-	Summary:  "an `# aclint disable...` comment that does not say why",
-	Doc: "A suppression hides a finding from everyone who reads the lint output later. Say why it is\n" +
-		"fine after two dashes: `# aclint disable-line RULE -- reason`. The suppression still works.",
-	Bad: `partitions:
-  - name: default
-    queues:
-      - name: root
-        submitacl: "*"
-        queues:
-          - name: batch
-            submitacl: " batch" # aclint disable-line shadowed-acl
-`,
-	Good: `partitions:
-  - name: default
-    queues:
-      - name: root
-        submitacl: "*"
-        queues:
-          - name: batch
-            submitacl: " batch" # aclint disable-line shadowed-acl -- kept to document the owners
-`,
-	check: func(*pass) {}, // reported by applySuppressions
-})
-
-var _ = register(&Rule{
-	Name:     "unused-suppression",
-	Severity: Warning,
-	Summary:  "an `# aclint` comment that suppresses nothing",
-	Doc: "A suppression whose finding is gone (fixed, moved, or never there), one that names a rule that\n" +
-		"does not exist, or an unknown directive gives false comfort: remove it or point it at the finding.\n" +
-		"Directives: `disable-line` (this line), `disable-next-line`, `disable` ... `enable` (a range) and\n" +
-		"`disable-file`; rule names are separated by commas, `all` means every rule.",
-	Bad: `partitions:
-  - name: default
-    queues:
-      - name: root
-        submitacl: "*" # aclint disable-line shadowed-acl -- root is open on purpose
-        queues:
-          - name: default
-`,
-	Good: `partitions:
-  - name: default
-    queues:
-      - name: root
-        submitacl: "*"
-        queues:
-          - name: default
-`,
-	check: func(*pass) {}, // reported by applySuppressions
-})

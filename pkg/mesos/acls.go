@@ -1,14 +1,12 @@
 package mesos
 
 import (
-	"bytes"
+	"github.com/aclint/aclint/pkg/lint"
+
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/aclint/aclint/pkg/config"
 )
 
 // Document is one --acls file as read: its bytes, and its JSON when Mesos'
@@ -36,7 +34,7 @@ func Parse(file string, data []byte) *Document {
 
 // Pos maps a byte offset to the file, line and column (in characters, as
 // editors count them).
-func (d *Document) Pos(off int) config.Position {
+func (d *Document) Pos(off int) lint.Position {
 	off = max(0, min(off, len(d.Src)))
 	line := sort.Search(len(d.starts), func(i int) bool { return d.starts[i] > off }) - 1
 	col := 1
@@ -45,7 +43,7 @@ func (d *Document) Pos(off int) config.Position {
 		i += n
 		col++
 	}
-	return config.Position{File: d.File, Line: line + 1, Col: col}
+	return lint.Position{File: d.File, Line: line + 1, Col: col}
 }
 
 // Line returns the line number of an offset.
@@ -54,26 +52,10 @@ func (d *Document) Line(off int) int { return d.Pos(off).Line }
 // Lines returns the file's lines, for source snippets.
 func (d *Document) Lines() []string { return strings.Split(string(d.Src), "\n") }
 
-// topKeyRe finds a key that only Mesos ACLs have.
-var topKeyRe = func() *regexp.Regexp {
-	keys := []string{"permissive"}
-	for _, k := range Kinds {
-		keys = append(keys, k.Key)
-	}
-	for k := range ObsoleteKinds {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return regexp.MustCompile(`"(` + strings.Join(keys, "|") + `)"\s*:`)
-}()
-
 // Detect reports whether data looks like Mesos ACLs: a JSON object (its
 // first non-blank byte is "{") with permissive or an ACL kind as a key. A
 // file with syntax errors is still recognised, so that they are reported.
-func Detect(data []byte) bool {
-	b := bytes.TrimLeft(bytes.TrimPrefix(data, []byte("\ufeff")), " \t\r\n")
-	return bytes.HasPrefix(b, []byte("{")) && topKeyRe.Match(b)
-}
+func Detect(data []byte) bool { return Sys{}.Detect(&lint.Input{Data: data}) }
 
 // EntityType is an entity's type, numbered as in acls.proto.
 type EntityType int
@@ -246,7 +228,7 @@ func (a *ACLs) unknown(m *Member, what string, valid []string) {
 		hint = "remove it; `aclint rules mesos-unknown-key` lists the keys Mesos reads"
 	}
 	msg := fmt.Sprintf("unknown key %s: Mesos ignores %s it does not know, with everything under it", quote(m.Key), what)
-	if near := config.Nearest(m.Key, valid); near != "" {
+	if near := lint.Nearest(m.Key, valid); near != "" {
 		msg += "; did you mean " + quote(near) + "?"
 		hint = "rename it to " + quote(near)
 	}

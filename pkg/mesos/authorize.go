@@ -1,11 +1,11 @@
 package mesos
 
 import (
+	"github.com/aclint/aclint/pkg/lint"
+
 	"errors"
 	"fmt"
 	"strings"
-
-	"github.com/aclint/aclint/pkg/config"
 )
 
 // Request is one authorization question, as the local authorizer receives
@@ -377,4 +377,4 @@ func (a *ACLs) kindNotes(k *Kind) []string {
 	return out
 }
 
-func nearKind(key string) string { return config.Nearest(key, KindKeys()) }
+func nearKind(key string) string { return lint.Nearest(key, KindKeys()) }

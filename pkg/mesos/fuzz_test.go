@@ -1,6 +1,8 @@
 package mesos
 
 import (
+	"github.com/aclint/aclint/pkg/lint"
+
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -10,7 +12,7 @@ import (
 )
 
 func seeds(f *testing.F) {
-	for _, r := range rules {
+	for _, r := range lint.RulesOf(System) {
 		f.Add([]byte(r.Bad))
 		f.Add([]byte(r.Good))
 	}

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/aclint/aclint/pkg/yunikorn"
+
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
@@ -30,7 +32,7 @@ func fixture(t *testing.T) *Report {
 			t.Fatal(err)
 		}
 		for _, d := range docs {
-			r.Findings = append(r.Findings, lint.Lint(config.Decode(d))...)
+			r.Findings = append(r.Findings, yunikorn.Lint(config.Decode(d))...)
 			r.Sources[d.File] = d.Lines()
 			r.Files = append(r.Files, d.File)
 		}

@@ -1,6 +1,7 @@
 package settings
 
 import (
+	_ "github.com/aclint/aclint/pkg/systems"
 	"os"
 	"path/filepath"
 	"testing"

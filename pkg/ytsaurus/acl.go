@@ -1,14 +1,14 @@
 package ytsaurus
 
 import (
+	"github.com/aclint/aclint/pkg/lint"
+
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
-
-	"github.com/aclint/aclint/pkg/config"
 )
 
 // aceKeys are the keys YTsaurus reads in an ACE; any other is skipped.
@@ -95,7 +95,7 @@ func (t *Tree) acl(v *yaml.Node, path string) []*ACE {
 			m.ace.Refused = true
 			msg := fmt.Sprintf("subject %s of ACE #%d at %s is neither in the document nor a built-in user or group (%s)", yq(m.name), m.ace.Index, path, ytSays(yt))
 			hint := "define it under users or groups, or fix the name"
-			if near := config.Nearest(m.name, t.Dir.Names()); near != "" {
+			if near := lint.Nearest(m.name, t.Dir.Names()); near != "" {
 				msg += "; did you mean " + yq(near) + "?"
 				hint = "rename it to " + near
 			}
@@ -220,7 +220,7 @@ func (t *Tree) ace(e *yaml.Node, index int) *ACE {
 		default:
 			msg := fmt.Sprintf("unknown ACE key %s: YTsaurus skips it silently", yq(k.Value))
 			hint := "remove it; an ACE reads: " + strings.Join(aceKeys, ", ")
-			if near := config.Nearest(k.Value, aceKeys); near != "" {
+			if near := lint.Nearest(k.Value, aceKeys); near != "" {
 				msg += fmt.Sprintf(", so ACE #%d is read without it; did you mean %s?", index, yq(near))
 				hint = "rename it to " + near
 				if near == "inheritance_mode" {
@@ -294,7 +294,7 @@ func (t *Tree) enum(a *ACE, v *yaml.Node, field, typeName string, domain []strin
 		}
 		a.Refused = true
 		hint := "use one of: " + strings.Join(domain, ", ")
-		if near := config.Nearest(strings.ToLower(v.Value), domain); near != "" {
+		if near := lint.Nearest(strings.ToLower(v.Value), domain); near != "" {
 			hint = "write " + near
 		}
 		t.add(ruleEnumValue, at(v), fmt.Sprintf("%s %s of ACE #%d is not one YTsaurus reads (%s)", field, yq(v.Value), a.Index, ytSays(err.Msg)), hint)
@@ -317,7 +317,7 @@ func (t *Tree) permissions(a *ACE, v *yaml.Node) Permission {
 				rule, hint := ruleEnumValue, "write permissions in lower case: "+camelToUnderscore(underscoreToCamel(tok))
 				if err.Unknown {
 					rule, hint = ruleUnknownPermission, "the permissions are: "+strings.Join(PermissionNames(), ", ")
-					if near := config.Nearest(tok, PermissionNames()); near != "" {
+					if near := lint.Nearest(tok, PermissionNames()); near != "" {
 						hint = "write " + near
 					}
 				}

@@ -1,6 +1,8 @@
 package ytsaurus
 
 import (
+	"github.com/aclint/aclint/pkg/lint"
+
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,7 +13,7 @@ import (
 // file and name registered rules, and a tree YTsaurus would hold answers
 // questions for every user it knows.
 func FuzzLint(f *testing.F) {
-	for _, r := range rules {
+	for _, r := range lint.RulesOf(System) {
 		f.Add([]byte(r.Bad))
 		f.Add([]byte(r.Good))
 	}

@@ -1,15 +1,14 @@
 package ytsaurus
 
 import (
-	"bytes"
+	"github.com/aclint/aclint/pkg/lint"
+
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
-
-	"github.com/aclint/aclint/pkg/config"
 )
 
 // Pos is a line and column in the document (1-based; 0 when unknown).
@@ -38,11 +37,11 @@ func (d *Document) Lines() []string { return d.lines }
 
 // Pos maps a position to the file. YAML places a missing value after the
 // last line; it is shown at the end of the file.
-func (d *Document) Pos(p Pos) config.Position {
+func (d *Document) Pos(p Pos) lint.Position {
 	if n := len(d.lines); p.Line > n {
 		p = Pos{n, len([]rune(d.lines[n-1])) + 1}
 	}
-	return config.Position{File: d.File, Line: max(p.Line, 1), Col: max(p.Col, 1)}
+	return lint.Position{File: d.File, Line: max(p.Line, 1), Col: max(p.Col, 1)}
 }
 
 // Parse reads a document once into YAML nodes. JSON is YAML, except that
@@ -112,21 +111,7 @@ func untab(b []byte) []byte {
 // with ACE keys). It reads only keys, without parsing the document, since
 // every file lint is given is offered to it; a broken document is still
 // recognised, so that its errors are reported.
-func Detect(data []byte) bool {
-	b := bytes.TrimLeft(bytes.TrimPrefix(data, []byte("\ufeff")), " \t\r\n")
-	switch {
-	case bytes.HasPrefix(b, []byte("[")):
-		for _, k := range flowKeys(b, 2) {
-			if k == "action" || k == "subjects" || k == "permissions" {
-				return true
-			}
-		}
-		return false
-	case bytes.HasPrefix(b, []byte("{")):
-		return treeKeys(flowKeys(b, 1))
-	}
-	return treeKeys(blockKeys(b))
-}
+func Detect(data []byte) bool { return Sys{}.Detect(&lint.Input{Data: data}) }
 
 func treeKeys(keys []string) bool {
 	for _, k := range keys {
@@ -135,84 +120,6 @@ func treeKeys(keys []string) bool {
 		}
 	}
 	return len(keys) > 0
-}
-
-// blockKeys reads the top-level keys of a block mapping, line by line,
-// stopping at the first line that is not one.
-func blockKeys(b []byte) []string {
-	var keys []string
-	for len(b) > 0 {
-		line := b
-		if i := bytes.IndexByte(b, '\n'); i >= 0 {
-			line, b = b[:i], b[i+1:]
-		} else {
-			b = nil
-		}
-		if len(line) == 0 || strings.IndexByte(" \t\r#-", line[0]) >= 0 {
-			continue
-		}
-		key, _, ok := bytes.Cut(line, []byte(":"))
-		if !ok {
-			return append(keys, "") // not a mapping
-		}
-		keys = append(keys, strings.Trim(string(key), `"' `))
-		if !treeKeys(keys) {
-			return keys
-		}
-	}
-	return keys
-}
-
-// flowKeys reads the keys of the first mapping opened at the given depth
-// of a JSON (or YAML flow) document: depth 1 is the top-level mapping,
-// depth 2 the first mapping inside the top-level list.
-func flowKeys(b []byte, depth int) []string {
-	var keys []string
-	level, expectKey, inMap := 0, false, false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		switch c {
-		case '"', '\'':
-			j := i + 1
-			for j < len(b) && b[j] != c {
-				if b[j] == '\\' && c == '"' {
-					j++
-				}
-				j++
-			}
-			if inMap && level == depth && expectKey {
-				keys = append(keys, string(b[i+1:min(j, len(b))]))
-				expectKey = false
-			}
-			i = j
-		case '{', '[':
-			level++
-			if c == '{' && level == depth && !inMap {
-				inMap, expectKey = true, true
-			}
-		case '}', ']':
-			if inMap && level == depth {
-				return keys
-			}
-			level--
-		case ',':
-			expectKey = inMap && level == depth
-		case ':':
-			expectKey = false
-		case ' ', '\t', '\r', '\n':
-		default:
-			if inMap && level == depth && expectKey {
-				j := i
-				for j < len(b) && strings.IndexByte(":,}\n", b[j]) < 0 {
-					j++
-				}
-				keys = append(keys, strings.TrimSpace(string(b[i:j])))
-				expectKey = false
-				i = j - 1
-			}
-		}
-	}
-	return keys
 }
 
 // Node is a Cypress node: listed in the document, or implied (an ancestor
@@ -430,7 +337,7 @@ func (t *Tree) mapping(root *yaml.Node) {
 func (t *Tree) unknownDocKey(k *yaml.Node, where string, valid []string) {
 	msg := fmt.Sprintf("unknown key %s in %s", yq(k.Value), where)
 	hint := "the keys are: " + strings.Join(valid, ", ")
-	if near := config.Nearest(k.Value, valid); near != "" {
+	if near := lint.Nearest(k.Value, valid); near != "" {
 		msg += "; did you mean " + yq(near) + "?"
 		hint = "rename it to " + near
 	}
@@ -599,7 +506,7 @@ func (t *Tree) checkSubjects() {
 func (t *Tree) unknownSubject(name string, p Pos, what string) {
 	msg := fmt.Sprintf("%s names %s, which is neither in the document nor a built-in user or group", what, yq(name))
 	hint := "define it under users or groups, or fix the name"
-	if near := config.Nearest(name, t.Dir.Names()); near != "" {
+	if near := lint.Nearest(name, t.Dir.Names()); near != "" {
 		msg += "; did you mean " + yq(near) + "?"
 		hint = "rename it to " + near
 	}

@@ -1,4 +1,4 @@
-package lint
+package yunikorn
 
 import (
 	"github.com/aclint/aclint/pkg/acl"
@@ -83,7 +83,7 @@ func (p *pass) shadow(q *config.Queue, field string, s config.Str, by *config.Qu
 	if by == q {
 		where = "its own " + byField
 	}
-	p.report(p.doc.NodePos(s.Node),
+	p.reportf(p.doc.NodePos(s.Node),
 		"remove this ACL, or narrow "+by.Path()+" "+byField+": YuniKorn has no deny, an ancestor's grant cannot be taken away below it",
 		"%s of %s has no effect: %s \"*\" already lets everyone %s %s", field, q.Path(), where, what, q.Path())
 }
@@ -127,7 +127,7 @@ var _ = register(&Rule{
 			if open {
 				continue
 			}
-			p.report(p.partitionPos(part), "add a submitacl (for example on root) that names the users or groups who run applications",
+			p.reportf(p.partitionPos(part), "add a submitacl (for example on root) that names the users or groups who run applications",
 				"nobody can submit to any queue of partition %s: no submitacl or adminacl in it allows anyone, so YuniKorn rejects every application", part.CanonicalName())
 		}
 	},

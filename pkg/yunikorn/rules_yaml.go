@@ -1,4 +1,4 @@
-package lint
+package yunikorn
 
 import (
 	"fmt"
@@ -189,7 +189,7 @@ partitions:
 	check: func(p *pass) {
 		if p.doc.Docs > 1 {
 			pos := p.doc.Pos(secondDocLine(p.doc.Text), 1)
-			p.report(pos, "merge the documents into one partitions list, or move the others to files of their own",
+			p.reportf(pos, "merge the documents into one partitions list, or move the others to files of their own",
 				"%s holds %d YAML documents; YuniKorn reads only the first and ignores everything from here on", describeDoc(p.doc), p.doc.Docs)
 		}
 	},

@@ -1,4 +1,4 @@
-package lint
+package yunikorn
 
 import (
 	"fmt"
@@ -45,7 +45,7 @@ var _ = register(&Rule{
 				if strings.EqualFold(t.Value, "fair") || strings.EqualFold(t.Value, "binpacking") {
 					hint = "write " + strings.ToLower(t.Value) + " in lower case: the policy name is matched exactly"
 				}
-				p.report(p.doc.NodePos(t.Node), hint, "node sort policy %q is not one YuniKorn knows (YuniKorn: undefined policy: %s)", t.Value, t.Value)
+				p.reportf(p.doc.NodePos(t.Node), hint, "node sort policy %q is not one YuniKorn knows (YuniKorn: undefined policy: %s)", t.Value, t.Value)
 			}
 			names := make([]string, 0, len(part.ResourceWeights))
 			for k := range part.ResourceWeights {
@@ -54,7 +54,7 @@ var _ = register(&Rule{
 			sort.Strings(names)
 			for _, k := range names {
 				if w := part.ResourceWeights[k]; w < 0 {
-					p.report(p.doc.NodePos(part.ResourceWeightNodes[k]), "use a weight of 0 or more",
+					p.reportf(p.doc.NodePos(part.ResourceWeightNodes[k]), "use a weight of 0 or more",
 						"resource weight %v for %s is negative (YuniKorn: negative resource weight for %s is not allowed)", w, k, k)
 				}
 			}
@@ -188,11 +188,11 @@ var _ = register(&Rule{
 						if near := config.Nearest(k, known); near != "" {
 							hint = "did you mean " + near + "?"
 						}
-						p.report(pos, hint, "property %q of %s is not one YuniKorn reads: it is skipped", k, q.Path())
+						p.reportf(pos, hint, "property %q of %s is not one YuniKorn reads: it is skipped", k, q.Path())
 						continue
 					}
 					if why := check(q, v); why != "" {
-						p.report(pos, "write a value YuniKorn reads, or remove the property to use the default",
+						p.reportf(pos, "write a value YuniKorn reads, or remove the property to use the default",
 							"property %s of %s is %q: %s", k, q.Path(), v, usesDefault(why))
 					}
 				}

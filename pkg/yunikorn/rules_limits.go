@@ -1,4 +1,4 @@
-package lint
+package yunikorn
 
 import (
 	"fmt"
@@ -253,7 +253,7 @@ func limitRule(kind string, r *Rule) {
 	r.check = func(p *pass) {
 		for _, is := range p.limitIssues() {
 			if is.kind == kind {
-				p.report(is.pos, is.hint, "%s", is.msg)
+				p.reportf(is.pos, is.hint, "%s", is.msg)
 			}
 		}
 	}

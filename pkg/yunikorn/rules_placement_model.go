@@ -1,4 +1,4 @@
-package lint
+package yunikorn
 
 import (
 	"fmt"
@@ -60,10 +60,10 @@ var _ = register(&Rule{
 			for i, r := range builtRules(part) {
 				switch {
 				case r.Name == "test":
-					p.report(namePos(p, r.Conf), "remove the test rule: it exists for YuniKorn's own unit tests",
+					p.reportf(namePos(p, r.Conf), "remove the test rule: it exists for YuniKorn's own unit tests",
 						"placement rule %d is the test rule at the top level: it returns an unqualified queue name that does not exist, and YuniKorn's scheduler panics placing the first application that reaches it", i+1)
 				case r.Name == "fixed" && r.Qualified && r.Create && r.Value != "root" && !strings.HasPrefix(r.Value, "root."):
-					p.report(p.doc.NodePos(orStrNode(r.Conf.Value, r.Conf.Node)), "write the queue as root."+strings.TrimPrefix(r.Value, "root")+" or as a name relative to root",
+					p.reportf(p.doc.NodePos(orStrNode(r.Conf.Value, r.Conf.Node)), "write the queue as root."+strings.TrimPrefix(r.Value, "root")+" or as a name relative to root",
 						"fixed value %q starts with root but not root., so YuniKorn takes it as qualified and returns it as is; it does not exist and has no parent to walk up to, so with create: true the scheduler panics placing the first application that reaches this rule", r.Conf.Value.Value)
 				}
 			}
@@ -118,19 +118,19 @@ var _ = register(&Rule{
 			shadow := -1
 			for i, r := range rules {
 				if shadow >= 0 {
-					p.report(namePos(p, r.Conf), fmt.Sprintf("move it before rule %d, or give rule %d a filter", shadow+1, shadow+1),
+					p.reportf(namePos(p, r.Conf), fmt.Sprintf("move it before rule %d, or give rule %d a filter", shadow+1, shadow+1),
 						"placement rule %d (%s) never places anything: rule %d (%s) places every application first", i+1, r.Describe(), shadow+1, rules[shadow].Describe())
 					continue
 				}
 				for t := r; t != nil; t = t.Parent {
 					if t.Name == "tag" && !contains(shimTags, t.Value) && !strings.HasPrefix(t.Value, "yunikorn.apache.org/") {
-						p.report(p.doc.NodePos(orStrNode(t.Conf.Value, t.Conf.Node)), "use a tag the shim sets, such as namespace or namespace.parentqueue",
+						p.reportf(p.doc.NodePos(orStrNode(t.Conf.Value, t.Conf.Node)), "use a tag the shim sets, such as namespace or namespace.parentqueue",
 							"placement rule %d reads tag %q, which the Kubernetes shim never sets (it sends namespace and, from the namespace's annotations, namespace.parentqueue and the namespace quota tags): on Kubernetes the rule never places", i+1, t.Value)
 					}
 				}
 				if r.Name == "fixed" && r.Qualified {
 					if q := findQueue(part, r.Value); q != nil && !q.IsLeaf() && q != part.Root {
-						p.report(p.doc.NodePos(orStrNode(r.Conf.Value, r.Conf.Node)), "name a leaf queue, or a queue under this one (with create: true)",
+						p.reportf(p.doc.NodePos(orStrNode(r.Conf.Value, r.Conf.Node)), "name a leaf queue, or a queue under this one (with create: true)",
 							"placement rule %d (fixed %s) names a parent queue: applications go to leaf queues only, so the rule never places", i+1, r.Value)
 					}
 				}
@@ -248,7 +248,7 @@ var _ = register(&Rule{
 					if r.Name != "user" || safeUserFilter(r.Filter) {
 						continue
 					}
-					p.report(namePos(p, r.Conf), "add a filter listing the users this rule is for (users: [alice, bob]), or put the rule last",
+					p.reportf(namePos(p, r.Conf), "add a filter listing the users this rule is for (users: [alice, bob]), or put the rule last",
 						"placement rule %d uses the user name as a queue name: a user ending in $, or longer than 64 characters once dots become _dot_ (or, for a request without groups, any name that is not a valid queue name), makes the rule fail, which rejects the application without trying later rules or root.default", i+1)
 				}
 			}
@@ -319,7 +319,7 @@ var _ = register(&Rule{
 			if leaf || creates {
 				continue
 			}
-			p.report(p.partitionPos(part), "add a leaf queue, or a placement rule with create: true",
+			p.reportf(p.partitionPos(part), "add a leaf queue, or a placement rule with create: true",
 				"no application can be placed in partition %s: it has no leaf queue and no placement rule creates one, so YuniKorn rejects every application (no placement rule matched)", part.CanonicalName())
 		}
 	},

@@ -1,6 +1,8 @@
-package lint
+package yunikorn
 
 import (
+	"github.com/aclint/aclint/pkg/lint"
+
 	"strings"
 	"testing"
 
@@ -12,7 +14,7 @@ import (
 // Nothing may panic, findings must point inside the file, and a config with
 // no error finding must answer access questions.
 func FuzzLint(f *testing.F) {
-	for _, r := range registry {
+	for _, r := range lint.RulesOf(System) {
 		f.Add(r.Bad, "root", "sue", "dev")
 		f.Add(r.Good, "root.a", "alice", "")
 	}
@@ -26,7 +28,7 @@ func FuzzLint(f *testing.F) {
 				t.Fatalf("bad finding %+v in a %d-line file", x, lines)
 			}
 		}
-		if HasErrors(findings) || len(cfg.Partitions) == 0 {
+		if lint.HasErrors(findings) || len(cfg.Partitions) == 0 {
 			return
 		}
 		var gs []string

@@ -1,4 +1,4 @@
-package lint
+package yunikorn
 
 import (
 	"fmt"
@@ -73,7 +73,7 @@ var _ = register(&Rule{
 	check: func(p *pass) {
 		p.eachRule(func(_ *config.Partition, r *config.PlacementRule) {
 			if !ruleNamePattern.MatchString(r.Name.Value) {
-				p.report(namePos(p, r), "use one of "+strings.Join(knownRules[:4], ", "),
+				p.reportf(namePos(p, r), "use one of "+strings.Join(knownRules[:4], ", "),
 					"placement rule name %q is not an identifier (YuniKorn: invalid rule name %s, a name must be a valid identifier)", r.Name.Value, r.Name.Value)
 			}
 		})
@@ -153,7 +153,7 @@ var _ = register(&Rule{
 				}
 			}
 			if why != "" {
-				p.report(namePos(p, r), hint,
+				p.reportf(namePos(p, r), hint,
 					"%s, so YuniKorn cannot build the placement rules of partition %s: at start it runs the partition with no rules and rejects every application (no placement rule matched), and as an update it refuses the config", why, part.CanonicalName())
 			}
 		})
@@ -204,7 +204,7 @@ var _ = register(&Rule{
 		p.eachRule(func(_ *config.Partition, r *config.PlacementRule) {
 			f := r.Filter
 			if t := f.Type.Value; t != "" && !strings.EqualFold(t, "allow") && !strings.EqualFold(t, "deny") {
-				p.report(p.doc.NodePos(f.Type.Node), "write allow or deny",
+				p.reportf(p.doc.NodePos(f.Type.Node), "write allow or deny",
 					"placement filter type %q is not allow or deny (YuniKorn: invalid rule filter type %s, filter type must be either '', allow or deny)", t, t)
 			}
 			for _, l := range []struct {
@@ -221,7 +221,7 @@ var _ = register(&Rule{
 					if err != nil {
 						why = fmt.Sprintf("it is not a %s name, and as a regular expression: %v", l.what, err)
 					}
-					p.report(p.doc.NodePos(l.list[0].Node), "write a valid "+l.what+" name, or a regular expression that compiles",
+					p.reportf(p.doc.NodePos(l.list[0].Node), "write a valid "+l.what+" name, or a regular expression that compiles",
 						"the single %s filter entry %q is invalid: %s (YuniKorn: invalid rule filter %s list is not a proper list or regexp)", l.what, v, why, l.what)
 				}
 			}
@@ -269,7 +269,7 @@ var _ = register(&Rule{
 			if strings.EqualFold(t, "deny") {
 				effect = "it works as an ALLOW filter: the users and groups it lists are let in, not kept out"
 			}
-			p.report(p.doc.NodePos(r.Filter.Type.Node), "write it in lower case: "+strings.ToLower(t),
+			p.reportf(p.doc.NodePos(r.Filter.Type.Node), "write it in lower case: "+strings.ToLower(t),
 				"placement filter type %q is not exactly %q: %s", t, strings.ToLower(t), effect)
 		})
 	},
@@ -322,7 +322,7 @@ var _ = register(&Rule{
 				if _, err := regexp.Compile(v); err != nil {
 					continue // placement-filter-invalid
 				}
-				p.report(p.doc.NodePos(l.list[0].Node), fmt.Sprintf("anchor it: \"^(%s)$\", or list the %ss as two or more entries", v, l.what),
+				p.reportf(p.doc.NodePos(l.list[0].Node), fmt.Sprintf("anchor it: \"^(%s)$\", or list the %ss as two or more entries", v, l.what),
 					"the %s filter %q is one entry, so YuniKorn reads it as a regular expression, and an unanchored one: it matches every %s name that contains a match", l.what, v, l.what)
 			}
 		})
@@ -401,7 +401,7 @@ var _ = register(&Rule{
 		for _, part := range p.cfg.Partitions {
 			for _, top := range part.PlacementRules {
 				if _, _, _, bad := staticPath(top); bad != nil {
-					p.report(p.doc.NodePos(orStrNode(bad.Value, bad.Node)), "write the value relative to the queue the earlier rule picks",
+					p.reportf(p.doc.NodePos(orStrNode(bad.Value, bad.Node)), "write the value relative to the queue the earlier rule picks",
 						"fixed value %q is fully qualified but is not the first rule of its chain (YuniKorn: illegal fully qualified 'fixed' rule with value %s)", bad.Value.Value, bad.Value.Value)
 				}
 			}
@@ -471,7 +471,7 @@ var _ = register(&Rule{
 				default:
 					continue
 				}
-				p.report(p.doc.NodePos(orStrNode(leafFixed(top).Value, top.Node)), hint, "YuniKorn rejects the config: %s", msg)
+				p.reportf(p.doc.NodePos(orStrNode(leafFixed(top).Value, top.Node)), hint, "YuniKorn rejects the config: %s", msg)
 			}
 		}
 	},
@@ -575,7 +575,7 @@ var _ = register(&Rule{
 						break
 					}
 					if next.Name.Value != name {
-						p.report(p.doc.NodePos(next.Name.Node), "write the queue name in lower case, as the path has it",
+						p.reportf(p.doc.NodePos(next.Name.Node), "write the queue name in lower case, as the path has it",
 							"queue %q differs only in case from %q in the placement path %s: validate-conf does not see it as that queue, the scheduler does", next.Name.Value, name, path)
 						break
 					}

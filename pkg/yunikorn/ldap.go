@@ -1,6 +1,8 @@
-package lint
+package yunikorn
 
 import (
+	"github.com/aclint/aclint/pkg/lint"
+
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,7 +27,7 @@ func LintLDAP(dir string) ([]Finding, error) {
 		out = append(out, Finding{Rule: r.Name, Severity: r.Severity, Pos: config.Position{File: is.File, Line: 1, Col: 1},
 			Message: is.Msg, Hint: ldapHint(is)})
 	}
-	Sort(out)
+	lint.Sort(out)
 	return out, nil
 }
 

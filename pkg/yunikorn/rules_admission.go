@@ -1,4 +1,4 @@
-package lint
+package yunikorn
 
 import (
 	"fmt"
@@ -63,7 +63,7 @@ data:
 		if !ok || !s.BypassAuth {
 			return
 		}
-		p.report(s.BypassAuthPos, "set it to \"false\"; let controllers in systemUsers, or the users and groups in externalUsers and externalGroups, set the annotation",
+		p.reportf(s.BypassAuthPos, "set it to \"false\"; let controllers in systemUsers, or the users and groups in externalUsers and externalGroups, set the annotation",
 			"%s is true: the admission controller keeps the %s annotation of any pod, so anyone who can create a pod can name any user and groups, and every queue ACL is advisory", admission.KeyBypassAuth, admission.AnnotationUserInfo)
 	},
 })
@@ -123,10 +123,10 @@ data:
 				everyone, unanchored := pt.Open()
 				switch {
 				case everyone:
-					p.report(l.Pos, "anchor each pattern and name the users or groups: ^name$",
+					p.reportf(l.Pos, "anchor each pattern and name the users or groups: ^name$",
 						"%s has %q, which matches every name: anyone may set the %s annotation and claim any identity", l.Key, pt.Text, admission.AnnotationUserInfo)
 				case unanchored:
-					p.report(l.Pos, fmt.Sprintf("anchor it: ^%s", pt.Text),
+					p.reportf(l.Pos, fmt.Sprintf("anchor it: ^%s", pt.Text),
 						"%s has %q without ^: Go's regexp matches it anywhere in a name, so any name containing it may set the %s annotation", l.Key, pt.Text, admission.AnnotationUserInfo)
 				}
 			}
@@ -200,7 +200,7 @@ data:
 			if l.Key == admission.KeyProcessNamespaces {
 				what = "only namespaces matching " + strings.Join(extra, ", ") + " go to YuniKorn; all others bypass it"
 			}
-			p.report(l.Pos, "make sure these pods are meant to be scheduled without YuniKorn's queues",
+			p.reportf(l.Pos, "make sure these pods are meant to be scheduled without YuniKorn's queues",
 				"%s: %s, so no placement rule or queue ACL applies to their pods", l.Key, what)
 		}
 	},
@@ -250,11 +250,11 @@ data:
 			return
 		}
 		for _, b := range s.BoolProblems {
-			p.report(b.Pos, "write true or false", "%s", b.Msg)
+			p.reportf(b.Pos, "write true or false", "%s", b.Msg)
 		}
 		for _, l := range []admission.List{s.SystemUsers, s.ExternalUsers, s.ExternalGroups, s.ProcessNamespaces, s.BypassNamespaces} {
 			if l.Set && l.Invalid != "" {
-				p.report(l.Pos, "fix the regular expression (Go syntax); separate patterns with commas", "%s: a pattern does not compile (%s)", l.Key, l.Invalid)
+				p.reportf(l.Pos, "fix the regular expression (Go syntax); separate patterns with commas", "%s: a pattern does not compile (%s)", l.Key, l.Invalid)
 			}
 		}
 	},

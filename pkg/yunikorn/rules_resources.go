@@ -1,4 +1,4 @@
-package lint
+package yunikorn
 
 import (
 	"fmt"
@@ -70,7 +70,7 @@ var _ = register(&Rule{
 			_, bad := parseResource(m)
 			for _, k := range bad {
 				_, err := resources.Parse(k, m.Entries[k])
-				p.report(p.doc.NodePos(m.Nodes[k]), "write a whole number with an optional suffix: k M G T P E, Ki Mi Gi Ti Pi Ei (vcore also m)",
+				p.reportf(p.doc.NodePos(m.Nodes[k]), "write a whole number with an optional suffix: k M G T P E, Ki Mi Gi Ti Pi Ei (vcore also m)",
 					"%s %s of %s is %q: YuniKorn cannot parse it (%v) and rejects the config", where, k, q.Path(), m.Entries[k], err)
 			}
 		}
@@ -178,7 +178,7 @@ var _ = register(&Rule{
 `,
 	check: func(p *pass) {
 		p.resourceRule("guaranteed>max", func(q *config.Queue, g, m resources.Resource) {
-			p.report(p.keyPos(q.Guaranteed, q), "lower guaranteed or raise max",
+			p.reportf(p.keyPos(q.Guaranteed, q), "lower guaranteed or raise max",
 				"guaranteed resources of %s are larger than its max (YuniKorn: guaranteed resource %s is larger than maximum resource %s for queue %s)", q.Path(), g, m, q.Name.Value)
 		})
 	},
@@ -221,7 +221,7 @@ var _ = register(&Rule{
 `,
 	check: func(p *pass) {
 		p.resourceRule("max>parent", func(q *config.Queue, m, parent resources.Resource) {
-			p.report(p.keyPos(q.Max, q), "lower the queue's max to fit its parent's, or raise the parent's",
+			p.reportf(p.keyPos(q.Max, q), "lower the queue's max to fit its parent's, or raise the parent's",
 				"max resources of %s are larger than its parent's (YuniKorn: max resource of parent %s is smaller than maximum resource %s for queue %s)", q.Path(), parent, m, q.Name.Value)
 		})
 	},
@@ -271,11 +271,11 @@ var _ = register(&Rule{
 `,
 	check: func(p *pass) {
 		p.resourceRule("children>guaranteed", func(q *config.Queue, sum, g resources.Resource) {
-			p.report(p.keyPos(q.Guaranteed, q), "raise the parent's guaranteed, or lower the children's",
+			p.reportf(p.keyPos(q.Guaranteed, q), "raise the parent's guaranteed, or lower the children's",
 				"the children of %s guarantee %s together, more than its guaranteed (YuniKorn: guaranteed resource of parent %s is smaller than sum of guaranteed resources %s of the children for queue %s)", q.Path(), sum, g, sum, q.Name.Value)
 		})
 		p.resourceRule("children>max", func(q *config.Queue, sum, m resources.Resource) {
-			p.report(p.keyPos(q.Max, q), "raise the parent's max, or lower the children's guaranteed",
+			p.reportf(p.keyPos(q.Max, q), "raise the parent's max, or lower the children's guaranteed",
 				"the children of %s guarantee %s together, more than its max (YuniKorn: max resource %s is smaller than sum of guaranteed resources %s of the children for queue %s)", q.Path(), sum, m, sum, q.Name.Value)
 		})
 	},
@@ -291,10 +291,10 @@ func maxAppsRule(p *pass, missing bool) {
 			for _, c := range q.Children {
 				switch {
 				case !missing && c.MaxApplications > q.MaxApplications:
-					p.report(p.doc.NodePos(c.MaxAppsNode), fmt.Sprintf("set at most %d, the maxapplications of %s", q.MaxApplications, q.Path()),
+					p.reportf(p.doc.NodePos(c.MaxAppsNode), fmt.Sprintf("set at most %d, the maxapplications of %s", q.MaxApplications, q.Path()),
 						"maxapplications %d of %s is larger than its parent's %d (YuniKorn: parent maxApplications must be larger than child maxApplications)", c.MaxApplications, c.Path(), q.MaxApplications)
 				case missing && c.MaxApplications == 0:
-					p.report(p.doc.NodePos(c.Name.Node), fmt.Sprintf("set maxapplications on %s (at most %d)", c.Path(), q.MaxApplications),
+					p.reportf(p.doc.NodePos(c.Name.Node), fmt.Sprintf("set maxapplications on %s (at most %d)", c.Path(), q.MaxApplications),
 						"%s has no maxapplications although its parent %s sets %d (YuniKorn: maxApplications is either undefined or zero, which is not allowed when parent queue's maxApplications is defined)", c.Path(), q.Path(), q.MaxApplications)
 				}
 			}

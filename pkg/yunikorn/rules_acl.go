@@ -1,4 +1,4 @@
-package lint
+package yunikorn
 
 import (
 	"fmt"
@@ -102,7 +102,7 @@ var _ = register(&Rule{
 					}
 				}
 			}
-			p.report(p.doc.ValuePos(s.Node, off),
+			p.reportf(p.doc.ValuePos(s.Node, off),
 				"separate names inside a list with commas; use one space only between the user list and the group list",
 				"%s of %s has %d parts: an ACL is \"users groups\" with a single space between them, so YuniKorn rejects the config (%v)",
 				field, q.Path(), v.ValidatorParts, v.ValidatorErr)
@@ -328,7 +328,7 @@ var _ = register(&Rule{
 				if e.Kind == acl.Group {
 					pattern = acl.GroupPattern
 				}
-				p.report(p.doc.ValuePos(s.Node, e.Offset), kubernetesAdvice(e),
+				p.reportf(p.doc.ValuePos(s.Node, e.Offset), kubernetesAdvice(e),
 					"%s of %s lists %s %q, which YuniKorn ignores: %s in %s (%s)",
 					field, q.Path(), e.Kind, e.Name, badChar(e.Name, e.Kind), pattern, "the ACL parser drops it silently")
 			}
@@ -365,7 +365,7 @@ var _ = register(&Rule{
 			for _, e := range v.Entries {
 				switch e.Drop {
 				case acl.WildcardInList:
-					p.report(p.doc.ValuePos(s.Node, e.Offset),
+					p.reportf(p.doc.ValuePos(s.Node, e.Offset),
 						"write \"*\" alone as the user or group list to allow everyone, or remove it",
 						"%s of %s has \"*\" inside the %s list %s: YuniKorn drops it, it does not allow everyone",
 						field, q.Path(), e.Kind, quote(s.Value))
@@ -378,7 +378,7 @@ var _ = register(&Rule{
 				if v.Wildcard == acl.GroupListStar {
 					list = "user list"
 				}
-				p.report(p.doc.ValuePos(s.Node, v.WildcardAt),
+				p.reportf(p.doc.ValuePos(s.Node, v.WildcardAt),
 					"write \"*\" alone: the names beside it change nothing",
 					"%s of %s allows everyone through \"*\", so the %s %s is ignored",
 					field, q.Path(), list, strings.Join(beside, ","))
@@ -550,7 +550,7 @@ var _ = register(&Rule{
 			default:
 				effect = fmt.Sprintf("it looks like a boolean, but YuniKorn reads it as the user name %s", quote(n.Value))
 			}
-			p.report(p.doc.NodePos(n),
+			p.reportf(p.doc.NodePos(n),
 				"quote the value if it is a name (\""+n.Value+"\"), write \"*\" for everyone, or \"\" to allow nobody",
 				"%s of %s is %s: %s", field, q.Path(), n.Value, effect)
 		})

@@ -1,4 +1,4 @@
-package lint
+package yunikorn
 
 import (
 	"fmt"
@@ -34,7 +34,7 @@ var _ = register(&Rule{
 	check: func(p *pass) {
 		for _, part := range p.cfg.Partitions {
 			if r := part.Root; !part.RootInserted && r.Name.Value != "root" {
-				p.report(p.doc.NodePos(r.Name.Node), "rename the queue to root, in lower case",
+				p.reportf(p.doc.NodePos(r.Name.Node), "rename the queue to root, in lower case",
 					"the top-level queue of partition %s is named %q: validate-conf accepts it, but YuniKorn builds partitions only under a queue named exactly root (partition cannot be created without root queue)",
 					part.CanonicalName(), r.Name.Value)
 			}
@@ -99,7 +99,7 @@ func (p *pass) duplicateChildrenSmall(q *config.Queue, level int) {
 }
 
 func (p *pass) duplicateQueue(parent, first, c *config.Queue, level int) {
-	p.report(p.doc.NodePos(c.Name.Node), "rename or merge the two queues: YuniKorn compares queue names ignoring case",
+	p.reportf(p.doc.NodePos(c.Name.Node), "rename or merge the two queues: YuniKorn compares queue names ignoring case",
 		"queue %q under %s repeats %q at line %d (YuniKorn: duplicate child name found with name '%s', level %d)",
 		c.Name.Value, parent.Path(), first.Name.Value, p.doc.NodePos(first.Name.Node).Line, c.Name.Value, level)
 }
@@ -156,7 +156,7 @@ var _ = register(&Rule{
 					case strings.Contains(c.Name.Value, "."):
 						why = "a dot separates queues in a path, it cannot be part of a name"
 					}
-					p.report(p.doc.NodePos(c.Name.Node), "rename the queue to match "+acl.QueueNamePattern.String(),
+					p.reportf(p.doc.NodePos(c.Name.Node), "rename the queue to match "+acl.QueueNamePattern.String(),
 						"queue name %q under %s is invalid: %s (YuniKorn: invalid queue name)", c.Name.Value, q.Path(), why)
 				}
 			})
@@ -193,7 +193,7 @@ var _ = register(&Rule{
 		for _, part := range p.cfg.Partitions {
 			k := strings.ToLower(part.CanonicalName())
 			if first, ok := seen[k]; ok {
-				p.report(p.partitionPos(part), "give each partition its own name",
+				p.reportf(p.partitionPos(part), "give each partition its own name",
 					"partition %q repeats partition %q defined at line %d (YuniKorn: duplicate partition name found with name %s)",
 					part.Name.Value, first.Name.Value, p.doc.NodePos(first.Node).Line, part.CanonicalName())
 				continue
@@ -235,7 +235,7 @@ var _ = register(&Rule{
 			}
 			for _, m := range []config.StrMap{r.Guaranteed, r.Max} {
 				if m.NonNil() {
-					p.report(p.doc.NodePos(m.Key), "remove it, and set resources on the queues below root instead",
+					p.reportf(p.doc.NodePos(m.Key), "remove it, and set resources on the queues below root instead",
 						"root queue of partition %s sets resources.%s: YuniKorn rejects the config (root queue must not have resource limits set)",
 						part.CanonicalName(), m.Key.Value)
 				}
@@ -269,7 +269,7 @@ var _ = register(&Rule{
 	check: func(p *pass) {
 		for _, part := range p.cfg.Partitions {
 			if !part.QueuesSet {
-				p.report(p.partitionPos(part), "add a queues list with at least the root queue",
+				p.reportf(p.partitionPos(part), "add a queues list with at least the root queue",
 					"partition %s has no queues list: YuniKorn rejects the config (queue config is not set)", part.CanonicalName())
 			}
 		}
@@ -310,7 +310,7 @@ var _ = register(&Rule{
 				what = "has an empty partitions list"
 			}
 		}
-		p.report(pos, "list at least the default partition with its root queue; for YuniKorn's built-in default, make the config zero bytes long",
+		p.reportf(pos, "list at least the default partition with its root queue; for YuniKorn's built-in default, make the config zero bytes long",
 			"the config %s: YuniKorn substitutes its built-in default only for zero bytes, so it runs with no partition and rejects every application (partition doesn't exist); as an update it would remove every partition", what)
 	},
 })
@@ -350,7 +350,7 @@ var _ = register(&Rule{
 		if first.Resolver.Value != "ldap" {
 			return
 		}
-		p.report(p.doc.NodePos(first.Resolver.Node), "mount the LDAP settings Secret at /run/secrets/ldap and check it with: aclint lint --ldap-config DIR",
+		p.reportf(p.doc.NodePos(first.Resolver.Node), "mount the LDAP settings Secret at /run/secrets/ldap and check it with: aclint lint --ldap-config DIR",
 			"partition %s is the first partition and uses the ldap resolver: YuniKorn reads the LDAP settings from /run/secrets/ldap at start and exits when they are missing or invalid", first.CanonicalName())
 	},
 })
@@ -403,7 +403,7 @@ var _ = register(&Rule{
 			switch v := t.Value; v {
 			case "", "os", "ldap":
 			case "test":
-				p.report(p.doc.NodePos(t.Node), "use os or ldap, or remove usergroupresolver to take groups from the requests",
+				p.reportf(p.doc.NodePos(t.Node), "use os or ldap, or remove usergroupresolver to take groups from the requests",
 					"usergroupresolver type test is YuniKorn's fixed table for its unit tests: only testuser1 to testuser5 resolve, every other user is rejected")
 			default:
 				hint := "use one of os, ldap or test, in lower case, or remove the key"
@@ -412,7 +412,7 @@ var _ = register(&Rule{
 						hint = "write " + known + " in lower case"
 					}
 				}
-				p.report(p.doc.NodePos(t.Node), hint,
+				p.reportf(p.doc.NodePos(t.Node), hint,
 					"usergroupresolver type %q is not one YuniKorn knows: it silently uses no resolver, so each user's only group is the user's own name", v)
 			}
 		}

@@ -1,0 +1,203 @@
+package lint
+
+import (
+	"bytes"
+	"strings"
+	"sync"
+)
+
+// Input is one file as the input pipeline (pkg/input) read it: once, and
+// not parsed. A system detects its inputs from the top-level keys and
+// parses the input itself, once.
+type Input struct {
+	Path     string // as given; "<stdin>" for standard input
+	Data     []byte
+	Explicit bool   // named on the command line, not found in a directory
+	Arg      string // the command-line argument it came from
+
+	keysOnce sync.Once
+	shape    Shape
+}
+
+// Shape is what a scan of an input's text (not a parse) learned: whether
+// the first document is a mapping or a list, and its keys (for a list, the
+// keys of its first item).
+type Shape struct {
+	Mapping, List, Flow bool
+	Keys                []string
+}
+
+// Shape scans the input's top-level keys, once: block mappings line by
+// line, flow mappings and lists ({...}, [{...}]) one level deep.
+func (in *Input) Shape() Shape {
+	in.keysOnce.Do(func() { in.shape = scanShape(in.Data) })
+	return in.shape
+}
+
+// HasKey reports whether the input's first document has key at the top.
+func (s Shape) HasKey(key string) bool {
+	for _, k := range s.Keys {
+		if k == key {
+			return true
+		}
+	}
+	return false
+}
+
+// Report is what linting one input found.
+type Report struct {
+	Findings []Finding
+	// Sources are the lines of each file the findings point into, for
+	// snippets.
+	Sources map[string][]string
+	// Configs counts the documents linted (a file can hold several).
+	Configs int
+	// Notes are said on standard error, once.
+	Notes []string
+}
+
+// Options are what a lint run tells every system.
+type Options struct {
+	Key string // YuniKorn: the ConfigMap data key of the queue config
+}
+
+// System is one kind of access control aclint checks. Adding a system is
+// one package that implements it and one RegisterSystem call.
+type System interface {
+	// Name is the system's name, as rules and --system name it.
+	Name() string
+	// Detect reports whether an input is for this system, from its shape
+	// and keys, without parsing it.
+	Detect(in *Input) bool
+	// Lint parses the input once and runs the system's rules over it.
+	Lint(in *Input, opts Options) (*Report, error)
+}
+
+var systems []System
+
+// RegisterSystem adds a system. Order matters: an input goes to the first
+// system that detects it, and the last registered system is the one an
+// explicitly named input falls back to.
+func RegisterSystem(s System) {
+	for _, o := range systems {
+		if o.Name() == s.Name() {
+			panic("lint: system registered twice: " + s.Name())
+		}
+	}
+	systems = append(systems, s)
+}
+
+// Systems returns the registered systems in order.
+func Systems() []System { return append([]System(nil), systems...) }
+
+// LookupSystem finds a system by name.
+func LookupSystem(name string) System {
+	for _, s := range systems {
+		if s.Name() == name {
+			return s
+		}
+	}
+	return nil
+}
+
+func scanShape(data []byte) Shape {
+	b := bytes.TrimLeft(bytes.TrimPrefix(data, []byte("\ufeff")), " \t\r\n")
+	// skip leading comments and a document start
+	for {
+		switch {
+		case bytes.HasPrefix(b, []byte("#")), bytes.HasPrefix(b, []byte("---")), bytes.HasPrefix(b, []byte("%")):
+			if i := bytes.IndexByte(b, '\n'); i >= 0 {
+				b = bytes.TrimLeft(b[i+1:], " \t\r\n")
+				continue
+			}
+			b = nil
+		}
+		break
+	}
+	switch {
+	case bytes.HasPrefix(b, []byte("[")):
+		return Shape{List: true, Flow: true, Keys: flowKeys(b, 2)}
+	case bytes.HasPrefix(b, []byte("{")):
+		return Shape{Mapping: true, Flow: true, Keys: flowKeys(b, 1)}
+	}
+	keys := blockKeys(b)
+	return Shape{Mapping: len(keys) > 0, Keys: keys}
+}
+
+// blockKeys reads the top-level keys of a block mapping, line by line,
+// stopping at the first line that is not one.
+func blockKeys(b []byte) []string {
+	var keys []string
+	for len(b) > 0 {
+		line := b
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			line, b = b[:i], b[i+1:]
+		} else {
+			b = nil
+		}
+		if len(line) == 0 || strings.IndexByte(" \t\r#-", line[0]) >= 0 {
+			continue
+		}
+		if bytes.HasPrefix(line, []byte("---")) || bytes.HasPrefix(line, []byte("...")) {
+			break // the first document ends
+		}
+		key, _, ok := bytes.Cut(line, []byte(":"))
+		if !ok {
+			return append(keys, "") // a line that is no key: not a mapping
+		}
+		keys = append(keys, strings.Trim(string(key), `"' `))
+	}
+	return keys
+}
+
+// flowKeys reads the keys of the first mapping opened at the given depth
+// of a JSON (or YAML flow) document: depth 1 is the top-level mapping,
+// depth 2 the first mapping inside the top-level list.
+func flowKeys(b []byte, depth int) []string {
+	var keys []string
+	level, expectKey, inMap := 0, false, false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch c {
+		case '"', '\'':
+			j := i + 1
+			for j < len(b) && b[j] != c {
+				if b[j] == '\\' && c == '"' {
+					j++
+				}
+				j++
+			}
+			if inMap && level == depth && expectKey {
+				keys = append(keys, string(b[i+1:min(j, len(b))]))
+				expectKey = false
+			}
+			i = j
+		case '{', '[':
+			level++
+			if c == '{' && level == depth && !inMap {
+				inMap, expectKey = true, true
+			}
+		case '}', ']':
+			if inMap && level == depth {
+				return keys
+			}
+			level--
+		case ',':
+			expectKey = inMap && level == depth
+		case ':':
+			expectKey = false
+		case ' ', '\t', '\r', '\n':
+		default:
+			if inMap && level == depth && expectKey {
+				j := i
+				for j < len(b) && strings.IndexByte(":,}\n", b[j]) < 0 {
+					j++
+				}
+				keys = append(keys, strings.TrimSpace(string(b[i:j])))
+				expectKey = false
+				i = j - 1
+			}
+		}
+	}
+	return keys
+}

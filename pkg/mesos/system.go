@@ -1,0 +1,50 @@
+package mesos
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/aclint/aclint/pkg/lint"
+)
+
+// Sys is Mesos as a lint.System.
+type Sys struct{}
+
+// Name is the system's name.
+func (Sys) Name() string { return System }
+
+// Detect takes JSON objects with a key only Mesos ACLs have.
+func (Sys) Detect(in *lint.Input) bool {
+	sh := in.Shape()
+	if !sh.Mapping || !sh.Flow {
+		return false
+	}
+	for _, k := range sh.Keys {
+		if _, obsolete := ObsoleteKinds[k]; k == "permissive" || LookupKind(k) != nil || obsolete {
+			return true
+		}
+	}
+	// a file with syntax errors is still recognised, so that they are
+	// reported: a key only Mesos ACLs have, anywhere in the object
+	return topKeyRe.Match(in.Data)
+}
+
+// topKeyRe finds a key that only Mesos ACLs have.
+var topKeyRe = func() *regexp.Regexp {
+	keys := []string{"permissive"}
+	for _, k := range Kinds {
+		keys = append(keys, k.Key)
+	}
+	for k := range ObsoleteKinds {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return regexp.MustCompile(`"(` + strings.Join(keys, "|") + `)"\s*:`)
+}()
+
+// Lint parses and lints one --acls file.
+func (Sys) Lint(in *lint.Input, _ lint.Options) (*lint.Report, error) {
+	d := Parse(in.Path, in.Data)
+	return &lint.Report{Findings: Lint(d), Sources: map[string][]string{d.File: d.Lines()}, Configs: 1}, nil
+}

@@ -1,0 +1,30 @@
+package ytsaurus
+
+import "github.com/aclint/aclint/pkg/lint"
+
+// Sys is YTsaurus as a lint.System.
+type Sys struct{}
+
+// Name is the system's name.
+func (Sys) Name() string { return System }
+
+// Detect takes tree documents (top-level keys among users, groups and
+// nodes, with nodes or one of them) and the JSON list of a node's ACEs.
+func (Sys) Detect(in *lint.Input) bool {
+	sh := in.Shape()
+	if sh.List {
+		for _, k := range sh.Keys {
+			if k == "action" || k == "subjects" || k == "permissions" {
+				return true
+			}
+		}
+		return false
+	}
+	return sh.Mapping && treeKeys(sh.Keys)
+}
+
+// Lint parses and lints one tree or ACL list.
+func (Sys) Lint(in *lint.Input, _ lint.Options) (*lint.Report, error) {
+	d := Parse(in.Path, in.Data)
+	return &lint.Report{Findings: Lint(d, Options{}), Sources: map[string][]string{d.File: d.Lines()}, Configs: 1}, nil
+}

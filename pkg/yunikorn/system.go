@@ -1,0 +1,67 @@
+package yunikorn
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/aclint/aclint/pkg/config"
+	"github.com/aclint/aclint/pkg/lint"
+)
+
+// Sys is YuniKorn as a lint.System. It is registered last: an input named
+// on the command line that no other system detects is read as a queue
+// config, and a file found in a directory is linted when it holds one.
+type Sys struct{}
+
+// Name is the system's name.
+func (Sys) Name() string { return System }
+
+// Detect takes YAML inputs: queue configs and Kubernetes manifests are
+// told apart when the input is read (Documents).
+func (Sys) Detect(in *lint.Input) bool { return true }
+
+// Documents reads the queue configs of one input, parsing it once: a raw
+// config, or the ConfigMaps of a manifest. ConfigMaps of YuniKorn's without
+// the queue config key become a document of their other settings.
+func Documents(in *lint.Input, key string) ([]*config.Document, error) {
+	docs, err := config.FromInput(in, config.LoadOptions{Key: key})
+	var ka *config.KeyAbsentError
+	if errors.As(err, &ka) {
+		return []*config.Document{config.SettingsDocument(ka)}, nil
+	}
+	return docs, err
+}
+
+// Lint lints every queue config of the input.
+func (Sys) Lint(in *lint.Input, opts lint.Options) (*lint.Report, error) {
+	docs, err := config.FromInput(in, config.LoadOptions{Key: opts.Key})
+	var ka *config.KeyAbsentError
+	if errors.As(err, &ka) {
+		// the common yunikorn-configs: no queue config to lint, but its
+		// other settings (the admission controller's) are
+		rep := LintDocuments([]*config.Document{config.SettingsDocument(ka)})
+		if in.Explicit {
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%s: ConfigMap %s has no %s key, so it holds no queue config to lint (YuniKorn takes the key from %s); its other settings are linted",
+				ka.Path, strings.Join(ka.ConfigMaps, ", "), ka.Key, config.DefaultsConfigMap))
+		}
+		return rep, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return LintDocuments(docs), nil
+}
+
+// LintDocuments lints documents already read (after --fix rewrote them).
+func LintDocuments(docs []*config.Document) *lint.Report {
+	rep := &lint.Report{Sources: map[string][]string{}}
+	for _, d := range docs {
+		rep.Findings = append(rep.Findings, Lint(config.Decode(d))...)
+		if _, ok := rep.Sources[d.File]; !ok {
+			rep.Sources[d.File] = d.Lines()
+		}
+		rep.Configs++
+	}
+	return rep
+}
