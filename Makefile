@@ -62,7 +62,7 @@ bench:
 
 ## docs: regenerate docs/rules.md from the rules' metadata
 docs:
-	$(GO) test ./internal/ruledoc -run TestRulesDocUpToDate -update
+	$(GO) test ./internal/ruledoc -run 'TestRulesDocUpToDate|TestSystemTablesUpToDate' -update
 
 ## example: lint the example shipped in the repo
 example: build

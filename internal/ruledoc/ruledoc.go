@@ -4,66 +4,33 @@
 package ruledoc
 
 import (
-	"github.com/aclint/aclint/pkg/yunikorn"
+	_ "github.com/aclint/aclint/pkg/systems"
 
 	"bytes"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
-	"github.com/aclint/aclint/pkg/config"
 	"github.com/aclint/aclint/pkg/lint"
-	"github.com/aclint/aclint/pkg/mesos"
 	"github.com/aclint/aclint/pkg/report"
-	"github.com/aclint/aclint/pkg/ytsaurus"
 )
 
-// ExampleFile is the name YuniKorn examples are linted under.
-const ExampleFile = "queues.yaml"
-
-// MesosExampleFile is the name Mesos examples are linted under.
-const MesosExampleFile = "acls.json"
-
-// YTExampleFile is the name YTsaurus examples are linted under.
-const YTExampleFile = "tree.yaml"
+// documented is the system that shows a rule's examples.
+func documented(r *lint.Rule) lint.Documented {
+	d, _ := lint.LookupSystem(r.System).(lint.Documented)
+	return d
+}
 
 // exampleFile is the file a rule's examples are shown as.
-func exampleFile(r *lint.Rule) string {
-	switch r.System {
-	case mesos.System:
-		return MesosExampleFile
-	case ytsaurus.System:
-		return YTExampleFile
-	}
-	return ExampleFile
-}
+func exampleFile(r *lint.Rule) string { return documented(r).ExampleFile(r) }
 
 // Findings lints a rule's example text as the rule's system reads it.
 func Findings(r *lint.Rule, text string) ([]lint.Finding, report.Sources) {
-	switch r.System {
-	case mesos.System:
-		doc := mesos.Parse(MesosExampleFile, []byte(text))
-		return mesos.Lint(doc), report.Sources{MesosExampleFile: doc.Lines()}
-	case ytsaurus.System:
-		doc := ytsaurus.Parse(YTExampleFile, []byte(text))
-		return ytsaurus.Lint(doc, ytsaurus.Options{}), report.Sources{YTExampleFile: doc.Lines()}
-	}
-	// a raw queue config, or a ConfigMap holding one (for the rules about
-	// the ConfigMap's other settings)
-	docs, err := config.LoadBytes(ExampleFile, []byte(text), config.LoadOptions{})
-	if err != nil || len(docs) != 1 {
-		doc := config.Parse(ExampleFile, []byte(text))
-		return yunikorn.Lint(config.Decode(doc)), report.Sources{ExampleFile: doc.Lines()}
-	}
-	return yunikorn.Lint(config.Decode(docs[0])), report.Sources{ExampleFile: docs[0].Lines()}
+	_, fs, src := documented(r).Example(r, text)
+	return fs, src
 }
 
 // ExampleOutput is aclint's text output for a rule's bad example.
 func ExampleOutput(r *lint.Rule) string {
-	if r.LDAP {
-		return ldapOutput(r.Bad)
-	}
 	fs, src := Findings(r, r.Bad)
 	var b bytes.Buffer
 	_ = report.Text(&b, fs, src, false)
@@ -73,7 +40,7 @@ func ExampleOutput(r *lint.Rule) string {
 // Markdown renders the rule reference.
 func Markdown() string {
 	var b strings.Builder
-	b.WriteString("<!-- Generated from the rules in pkg/lint, pkg/mesos and pkg/ytsaurus by `make docs`; do not edit. -->\n")
+	b.WriteString("<!-- Generated from the rules in pkg/yunikorn, pkg/mesos and pkg/ytsaurus by `make docs`; do not edit. -->\n")
 	b.WriteString("# aclint rules\n\n")
 	b.WriteString("Severities mean the same everywhere: **error** — the system rejects the config (YuniKorn:\n")
 	b.WriteString("validate-conf fails, or the queues cannot be built when it loads; Mesos: the master and agent\n")
@@ -91,9 +58,8 @@ func Markdown() string {
 		fmt.Fprintf(&b, "\n## %s\n\n", r.Name)
 		fmt.Fprintf(&b, "Severity: **%s**. %s.\n\n", r.Severity, upperFirst(r.Summary))
 		b.WriteString(r.Doc)
-		cmd := "aclint lint " + exampleFile(r)
+		cmd, _, _ := documented(r).Example(r, r.Bad)
 		if r.LDAP {
-			cmd = "aclint lint --ldap-config " + LDAPDir
 			b.WriteString("\n\nExample settings directory (one file per setting):\n\n")
 		} else {
 			b.WriteString("\n\nExample `" + exampleFile(r) + "`:\n\n")
@@ -133,49 +99,35 @@ func indent(s string) string {
 	return b.String()
 }
 
-// LDAPDir is the directory name LDAP examples are shown under.
-const LDAPDir = "ldap"
+// exampleBlock shows an example as its system renders it.
+func exampleBlock(r *lint.Rule, text string) string { return documented(r).ExampleBlock(r, text) }
 
-// ldapOutput lints an LDAP example as `aclint lint --ldap-config ldap`.
-func ldapOutput(text string) string {
-	tmp, err := os.MkdirTemp("", "aclint-ldap")
-	if err != nil {
-		return err.Error()
+// Table is the rule table of one system, for the system's own page.
+func Table(system string) string {
+	var b strings.Builder
+	b.WriteString("| rule | severity | finds |\n|---|---|---|\n")
+	for _, r := range lint.RulesOf(system) {
+		fmt.Fprintf(&b, "| [`%s`](rules.md#%s) | %s | %s |\n", r.Name, r.Name, r.Severity, r.Summary)
 	}
-	defer os.RemoveAll(tmp)
-	fs, err := yunikorn.LDAPExample(tmp, text)
-	if err != nil {
-		return err.Error()
-	}
-	src := report.Sources{}
-	for i := range fs {
-		fs[i].Pos.File = LDAPDir + "/" + fs[i].Pos.File
-		if b, err := os.ReadFile(filepath.Join(tmp, filepath.Base(fs[i].Pos.File))); err == nil {
-			src[fs[i].Pos.File] = strings.Split(string(b), "\n")
-		}
-	}
-	var b bytes.Buffer
-	_ = report.Text(&b, fs, src, false)
 	return b.String()
 }
 
-// exampleBlock shows an example: a queues.yaml, or the files of an LDAP
-// settings directory.
-func exampleBlock(r *lint.Rule, text string) string {
-	if r.System == mesos.System {
-		return "```json\n" + text + "```\n"
+// The generated region of a system's page.
+const (
+	tableStart = "<!-- rules:%s: generated by `make docs` from the rules' metadata -->\n"
+	tableEnd   = "<!-- end of rules:%s -->\n"
+)
+
+// UpdateTable replaces the generated rule table of a system in a page; it
+// reports whether the page had the markers.
+func UpdateTable(page, system string) (string, bool) {
+	start, end := fmt.Sprintf(tableStart, system), fmt.Sprintf(tableEnd, system)
+	i := strings.Index(page, start)
+	j := strings.Index(page, end)
+	if i < 0 || j < i {
+		return page, false
 	}
-	if !r.LDAP {
-		return "```yaml\n" + text + "```\n"
-	}
-	var b strings.Builder
-	b.WriteString("```text\n")
-	for _, l := range strings.Split(strings.TrimSpace(text), "\n") {
-		name, v, _ := strings.Cut(l, ":")
-		fmt.Fprintf(&b, "%s/%s: %s\n", LDAPDir, strings.TrimSpace(name), strings.TrimSpace(v))
-	}
-	b.WriteString("```\n")
-	return b.String()
+	return page[:i+len(start)] + Table(system) + page[j:], true
 }
 
 func upperFirst(s string) string {

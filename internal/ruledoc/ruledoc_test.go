@@ -15,6 +15,30 @@ var update = flag.Bool("update", false, "rewrite docs/rules.md")
 
 const rulesMD = "../../docs/rules.md"
 
+// TestSystemTablesUpToDate fails when a system page's rule table differs
+// from the registry's. Refresh them with `make docs`.
+func TestSystemTablesUpToDate(t *testing.T) {
+	for page, system := range map[string]string{"../../docs/mesos.md": "mesos", "../../docs/ytsaurus.md": "ytsaurus"} {
+		b, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, ok := UpdateTable(string(b), system)
+		if !ok {
+			t.Fatalf("%s has no generated rules:%s region", page, system)
+		}
+		if *update {
+			if err := os.WriteFile(page, []byte(want), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if want != string(b) {
+			t.Errorf("%s: the rule table is stale: run `make docs`", page)
+		}
+	}
+}
+
 // TestRulesDocUpToDate fails when docs/rules.md differs from what the rules'
 // metadata generates. Refresh it with `make docs`.
 func TestRulesDocUpToDate(t *testing.T) {

@@ -73,6 +73,18 @@ type System interface {
 	Lint(in *Input, opts Options) (*Report, error)
 }
 
+// Documented is a System whose rules show examples in the documentation.
+type Documented interface {
+	// Example lints a rule's example text as `aclint lint FILE` would and
+	// returns the command shown, the findings, and the lines of the files
+	// they point into.
+	Example(r *Rule, text string) (cmd string, findings []Finding, sources map[string][]string)
+	// ExampleBlock renders an example input as a Markdown code block.
+	ExampleBlock(r *Rule, text string) string
+	// ExampleFile is the name examples are shown as.
+	ExampleFile(r *Rule) string
+}
+
 var systems []System
 
 // RegisterSystem adds a system. Order matters: an input goes to the first
