@@ -2,10 +2,9 @@ package cmd
 
 import (
 	"github.com/aclint/aclint/pkg/yunikorn"
-
-	"encoding/json"
-	"fmt"
 	"io"
+
+	"fmt"
 	"os"
 	"strings"
 
@@ -80,20 +79,9 @@ partition or queue, usage).`,
 				return usageErr("%v", err)
 			}
 			d.Notes = append(notes, d.Notes...)
-			if !quiet {
-				if output == "json" {
-					err = writeDecisionJSON(s.out, d)
-				} else {
-					err = writeDecisionText(s.out, d, explain)
-				}
-				if err != nil {
-					return usageErr("writing output: %v", err)
-				}
-			}
-			if !d.Allowed {
-				return &exitError{code: ExitFail}
-			}
-			return nil
+			return writeVerdict(s, verdict{ok: d.Allowed,
+				text: func(w io.Writer) error { return writeDecisionText(w, d, explain) },
+				json: func() any { return decisionJSON(d) }}, output, quiet)
 		},
 	}
 	f := c.Flags()
@@ -160,130 +148,6 @@ func loadAcceptedConfig(s *streams, files []string, key string, tolerate func(li
 		return nil, nil, usageErr("%s: YuniKorn rejects this config, so it answers no access question; run 'aclint lint' for details:\n%s", doc.Describe(), strings.TrimRight(b.String(), "\n"))
 	}
 	return cfg, notes, nil
-}
-
-func writeDecisionText(w io.Writer, d *acl.Decision, explain bool) error {
-	verdict := "denied"
-	if d.Allowed {
-		verdict = "allowed"
-	}
-	groups := "[" + strings.Join(d.Groups, ", ") + "]"
-	var b strings.Builder
-	fmt.Fprintln(&b, verdict)
-	fmt.Fprintf(&b, "%s on %s in partition %s for user %s, groups %s", d.Query.Action, d.Queue, d.Partition, d.Query.User, groups)
-	if d.GroupsSource != "" {
-		fmt.Fprintf(&b, " (%s)", d.GroupsSource)
-	}
-	fmt.Fprintln(&b)
-	if explain {
-		fmt.Fprintf(&b, "groups: %s\n", groups)
-		if d.GroupsSource != "" {
-			fmt.Fprintf(&b, "groups from: %s\n", d.GroupsSource)
-		}
-		for _, l := range d.GroupsDetails {
-			fmt.Fprintf(&b, "  %s\n", l)
-		}
-	}
-	switch {
-	case d.Reason != "":
-		fmt.Fprintf(&b, "reason: %s\n", d.Reason)
-	case d.DecidedBy != nil:
-		g := d.DecidedBy
-		what := fmt.Sprintf("%s %q", g.Kind, g.Entry)
-		if g.Kind == "wildcard" {
-			what = `wildcard "*"`
-		}
-		fmt.Fprintf(&b, "decided by: %s %s, %s at %s\n", g.Queue, g.ACL, what, g.Pos)
-	}
-	if !d.Allowed && len(d.Consulted) > 0 {
-		fmt.Fprintln(&b, "consulted, from the queue up to root:")
-		for _, c := range d.Consulted {
-			where, val := "", ""
-			switch {
-			case c.Set:
-				val = " " + strconvQuote(c.Value)
-				where = " at " + c.Pos.String()
-			case c.Pos.File != "":
-				where = " (queue at " + c.Pos.String() + ")"
-			}
-			fmt.Fprintf(&b, "  %s %s%s%s: %s\n", c.Queue, c.ACL, val, where, c.Result)
-		}
-	}
-	if len(d.Notes) > 0 {
-		fmt.Fprintln(&b, "notes:")
-		for _, n := range d.Notes {
-			fmt.Fprintf(&b, "  - %s\n", n)
-		}
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-func strconvQuote(s string) string {
-	out, _ := json.Marshal(s)
-	return string(out)
-}
-
-type jsonGrant struct {
-	Queue  string `json:"queue"`
-	ACL    string `json:"acl"`
-	Kind   string `json:"kind"`
-	Entry  string `json:"entry"`
-	File   string `json:"file"`
-	Line   int    `json:"line"`
-	Column int    `json:"column"`
-}
-
-type jsonConsulted struct {
-	Queue  string `json:"queue"`
-	ACL    string `json:"acl"`
-	Value  string `json:"value"`
-	Set    bool   `json:"set"`
-	File   string `json:"file,omitempty"`
-	Line   int    `json:"line,omitempty"`
-	Column int    `json:"column,omitempty"`
-	Result string `json:"result"`
-}
-
-func writeDecisionJSON(w io.Writer, d *acl.Decision) error {
-	out := struct {
-		Allowed      bool            `json:"allowed"`
-		Action       string          `json:"action"`
-		Partition    string          `json:"partition"`
-		Queue        string          `json:"queue"`
-		DecidingQ    string          `json:"decidingQueue"`
-		Dynamic      bool            `json:"dynamic"`
-		User         string          `json:"user"`
-		Groups       []string        `json:"groups"`
-		GroupsSource string          `json:"groupsSource"`
-		GroupsDetail []string        `json:"groupsDetails"`
-		Reason       string          `json:"reason,omitempty"`
-		DecidedBy    *jsonGrant      `json:"decidedBy"`
-		Consulted    []jsonConsulted `json:"consulted"`
-		Notes        []string        `json:"notes"`
-	}{
-		Allowed: d.Allowed, Action: string(d.Query.Action), Partition: d.Partition, Queue: d.Queue,
-		DecidingQ: d.Deciding, Dynamic: d.Dynamic, User: d.Query.User, Groups: d.Groups,
-		GroupsSource: d.GroupsSource, GroupsDetail: d.GroupsDetails, Reason: d.Reason, Consulted: []jsonConsulted{}, Notes: d.Notes,
-	}
-	if out.Groups == nil {
-		out.Groups = []string{}
-	}
-	if out.Notes == nil {
-		out.Notes = []string{}
-	}
-	if out.GroupsDetail == nil {
-		out.GroupsDetail = []string{}
-	}
-	if g := d.DecidedBy; g != nil {
-		out.DecidedBy = &jsonGrant{g.Queue, g.ACL, g.Kind, g.Entry, g.Pos.File, g.Pos.Line, g.Pos.Col}
-	}
-	for _, c := range d.Consulted {
-		out.Consulted = append(out.Consulted, jsonConsulted{c.Queue, c.ACL, c.Value, c.Set, c.Pos.File, c.Pos.Line, c.Pos.Col, c.Result})
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
 }
 
 // newPolicy prepares a config for access questions, with YuniKorn's

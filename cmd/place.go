@@ -1,16 +1,12 @@
 package cmd
 
 import (
-	"encoding/json"
-	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/aclint/aclint/pkg/acl"
 	"github.com/aclint/aclint/pkg/admission"
 	"github.com/aclint/aclint/pkg/config"
 	"github.com/aclint/aclint/pkg/lint"
@@ -136,13 +132,7 @@ partition, bad input).`,
 				return usageErr("--submitter goes with --pod: it is who creates the pod")
 			}
 			if gate != nil && (gate.rejected != "" || gate.bypass != "") {
-				if !quiet {
-					writeGate(s.out, gate, output)
-				}
-				if gate.rejected != "" {
-					return &exitError{code: ExitFail}
-				}
-				return &exitError{code: ExitUsage}
+				return writeVerdict(s, gateVerdict(gate), output, quiet)
 			}
 			policy := newPolicy(cfg)
 			res, err := placement.New(cfg, policy).Place(app)
@@ -156,23 +146,13 @@ partition, bad input).`,
 			if derived != nil {
 				res.Notes = append(res.Notes, derived.Notes...)
 			}
-			if !quiet {
-				if output == "json" {
-					err = writePlaceJSON(s.out, app, res)
-				} else {
-					err = writePlaceText(s.out, app, res, derived)
-				}
-				if err != nil {
-					return usageErr("writing output: %v", err)
-				}
+			v := verdict{ok: res.Placed && res.Crash == "",
+				text: func(w io.Writer) error { return writePlaceText(w, app, res, derived) },
+				json: func() any { return placeJSON(app, res) }}
+			if res.Crash != "" {
+				v.code = ExitUsage
 			}
-			switch {
-			case res.Crash != "":
-				return &exitError{code: ExitUsage}
-			case !res.Placed:
-				return &exitError{code: ExitFail}
-			}
-			return nil
+			return writeVerdict(s, v, output, quiet)
 		},
 	}
 	f := c.Flags()
@@ -190,185 +170,6 @@ partition, bad input).`,
 	f.StringVar(&key, "key", config.DefaultKey, "ConfigMap data key holding the queue config")
 	resolvers.register(c)
 	return c
-}
-
-func writePlaceText(w io.Writer, app placement.App, r *placement.Result, d *placement.Derivation) error {
-	var b strings.Builder
-	switch {
-	case r.Crash != "":
-		b.WriteString("crash\n")
-	case r.Placed:
-		b.WriteString("placed\n")
-	default:
-		b.WriteString("rejected\n")
-	}
-	q := app.Queue
-	if q == "" {
-		q = "(none)"
-	}
-	fmt.Fprintf(&b, "application of user %s, groups [%s]", r.User, strings.Join(r.Groups, ", "))
-	if r.GroupsSource != "" {
-		fmt.Fprintf(&b, " (%s)", r.GroupsSource)
-	}
-	fmt.Fprintf(&b, ", queue %s, tags %s, in partition %s\n", q, describeTags(app.Tags), r.Partition)
-	if d != nil {
-		fmt.Fprintf(&b, "from the pod: queue from %s; user from %s; tags %s\n", d.Queue, d.User, d.Tags)
-	}
-	if r.NoRules != "" {
-		fmt.Fprintf(&b, "no rules: %s\n", r.NoRules)
-	}
-	if len(r.Rules) > 0 {
-		b.WriteString("rules, in order:\n")
-	}
-	for _, st := range r.Rules {
-		fmt.Fprintf(&b, "  %d. %s", st.Index, st.Rule)
-		if st.Pos.File != "" {
-			fmt.Fprintf(&b, " at %s", st.Pos)
-		}
-		fmt.Fprintf(&b, ": %s", st.Result)
-		if st.Queue != "" {
-			fmt.Fprintf(&b, " %s", st.Queue)
-		}
-		if st.Reason != "" {
-			fmt.Fprintf(&b, " (%s)", st.Reason)
-		}
-		if st.Filter != "" && !strings.Contains(st.Reason, st.Filter) {
-			fmt.Fprintf(&b, "; filter: %s", st.Filter)
-		}
-		b.WriteString("\n")
-		if st.Decision != nil && !st.Decision.Allowed {
-			writeConsulted(&b, st.Decision, "     ")
-		}
-	}
-	if r.Fallback != "" {
-		fmt.Fprintf(&b, "fallback: %s\n", r.Fallback)
-	}
-	switch {
-	case r.Placed:
-		fmt.Fprintf(&b, "queue: %s", r.Queue)
-		if r.Created {
-			fmt.Fprintf(&b, " (created under %s)", r.CreatedUnder)
-		} else {
-			b.WriteString(" (exists)")
-		}
-		b.WriteString("\n")
-		if g := grantOf(r.Decision); g != nil {
-			fmt.Fprintf(&b, "submit: allowed by %s\n", describeGrant(g))
-		}
-	default:
-		fmt.Fprintf(&b, "reason: %s\n", r.Reason)
-		if r.Decision != nil && !r.Decision.Allowed {
-			writeConsulted(&b, r.Decision, "  ")
-		}
-	}
-	if len(r.Notes) > 0 {
-		b.WriteString("notes:\n")
-		for _, n := range r.Notes {
-			fmt.Fprintf(&b, "  - %s\n", n)
-		}
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-func describeTags(t map[string]string) string {
-	if len(t) == 0 {
-		return "(none)"
-	}
-	var keys []string
-	for k := range t {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var parts []string
-	for _, k := range keys {
-		parts = append(parts, k+"="+t[k])
-	}
-	return strings.Join(parts, ", ")
-}
-
-func grantOf(d *acl.Decision) *acl.Grant {
-	if d == nil {
-		return nil
-	}
-	return d.DecidedBy
-}
-
-func describeGrant(g *acl.Grant) string {
-	what := fmt.Sprintf("%s %q", g.Kind, g.Entry)
-	if g.Kind == "wildcard" {
-		what = `wildcard "*"`
-	}
-	return fmt.Sprintf("%s %s, %s at %s", g.Queue, g.ACL, what, g.Pos)
-}
-
-func writeConsulted(b *strings.Builder, d *acl.Decision, indent string) {
-	if d.Reason != "" {
-		fmt.Fprintf(b, "%ssubmit denied: %s\n", indent, d.Reason)
-		return
-	}
-	fmt.Fprintf(b, "%ssubmit denied on %s, consulted up to root:\n", indent, d.Deciding)
-	for _, c := range d.Consulted {
-		val := ""
-		if c.Set {
-			val = " " + strconvQuote(c.Value)
-		}
-		fmt.Fprintf(b, "%s  %s %s%s: %s\n", indent, c.Queue, c.ACL, val, c.Result)
-	}
-}
-
-func writePlaceJSON(w io.Writer, app placement.App, r *placement.Result) error {
-	type ruleJSON struct {
-		Index  int    `json:"index"`
-		Rule   string `json:"rule"`
-		File   string `json:"file,omitempty"`
-		Line   int    `json:"line,omitempty"`
-		Column int    `json:"column,omitempty"`
-		Result string `json:"result"`
-		Queue  string `json:"queue"`
-		Filter string `json:"filter,omitempty"`
-		Reason string `json:"reason"`
-	}
-	out := struct {
-		Placed    bool       `json:"placed"`
-		Queue     *string    `json:"queue"`
-		Created   bool       `json:"created"`
-		Under     string     `json:"createdUnder,omitempty"`
-		Partition string     `json:"partition"`
-		User      string     `json:"user"`
-		Groups    []string   `json:"groups"`
-		Requested string     `json:"requestedQueue"`
-		Tags      any        `json:"tags"`
-		Rules     []ruleJSON `json:"rules"`
-		NoRules   string     `json:"noRules,omitempty"`
-		Fallback  string     `json:"fallback"`
-		DecidedBy *jsonGrant `json:"decidedBy"`
-		Reason    string     `json:"reason,omitempty"`
-		Crash     string     `json:"crash,omitempty"`
-		Notes     []string   `json:"notes"`
-	}{Placed: r.Placed, Created: r.Created, Under: r.CreatedUnder, Partition: r.Partition, User: r.User, Groups: r.Groups,
-		Requested: app.Queue, Tags: app.Tags, Rules: []ruleJSON{}, NoRules: r.NoRules, Fallback: r.Fallback, Reason: r.Reason, Crash: r.Crash, Notes: r.Notes}
-	if r.Placed {
-		out.Queue = &r.Queue
-	}
-	if out.Groups == nil {
-		out.Groups = []string{}
-	}
-	if out.Notes == nil {
-		out.Notes = []string{}
-	}
-	if out.Tags == nil {
-		out.Tags = map[string]string{}
-	}
-	for _, st := range r.Rules {
-		out.Rules = append(out.Rules, ruleJSON{st.Index, st.Rule, st.Pos.File, st.Pos.Line, st.Pos.Col, st.Result, st.Queue, st.Filter, st.Reason})
-	}
-	if g := grantOf(r.Decision); g != nil && r.Placed {
-		out.DecidedBy = &jsonGrant{g.Queue, g.ACL, g.Kind, g.Entry, g.Pos.File, g.Pos.Line, g.Pos.Col}
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
 }
 
 // admissionGate is what the admission controller does with a pod.
@@ -394,18 +195,4 @@ func admit(set admission.Settings, d placement.Derivation, sub *admission.Submit
 		g.notes = append(g.notes, "admissionController.accessControl.bypassAuth is true: any pod may name any user and groups, so this answer holds only if the pod's annotation is honest")
 	}
 	return g
-}
-
-func writeGate(w io.Writer, g *admissionGate, output string) {
-	msg, verdict := g.bypass, "not scheduled by YuniKorn"
-	if g.rejected != "" {
-		msg, verdict = g.rejected, "rejected"
-	}
-	if output == "json" {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		_ = enc.Encode(map[string]any{"placed": false, "queue": nil, "reason": msg, "admission": verdict})
-		return
-	}
-	fmt.Fprintf(w, "%s\nreason: %s\n", verdict, msg)
 }

@@ -201,12 +201,3 @@ func writeWhoCanText(w io.Writer, r *acl.WhoCanResult) error {
 	_, err := io.WriteString(w, b.String())
 	return err
 }
-
-func writeNotes(b *strings.Builder, notes []string) {
-	if len(notes) > 0 {
-		b.WriteString("notes:\n")
-		for _, n := range notes {
-			fmt.Fprintf(b, "  - %s\n", n)
-		}
-	}
-}
