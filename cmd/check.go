@@ -106,43 +106,29 @@ func loadPolicyConfig(s *streams, files []string, key string) (*config.Config, [
 // do not refuse the config (place answers for a freshly started scheduler,
 // which runs a partition whose placement rules cannot be built).
 func loadAcceptedConfig(s *streams, files []string, key string, tolerate func(lint.Finding) bool) (*config.Config, []string, error) {
-	var notes []string
-	var doc *config.Document
+	var docs []*config.Document
 	if len(files) == 0 {
 		if _, err := os.Stat("queues.yaml"); err == nil {
 			files = []string{"queues.yaml"}
 		} else {
 			fmt.Fprintln(s.err, "aclint: no -f given and no ./queues.yaml: using YuniKorn's built-in default config")
-			doc = config.DefaultDocument()
+			docs = []*config.Document{config.DefaultDocument()}
 		}
 	}
-	if doc == nil {
-		docs, err := loadInputs(s, files, key, false)
-		if err != nil {
+	if docs == nil {
+		var err error
+		if docs, err = loadInputs(s, files, key, false); err != nil {
 			return nil, nil, err
 		}
-		var merged []string
-		doc, merged = config.Merge(docs)
-		notes = append(notes, merged...)
-		if doc.Empty() {
-			msg := doc.EmptyReason() + ": YuniKorn uses its built-in default config, where everyone may submit"
-			fmt.Fprintln(s.err, "aclint: "+msg)
-			notes = append(notes, msg)
-			doc = config.DefaultDocument()
-		}
 	}
-	cfg := config.Decode(doc)
-	errs := yunikorn.Errors(cfg)
-	if tolerate != nil {
-		kept := errs[:0]
-		for _, f := range errs {
-			if !tolerate(f) {
-				kept = append(kept, f)
-			}
-		}
-		errs = kept
+	cfg, notes, empty, errs := yunikorn.Accepted(docs, tolerate)
+	if empty != "" {
+		msg := empty + ": YuniKorn uses its built-in default config, where everyone may submit"
+		fmt.Fprintln(s.err, "aclint: "+msg)
+		notes = append(notes, msg)
 	}
 	if len(errs) > 0 {
+		doc := cfg.Doc
 		var b strings.Builder
 		_ = report.Text(&b, errs, report.Sources{doc.File: doc.Lines()}, false)
 		return nil, nil, usageErr("%s: YuniKorn rejects this config, so it answers no access question; run 'aclint lint' for details:\n%s", doc.Describe(), strings.TrimRight(b.String(), "\n"))

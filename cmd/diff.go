@@ -28,14 +28,11 @@ func loadSide(s *streams, path, key string) (*side, error) {
 	if err != nil {
 		return nil, err
 	}
-	doc, _ := config.Merge(docs)
-	if doc.Empty() {
-		fmt.Fprintf(s.err, "aclint: %s: YuniKorn uses its built-in default config, where everyone may submit\n", doc.EmptyReason())
-		doc = config.DefaultDocument()
+	cfg, _, empty, errs := yunikorn.Accepted(docs, nil)
+	if empty != "" {
+		fmt.Fprintf(s.err, "aclint: %s: YuniKorn uses its built-in default config, where everyone may submit\n", empty)
 	}
-	cfg := config.Decode(doc)
-	errs := yunikorn.Errors(cfg)
-	return &side{name: doc.Describe(), cfg: cfg, accepted: len(errs) == 0, errors: errs}, nil
+	return &side{name: cfg.Doc.Describe(), cfg: cfg, accepted: len(errs) == 0, errors: errs}, nil
 }
 
 func newDiffCmd(s *streams) *cobra.Command {
