@@ -48,158 +48,16 @@ Exit codes: 0 no finding reaches --fail-on, 1 one does, 2 usage or input error.`
   aclint lint acls.json
   aclint lint --system mesos -o sarif=mesos.sarif /etc/mesos/acls`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 && ldapDir == "" {
-				return usageErr("lint needs at least one file, directory, or - for standard input (or --ldap-config DIR)")
+			o := lintOptions{outputs: outputs, failOn: failOn, colorMode: colorMode, key: key, configFile: configFile,
+				ldapDir: ldapDir, system: system, verbose: verbose, fix: fixMode, diff: diffMode, unsafe: unsafeFixes}
+			if err := o.resolve(s, cmd, args); err != nil {
+				return err
 			}
-			first := "."
-			if len(args) > 0 {
-				first = args[0]
-			}
-			files, err := newSettingsFinder(configFile, first)
+			rep, linted, err := collectFindings(s, &o, args)
 			if err != nil {
 				return err
 			}
-			// flags given on the command line win over .aclint.yaml
-			if run := files.run; run != nil {
-				if !cmd.Flags().Changed("fail-on") && run.FailOn != "" {
-					failOn = run.FailOn
-				}
-				if !cmd.Flags().Changed("key") && run.Key != "" {
-					key = run.Key
-				}
-				if !cmd.Flags().Changed("output") && len(run.Output) > 0 {
-					outputs = run.Output
-				}
-			}
-			threshold, never := lint.Severity(0), false
-			switch failOn {
-			case "none":
-				never = true
-			default:
-				sev, err := lint.ParseSeverity(failOn)
-				if err != nil {
-					return usageErr("invalid --fail-on %q: use error, warning, info or none", failOn)
-				}
-				threshold = sev
-			}
-			if len(outputs) == 0 {
-				outputs = []string{"text"}
-				if os.Getenv("GITHUB_ACTIONS") == "true" {
-					outputs = []string{"github"}
-				}
-			}
-			targets, err := parseOutputs(outputs)
-			if err != nil {
-				return err
-			}
-			colored, err := useColor(colorMode, s.out)
-			if err != nil {
-				return err
-			}
-			if unsafeFixes && !fixMode && !diffMode {
-				return usageErr("--unsafe-fixes goes with --fix or --diff")
-			}
-			if fixMode && diffMode {
-				return usageErr("--fix writes the fixes and --diff only shows them: choose one")
-			}
-			jobs, err := collectLintInputs(s, args, verbose, system)
-			if err != nil {
-				return err
-			}
-			var ldapFindings []lint.Finding
-			if ldapDir != "" {
-				ldapFindings, err = yunikorn.LintLDAP(ldapDir)
-				if err != nil {
-					return usageErr("--ldap-config: %v", err)
-				}
-			}
-			fixed := map[*lint.Input][]*config.Document{}
-			if fixMode || diffMode {
-				if fixed, err = fixJobs(s, jobs, files, key, fixMode, unsafeFixes); err != nil {
-					return err
-				}
-				if diffMode {
-					targets = nil // stdout holds the diff; the exit code still follows the findings left
-				}
-			}
-			rep := newReport(colored)
-			linted, found := 0, map[string]bool{}
-			// the systems in registry order, each input once
-			for _, sys := range lint.Systems() {
-				for _, j := range jobs {
-					if j.sys != sys {
-						continue
-					}
-					set, err := files.forFile(j.in.Path)
-					if err != nil {
-						return err
-					}
-					if set.Ignored(j.in.Path) {
-						found[j.in.Arg] = true
-						if verbose {
-							fmt.Fprintf(s.err, "aclint: skipping %s: ignored by %s\n", j.in.Path, set.Path)
-						}
-						continue
-					}
-					r, err := lintJobRun(j, fixed, key)
-					if err != nil && !j.in.Explicit {
-						if verbose {
-							fmt.Fprintf(s.err, "aclint: skipping %s: %s\n", j.in.Path, config.SkipReason(err))
-						}
-						continue
-					}
-					if err != nil {
-						return usageErr("%v", err)
-					}
-					for _, n := range r.Notes {
-						fmt.Fprintf(s.err, "aclint: %s\n", n)
-					}
-					findings := r.Findings
-					if ldapDir != "" && sys.Name() == yunikorn.System {
-						findings = yunikorn.WithLDAPSettings(findings)
-					}
-					found[j.in.Arg] = true
-					linted += r.Configs
-					rep.Findings = append(rep.Findings, set.Apply(findings)...)
-					for file, lines := range r.Sources {
-						if _, ok := rep.Sources[file]; !ok {
-							rep.Sources[file] = lines
-							rep.Files = append(rep.Files, file)
-						}
-					}
-				}
-			}
-			if err := checkFound(args, found, system); err != nil {
-				return err
-			}
-			if len(ldapFindings) > 0 {
-				set, err := files.forFile(ldapDir)
-				if err != nil {
-					return err
-				}
-				rep.Findings = append(rep.Findings, set.Apply(ldapFindings)...)
-				for _, f := range ldapFindings {
-					if _, ok := rep.Sources[f.Pos.File]; !ok {
-						if b, err := os.ReadFile(f.Pos.File); err == nil {
-							rep.Sources[f.Pos.File] = strings.Split(string(b), "\n")
-						}
-					}
-				}
-			}
-			lint.Sort(rep.Findings)
-			findings := rep.Findings
-			if err := writeOutputs(s, targets, rep); err != nil {
-				return err
-			}
-			if len(findings) > 0 && len(targets) > 0 && targets[0].format == "text" && targets[0].path == "" {
-				report.Summary(s.err, findings, linted)
-			}
-			for _, f := range findings {
-				if !never && f.Severity >= threshold {
-					return &exitError{code: ExitFail}
-				}
-			}
-			return nil
+			return writeLintOutput(s, &o, rep, linted)
 		},
 	}
 	f := c.Flags()
@@ -252,4 +110,185 @@ func fixJobs(s *streams, jobs []lintJob, files *settingsFinder, key string, writ
 		}
 	}
 	return out, nil
+}
+
+// lintOptions are lint's flags, resolved against .aclint.yaml (the command
+// line wins).
+type lintOptions struct {
+	outputs                     []string
+	failOn, colorMode, key      string
+	configFile, ldapDir, system string
+	verbose, fix, diff, unsafe  bool
+
+	files     *settingsFinder
+	threshold lint.Severity
+	never     bool // --fail-on none
+	targets   []outputTarget
+	colored   bool
+}
+
+func (o *lintOptions) resolve(s *streams, cmd *cobra.Command, args []string) error {
+	if len(args) == 0 && o.ldapDir == "" {
+		return usageErr("lint needs at least one file, directory, or - for standard input (or --ldap-config DIR)")
+	}
+	first := "."
+	if len(args) > 0 {
+		first = args[0]
+	}
+	files, err := newSettingsFinder(o.configFile, first)
+	if err != nil {
+		return err
+	}
+	o.files = files
+	// flags given on the command line win over .aclint.yaml
+	if run := files.run; run != nil {
+		if !cmd.Flags().Changed("fail-on") && run.FailOn != "" {
+			o.failOn = run.FailOn
+		}
+		if !cmd.Flags().Changed("key") && run.Key != "" {
+			o.key = run.Key
+		}
+		if !cmd.Flags().Changed("output") && len(run.Output) > 0 {
+			o.outputs = run.Output
+		}
+	}
+	switch o.failOn {
+	case "none":
+		o.never = true
+	default:
+		sev, err := lint.ParseSeverity(o.failOn)
+		if err != nil {
+			return usageErr("invalid --fail-on %q: use error, warning, info or none", o.failOn)
+		}
+		o.threshold = sev
+	}
+	if len(o.outputs) == 0 {
+		o.outputs = []string{"text"}
+		if os.Getenv("GITHUB_ACTIONS") == "true" {
+			o.outputs = []string{"github"}
+		}
+	}
+	if o.targets, err = parseOutputs(o.outputs); err != nil {
+		return err
+	}
+	if o.colored, err = useColor(o.colorMode, s.out); err != nil {
+		return err
+	}
+	if o.unsafe && !o.fix && !o.diff {
+		return usageErr("--unsafe-fixes goes with --fix or --diff")
+	}
+	if o.fix && o.diff {
+		return usageErr("--fix writes the fixes and --diff only shows them: choose one")
+	}
+	return nil
+}
+
+// collectFindings lints every input with its system, applies the
+// settings of each file, and returns the report and the number of configs
+// linted.
+func collectFindings(s *streams, o *lintOptions, args []string) (*report.Report, int, error) {
+	jobs, err := collectLintInputs(s, args, o.verbose, o.system)
+	if err != nil {
+		return nil, 0, err
+	}
+	var ldapFindings []lint.Finding
+	if o.ldapDir != "" {
+		ldapFindings, err = yunikorn.LintLDAP(o.ldapDir)
+		if err != nil {
+			return nil, 0, usageErr("--ldap-config: %v", err)
+		}
+	}
+	fixed := map[*lint.Input][]*config.Document{}
+	if o.fix || o.diff {
+		if fixed, err = fixJobs(s, jobs, o.files, o.key, o.fix, o.unsafe); err != nil {
+			return nil, 0, err
+		}
+		if o.diff {
+			o.targets = nil // stdout holds the diff; the exit code still follows the findings left
+		}
+	}
+	rep := newReport(o.colored)
+	linted, found := 0, map[string]bool{}
+	// the systems in registry order, each input once
+	for _, sys := range lint.Systems() {
+		for _, j := range jobs {
+			if j.sys != sys {
+				continue
+			}
+			set, err := o.files.forFile(j.in.Path)
+			if err != nil {
+				return nil, 0, err
+			}
+			if set.Ignored(j.in.Path) {
+				found[j.in.Arg] = true
+				if o.verbose {
+					fmt.Fprintf(s.err, "aclint: skipping %s: ignored by %s\n", j.in.Path, set.Path)
+				}
+				continue
+			}
+			r, err := lintJobRun(j, fixed, o.key)
+			if err != nil && !j.in.Explicit {
+				if o.verbose {
+					fmt.Fprintf(s.err, "aclint: skipping %s: %s\n", j.in.Path, config.SkipReason(err))
+				}
+				continue
+			}
+			if err != nil {
+				return nil, 0, usageErr("%v", err)
+			}
+			for _, n := range r.Notes {
+				fmt.Fprintf(s.err, "aclint: %s\n", n)
+			}
+			findings := r.Findings
+			if o.ldapDir != "" && sys.Name() == yunikorn.System {
+				findings = yunikorn.WithLDAPSettings(findings)
+			}
+			found[j.in.Arg] = true
+			linted += r.Configs
+			rep.Findings = append(rep.Findings, set.Apply(findings)...)
+			for file, lines := range r.Sources {
+				if _, ok := rep.Sources[file]; !ok {
+					rep.Sources[file] = lines
+					rep.Files = append(rep.Files, file)
+				}
+			}
+		}
+	}
+	if err := checkFound(args, found, o.system); err != nil {
+		return nil, 0, err
+	}
+	if len(ldapFindings) > 0 {
+		set, err := o.files.forFile(o.ldapDir)
+		if err != nil {
+			return nil, 0, err
+		}
+		rep.Findings = append(rep.Findings, set.Apply(ldapFindings)...)
+		for _, f := range ldapFindings {
+			if _, ok := rep.Sources[f.Pos.File]; !ok {
+				if b, err := os.ReadFile(f.Pos.File); err == nil {
+					rep.Sources[f.Pos.File] = strings.Split(string(b), "\n")
+				}
+			}
+		}
+	}
+	lint.Sort(rep.Findings)
+	return rep, linted, nil
+}
+
+// writeLintOutput writes every requested output, the summary, and gives
+// the exit code --fail-on asks for.
+func writeLintOutput(s *streams, o *lintOptions, rep *report.Report, linted int) error {
+	findings := rep.Findings
+	if err := writeOutputs(s, o.targets, rep); err != nil {
+		return err
+	}
+	if len(findings) > 0 && len(o.targets) > 0 && o.targets[0].format == "text" && o.targets[0].path == "" {
+		report.Summary(s.err, findings, linted)
+	}
+	for _, f := range findings {
+		if !o.never && f.Severity >= o.threshold {
+			return &exitError{code: ExitFail}
+		}
+	}
+	return nil
 }
