@@ -11,7 +11,6 @@ import (
 
 	"github.com/aclint/aclint/pkg/acl"
 	"github.com/aclint/aclint/pkg/config"
-	"github.com/aclint/aclint/pkg/resolve"
 )
 
 func newAccessCmd(s *streams) *cobra.Command {
@@ -39,16 +38,9 @@ Exit codes: 0 listed, 2 error (a config YuniKorn rejects, unknown partition, usa
 			if err != nil {
 				return err
 			}
-			q := acl.Query{User: args[0], Resolvers: resolvers.options(cmd)}
-			if groups != "" {
-				q.Groups = strings.Split(groups, ",")
-			}
-			if resolvers.name != "" {
-				r, err := resolve.New(resolvers.name, q.Resolvers)
-				if err != nil {
-					return usageErr("--resolver %s: %v", resolvers.name, err)
-				}
-				q.Resolver = r
+			q := acl.Query{User: args[0]}
+			if err := resolvers.subject(cmd, &q, groups); err != nil {
+				return err
 			}
 			w := bufio.NewWriter(s.out)
 			defer w.Flush()

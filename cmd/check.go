@@ -15,7 +15,6 @@ import (
 	"github.com/aclint/aclint/pkg/lint"
 	"github.com/aclint/aclint/pkg/placement"
 	"github.com/aclint/aclint/pkg/report"
-	"github.com/aclint/aclint/pkg/resolve"
 )
 
 func newCheckCmd(s *streams) *cobra.Command {
@@ -63,16 +62,9 @@ partition or queue, usage).`,
 			if err != nil {
 				return err
 			}
-			q := acl.Query{Partition: args[0], Queue: args[1], User: args[2], Action: act, Resolvers: resolvers.options(cmd)}
-			if groups != "" {
-				q.Groups = strings.Split(groups, ",")
-			}
-			if resolvers.name != "" {
-				r, err := resolve.New(resolvers.name, q.Resolvers)
-				if err != nil {
-					return usageErr("--resolver %s: %v", resolvers.name, err)
-				}
-				q.Resolver = r
+			q := acl.Query{Partition: args[0], Queue: args[1], User: args[2], Action: act}
+			if err := resolvers.subject(cmd, &q, groups); err != nil {
+				return err
 			}
 			d, err := newPolicy(cfg).Decide(q)
 			if err != nil {

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"github.com/aclint/aclint/pkg/acl"
 	"io"
 	"os"
 	"strings"
@@ -11,7 +12,6 @@ import (
 	"github.com/aclint/aclint/pkg/config"
 	"github.com/aclint/aclint/pkg/lint"
 	"github.com/aclint/aclint/pkg/placement"
-	"github.com/aclint/aclint/pkg/resolve"
 )
 
 func newPlaceCmd(s *streams) *cobra.Command {
@@ -100,14 +100,11 @@ partition, bad input).`,
 			if forced {
 				app.Tags["application.create.force"] = "true"
 			}
-			app.Resolvers = resolvers.options(cmd)
-			if resolvers.name != "" {
-				r, err := resolve.New(resolvers.name, app.Resolvers)
-				if err != nil {
-					return usageErr("--resolver %s: %v", resolvers.name, err)
-				}
-				app.Resolver = r
+			var q acl.Query
+			if err := resolvers.subject(cmd, &q, ""); err != nil {
+				return err
 			}
+			app.Resolvers, app.Resolver = q.Resolvers, q.Resolver
 			cfg, notes, err := loadAcceptedConfig(s, files, key, func(f lint.Finding) bool { return f.Rule == "placement-rules-unbuildable" })
 			if err != nil {
 				return err

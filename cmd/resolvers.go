@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"github.com/aclint/aclint/pkg/acl"
+
 	"errors"
 	"fmt"
 	"io/fs"
@@ -110,4 +112,21 @@ func flagOf(setting string) string {
 		return "ldap-bind-password-file"
 	}
 	return "ldap-" + strings.ToLower(setting)
+}
+
+// subject fills a query's user side from --groups and the resolver flags,
+// as check, access and place take them.
+func (f *resolverFlags) subject(c *cobra.Command, q *acl.Query, groups string) error {
+	q.Resolvers = f.options(c)
+	if groups != "" {
+		q.Groups = strings.Split(groups, ",")
+	}
+	if f.name != "" {
+		r, err := resolve.New(f.name, q.Resolvers)
+		if err != nil {
+			return usageErr("--resolver %s: %v", f.name, err)
+		}
+		q.Resolver = r
+	}
+	return nil
 }

@@ -258,12 +258,7 @@ func writeMesosText(w io.Writer, acls *mesos.ACLs, req mesos.Request, d *mesos.D
 			}
 		}
 	}
-	if len(d.Notes) > 0 {
-		b.WriteString("notes:\n")
-		for _, n := range d.Notes {
-			fmt.Fprintf(&b, "  - %s\n", n)
-		}
-	}
+	writeNotes(&b, d.Notes)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -412,12 +407,7 @@ func writeYTText(w io.Writer, tree *ytsaurus.Tree, req ytsaurus.Request, r *ytsa
 			fmt.Fprintf(&b, "  %s: %s\n", describeACE(tree, st.Node.Path, st.ACE), st.Effect)
 		}
 	}
-	if len(r.Notes) > 0 {
-		b.WriteString("notes:\n")
-		for _, n := range r.Notes {
-			fmt.Fprintf(&b, "  - %s\n", n)
-		}
-	}
+	writeNotes(&b, r.Notes)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -491,12 +481,7 @@ func writePlaceText(w io.Writer, app placement.App, r *placement.Result, d *plac
 			writeConsulted(&b, r.Decision, "  ")
 		}
 	}
-	if len(r.Notes) > 0 {
-		b.WriteString("notes:\n")
-		for _, n := range r.Notes {
-			fmt.Fprintf(&b, "  - %s\n", n)
-		}
-	}
+	writeNotes(&b, r.Notes)
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -139,12 +139,40 @@ func NewPolicy(cfg *config.Config) *Policy {
 func (p *Policy) entry(q *config.Queue) *queueACLs {
 	e := &p.slab[q.Index]
 	if !e.done {
-		e.values = [2]Value{Parse(q.SubmitACL.Value), Parse(q.AdminACL.Value)}
-		e.submit = [2]LevelACL{{SubmitField, q.SubmitACL, &e.values[0]}, {AdminField, q.AdminACL, &e.values[1]}}
-		e.admin = [1]LevelACL{{AdminField, q.AdminACL, &e.values[1]}}
-		e.done = true
+		p.fill(q, e, Parse(q.SubmitACL.Value), Parse(q.AdminACL.Value))
 	}
 	return e
+}
+
+func (p *Policy) fill(q *config.Queue, e *queueACLs, submit, admin Value) {
+	e.values = [2]Value{submit, admin}
+	e.submit = [2]LevelACL{{SubmitField, q.SubmitACL, &e.values[0]}, {AdminField, q.AdminACL, &e.values[1]}}
+	e.admin = [1]LevelACL{{AdminField, q.AdminACL, &e.values[1]}}
+	e.done = true
+}
+
+// Prepare parses every ACL of the config now, each distinct string once
+// (configs repeat a few ACLs across many queues), so that the policy can be
+// read from several goroutines: lint's rules share it. A single question
+// does not need it: ACLs are then parsed on first use.
+func (p *Policy) Prepare() *Policy {
+	parsed := map[string]Value{}
+	parse := func(raw string) Value {
+		v, ok := parsed[raw]
+		if !ok {
+			v = Parse(raw)
+			parsed[raw] = v
+		}
+		return v
+	}
+	for _, part := range p.cfg.Partitions {
+		part.Root.Walk(func(q *config.Queue) {
+			if e := &p.slab[q.Index]; !e.done {
+				p.fill(q, e, parse(q.SubmitACL.Value), parse(q.AdminACL.Value))
+			}
+		})
+	}
+	return p
 }
 
 // ACLs returns the parsed submit and admin ACLs of q.

@@ -62,6 +62,14 @@ func nameStart(c byte) bool { return c == '_' || (c >= 'a' && c <= 'z') || (c >=
 // application that carries its own groups (configs.UserRegExp).
 var RequestUserPattern = regexp.MustCompile(`^[_a-zA-Z][a-zA-Z0-9:#/_.@-]*[$]?$`)
 
+// ConfigGroupPattern is YuniKorn's configs.GroupRegExp, which limits and
+// placement filters use (more lenient than the ACL parser's GroupPattern).
+var ConfigGroupPattern = regexp.MustCompile(`^[_a-zA-Z][a-zA-Z0-9:_.-]*$`)
+
+// SpecialPattern is YuniKorn's configs.SpecialRegExp: a placement filter's
+// single entry holding one of these characters is a regular expression.
+var SpecialPattern = regexp.MustCompile(`[\^$*+?()\[{}|]`)
+
 // Kind tells whether an entry sits in the user list or the group list.
 type Kind int
 

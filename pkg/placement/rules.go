@@ -15,12 +15,12 @@ import (
 	"github.com/aclint/aclint/pkg/config"
 )
 
-// YuniKorn's patterns (pkg/common/configs): a placement filter's single
-// entry is a regular expression when it holds one of these characters.
+// YuniKorn's patterns for filter entries (pkg/common/configs), defined once
+// in pkg/acl.
 var (
-	specialPattern = regexp.MustCompile(`[\^$*+?()\[{}|]`)
+	specialPattern = acl.SpecialPattern
 	filterUser     = acl.RequestUserPattern
-	filterGroup    = regexp.MustCompile(`^[_a-zA-Z][a-zA-Z0-9:_.-]*$`)
+	filterGroup    = acl.ConfigGroupPattern
 )
 
 // dotReplace is what YuniKorn writes for a dot in a generated queue name.

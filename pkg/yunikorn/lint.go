@@ -154,8 +154,10 @@ func editOrNil(e *config.Edit, ok bool) *config.Edit {
 // Configs repeat a few ACLs across many queues, so the parsed values are
 // shared; rules only read them.
 type aclCache struct {
-	values []*acl.Value // submit and admin ACL of each queue, by 2*Queue.Index
-	sites  []aclSite    // every ACL written in the config, in file order
+	// policy is the config's one ACL index, shared with the access
+	// checks: the rules read the ACLs, and the per-level rule, from it
+	policy *acl.Policy
+	sites  []aclSite // every ACL written in the config, in file order
 
 	// the resource checks of YuniKorn's checkQueueResource, walked once
 	resourcesOnce  sync.Once
@@ -173,32 +175,16 @@ type aclSite struct {
 }
 
 func newACLCache(cfg *config.Config) *aclCache {
-	c := &aclCache{values: make([]*acl.Value, 2*cfg.NumQueues), sites: make([]aclSite, 0, cfg.NumQueues)}
-	unset := &acl.Value{}
-	for i := range c.values {
-		c.values[i] = unset
-	}
-	parsed := map[string]*acl.Value{}
-	parse := func(raw string) *acl.Value {
-		v, ok := parsed[raw]
-		if !ok {
-			pv := acl.Parse(raw)
-			v = &pv
-			parsed[raw] = v
-		}
-		return v
-	}
+	c := &aclCache{policy: acl.NewPolicy(cfg).Prepare(), sites: make([]aclSite, 0, cfg.NumQueues)}
 	for _, part := range cfg.Partitions {
 		part.Root.Walk(func(q *config.Queue) {
 			if q.Synthetic {
 				return
 			}
 			if q.SubmitACL.Set() {
-				c.values[2*q.Index] = parse(q.SubmitACL.Value)
 				c.sites = append(c.sites, aclSite{part, q, false})
 			}
 			if q.AdminACL.Set() {
-				c.values[2*q.Index+1] = parse(q.AdminACL.Value)
 				c.sites = append(c.sites, aclSite{part, q, true})
 			}
 		})
@@ -206,10 +192,10 @@ func newACLCache(cfg *config.Config) *aclCache {
 	return c
 }
 
-// get returns the parsed submit and admin ACL of q; an ACL not written is
-// the zero Value, which matches nobody.
+// get returns the parsed submit and admin ACL of q, from the config's one
+// ACL index (acl.Policy); an ACL not written matches nobody.
 func (c *aclCache) get(q *config.Queue) (submit, admin *acl.Value) {
-	return c.values[2*q.Index], c.values[2*q.Index+1]
+	return c.policy.ACLs(q)
 }
 
 // Lint runs every YuniKorn rule over cfg and returns the findings in file

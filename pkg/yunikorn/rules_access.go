@@ -59,16 +59,20 @@ var _ = register(&Rule{
 // openAncestor finds the nearest ancestor whose ACLs let everyone in for
 // submit (submitacl or adminacl) or admin (adminacl).
 func (p *pass) openAncestor(q *config.Queue, submit bool) (*config.Queue, string) {
+	action := acl.Admin
+	if submit {
+		action = acl.Submit
+	}
 	for a := q.Parent; a != nil; a = a.Parent {
 		if a.Synthetic {
 			continue
 		}
-		s, ad := p.acls.get(a)
-		if submit && s.Everyone {
-			return a, acl.SubmitField
-		}
-		if ad.Everyone {
-			return a, acl.AdminField
+		// the same per-level rule the checks walk: submit reads submitacl
+		// then adminacl, admin reads adminacl
+		for _, l := range p.acls.policy.Level(a, action) {
+			if l.Value.Everyone {
+				return a, l.Field
+			}
 		}
 	}
 	return nil, ""

@@ -3,7 +3,6 @@ package yunikorn
 import (
 	"fmt"
 	"reflect"
-	"regexp"
 
 	"github.com/aclint/aclint/pkg/acl"
 	"github.com/aclint/aclint/pkg/config"
@@ -69,7 +68,7 @@ func (p *pass) partitionLimits(part *config.Partition) []limitIssue {
 			for _, kind := range []string{"user", "group"} {
 				list, seen, pattern := l.Users, users, acl.RequestUserPattern
 				if kind == "group" {
-					list, seen, pattern = l.Groups, groups, groupLimitPattern
+					list, seen, pattern = l.Groups, groups, acl.ConfigGroupPattern
 				}
 				for _, u := range list {
 					pos := p.doc.NodePos(u.Node)
@@ -180,10 +179,6 @@ func (p *pass) partitionLimits(part *config.Partition) []limitIssue {
 	walk(root, nil, nil, nil, nil)
 	return out
 }
-
-// groupLimitPattern is YuniKorn's configs.GroupRegExp, which limits and
-// placement filters use (the ACL parser is stricter).
-var groupLimitPattern = regexp.MustCompile(`^[_a-zA-Z][a-zA-Z0-9:_.-]*$`)
 
 func appsText(n uint64) string {
 	if n == 0 {

@@ -14,7 +14,6 @@ import (
 // YuniKorn's patterns for placement rules and filters.
 var (
 	ruleNamePattern = regexp.MustCompile(`^[_a-zA-Z][a-zA-Z0-9_]*$`)
-	specialPattern  = regexp.MustCompile(`[\^$*+?()\[{}|]`)
 	knownRules      = []string{"fixed", "user", "provided", "tag", "test"}
 )
 
@@ -211,12 +210,12 @@ var _ = register(&Rule{
 				what    string
 				list    []config.Str
 				pattern *regexp.Regexp
-			}{{"user", f.Users, acl.RequestUserPattern}, {"group", f.Groups, groupLimitPattern}} {
+			}{{"user", f.Users, acl.RequestUserPattern}, {"group", f.Groups, acl.ConfigGroupPattern}} {
 				if len(l.list) != 1 || l.pattern.MatchString(l.list[0].Value) {
 					continue
 				}
 				v := l.list[0].Value
-				if _, err := regexp.Compile(v); err != nil || !specialPattern.MatchString(v) {
+				if _, err := regexp.Compile(v); err != nil || !acl.SpecialPattern.MatchString(v) {
 					why := "it is not a " + l.what + " name and has no regular expression character"
 					if err != nil {
 						why = fmt.Sprintf("it is not a %s name, and as a regular expression: %v", l.what, err)
@@ -316,7 +315,7 @@ var _ = register(&Rule{
 					continue
 				}
 				v := l.list[0].Value
-				if !specialPattern.MatchString(v) || (strings.HasPrefix(v, "^") && strings.HasSuffix(v, "$")) {
+				if !acl.SpecialPattern.MatchString(v) || (strings.HasPrefix(v, "^") && strings.HasSuffix(v, "$")) {
 					continue
 				}
 				if _, err := regexp.Compile(v); err != nil {

@@ -112,7 +112,7 @@ var _ = register(&Rule{
         submitacl: "*"
 `,
 	check: func(p *pass) {
-		policy := acl.NewPolicy(p.cfg)
+		policy := p.acls.policy
 		for _, part := range p.cfg.Partitions {
 			rules := builtRules(part)
 			shadow := -1
