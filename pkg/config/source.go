@@ -180,7 +180,12 @@ func fromBytes(path string, data []byte, opts LoadOptions, explicit bool) ([]*Do
 	if !explicit && !queueConfig {
 		return nil, &InputError{Path: path, Err: errors.New(notQueueConfig(scan))}
 	}
-	d := newDocument(path, data, data)
+	var d *Document
+	if scan.parsed {
+		d = adoptDocument(path, data, scan) // parsed once, by the probe
+	} else {
+		d = newDocument(path, data, data) // a YAML error: parse with recovery
+	}
 	d.zeroBytes = zeroBytes
 	return []*Document{d}, nil
 }
@@ -222,8 +227,14 @@ func notQueueConfig(scan docScan) string {
 // indentation or style.
 // docScan is what scanDocuments learned about a file.
 type docScan struct {
-	parsed    bool     // every document is valid YAML
+	parsed    bool     // every document read is valid YAML
 	firstKeys []string // top-level keys of the first document, when a mapping
+	// for adoptDocument: the first document, how many were decoded, the
+	// decoder, and whether it reached the end
+	first    *yaml.Node
+	docs     int
+	dec      *yaml.Decoder
+	complete bool
 }
 
 func (d docScan) hasKey(k string) bool {
@@ -238,16 +249,21 @@ func (d docScan) hasKey(k string) bool {
 func scanDocuments(data []byte) ([]*yaml.Node, bool, docScan) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var out []*yaml.Node
-	var scan docScan
+	scan := docScan{dec: dec}
 	isManifest := false
 	for i := 0; ; i++ {
 		var n yaml.Node
 		err := dec.Decode(&n)
 		if errors.Is(err, io.EOF) {
+			scan.complete = true
 			break
 		}
 		if err != nil {
-			return nil, false, scan
+			return nil, false, docScan{firstKeys: scan.firstKeys}
+		}
+		scan.docs++
+		if i == 0 {
+			scan.first = &n
 		}
 		if len(n.Content) == 0 {
 			continue
@@ -274,6 +290,31 @@ func scanDocuments(data []byte) ([]*yaml.Node, bool, docScan) {
 	}
 	scan.parsed = true
 	return out, isManifest, scan
+}
+
+// adoptDocument makes the document of a raw config from the decode the
+// manifest probe already made, so that the file is parsed once: the first
+// document is the config, the later ones are only counted.
+func adoptDocument(file string, text []byte, scan docScan) *Document {
+	d := &Document{File: file, Source: text, Text: text, parsed: text, patched: map[[2]int]bool{}}
+	if scan.first == nil {
+		return d
+	}
+	d.Docs = scan.docs
+	if len(scan.first.Content) > 0 {
+		d.Root = scan.first.Content[0]
+	}
+	for !scan.complete {
+		var more yaml.Node
+		if err := scan.dec.Decode(&more); err != nil {
+			if !errors.Is(err, io.EOF) {
+				d.Docs++ // a broken later document is still a document YuniKorn skips
+			}
+			break
+		}
+		d.Docs++
+	}
+	return d
 }
 
 func expandList(top *yaml.Node) []*yaml.Node {
