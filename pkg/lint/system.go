@@ -71,6 +71,9 @@ type System interface {
 	Detect(in *Input) bool
 	// Lint parses the input once and runs the system's rules over it.
 	Lint(in *Input, opts Options) (*Report, error)
+	// Refuses says what an error finding means for the system, completing
+	// "finds ...": "configs YuniKorn rejects".
+	Refuses() string
 }
 
 // Documented is a System whose rules show examples in the documentation.

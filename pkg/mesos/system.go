@@ -48,3 +48,6 @@ func (Sys) Lint(in *lint.Input, _ lint.Options) (*lint.Report, error) {
 	d := Parse(in.Path, in.Data)
 	return &lint.Report{Findings: Lint(d), Sources: map[string][]string{d.File: d.Lines()}, Configs: 1}, nil
 }
+
+// Refuses says what an error means for this system.
+func (Sys) Refuses() string { return "--acls files Mesos refuses to start with" }

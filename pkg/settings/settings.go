@@ -115,7 +115,11 @@ func Load(path string) (*Settings, error) {
 					return nil, fail(rv, "rule %s: write off, error, warning or info, not %q", rk.Value, val)
 				}
 				if r.Severity == lint.Error && val != "error" {
-					return nil, fail(rv, "rule %s finds configs YuniKorn rejects: it cannot be turned off or lowered", rk.Value)
+					what := "inputs its system refuses"
+					if sys := lint.LookupSystem(r.System); sys != nil {
+						what = sys.Refuses()
+					}
+					return nil, fail(rv, "rule %s finds %s: it cannot be turned off or lowered", rk.Value, what)
 				}
 				s.Rules[rk.Value] = val
 			}

@@ -28,3 +28,6 @@ func (Sys) Lint(in *lint.Input, _ lint.Options) (*lint.Report, error) {
 	d := Parse(in.Path, in.Data)
 	return &lint.Report{Findings: Lint(d, Options{}), Sources: map[string][]string{d.File: d.Lines()}, Configs: 1}, nil
 }
+
+// Refuses says what an error means for this system.
+func (Sys) Refuses() string { return "ACLs YTsaurus refuses on set @acl, or trees aclint cannot read" }

@@ -86,3 +86,6 @@ func Accepted(docs []*config.Document, tolerate func(lint.Finding) bool) (cfg *c
 	}
 	return cfg, notes, empty, errs
 }
+
+// Refuses says what an error means for this system.
+func (Sys) Refuses() string { return "configs YuniKorn rejects" }
