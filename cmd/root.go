@@ -19,8 +19,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/aclint/aclint/pkg/config"
-	"github.com/aclint/aclint/pkg/mesos"
-	"github.com/aclint/aclint/pkg/ytsaurus"
 )
 
 // Exit codes are part of the interface.
@@ -130,11 +128,11 @@ func loadInputs(s *streams, paths []string, key string, verbose bool) ([]*config
 	found := map[string]bool{}
 	for _, in := range ins {
 		if in.Explicit {
-			switch {
-			case mesos.Sys{}.Detect(in):
-				return nil, usageErr("%s holds Mesos ACLs, not a YuniKorn queue config: use `aclint lint` or `aclint mesos check -f %s ACTION`", in.Path, in.Path)
-			case ytsaurus.Sys{}.Detect(in):
-				return nil, usageErr("%s is a YTsaurus tree, not a YuniKorn queue config: use `aclint lint` or `aclint yt check -f %s USER PERMISSION PATH`", in.Path, in.Path)
+			// an input another system recognises: name its command
+			for _, sys := range lint.Systems() {
+				if g, ok := sys.(lint.Guided); ok && sys != lint.Fallback() && sys.Detect(in) {
+					return nil, usageErr("%s", g.Misdirected(in.Path))
+				}
 			}
 		}
 		ds, err := config.FromInput(in, opts)
@@ -235,10 +233,11 @@ func collectLintInputs(s *streams, paths []string, verbose bool, system string) 
 	if system != systemAuto {
 		if forced = lint.LookupSystem(system); forced == nil {
 			// the fallback system first, as it reads what no other takes
-			all := lint.Systems()
-			names := []string{systemAuto, all[len(all)-1].Name()}
-			for _, sys := range all[:len(all)-1] {
-				names = append(names, sys.Name())
+			names := []string{systemAuto, lint.Fallback().Name()}
+			for _, sys := range lint.Systems() {
+				if sys != lint.Fallback() {
+					names = append(names, sys.Name())
+				}
 			}
 			return nil, usageErr("invalid --system %q: use %s or %s", system, strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 		}
@@ -257,7 +256,7 @@ func collectLintInputs(s *streams, paths []string, verbose bool, system string) 
 		return nil, usageErr("%v", err)
 	}
 	systems := lint.Systems()
-	fallback := systems[len(systems)-1]
+	fallback := lint.Fallback()
 	var jobs []lintJob
 	for _, in := range ins {
 		var sys lint.System
@@ -268,7 +267,7 @@ func collectLintInputs(s *streams, paths []string, verbose bool, system string) 
 			skip(in.Path, "not the kind of file --system asks for")
 			continue
 		default:
-			for _, c := range systems[:len(systems)-1] {
+			for _, c := range systems {
 				if c.Detect(in) {
 					sys = c
 					break
@@ -293,16 +292,10 @@ func checkFound(paths []string, found map[string]bool, system string) error {
 		if found[p] || p == "-" || sameAsFound(p, found) {
 			continue
 		}
-		queues := "queue configs need a top-level partitions key, or a ConfigMap with a " + config.DefaultKey + " key"
-		switch system {
-		case mesos.System:
-			return usageErr("%s: no Mesos ACL files found (JSON objects with Mesos ACL kinds as keys; directories are searched for .json files)", p)
-		case ytsaurus.System:
-			return usageErr("%s: no YTsaurus trees found (documents with a top-level nodes key, or the JSON list of a node's ACEs)", p)
-		case systemAuto:
-			return usageErr("%s: no queue configs, Mesos ACL files or YTsaurus trees found (%s; Mesos ACL files are JSON objects with ACL kinds as keys; YTsaurus trees have a top-level nodes key)", p, queues)
+		if g, ok := lint.LookupSystem(system).(lint.Guided); ok && system != systemAuto {
+			return usageErr("%s", g.NoneFound(p))
 		}
-		return usageErr("%s: no queue configs found (%s)", p, queues)
+		return usageErr("%s: no queue configs, Mesos ACL files or YTsaurus trees found (queue configs need a top-level partitions key, or a ConfigMap with a %s key; Mesos ACL files are JSON objects with ACL kinds as keys; YTsaurus trees have a top-level nodes key)", p, config.DefaultKey)
 	}
 	return nil
 }

@@ -88,11 +88,29 @@ type Documented interface {
 	ExampleFile(r *Rule) string
 }
 
-var systems []System
+// Guided is a System that says how to use its inputs: which command takes
+// one given to another system's command, and what its inputs look like when
+// a path holds none.
+type Guided interface {
+	Misdirected(path string) string // "acls.json holds Mesos ACLs, not ...: use ..."
+	NoneFound(path string) string   // "dir: no Mesos ACL files found (...)"
+}
+
+var (
+	systems  []System
+	fallback System
+)
+
+// SetFallback names the system that reads the inputs no system detects
+// (files named on the command line, and the YAML files of a directory,
+// which it may then decline).
+func SetFallback(name string) { fallback = LookupSystem(name) }
+
+// Fallback returns the system set with SetFallback.
+func Fallback() System { return fallback }
 
 // RegisterSystem adds a system. Order matters: an input goes to the first
-// system that detects it, and the last registered system is the one an
-// explicitly named input falls back to.
+// system that detects it.
 func RegisterSystem(s System) {
 	for _, o := range systems {
 		if o.Name() == s.Name() {

@@ -1,6 +1,7 @@
 package mesos
 
 import (
+	"fmt"
 	"regexp"
 	"sort"
 	"strings"
@@ -51,3 +52,13 @@ func (Sys) Lint(in *lint.Input, _ lint.Options) (*lint.Report, error) {
 
 // Refuses says what an error means for this system.
 func (Sys) Refuses() string { return "--acls files Mesos refuses to start with" }
+
+// Misdirected says which command takes an input given to a YuniKorn one.
+func (Sys) Misdirected(path string) string {
+	return fmt.Sprintf("%s holds Mesos ACLs, not a YuniKorn queue config: use `aclint lint` or `aclint mesos check -f %s ACTION`", path, path)
+}
+
+// NoneFound says what the system's inputs look like.
+func (Sys) NoneFound(path string) string {
+	return fmt.Sprintf("%s: no Mesos ACL files found (JSON objects with Mesos ACL kinds as keys; directories are searched for .json files)", path)
+}

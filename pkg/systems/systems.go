@@ -16,4 +16,7 @@ func init() {
 	lint.RegisterSystem(mesos.Sys{})
 	lint.RegisterSystem(ytsaurus.Sys{})
 	lint.RegisterSystem(yunikorn.Sys{})
+	// YuniKorn reads what no system recognises: queue configs come raw,
+	// indented, in flow style or inside Kubernetes manifests
+	lint.SetFallback(yunikorn.System)
 }

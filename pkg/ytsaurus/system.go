@@ -1,6 +1,10 @@
 package ytsaurus
 
-import "github.com/aclint/aclint/pkg/lint"
+import (
+	"fmt"
+
+	"github.com/aclint/aclint/pkg/lint"
+)
 
 // Sys is YTsaurus as a lint.System.
 type Sys struct{}
@@ -31,3 +35,13 @@ func (Sys) Lint(in *lint.Input, _ lint.Options) (*lint.Report, error) {
 
 // Refuses says what an error means for this system.
 func (Sys) Refuses() string { return "ACLs YTsaurus refuses on set @acl, or trees aclint cannot read" }
+
+// Misdirected says which command takes an input given to a YuniKorn one.
+func (Sys) Misdirected(path string) string {
+	return fmt.Sprintf("%s is a YTsaurus tree, not a YuniKorn queue config: use `aclint lint` or `aclint yt check -f %s USER PERMISSION PATH`", path, path)
+}
+
+// NoneFound says what the system's inputs look like.
+func (Sys) NoneFound(path string) string {
+	return fmt.Sprintf("%s: no YTsaurus trees found (documents with a top-level nodes key, or the JSON list of a node's ACEs)", path)
+}

@@ -17,9 +17,13 @@ type Sys struct{}
 // Name is the system's name.
 func (Sys) Name() string { return System }
 
-// Detect takes YAML inputs: queue configs and Kubernetes manifests are
-// told apart when the input is read (Documents).
-func (Sys) Detect(in *lint.Input) bool { return true }
+// Detect takes inputs whose first document has a partitions key, and
+// Kubernetes manifests; as the fallback system YuniKorn is also offered
+// what no system detects, and tells queue configs apart when it reads them.
+func (Sys) Detect(in *lint.Input) bool {
+	sh := in.Shape()
+	return sh.HasKey("partitions") || sh.HasKey("apiVersion") && sh.HasKey("kind")
+}
 
 // Documents reads the queue configs of one input, parsing it once: a raw
 // config, or the ConfigMaps of a manifest. ConfigMaps of YuniKorn's without
@@ -89,3 +93,11 @@ func Accepted(docs []*config.Document, tolerate func(lint.Finding) bool) (cfg *c
 
 // Refuses says what an error means for this system.
 func (Sys) Refuses() string { return "configs YuniKorn rejects" }
+
+// Misdirected is not used for YuniKorn: its commands take its inputs.
+func (Sys) Misdirected(path string) string { return "" }
+
+// NoneFound says what queue configs look like.
+func (Sys) NoneFound(path string) string {
+	return fmt.Sprintf("%s: no queue configs found (queue configs need a top-level partitions key, or a ConfigMap with a %s key)", path, config.DefaultKey)
+}
