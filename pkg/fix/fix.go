@@ -9,14 +9,13 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/aclint/aclint/pkg/config"
 	"github.com/aclint/aclint/pkg/lint"
 )
 
 // Apply returns src with the edits applied. Edits that overlap an earlier
 // one (two fixes of the same value) are left for the next round; the number
 // applied is returned.
-func Apply(src []byte, edits []config.Edit) ([]byte, int) {
+func Apply(src []byte, edits []lint.Edit) ([]byte, int) {
 	type span struct {
 		from, to int
 		text     string
@@ -57,7 +56,7 @@ func lineStarts(src []byte) []int {
 }
 
 // offset converts a 1-based line and character column into a byte offset.
-func offset(src []byte, starts []int, p config.Position) (int, bool) {
+func offset(src []byte, starts []int, p lint.Position) (int, bool) {
 	if p.Line < 1 || p.Line > len(starts) {
 		return 0, false
 	}
@@ -168,7 +167,7 @@ func File(content []byte, run Linter, unsafe bool) (Result, error) {
 			return Result{}, err
 		}
 		res.Left = findings
-		var edits []config.Edit
+		var edits []lint.Edit
 		for _, f := range findings {
 			if f.Fix != nil && (unsafe || f.Unsafe == "") {
 				edits = append(edits, *f.Fix)

@@ -14,7 +14,6 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/aclint/aclint/pkg/config"
 	"github.com/aclint/aclint/pkg/lint"
 )
 
@@ -125,7 +124,7 @@ func Load(path string) (*Settings, error) {
 			}
 		default:
 			msg := fmt.Sprintf("unknown setting %q", k.Value)
-			if near := config.Nearest(k.Value, keys); near != "" {
+			if near := lint.Nearest(k.Value, keys); near != "" {
 				msg += fmt.Sprintf(", did you mean %q?", near)
 			}
 			sorted := append([]string(nil), keys...)
