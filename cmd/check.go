@@ -55,8 +55,8 @@ partition or queue, usage).`,
 			if err != nil {
 				return usageErr("invalid --action: %v", err)
 			}
-			if output != "text" && output != "json" {
-				return usageErr("invalid -o %q: use text or json", output)
+			if err := checkOutput(output, "text", "json"); err != nil {
+				return err
 			}
 			cfg, notes, err := loadPolicyConfig(s, files, key)
 			if err != nil {

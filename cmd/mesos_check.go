@@ -62,8 +62,8 @@ unknown ACTION, usage).`,
 			if kind == nil {
 				return usageErr("%s", unknownAction(args[0]))
 			}
-			if output != "text" && output != "json" {
-				return usageErr("invalid -o %q: use text or json", output)
+			if err := checkOutput(output, "text", "json"); err != nil {
+				return err
 			}
 			req := mesos.Request{Kind: kind, Objects: objects}
 			if cmd.Flags().Changed("principal") {

@@ -79,7 +79,7 @@ func checkOutput(o string, allowed ...string) error {
 			return nil
 		}
 	}
-	return usageErr("invalid -o %q: use %s", o, strings.Join(allowed, ", "))
+	return usageErr("invalid -o %q: use %s or %s", o, strings.Join(allowed[:len(allowed)-1], ", "), allowed[len(allowed)-1])
 }
 
 func writeJSON(w io.Writer, v any) error {

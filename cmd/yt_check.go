@@ -57,8 +57,8 @@ YTsaurus would refuse; usage).`,
 			if file == "" {
 				return usageErr("yt check needs -f TREE: the tree document (or a node's @acl with --path)")
 			}
-			if output != "text" && output != "json" {
-				return usageErr("invalid -o %q: use text or json", output)
+			if err := checkOutput(output, "text", "json"); err != nil {
+				return err
 			}
 			perm, ok := ytsaurus.ParsePermission(args[1])
 			if !ok {

@@ -36,8 +36,8 @@ does; -o text names the node each entry comes from.`,
 			if file == "" {
 				return usageErr("yt effective-acl needs -f TREE")
 			}
-			if output != "text" && output != "json" {
-				return usageErr("invalid -o %q: use json or text", output)
+			if err := checkOutput(output, "json", "text"); err != nil {
+				return err
 			}
 			tree, err := loadYTTree(s, file, path)
 			if err != nil {
