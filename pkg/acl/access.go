@@ -106,9 +106,11 @@ func (e *QueryError) Error() string { return e.Msg }
 // Policy answers access questions over one accepted config. A queue's ACLs
 // are parsed on first use and kept, indexed by Queue.Index.
 type Policy struct {
-	cfg     *config.Config
-	slab    []queueACLs
-	creator Creator
+	cfg      *config.Config
+	slab     []queueACLs // by Queue.Index, when prepared
+	lazy     map[int]*queueACLs
+	prepared bool
+	creator  Creator
 }
 
 // Creator says which placement rule would create a queue that does not
@@ -124,31 +126,40 @@ type Creator interface {
 // SetCreator sets the placement that decides whether missing queues exist.
 func (p *Policy) SetCreator(c Creator) { p.creator = c }
 
-type queueACLs struct {
-	done   bool
-	values [2]Value // submitacl, adminacl
-	submit [2]LevelACL
-	admin  [1]LevelACL
-}
+// queueACLs are the ACLs of one queue in the order a submit check reads
+// them: submitacl, then adminacl. An admin check reads the second alone.
+// Kept small (two pointers each) because a policy holds one per queue.
+type queueACLs [2]LevelACL
 
 // NewPolicy prepares a config that YuniKorn accepts for access questions.
+// Nothing is parsed until a question needs it, so that one check costs the
+// queues it consults, not the whole tree.
 func NewPolicy(cfg *config.Config) *Policy {
-	return &Policy{cfg: cfg, slab: make([]queueACLs, cfg.NumQueues)}
+	return &Policy{cfg: cfg, lazy: map[int]*queueACLs{}}
 }
 
 func (p *Policy) entry(q *config.Queue) *queueACLs {
-	e := &p.slab[q.Index]
-	if !e.done {
-		p.fill(q, e, Parse(q.SubmitACL.Value), Parse(q.AdminACL.Value))
+	if p.prepared {
+		if e := &p.slab[q.Index]; e[0].Value != nil {
+			return e
+		}
+	}
+	e := p.lazy[q.Index]
+	if e == nil {
+		e = &queueACLs{}
+		submit, admin := Parse(q.SubmitACL.Value), Parse(q.AdminACL.Value)
+		fill(q, e, &submit, &admin)
+		if p.prepared {
+			p.slab[q.Index] = *e
+			return &p.slab[q.Index]
+		}
+		p.lazy[q.Index] = e
 	}
 	return e
 }
 
-func (p *Policy) fill(q *config.Queue, e *queueACLs, submit, admin Value) {
-	e.values = [2]Value{submit, admin}
-	e.submit = [2]LevelACL{{SubmitField, q.SubmitACL, &e.values[0]}, {AdminField, q.AdminACL, &e.values[1]}}
-	e.admin = [1]LevelACL{{AdminField, q.AdminACL, &e.values[1]}}
-	e.done = true
+func fill(q *config.Queue, e *queueACLs, submit, admin *Value) {
+	*e = queueACLs{{SubmitField, &q.SubmitACL, submit}, {AdminField, &q.AdminACL, admin}}
 }
 
 // Prepare parses every ACL of the config now, each distinct string once
@@ -156,35 +167,41 @@ func (p *Policy) fill(q *config.Queue, e *queueACLs, submit, admin Value) {
 // read from several goroutines: lint's rules share it. A single question
 // does not need it: ACLs are then parsed on first use.
 func (p *Policy) Prepare() *Policy {
-	parsed := map[string]Value{}
-	parse := func(raw string) Value {
+	if p.prepared {
+		return p
+	}
+	parsed := map[string]*Value{}
+	parse := func(raw string) *Value {
 		v, ok := parsed[raw]
 		if !ok {
-			v = Parse(raw)
+			pv := Parse(raw)
+			v = &pv
 			parsed[raw] = v
 		}
 		return v
 	}
+	p.slab = make([]queueACLs, p.cfg.NumQueues)
 	for _, part := range p.cfg.Partitions {
 		part.Root.Walk(func(q *config.Queue) {
-			if e := &p.slab[q.Index]; !e.done {
-				p.fill(q, e, parse(q.SubmitACL.Value), parse(q.AdminACL.Value))
+			if e := &p.slab[q.Index]; e[0].Value == nil {
+				fill(q, e, parse(q.SubmitACL.Value), parse(q.AdminACL.Value))
 			}
 		})
 	}
+	p.prepared, p.lazy = true, nil
 	return p
 }
 
 // ACLs returns the parsed submit and admin ACLs of q.
 func (p *Policy) ACLs(q *config.Queue) (submit, admin *Value) {
 	e := p.entry(q)
-	return &e.values[0], &e.values[1]
+	return e[0].Value, e[1].Value
 }
 
 // LevelACL is one ACL YuniKorn reads at one level of the queue tree.
 type LevelACL struct {
 	Field string // SubmitField or AdminField
-	Str   config.Str
+	Str   *config.Str
 	Value *Value
 }
 
@@ -196,9 +213,9 @@ type LevelACL struct {
 func (p *Policy) Level(q *config.Queue, action Action) []LevelACL {
 	e := p.entry(q)
 	if action == Submit {
-		return e.submit[:]
+		return e[:]
 	}
-	return e.admin[:]
+	return e[1:]
 }
 
 // FindPartition finds a partition as YuniKorn names them, or says which
@@ -381,7 +398,7 @@ walk:
 			break
 		}
 		for _, l := range p.Level(cur, d.Query.Action) {
-			if p.consult(d, cur, l.Field, l.Str, l.Value) {
+			if p.consult(d, cur, l.Field, *l.Str, l.Value) {
 				break walk
 			}
 		}

@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
@@ -61,10 +60,7 @@ type Document struct {
 	absentKey string // set on AbsentKeyDocument: why there is no config text
 
 	parsed     []byte    // Text as parsed, after recovery quoted broken values
-	textLines  []string  // lines of parsed, split on first use
-	textStarts []int     // byte offset of each line of Text, on first use
-	linesOnce  sync.Once // rules run concurrently: lazy fields are set once
-	startsOnce sync.Once
+	splits     splits // line splits of Source, Text and parsed, on first use
 	outer      offsetMapper // Text offsets -> Source positions; nil for raw files
 	innerName  string       // how to name Text when positions are not exact
 	patched    map[[2]int]bool
@@ -79,7 +75,7 @@ func (d *Document) Empty() bool {
 
 // Lines returns the lines of the outer source, for showing snippets.
 func (d *Document) Lines() []string {
-	lines, _ := splitLines(string(d.Source))
+	lines, _ := d.splits.of(d.Source)
 	return lines
 }
 
@@ -101,23 +97,17 @@ func (d *Document) offsetOf(line, col int) int {
 	if line < 1 {
 		return 0
 	}
-	d.startsOnce.Do(func() { _, d.textStarts = splitLines(string(d.Text)) })
-	if line > len(d.textStarts) {
+	lines, starts := d.splits.of(d.Text)
+	if line > len(starts) {
 		return len(d.Text)
 	}
-	start := d.textStarts[line-1]
-	l := firstLine(string(d.Text[start:]))
+	start := starts[line-1]
+	l := lines[line-1]
 	i := byteIndexOfColumn(l, col)
 	if i < 0 {
 		i = len(l)
 	}
 	return start + i
-}
-
-// firstLine returns s up to its first line break.
-func firstLine(s string) string {
-	lines, _ := splitLines(s)
-	return lines[0]
 }
 
 // NodePos is the position of a node.
@@ -138,12 +128,12 @@ func (d *Document) ValuePos(n *yaml.Node, off int) Position {
 		// a plain value the loader quoted to recover from a YAML error
 		return d.Pos(n.Line, n.Column+utf8.RuneCountInString(n.Value[:clamp(off, len(n.Value))]))
 	}
-	d.linesOnce.Do(func() { d.textLines, _ = splitLines(string(d.parsed)) })
-	if shift, ok := singleLineShift(d.textLines, n); ok {
+	lines, _ := d.splits.of(d.parsed)
+	if shift, ok := singleLineShift(lines, n); ok {
 		// the usual case, without building a mapper
 		return d.Pos(n.Line, shift+1+utf8.RuneCountInString(n.Value[:clamp(off, len(n.Value))]))
 	}
-	l, c, _ := newScalarMapper(d.textLines, n).at(off)
+	l, c, _ := newScalarMapper(lines, n).at(off)
 	return d.Pos(l, c)
 }
 

@@ -40,17 +40,17 @@ func (d *Document) NotEditable() string {
 // scalarSpan returns the inner line and the start and end columns (end
 // exclusive) of a scalar written on one line, quotes included.
 func (d *Document) scalarSpan(n *yaml.Node) (line, start, end int, ok bool) {
-	d.linesOnce.Do(func() { d.textLines, _ = splitLines(string(d.parsed)) })
+	textLines, _ := d.splits.of(d.parsed)
 	if n == nil || n.Kind != yaml.ScalarNode || d.patched[[2]int{n.Line, n.Column}] {
 		return 0, 0, 0, false
 	}
 	switch n.Style {
 	case 0, yaml.TaggedStyle:
-		if shift, ok := singleLineShift(d.textLines, n); ok && n.Style == 0 {
+		if shift, ok := singleLineShift(textLines, n); ok && n.Style == 0 {
 			return n.Line, n.Column, shift + 1 + utf8.RuneCountInString(n.Value), true
 		}
 	case yaml.SingleQuotedStyle, yaml.DoubleQuotedStyle:
-		m, ok := quotedMapper(d.textLines, n, byteIndexOfColumn(d.textLines[n.Line-1], n.Column))
+		m, ok := quotedMapper(textLines, n, byteIndexOfColumn(textLines[n.Line-1], n.Column))
 		if ok {
 			tm := m.(tableMapper)
 			if tm.endLine == n.Line {
@@ -104,8 +104,8 @@ func (d *Document) ChompBlock(n *yaml.Node) (*Edit, bool) {
 	if n == nil || (n.Style != yaml.LiteralStyle && n.Style != yaml.FoldedStyle) {
 		return nil, false
 	}
-	d.linesOnce.Do(func() { d.textLines, _ = splitLines(string(d.parsed)) })
-	src := d.textLines[n.Line-1]
+	textLines, _ := d.splits.of(d.parsed)
+	src := textLines[n.Line-1]
 	i := byteIndexOfColumn(src, n.Column)
 	if i < 0 || i >= len(src) {
 		return nil, false

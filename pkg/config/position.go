@@ -4,7 +4,9 @@ import (
 	"github.com/aclint/aclint/pkg/lint"
 
 	"strings"
+	"sync"
 	"unicode/utf8"
+	"unsafe"
 
 	"gopkg.in/yaml.v3"
 )
@@ -363,4 +365,36 @@ func splitLines(s string) (lines []string, starts []int) {
 		start = i
 	}
 	return append(lines, s[start:]), append(starts, start)
+}
+
+// splits caches the line split of the byte slices a Document holds. The
+// outer source, the config text and the parsed text are the same bytes for
+// a raw file, so a large file is split into lines once, on first use, and
+// the lines share the file's memory.
+type splits struct {
+	mu      sync.Mutex
+	entries []splitEntry
+}
+
+type splitEntry struct {
+	data   *byte
+	n      int
+	lines  []string
+	starts []int
+}
+
+// of returns the lines of b and the byte offset of each. b must not be
+// modified afterwards: the lines alias it.
+func (s *splits) of(b []byte) ([]string, []int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := unsafe.SliceData(b)
+	for _, e := range s.entries {
+		if e.data == p && e.n == len(b) {
+			return e.lines, e.starts
+		}
+	}
+	lines, starts := splitLines(unsafe.String(p, len(b)))
+	s.entries = append(s.entries, splitEntry{p, len(b), lines, starts})
+	return lines, starts
 }

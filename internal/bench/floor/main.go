@@ -1,0 +1,60 @@
+// Command floor is make bench's yardstick: a whole process that only reads
+// its input files and decodes them the standard way, so that aclint's
+// commands are measured against the cost of reading the file at all.
+//
+//	floor yaml FILE...   yaml.Unmarshal into a yaml.Node, per file
+//	floor json FILE...   encoding/json into an any, per file
+//	floor write N FILE   writes N bytes like a CSV of the file's size (the
+//	                     floor of a command bound by writing its output)
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strconv"
+
+	"gopkg.in/yaml.v3"
+)
+
+func main() {
+	if len(os.Args) < 3 {
+		fmt.Fprintln(os.Stderr, "usage: floor yaml|json FILE... | floor write BYTES")
+		os.Exit(2)
+	}
+	switch os.Args[1] {
+	case "yaml", "json":
+		for _, f := range os.Args[2:] {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(2)
+			}
+			if os.Args[1] == "yaml" {
+				var n yaml.Node
+				err = yaml.Unmarshal(data, &n)
+			} else {
+				var v any
+				err = json.Unmarshal(data, &v)
+			}
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(2)
+			}
+		}
+	case "write":
+		n, err := strconv.Atoi(os.Args[2])
+		if err != nil {
+			os.Exit(2)
+		}
+		w := bufio.NewWriter(os.Stdout)
+		row := []byte("default,root.dept0.team0.q0,submit,-,admin,-,submit,-,admin\n")
+		for written := 0; written < n; written += len(row) {
+			_, _ = w.Write(row)
+		}
+		_ = w.Flush()
+	default:
+		os.Exit(2)
+	}
+}

@@ -1,0 +1,154 @@
+// Command bench is `make bench`: it measures aclint as a user runs it,
+// whole processes, against a yardstick process that only decodes the same
+// files (internal/bench/floor), and fails when a ratio is above its target.
+// Time is CPU time (user and system) from wait4's rusage, the median of
+// several runs; memory is the peak resident set.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"syscall"
+	"time"
+
+	"github.com/aclint/aclint/internal/gen"
+	"github.com/aclint/aclint/pkg/mesos"
+)
+
+// measure runs a command runs times and returns its median CPU time and
+// its largest peak RSS.
+func measure(runs int, stdout io.Writer, name string, args ...string) (time.Duration, int64, error) {
+	var cpus []time.Duration
+	var peak int64
+	for i := 0; i < runs; i++ {
+		cmd := exec.Command(name, args...)
+		cmd.Stdout = stdout
+		cmd.Stderr = io.Discard
+		err := cmd.Run()
+		if err != nil {
+			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() == 2 {
+				return 0, 0, fmt.Errorf("%s %v: %v", name, args, err)
+			}
+		}
+		ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+		cpus = append(cpus, time.Duration(ru.Utime.Nano()+ru.Stime.Nano()))
+		peak = max(peak, ru.Maxrss*1024)
+	}
+	sort.Slice(cpus, func(i, j int) bool { return cpus[i] < cpus[j] })
+	return cpus[len(cpus)/2], peak, nil
+}
+
+type row struct {
+	name              string
+	floor, cmd        []string
+	cpuTarget, memTgt float64
+	stdout            bool // the command's output goes to a file, not discarded
+}
+
+func main() {
+	bin := flag.String("aclint", "bin/aclint", "the aclint binary")
+	floorBin := flag.String("floor", "bin/floor", "the yardstick binary")
+	runs := flag.Int("runs", 5, "runs of each command (the median counts)")
+	queues := flag.Int("queues", 100000, "queues of the generated config")
+	flag.Parse()
+
+	dir, err := os.MkdirTemp("", "aclint-bench")
+	if err != nil {
+		fail(err)
+	}
+	defer os.RemoveAll(dir)
+	write := func(name string, data []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			fail(err)
+		}
+		return p
+	}
+	cfg := write("queues.yaml", gen.AuditConfig(*queues, 5000, false))
+	cfg2 := write("changed.yaml", gen.AuditConfig(*queues, 5000, true))
+	var kinds []gen.KindObject
+	for _, k := range mesos.Kinds {
+		ko := gen.KindObject{Key: k.Key, Object: k.Object, Role: k.Rule == mesos.Role, AnyOnly: k.ImplicitObject()}
+		if k.Rule == mesos.Endpoint {
+			ko.Values = mesos.AuthorizableEndpoints
+		}
+		kinds = append(kinds, ko)
+	}
+	acls := write("acls.json", gen.MesosACLs(kinds, 1000))
+	tree := write("tree.yaml", gen.YTTree(20000))
+	info, _ := os.Stat(cfg)
+	fmt.Printf("config: %d queues, %.1f MB; CPU time is the median of %d runs, user+sys, whole process\n\n", *queues, float64(info.Size())/1e6, *runs)
+
+	rows := []row{
+		{"lint --fail-on error (text)", []string{"yaml", cfg}, []string{"lint", "--color", "never", "--fail-on", "error", cfg}, 1.5, 2.0, false},
+		{"check", []string{"yaml", cfg}, []string{"check", "-f", cfg, "default", "root.dept3.team5.q1", "u3", "--groups", "g3"}, 1.3, 2.0, false},
+		{"who-can", []string{"yaml", cfg}, []string{"who-can", "-f", cfg, "default", "root.dept3.team5.q1"}, 1.5, 2.0, false},
+		{"access -o csv", []string{"yaml", cfg}, []string{"access", "-f", cfg, "u3", "--groups", "g3", "-o", "csv"}, 1.5, 2.0, true},
+		{"diff (vs decoding both files)", []string{"yaml", cfg, cfg2}, []string{"diff", cfg, cfg2}, 2.0, 2.0, false},
+		{"Mesos lint (vs encoding/json)", []string{"json", acls}, []string{"lint", "--color", "never", acls}, 1.5, 2.0, false},
+		{"YTsaurus lint (vs yaml.v3)", []string{"yaml", tree}, []string{"lint", "--color", "never", tree}, 1.5, 2.0, false},
+	}
+	failed := 0
+	fmt.Printf("%-32s %10s %10s %7s %7s %9s %9s %6s %6s\n", "command", "floor CPU", "aclint", "ratio", "target", "floor RSS", "RSS", "ratio", "target")
+	for _, r := range rows {
+		out := io.Discard
+		if r.stdout {
+			f, err := os.Create(filepath.Join(dir, "out"))
+			if err != nil {
+				fail(err)
+			}
+			defer f.Close()
+			out = f
+		}
+		fc, fm, err := measure(*runs, io.Discard, *floorBin, r.floor...)
+		if err != nil {
+			fail(err)
+		}
+		cc, cm, err := measure(*runs, out, *bin, r.cmd...)
+		if err != nil {
+			fail(err)
+		}
+		cr, mr := float64(cc)/float64(fc), float64(cm)/float64(fm)
+		mark := ""
+		if cr > r.cpuTarget || mr > r.memTgt {
+			mark = "  OVER"
+			failed++
+		}
+		fmt.Printf("%-32s %10s %10s %6.2fx %6.1fx %8.0fM %8.0fM %5.2fx %5.1fx%s\n", r.name, fc.Round(time.Millisecond), cc.Round(time.Millisecond), cr, r.cpuTarget,
+			float64(fm)/1e6, float64(cm)/1e6, mr, r.memTgt, mark)
+	}
+	// the matrix is bound by writing its CSV: measured against a process
+	// writing the same number of bytes
+	mout := filepath.Join(dir, "matrix.csv")
+	f, err := os.Create(mout)
+	if err != nil {
+		fail(err)
+	}
+	cc, cm, err := measure(1, f, *bin, "matrix", "-f", cfg, "-o", "csv")
+	f.Close()
+	if err != nil {
+		fail(err)
+	}
+	st, _ := os.Stat(mout)
+	wc, _, err := measure(*runs, io.Discard, *floorBin, "write", fmt.Sprint(st.Size()))
+	if err != nil {
+		fail(err)
+	}
+	dc, _, _ := measure(*runs, io.Discard, *floorBin, "yaml", cfg)
+	fmt.Printf("\nmatrix -o csv: %s CPU, %.0f MB peak, %.0f MB of CSV; writing the same bytes takes %s and decoding the config %s (%.2fx of both)\n",
+		cc.Round(time.Millisecond), float64(cm)/1e6, float64(st.Size())/1e6, wc.Round(time.Millisecond), dc.Round(time.Millisecond), float64(cc)/float64(wc+dc))
+	if failed > 0 {
+		fmt.Printf("\n%d command(s) over target\n", failed)
+		os.Exit(1)
+	}
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "bench:", err)
+	os.Exit(2)
+}
