@@ -118,6 +118,7 @@ type AccessResult struct {
 // configs stream. begin is called once per partition with the resolved
 // subject.
 func (p *Policy) Access(q Query, partition string, begin func(AccessResult) error, emit func(AccessRow) error) error {
+	p.Prepare() // every queue is read
 	parts := p.cfg.Partitions
 	if partition != "" {
 		part, err := p.FindPartition(partition)
@@ -212,6 +213,7 @@ var Everyone = Principal{Kind: EveryoneKind, Name: "*"}
 // NamedPrincipals lists every user and group an ACL of the config names
 // and YuniKorn keeps, sorted.
 func (p *Policy) NamedPrincipals() []Principal {
+	p.Prepare() // every queue is read
 	type key struct {
 		kind Kind
 		name string
@@ -273,6 +275,7 @@ func (c Cell) String() string {
 // so a large matrix streams instead of being held in memory. Each queue's
 // own ACLs are read once, through their set view (Value.Grants).
 func (p *Policy) Matrix(principals []Principal, emit func(partition, queue string, cells []Cell) error) error {
+	p.Prepare() // every queue is read
 	for _, part := range p.cfg.Partitions {
 		var walk func(q *config.Queue, parent []Cell) error
 		walk = func(q *config.Queue, parent []Cell) error {
@@ -390,6 +393,8 @@ type DiffResult struct {
 // that come from an ancestor's ACL; and the queues and partitions added and
 // removed.
 func Diff(old, new *Policy) *DiffResult {
+	old.Prepare()
+	new.Prepare()
 	res := &DiffResult{}
 	principals := mergePrincipals(old.NamedPrincipals(), new.NamedPrincipals())
 	u := newUniverse(principals)
@@ -400,15 +405,15 @@ func Diff(old, new *Policy) *DiffResult {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("partition %s is removed: a running YuniKorn removes a partition from inside the config reload while holding the scheduler's lock that the removal waits for, so the reload hangs and the scheduler stops responding; restart the scheduler with the new config instead of applying it as an update", po.CanonicalName()))
 			continue
 		}
-		d := &differ{old: old, new: new, u: u, res: res, part: po.CanonicalName()}
-		d.walk(po.Root, pn.Root, [2]bits{}, [2]bits{})
+		d := &differ{old: old, new: new, u: u, res: res, part: po.CanonicalName(), buf: buffers{words: u.words}}
+		d.walk(po.Root, pn.Root, [2]bits{}, [2]bits{}, 0)
 	}
 	for _, pn := range new.cfg.Partitions {
 		if old.cfg.Partition(pn.CanonicalName()) == nil {
 			res.PartitionsAdded = append(res.PartitionsAdded, pn.CanonicalName())
 			// everything a new partition grants is a gain
-			d := &differ{old: old, new: new, u: u, res: res, part: pn.CanonicalName()}
-			d.added(pn.Root, [2]bits{}, false)
+			d := &differ{old: old, new: new, u: u, res: res, part: pn.CanonicalName(), buf: buffers{words: u.words}}
+			d.added(pn.Root, [2]bits{}, false, 0)
 		}
 	}
 	return res
@@ -417,7 +422,7 @@ func Diff(old, new *Policy) *DiffResult {
 // added reports a queue that only the new config has, and its subtree: what
 // its own ACLs grant beyond what it inherits is a gain, so that a new queue
 // with submitacl "*" trips --fail-on-gain.
-func (d *differ) added(nq *config.Queue, nParent [2]bits, listed bool) {
+func (d *differ) added(nq *config.Queue, nParent [2]bits, listed bool, depth int) {
 	if listed {
 		d.res.Queues = append(d.res.Queues, QueueChange{Partition: d.part, Queue: nq.Path(), Added: true})
 	}
@@ -425,11 +430,13 @@ func (d *differ) added(nq *config.Queue, nParent [2]bits, listed bool) {
 	for i, action := range []Action{Submit, Admin} {
 		inherited := nParent[i]
 		if inherited == nil {
-			inherited = d.u.empty()
+			inherited = d.buf.at(depth, 2*i)
+			clear(inherited)
 		}
-		nSets[i] = d.u.grants(d.new, nq, action, inherited)
+		nSets[i] = d.u.grants(d.new, nq, action, inherited, d.buf.at(depth, 2*i+1))
 		if action == Submit && IsRecoveryPath(nq.Path()) {
-			nSets[i] = d.u.empty()
+			nSets[i] = d.buf.at(depth, 2*i+1)
+			clear(nSets[i])
 			continue
 		}
 		for b := 0; b <= len(d.u.principals); b++ {
@@ -450,7 +457,7 @@ func (d *differ) added(nq *config.Queue, nParent [2]bits, listed bool) {
 		}
 	}
 	for _, nc := range nq.Children {
-		d.added(nc, nSets, listed)
+		d.added(nc, nSets, listed, depth+1)
 	}
 }
 
@@ -488,37 +495,86 @@ func newUniverse(ps []Principal) *universe {
 
 type bits []uint64
 
-func (u *universe) empty() bits { return make(bits, u.words) }
 
 func (b bits) set(i int)      { b[i/64] |= 1 << (i % 64) }
 func (b bits) has(i int) bool { return b[i/64]&(1<<(i%64)) != 0 }
 
 // grants is the set of principals a queue's own ACLs let in for an action,
-// built from the ACLs' set view (Value.Grants): the wildcard lets in
-// everyone and every principal.
-func (u *universe) grants(p *Policy, q *config.Queue, action Action, inherited bits) bits {
-	out := u.empty()
-	copy(out, inherited)
-	for _, l := range p.Level(q, action) {
-		everyone, users, groups := l.Value.Grants()
-		if everyone {
-			for i := range out {
-				out[i] = ^uint64(0)
-			}
-			return out
+// on top of those inherited, built from the ACLs' set view (Value.Grants):
+// the wildcard lets in everyone and every principal. The set is written
+// into buf; when the queue's ACLs add no one, inherited itself is returned
+// (callers only read the sets), so a tree of queues without ACLs costs no
+// copies.
+func (u *universe) grants(p *Policy, q *config.Queue, action Action, inherited, buf bits) bits {
+	levels := p.Level(q, action)
+	adds := false
+	for _, l := range levels {
+		if l.Value.RuntimeErr != nil {
+			continue
 		}
-		for _, e := range users {
-			if i, ok := u.users[e.Name]; ok {
-				out.set(i)
+		if l.Value.Everyone {
+			for i := range buf {
+				buf[i] = ^uint64(0)
 			}
+			return buf
 		}
-		for _, e := range groups {
-			if i, ok := u.groups[e.Name]; ok {
-				out.set(i)
+		for _, e := range l.Value.Entries {
+			if !e.Effective() {
+				continue
+			}
+			names := u.users
+			if e.Kind != User {
+				names = u.groups
+			}
+			if i, ok := names[e.Name]; ok && (inherited == nil || !inherited.has(i)) {
+				adds = true
 			}
 		}
 	}
-	return out
+	if !adds && inherited != nil {
+		return inherited
+	}
+	copy(buf, inherited)
+	if inherited == nil {
+		clear(buf)
+	}
+	for _, l := range levels {
+		if l.Value.RuntimeErr != nil {
+			continue
+		}
+		for _, e := range l.Value.Entries {
+			if !e.Effective() {
+				continue
+			}
+			names := u.users
+			if e.Kind != User {
+				names = u.groups
+			}
+			if i, ok := names[e.Name]; ok {
+				buf.set(i)
+			}
+		}
+	}
+	return buf
+}
+
+// buffers hands out the sets of one depth of the tree walk: a queue's sets
+// are read by its children only, so the next sibling reuses them once the
+// queue's subtree is done, and a diff allocates per depth, not per queue.
+type buffers struct {
+	words int
+	depth [][4]bits
+}
+
+func (b *buffers) at(depth, slot int) bits {
+	for len(b.depth) <= depth {
+		var row [4]bits
+		for i := range row {
+			row[i] = make(bits, b.words)
+		}
+		b.depth = append(b.depth, row)
+	}
+	return b.depth[depth][slot]
 }
 
 type differ struct {
@@ -526,25 +582,28 @@ type differ struct {
 	u        *universe
 	res      *DiffResult
 	part     string
+	buf      buffers
 }
 
-func (d *differ) walk(oq, nq *config.Queue, oParent, nParent [2]bits) {
+func (d *differ) walk(oq, nq *config.Queue, oParent, nParent [2]bits, depth int) {
 	if nq == nil {
 		d.res.Queues = append(d.res.Queues, QueueChange{Partition: d.part, Queue: oq.Path()})
 		return
 	}
 	if oq == nil {
-		d.added(nq, nParent, true)
+		d.added(nq, nParent, true, depth)
 		return
 	}
 	var oSets, nSets [2]bits
 	for i, action := range []Action{Submit, Admin} {
-		oSets[i] = d.u.grants(d.old, oq, action, oParent[i])
-		nSets[i] = d.u.grants(d.new, nq, action, nParent[i])
+		oSets[i] = d.u.grants(d.old, oq, action, oParent[i], d.buf.at(depth, 2*i))
+		nSets[i] = d.u.grants(d.new, nq, action, nParent[i], d.buf.at(depth, 2*i+1))
 		if action == Submit && IsRecoveryPath(oq.Path()) {
 			// nobody passes the recovery queue's submit check, and its
 			// children do not inherit from above it
-			oSets[i], nSets[i] = make(bits, len(oSets[i])), make(bits, len(nSets[i]))
+			oSets[i], nSets[i] = d.buf.at(depth, 2*i), d.buf.at(depth, 2*i+1)
+			clear(oSets[i])
+			clear(nSets[i])
 			continue
 		}
 		for w := range oSets[i] {
@@ -576,11 +635,11 @@ func (d *differ) walk(oq, nq *config.Queue, oParent, nParent [2]bits) {
 	for _, oc := range oq.Children {
 		name := strings.ToLower(oc.Name.Value)
 		seen[name] = true
-		d.walk(oc, nq.Child(name), oSets, nSets)
+		d.walk(oc, nq.Child(name), oSets, nSets, depth+1)
 	}
 	for _, nc := range nq.Children {
 		if !seen[strings.ToLower(nc.Name.Value)] {
-			d.walk(nil, nc, oSets, nSets)
+			d.walk(nil, nc, oSets, nSets, depth+1)
 		}
 	}
 }

@@ -339,6 +339,10 @@ func unescape(s string) ([]byte, int, bool) {
 // "\r\n", "\r", "\n", and the Unicode breaks NEL, LS and PS. It returns each
 // line's text and its byte offset, so positions agree with yaml.v3's.
 func splitLines(s string) (lines []string, starts []int) {
+	// sized for the usual line breaks, so a large file is not copied as
+	// the slices grow
+	n := strings.Count(s, "\n") + 1
+	lines, starts = make([]string, 0, n), make([]int, 0, n)
 	start := 0
 	for i := 0; i < len(s); {
 		width := 0
