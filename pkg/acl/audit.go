@@ -495,7 +495,6 @@ func newUniverse(ps []Principal) *universe {
 
 type bits []uint64
 
-
 func (b bits) set(i int)      { b[i/64] |= 1 << (i % 64) }
 func (b bits) has(i int) bool { return b[i/64]&(1<<(i%64)) != 0 }
 

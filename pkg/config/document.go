@@ -59,11 +59,11 @@ type Document struct {
 	zeroBytes bool   // the config text, before any decoding, is zero bytes
 	absentKey string // set on AbsentKeyDocument: why there is no config text
 
-	parsed     []byte    // Text as parsed, after recovery quoted broken values
-	splits     splits // line splits of Source, Text and parsed, on first use
-	outer      offsetMapper // Text offsets -> Source positions; nil for raw files
-	innerName  string       // how to name Text when positions are not exact
-	patched    map[[2]int]bool
+	parsed    []byte       // Text as parsed, after recovery quoted broken values
+	splits    splits       // line splits of Source, Text and parsed, on first use
+	outer     offsetMapper // Text offsets -> Source positions; nil for raw files
+	innerName string       // how to name Text when positions are not exact
+	patched   map[[2]int]bool
 }
 
 // Empty reports whether the config is zero bytes long, the only case in
