@@ -386,6 +386,9 @@ func (a *ACLs) values(en *Entity, v *Value) {
 		en.Values = append(en.Values, v.Text)
 		en.ValueNodes = append(en.ValueNodes, v)
 	case JSONArray:
+		if en.Values == nil {
+			en.Values, en.ValueNodes = make([]string, 0, len(v.Elems)), make([]*Value, 0, len(v.Elems))
+		}
 		for _, e := range v.Elems {
 			a.values(en, e)
 		}

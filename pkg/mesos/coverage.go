@@ -140,7 +140,9 @@ type index struct {
 	all     []int
 }
 
-func newIndex() *index { return &index{byName: map[string][]int{}} }
+func newIndex(n int) *index {
+	return &index{regions: make([]region, 0, n), byName: make(map[string][]int, n)}
+}
 
 func (x *index) add(g region) {
 	i := len(x.regions)
@@ -219,7 +221,7 @@ func (a *ACLs) unreachable(k *Kind) []Unreachable {
 		regions[i] = regionOf(k, r)
 	}
 	var out []Unreachable
-	x := newIndex()
+	x := newIndex(len(regions))
 	for start := 0; start < len(regions); {
 		e := regions[start].rule.Entry
 		end := start

@@ -76,7 +76,7 @@ const maxDepth = 200
 // are an error, and nothing but blanks may follow the value. The top-level
 // value is returned whatever its type.
 func ParseJSON(data []byte) (*Value, *SyntaxError) {
-	p := &jsonParser{src: data, lastCh: -1, line: 1, failAt: -1}
+	p := &jsonParser{src: data, text: string(data), lastCh: -1, line: 1, failAt: -1}
 	v, ok := p.value(maxDepth)
 	if !ok {
 		if p.err != nil {
@@ -116,6 +116,9 @@ func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c =
 // Mesos' syntax errors.
 type jsonParser struct {
 	src    []byte
+	text   string // src as a string: unescaped strings are slices of it
+	values []Value
+	member []Member
 	cur    int
 	lastCh int
 	ungot  bool
@@ -226,17 +229,17 @@ func (p *jsonParser) value(depth int) (*Value, bool) {
 	switch c {
 	case 'n':
 		if p.match("ull") {
-			return &Value{Kind: JSONNull, Off: start}, true
+			return p.newValue(Value{Kind: JSONNull, Off: start}), true
 		}
 		return nil, false
 	case 'f':
 		if p.match("alse") {
-			return &Value{Kind: JSONBool, Off: start}, true
+			return p.newValue(Value{Kind: JSONBool, Off: start}), true
 		}
 		return nil, false
 	case 't':
 		if p.match("rue") {
-			return &Value{Kind: JSONBool, Off: start, Bool: true}, true
+			return p.newValue(Value{Kind: JSONBool, Off: start, Bool: true}), true
 		}
 		return nil, false
 	case '"':
@@ -244,12 +247,12 @@ func (p *jsonParser) value(depth int) (*Value, bool) {
 		if !ok {
 			return nil, false
 		}
-		return &Value{Kind: JSONString, Off: start, Text: s}, true
+		return p.newValue(Value{Kind: JSONString, Off: start, Text: s}), true
 	case '[':
 		if depth <= 0 {
 			return nil, false
 		}
-		v := &Value{Kind: JSONArray, Off: start}
+		v := p.newValue(Value{Kind: JSONArray, Off: start})
 		if p.expect(']') {
 			return v, true
 		}
@@ -271,7 +274,7 @@ func (p *jsonParser) value(depth int) (*Value, bool) {
 		if depth <= 0 {
 			return nil, false
 		}
-		v := &Value{Kind: JSONObject, Off: start}
+		v := p.newValue(Value{Kind: JSONObject, Off: start})
 		if p.expect('}') {
 			return v, true
 		}
@@ -290,7 +293,7 @@ func (p *jsonParser) value(depth int) (*Value, bool) {
 			if !ok {
 				return nil, false
 			}
-			m := &Member{Key: key, KeyOff: keyOff, Value: e}
+			m := p.newMember(Member{Key: key, KeyOff: keyOff, Value: e})
 			if len(v.Members) < 8 {
 				for _, prev := range v.Members {
 					if prev.Key == key && !prev.Shadowed {
@@ -344,7 +347,7 @@ func (p *jsonParser) value(depth int) (*Value, bool) {
 				return nil, false
 			}
 		}
-		return &Value{Kind: JSONNumber, Off: start, Text: lit}, true
+		return p.newValue(Value{Kind: JSONNumber, Off: start, Text: lit}), true
 	}
 	p.ungetc()
 	return nil, false
@@ -373,7 +376,7 @@ func (p *jsonParser) str() (string, bool) {
 		for i := p.cur; i < len(p.src); i++ {
 			c := p.src[i]
 			if c == '"' {
-				s := string(p.src[p.cur:i])
+				s := p.text[p.cur:i]
 				p.cur, p.lastCh = i+1, '"'
 				return s, true
 			}
@@ -463,4 +466,23 @@ func (p *jsonParser) codepoint(b *strings.Builder) bool {
 	n := utf8.EncodeRune(buf[:], rune(u))
 	b.Write(buf[:n])
 	return true
+}
+
+// newValue and newMember allocate from chunks: an --acls file is mostly
+// small values, and one allocation per chunk instead of per value halves
+// the parser's cost. A chunk is never grown, so the pointers stay valid.
+func (p *jsonParser) newValue(v Value) *Value {
+	if len(p.values) == cap(p.values) {
+		p.values = make([]Value, 0, 512)
+	}
+	p.values = append(p.values, v)
+	return &p.values[len(p.values)-1]
+}
+
+func (p *jsonParser) newMember(m Member) *Member {
+	if len(p.member) == cap(p.member) {
+		p.member = make([]Member, 0, 512)
+	}
+	p.member = append(p.member, m)
+	return &p.member[len(p.member)-1]
 }
