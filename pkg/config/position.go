@@ -344,6 +344,19 @@ func splitLines(s string) (lines []string, starts []int) {
 	n := strings.Count(s, "\n") + 1
 	lines, starts = make([]string, 0, n), make([]int, 0, n)
 	start := 0
+	if strings.IndexByte(s, '\r') < 0 && !strings.Contains(s, "\u0085") && !strings.Contains(s, "\u2028") && !strings.Contains(s, "\u2029") {
+		// only \n breaks lines: find them with the vectorised search
+		for {
+			i := strings.IndexByte(s[start:], '\n')
+			if i < 0 {
+				break
+			}
+			lines = append(lines, s[start:start+i])
+			starts = append(starts, start)
+			start += i + 1
+		}
+		return append(lines, s[start:]), append(starts, start)
+	}
 	for i := 0; i < len(s); {
 		width := 0
 		switch {
