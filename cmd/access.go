@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"github.com/aclint/aclint/internal/progress"
+
 	"bufio"
 	"encoding/csv"
 	"encoding/json"
@@ -119,6 +121,11 @@ Exit codes: 0 listed, 2 error (a config YuniKorn rejects, unknown partition, usa
 					_, err := fmt.Fprintf(w, "  %-40s submit: %-48s admin: %s\n", r.Queue, grant(r.Submit), grant(r.Admin))
 					return err
 				}
+			}
+			row := emit
+			emit = func(r acl.AccessRow) error {
+				progress.Answered()
+				return row(r)
 			}
 			if err := newPolicy(cfg).Access(q, partition, begin, emit); err != nil {
 				return usageErr("%v", err)

@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"github.com/aclint/aclint/internal/progress"
+
 	"bufio"
 	"encoding/csv"
 	"encoding/json"
@@ -73,6 +75,7 @@ memory. The text table splits its columns to fit the terminal (COLUMNS, or --wid
 				cw.Write(append([]string{"partition", "queue"}, names...))
 				row := make([]string, len(principals)+2)
 				err = p.Matrix(principals, func(part, queue string, cells []acl.Cell) error {
+					progress.Answered()
 					row[0], row[1] = part, queue
 					for i, c := range cells {
 						row[i+2] = c.String()
@@ -85,6 +88,7 @@ memory. The text table splits its columns to fit the terminal (COLUMNS, or --wid
 				fmt.Fprintf(w, "{\"subjects\": %s, \"rows\": [", head)
 				n := 0
 				err = p.Matrix(principals, func(part, queue string, cells []acl.Cell) error {
+					progress.Answered()
 					vals := make([]string, len(cells))
 					for i, c := range cells {
 						vals[i] = c.String()
@@ -177,6 +181,7 @@ func writeMatrixText(w *bufio.Writer, p *acl.Policy, principals []acl.Principal,
 	var rows []row
 	qw := len("QUEUE")
 	if err := p.Matrix(principals, func(part, queue string, cells []acl.Cell) error {
+		progress.Answered()
 		rows = append(rows, row{part, queue, append([]acl.Cell(nil), cells...)})
 		qw = max(qw, len(part)+1+len(queue))
 		return nil

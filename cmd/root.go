@@ -18,6 +18,7 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 
+	"github.com/aclint/aclint/internal/progress"
 	"github.com/aclint/aclint/pkg/config"
 )
 
@@ -44,12 +45,25 @@ func usageErr(format string, args ...any) error {
 type streams struct {
 	in       io.Reader
 	out, err io.Writer
+	rawErr   io.Writer       // standard error itself, for the progress line
+	meter    *progress.Meter // the progress line, while it runs
 }
 
 // NewRoot builds the aclint command tree, for Execute and for generating
 // documentation (man pages, completion).
 func NewRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
-	s := &streams{in: stdin, out: stdout, err: stderr}
+	root, _ := newRoot(stdin, stdout, stderr)
+	return root
+}
+
+func newRoot(stdin io.Reader, stdout, stderr io.Writer) (*cobra.Command, *streams) {
+	s := &streams{in: stdin, rawErr: stderr}
+	// output to a terminal ends the progress line first; output to a file or
+	// a pipe (matrix -o csv > m.csv) runs under it
+	s.out, s.err = stdout, liveWriter{stderr, s}
+	if isTerminal(stdout) {
+		s.out = liveWriter{stdout, s}
+	}
 	root := &cobra.Command{
 		Use:   "aclint",
 		Short: "Lint YuniKorn queue ACLs and answer access questions exactly as YuniKorn does",
@@ -60,8 +74,10 @@ scheduler itself would make.`,
 		SilenceErrors: true,
 	}
 	root.SetIn(stdin)
-	root.SetOut(stdout)
-	root.SetErr(stderr)
+	root.SetOut(s.out)
+	root.SetErr(s.err)
+	root.PersistentFlags().Bool("no-progress", false, "never show progress on standard error (shown only on a terminal, after a second)")
+	root.PersistentPreRun = func(c *cobra.Command, _ []string) { s.startProgress(c) }
 	// --version prints what `aclint version` prints
 	ver, commit := buildInfo()
 	if commit == "" {
@@ -73,14 +89,15 @@ scheduler itself would make.`,
 		return usageErr("%v\nrun '%s --help' for usage", err, c.CommandPath())
 	})
 	root.AddCommand(newLintCmd(s), newCheckCmd(s), newPlaceCmd(s), newWhoCanCmd(s), newAccessCmd(s), newMatrixCmd(s), newDiffCmd(s), newMesosCmd(s), newYTCmd(s), newRulesCmd(s), newVersionCmd(s))
-	return root
+	return root, s
 }
 
 // Execute runs aclint with args and returns the exit code.
 func Execute(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	root := NewRoot(stdin, stdout, stderr)
+	root, s := newRoot(stdin, stdout, stderr)
 	root.SetArgs(args)
 	err := root.Execute()
+	s.stopProgress()
 	if err == nil {
 		return ExitOK
 	}
@@ -106,7 +123,7 @@ func useColor(mode string, w io.Writer) (bool, error) {
 		if os.Getenv("NO_COLOR") != "" { // no-color.org: set and not empty
 			return false, nil
 		}
-		if f, ok := w.(*os.File); ok {
+		if f, ok := w.(interface{ Fd() uintptr }); ok {
 			return isatty.IsTerminal(f.Fd()) && os.Getenv("TERM") != "dumb", nil
 		}
 		return false, nil

@@ -150,8 +150,7 @@ func (p *Policy) entry(q *config.Queue) *queueACLs {
 		submit, admin := Parse(q.SubmitACL.Value), Parse(q.AdminACL.Value)
 		fill(q, e, &submit, &admin)
 		if p.prepared {
-			p.slab[q.Index] = *e
-			return &p.slab[q.Index]
+			return e // the shared index is never written after Prepare
 		}
 		p.lazy[q.Index] = e
 	}
@@ -180,6 +179,10 @@ func (p *Policy) Prepare() *Policy {
 		}
 		return v
 	}
+	if slab, ok := p.cfg.ACLIndex.([]queueACLs); ok {
+		p.slab, p.prepared, p.lazy = slab, true, nil
+		return p
+	}
 	p.slab = make([]queueACLs, p.cfg.NumQueues)
 	for _, part := range p.cfg.Partitions {
 		part.Root.Walk(func(q *config.Queue) {
@@ -189,6 +192,7 @@ func (p *Policy) Prepare() *Policy {
 		})
 	}
 	p.prepared, p.lazy = true, nil
+	p.cfg.ACLIndex = p.slab
 	return p
 }
 

@@ -1,6 +1,8 @@
 package config
 
 import (
+	"github.com/aclint/aclint/internal/progress"
+
 	"github.com/aclint/aclint/pkg/lint"
 
 	"fmt"
@@ -71,6 +73,7 @@ func Decode(doc *Document) *Config {
 			q.setPath()
 		})
 	}
+	progress.Queues(c.NumQueues)
 	return c
 }
 

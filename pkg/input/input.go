@@ -5,6 +5,8 @@
 package input
 
 import (
+	"github.com/aclint/aclint/internal/progress"
+
 	"errors"
 	"fmt"
 	"io"
@@ -114,6 +116,7 @@ func Read(paths []string, opts Options) ([]*lint.Input, error) {
 			if err != nil {
 				return &Error{f, describe(err)}
 			}
+			progress.File(len(data))
 			out = append(out, &lint.Input{Path: f, Data: data, Arg: p})
 			return nil
 		})
@@ -141,12 +144,14 @@ func ReadSource(path string, stdin io.Reader) (name string, data []byte, err err
 			// read as YuniKorn's built-in default, where everyone may submit
 			return "<stdin>", nil, &Error{"<stdin>", errors.New("standard input is empty: nothing was piped in (did the command before the pipe fail?); to ask about YuniKorn's built-in default config, pass a zero-byte file with -f")}
 		}
+		progress.File(len(data))
 		return "<stdin>", data, nil
 	}
 	data, err = os.ReadFile(path)
 	if err != nil {
 		return path, nil, &Error{path, describe(err)}
 	}
+	progress.File(len(data))
 	return path, data, nil
 }
 

@@ -2,7 +2,9 @@
 // its input files and decodes them the standard way, so that aclint's
 // commands are measured against the cost of reading the file at all.
 //
-//	floor yaml FILE...   yaml.Unmarshal into a yaml.Node, per file
+//	floor yaml FILE...   yaml.Unmarshal into a yaml.Node, per file; every
+//	                     tree is kept to the end, as a command comparing
+//	                     two files (diff) must keep both
 //	floor json FILE...   encoding/json into an any, per file
 //	floor write N FILE   writes N bytes like a CSV of the file's size (the
 //	                     floor of a command bound by writing its output)
@@ -13,6 +15,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 
 	"gopkg.in/yaml.v3"
@@ -25,6 +28,8 @@ func main() {
 	}
 	switch os.Args[1] {
 	case "yaml", "json":
+		var kept []any
+		defer func() { runtime.KeepAlive(kept) }()
 		for _, f := range os.Args[2:] {
 			data, err := os.ReadFile(f)
 			if err != nil {
@@ -34,9 +39,11 @@ func main() {
 			if os.Args[1] == "yaml" {
 				var n yaml.Node
 				err = yaml.Unmarshal(data, &n)
+				kept = append(kept, &n)
 			} else {
 				var v any
 				err = json.Unmarshal(data, &v)
+				kept = append(kept, v)
 			}
 			if err != nil {
 				fmt.Fprintln(os.Stderr, err)
