@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"github.com/aclint/aclint/internal/progress"
 
 	"bufio"
@@ -73,16 +74,24 @@ memory. The text table splits its columns to fit the terminal (COLUMNS, or --wid
 			case "csv":
 				cw := csv.NewWriter(w)
 				cw.Write(append([]string{"partition", "queue"}, names...))
-				row := make([]string, len(principals)+2)
+				cw.Flush()
+				// the names go through encoding/csv for its quoting; the
+				// cells are fixed words that never need it and are written
+				// as they are, which keeps a large matrix bound by writing
+				var head bytes.Buffer
+				hw := csv.NewWriter(&head)
+				cellText := [...][]byte{acl.NoAccess: []byte(",-"), acl.SubmitOnly: []byte(",submit"), acl.SubmitAdmin: []byte(",admin")}
 				err = p.Matrix(principals, func(part, queue string, cells []acl.Cell) error {
 					progress.Answered()
-					row[0], row[1] = part, queue
-					for i, c := range cells {
-						row[i+2] = c.String()
+					head.Reset()
+					hw.Write([]string{part, queue})
+					hw.Flush()
+					w.Write(bytes.TrimSuffix(head.Bytes(), []byte("\n")))
+					for _, c := range cells {
+						w.Write(cellText[c])
 					}
-					return cw.Write(row)
+					return w.WriteByte('\n')
 				})
-				cw.Flush()
 			case "json":
 				head, _ := json.Marshal(names)
 				fmt.Fprintf(w, "{\"subjects\": %s, \"rows\": [", head)

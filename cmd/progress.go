@@ -15,6 +15,9 @@ import (
 // quick run prints nothing extra.
 var progressDelay = time.Second
 
+// progressTick is how often the line is redrawn.
+var progressTick = 250 * time.Millisecond
+
 // liveWriter stops the progress line before anything else is written, so
 // that output and the line never share a row of the terminal. It keeps the
 // file's descriptor visible for terminal detection (--color auto).
@@ -51,7 +54,7 @@ func (s *streams) startProgress(c *cobra.Command) {
 		return
 	}
 	progress.Reset()
-	s.meter = progress.Start(s.rawErr, progressDelay, 250*time.Millisecond)
+	s.meter = progress.Start(s.rawErr, progressDelay, progressTick)
 }
 
 func progressWanted(c *cobra.Command, w io.Writer) bool {

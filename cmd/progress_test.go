@@ -51,9 +51,9 @@ func itoa(n int) string {
 // terminal and on a pipe: the progress line shows on the terminal alone,
 // and --no-progress, -q and CI turn it off.
 func TestProgressOnTerminalOnly(t *testing.T) {
-	old := progressDelay
-	progressDelay = 0
-	t.Cleanup(func() { progressDelay = old })
+	oldDelay, oldTick := progressDelay, progressTick
+	progressDelay, progressTick = 0, time.Millisecond
+	t.Cleanup(func() { progressDelay, progressTick = oldDelay, oldTick })
 	t.Setenv("CI", "")
 	t.Setenv("TERM", "xterm")
 	cfg := filepath.Join(t.TempDir(), "queues.yaml")

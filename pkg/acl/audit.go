@@ -271,92 +271,107 @@ func (c Cell) String() string {
 }
 
 // Matrix calls emit for every queue of every partition with each
-// principal's access, parents first. Only one row per tree level is kept,
-// so a large matrix streams instead of being held in memory. Each queue's
-// own ACLs are read once, through their set view (Value.Grants).
+// principal's access, parents first. A queue's row starts as its parent's
+// (access is inherited down the tree) and only the principals its own ACLs
+// name are looked up, so a row costs a copy plus its ACL entries, not a
+// check per principal. One row per tree level is kept and reused, so a
+// large matrix streams instead of being held in memory; emit must not keep
+// cells.
 func (p *Policy) Matrix(principals []Principal, emit func(partition, queue string, cells []Cell) error) error {
 	p.Prepare() // every queue is read
+	x := newPrincipalIndex(principals)
+	var rows [][]Cell // one per depth
 	for _, part := range p.cfg.Partitions {
-		var walk func(q *config.Queue, parent []Cell) error
-		walk = func(q *config.Queue, parent []Cell) error {
-			submit, admin := p.levelSet(q, Submit), p.levelSet(q, Admin)
-			row := make([]Cell, len(principals))
-			for i, pr := range principals {
-				switch {
-				case (parent != nil && parent[i] == SubmitAdmin) || admin.allows(pr):
-					row[i] = SubmitAdmin
-				case (parent != nil && parent[i] >= SubmitOnly) || submit.allows(pr):
-					row[i] = SubmitOnly
-				}
-				if row[i] == SubmitOnly && q.Path() == recoveryQueue {
-					row[i] = NoAccess
+		var walk func(q *config.Queue, parent []Cell, depth int) error
+		walk = func(q *config.Queue, parent []Cell, depth int) error {
+			if len(rows) <= depth {
+				rows = append(rows, make([]Cell, len(principals)))
+			}
+			row := rows[depth]
+			if parent != nil {
+				copy(row, parent)
+			} else {
+				clear(row)
+			}
+			// submit reads submitacl and adminacl; adminacl grants both
+			x.raise(row, p.Level(q, Submit), SubmitOnly)
+			x.raise(row, p.Level(q, Admin), SubmitAdmin)
+			if q.Path() == recoveryQueue {
+				for i, c := range row {
+					if c == SubmitOnly {
+						row[i] = NoAccess
+					}
 				}
 			}
 			if err := emit(part.CanonicalName(), q.Path(), row); err != nil {
 				return err
 			}
 			for _, c := range q.Children {
-				if err := walk(c, row); err != nil {
+				if err := walk(c, row, depth+1); err != nil {
 					return err
 				}
 			}
 			return nil
 		}
-		if err := walk(part.Root, nil); err != nil {
+		if err := walk(part.Root, nil, 0); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// grantSet is what one queue's own ACLs let in for an action.
-type grantSet struct {
-	everyone      bool
-	users, groups map[string]bool
+// principalIndex finds the matrix columns an ACL entry lets in: a user
+// entry its user, a group entry the group and every user known to be in it.
+// The wildcard lets in every column, the "everyone" one included.
+type principalIndex struct {
+	users, groups map[string][]int
 }
 
-func (p *Policy) levelSet(q *config.Queue, action Action) grantSet {
-	var g grantSet
-	for _, l := range p.Level(q, action) {
-		everyone, users, groups := l.Value.Grants()
-		g.everyone = g.everyone || everyone
-		for _, e := range users {
-			if g.users == nil {
-				g.users = map[string]bool{}
+func newPrincipalIndex(ps []Principal) principalIndex {
+	x := principalIndex{users: map[string][]int{}, groups: map[string][]int{}}
+	for i, pr := range ps {
+		switch pr.Kind {
+		case EveryoneKind:
+		case "group":
+			x.groups[pr.Name] = append(x.groups[pr.Name], i)
+		default:
+			x.users[pr.Name] = append(x.users[pr.Name], i)
+			for _, g := range pr.Groups {
+				if l := x.groups[g]; len(l) == 0 || l[len(l)-1] != i {
+					x.groups[g] = append(l, i)
+				}
 			}
-			g.users[e.Name] = true
-		}
-		for _, e := range groups {
-			if g.groups == nil {
-				g.groups = map[string]bool{}
-			}
-			g.groups[e.Name] = true
 		}
 	}
-	return g
+	return x
 }
 
-// allows applies the set as Check would for the principal: a user by name
-// and its known groups, a group as a member of it.
-func (g grantSet) allows(pr Principal) bool {
-	if g.everyone {
-		return true
-	}
-	switch pr.Kind {
-	case EveryoneKind:
-		return false
-	case "group":
-		return g.groups[pr.Name]
-	}
-	if g.users[pr.Name] {
-		return true
-	}
-	for _, grp := range pr.Groups {
-		if g.groups[grp] {
-			return true
+// raise lifts the cells the ACLs let in to at least c.
+func (x principalIndex) raise(row []Cell, levels []LevelACL, c Cell) {
+	for _, l := range levels {
+		v := l.Value
+		if v.RuntimeErr != nil {
+			continue
+		}
+		if v.Everyone {
+			for i := range row {
+				row[i] = max(row[i], c)
+			}
+			return
+		}
+		for _, e := range v.Entries {
+			if !e.Effective() {
+				continue
+			}
+			cols := x.users[e.Name]
+			if e.Kind != User {
+				cols = x.groups[e.Name]
+			}
+			for _, i := range cols {
+				row[i] = max(row[i], c)
+			}
 		}
 	}
-	return false
 }
 
 // Change is one subject gaining or losing access to one queue.
