@@ -244,6 +244,11 @@ func (d *decoder) mapping(n *yaml.Node, goType string, keys []string, fn func(ke
 // merged mappings the first one wins. Duplicates are checked among the
 // written keys only.
 func (d *decoder) pairs(n *yaml.Node) []*yaml.Node {
+	if len(n.Content)%2 == 0 && !hasMergeKey(n) {
+		// the usual mapping: its own content, read-only, no copy
+		d.duplicates(n.Content)
+		return n.Content
+	}
 	var explicit, merged []*yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
@@ -269,6 +274,15 @@ func (d *decoder) pairs(n *yaml.Node) []*yaml.Node {
 		}
 	}
 	return out
+}
+
+func hasMergeKey(n *yaml.Node) bool {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if k := n.Content[i]; k.Kind == yaml.ScalarNode && k.Value == "<<" && k.ShortTag() == "!!merge" {
+			return true
+		}
+	}
+	return false
 }
 
 // merge expands the value of a "<<" merge key: a mapping, an alias to one, or
@@ -479,9 +493,9 @@ func (d *decoder) strMap(k, v *yaml.Node) StrMap {
 		d.wrongType(r, k.Value, "a mapping of names to values", "map[string]string", "write one name: value pair per line")
 		return m
 	}
-	m.Entries = map[string]string{}
-	m.Nodes = map[string]*yaml.Node{}
 	pairs := d.pairs(r)
+	m.Entries = make(map[string]string, len(pairs)/2)
+	m.Nodes = make(map[string]*yaml.Node, len(pairs)/2)
 	for i := 0; i < len(pairs); i += 2 {
 		pk, pv := resolve(pairs[i]), pairs[i+1]
 		if pk.Kind != yaml.ScalarNode {
