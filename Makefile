@@ -31,7 +31,7 @@ vet:
 unit:
 	$(GO) test -count=1 -short ./...
 	@# the time and memory budgets run alone: other packages' tests would share the two cores
-	$(GO) test -count=1 -run '^(TestScaleBudget|TestAuditScaleBudget)$$' -v ./pkg/lint
+	$(GO) test -count=1 -run '^(TestScaleBudget|TestAuditScaleBudget)$$' -v ./pkg/yunikorn
 	$(GO) test -count=1 -run '^TestScaleBudget$$' -v ./pkg/mesos
 	$(GO) test -count=1 -run '^TestScaleBudget$$' -v ./pkg/ytsaurus
 	$(GO) test -count=1 -run '^TestMatrixStreams$$' -v ./cmd
@@ -39,9 +39,10 @@ unit:
 ## fuzz: explore with each fuzz target for FUZZTIME (make fuzz FUZZTIME=1m); new crashers land in
 ## testdata/fuzz and from then on run in make test
 fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzValidQueueName$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/acl
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/acl
 	$(GO) test -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/config
-	$(GO) test -run '^$$' -fuzz '^FuzzLint$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/lint
+	$(GO) test -run '^$$' -fuzz '^FuzzLint$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/yunikorn
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeParity$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/config
 	$(GO) test -run '^$$' -fuzz '^FuzzFix$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/fix
 	$(GO) test -run '^$$' -fuzz '^FuzzPlace$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/placement
@@ -58,9 +59,9 @@ bench:
 	CGO_ENABLED=0 $(GO) build -o bin/aclint .
 	CGO_ENABLED=0 $(GO) build -o bin/floor ./internal/bench/floor
 	$(GO) run ./internal/bench -aclint bin/aclint -floor bin/floor
-	ACLINT_STRICT_BUDGET=1 $(GO) test -count=1 -run '^(TestScaleBudget|TestAuditScaleBudget)$$' ./pkg/lint
+	ACLINT_STRICT_BUDGET=1 $(GO) test -count=1 -run '^(TestScaleBudget|TestAuditScaleBudget)$$' ./pkg/yunikorn
 	ACLINT_STRICT_BUDGET=1 $(GO) test -count=1 -run '^TestScaleBudget$$' ./pkg/mesos ./pkg/ytsaurus
-	$(GO) test -run '^$$' -bench . -benchmem -benchtime 3x ./pkg/lint
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 3x ./pkg/yunikorn
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 3x ./pkg/mesos
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 3x ./pkg/ytsaurus
 

@@ -36,6 +36,25 @@ const (
 // QueueNamePattern is YuniKorn's queue name pattern.
 var QueueNamePattern = regexp.MustCompile(`^[a-zA-Z0-9_:#/@-]{1,64}$`)
 
+// ValidQueueName reports whether name matches QueueNamePattern, without
+// the regexp machinery: every queue of a large config is checked. Only
+// ASCII bytes are allowed, so 64 bytes are 64 characters.
+func ValidQueueName(name string) bool {
+	if len(name) < 1 || len(name) > 64 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case c == '_' || c == ':' || c == '#' || c == '/' || c == '@' || c == '-':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // recoveryQueue never passes a submit check in YuniKorn, and no dynamic
 // queue may be called recoveryName.
 const (

@@ -180,3 +180,16 @@ func TestDecideCreatedQueue(t *testing.T) {
 		t.Fatalf("who-can follows the same rule: %+v %v", r, err)
 	}
 }
+
+// FuzzValidQueueName keeps the hand-written queue name check equal to
+// YuniKorn's pattern.
+func FuzzValidQueueName(f *testing.F) {
+	for _, s := range []string{"", "a", "root", "a.b", "ä", "x y", "@recovery@", strings.Repeat("a", 64), strings.Repeat("a", 65), "-_:#/@", "a\n", "\x00"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := ValidQueueName(s), QueueNamePattern.MatchString(s); got != want {
+			t.Fatalf("ValidQueueName(%q) = %v, the pattern says %v", s, got, want)
+		}
+	})
+}

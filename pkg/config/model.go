@@ -129,6 +129,10 @@ func (q *Queue) IsLeaf() bool { return !q.ParentFlag && len(q.Children) == 0 }
 // Path is the queue's full path as YuniKorn stores it: lower case, dot joined.
 func (q *Queue) Path() string { return q.path }
 
+// LowerName is the queue's name as YuniKorn keys it: strings.ToLower, the
+// form it compares siblings in.
+func (q *Queue) LowerName() string { return q.lname }
+
 func (q *Queue) setPath() {
 	name := strings.ToLower(q.Name.Value)
 	q.lname = name

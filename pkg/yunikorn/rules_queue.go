@@ -90,7 +90,7 @@ func (p *pass) duplicateChildren(q *config.Queue, level int) {
 func (p *pass) duplicateChildrenSmall(q *config.Queue, level int) {
 	for i, c := range q.Children {
 		for _, first := range q.Children[:i] {
-			if strings.EqualFold(first.Name.Value, c.Name.Value) {
+			if first.LowerName() == c.LowerName() {
 				p.duplicateQueue(q, first, c, level)
 				break
 			}
@@ -109,7 +109,7 @@ func (p *pass) duplicateQueue(parent, first, c *config.Queue, level int) {
 func (p *pass) duplicateChildrenLarge(q *config.Queue, level int) {
 	seen := make(map[string]*config.Queue, len(q.Children))
 	for _, c := range q.Children {
-		k := strings.ToLower(c.Name.Value)
+		k := c.LowerName()
 		if first, ok := seen[k]; ok {
 			p.duplicateQueue(q, first, c, level)
 			continue
@@ -144,7 +144,7 @@ var _ = register(&Rule{
 		for _, part := range p.cfg.Partitions {
 			part.Root.Walk(func(q *config.Queue) {
 				for _, c := range q.Children {
-					if acl.QueueNamePattern.MatchString(c.Name.Value) {
+					if acl.ValidQueueName(c.Name.Value) {
 						continue
 					}
 					why := "only letters, digits and _ : # / @ - are allowed"
