@@ -610,6 +610,9 @@ func (d *decoder) queue(n *yaml.Node, parent *Queue) *Queue {
 		case "submitacl":
 			q.SubmitACL = d.str(k, v)
 		case "childtemplate":
+			if q.Template == nil {
+				q.Template = &Template{}
+			}
 			q.ChildTemplate = v
 			d.mapping(v, tTemplate, templateKeys, func(key string, k, v *yaml.Node) {
 				switch key {

@@ -94,7 +94,9 @@ type Queue struct {
 	Parent   *Queue
 	Children []*Queue
 	// ParentFlag is the parent: key; a queue with children is a parent anyway.
-	ParentFlag      bool
+	ParentFlag bool
+	// Synthetic marks the root queue YuniKorn inserts.
+	Synthetic       bool
 	ParentNode      *yaml.Node
 	SubmitACL       Str
 	AdminACL        Str
@@ -104,22 +106,27 @@ type Queue struct {
 	MaxApplications uint64
 	MaxAppsNode     *yaml.Node
 	Properties      StrMap
-	ChildTemplate   *yaml.Node
-	// TemplateGuaranteed and TemplateMax are childtemplate.resources.
-	TemplateGuaranteed, TemplateMax StrMap
-	// TemplateMaxApps and TemplateProperties are the rest of childtemplate.
-	TemplateMaxApps    uint64
-	TemplateProperties StrMap
-	Limits             []*Limit
-	LimitsKey          *yaml.Node
-	// Synthetic marks the root queue YuniKorn inserts.
-	Synthetic bool
+	// Template is the childtemplate, nil when none is written: most queues
+	// have none, and a large config holds one Queue per queue.
+	*Template
+	Limits    []*Limit
+	LimitsKey *yaml.Node
 	// Index numbers the queues of a Config from 0 to Config.NumQueues-1, so
 	// callers can keep per-queue data in a slice.
 	Index int
 
 	path  string // set by Decode
 	lname string // the name as YuniKorn stores it: strings.ToLower
+}
+
+// Template is a queue's childtemplate.
+type Template struct {
+	ChildTemplate *yaml.Node
+	// TemplateGuaranteed and TemplateMax are childtemplate.resources.
+	TemplateGuaranteed, TemplateMax StrMap
+	// TemplateMaxApps and TemplateProperties are the rest of childtemplate.
+	TemplateMaxApps    uint64
+	TemplateProperties StrMap
 }
 
 // IsLeaf reports whether YuniKorn builds the queue as a leaf: no parent flag
@@ -173,7 +180,7 @@ func (q *Queue) TemplateEmpty() bool {
 		}
 		return true
 	}
-	return q.TemplateMaxApps == 0 && empty(q.TemplateProperties) && empty(q.TemplateGuaranteed) && empty(q.TemplateMax)
+	return q.Template == nil || q.TemplateMaxApps == 0 && empty(q.TemplateProperties) && empty(q.TemplateGuaranteed) && empty(q.TemplateMax)
 }
 
 // Walk calls fn for q and every queue below it, parents first.
