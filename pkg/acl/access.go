@@ -189,7 +189,11 @@ func (p *Policy) Prepare() *Policy {
 		return p
 	}
 	parsed := map[string]*Value{}
+	unset := Parse("")
 	parse := func(raw string) *Value {
+		if raw == "" {
+			return &unset // most queues write no ACL: no lookup
+		}
 		v, ok := parsed[raw]
 		if !ok {
 			pv := Parse(raw)
