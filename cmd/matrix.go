@@ -80,17 +80,27 @@ memory. The text table splits its columns to fit the terminal (COLUMNS, or --wid
 				// as they are, which keeps a large matrix bound by writing
 				var head bytes.Buffer
 				hw := csv.NewWriter(&head)
-				cellText := [...][]byte{acl.NoAccess: []byte(",-"), acl.SubmitOnly: []byte(",submit"), acl.SubmitAdmin: []byte(",admin")}
+				cellText := [...]string{acl.NoAccess: ",-", acl.SubmitOnly: ",submit", acl.SubmitAdmin: ",admin"}
+				// most queues write no ACL and repeat the row before them:
+				// the cells are rendered again only when they change
+				var last []acl.Cell
+				var tail []byte
 				err = p.Matrix(principals, func(part, queue string, cells []acl.Cell) error {
 					progress.Answered()
 					head.Reset()
 					hw.Write([]string{part, queue})
 					hw.Flush()
 					w.Write(bytes.TrimSuffix(head.Bytes(), []byte("\n")))
-					for _, c := range cells {
-						w.Write(cellText[c])
+					if last == nil || !acl.SameCells(last, cells) {
+						last = append(last[:0], cells...)
+						tail = tail[:0]
+						for _, c := range cells {
+							tail = append(tail, cellText[c]...)
+						}
+						tail = append(tail, '\n')
 					}
-					return w.WriteByte('\n')
+					_, err := w.Write(tail)
+					return err
 				})
 			case "json":
 				head, _ := json.Marshal(names)

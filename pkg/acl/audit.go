@@ -1,9 +1,11 @@
 package acl
 
 import (
+	"bytes"
 	"fmt"
 	"sort"
 	"strings"
+	"unsafe"
 
 	"github.com/aclint/aclint/pkg/config"
 )
@@ -268,6 +270,12 @@ func (c Cell) String() string {
 		return "admin"
 	}
 	return "-"
+}
+
+// SameCells reports whether two rows of the matrix are equal, compared as
+// bytes (a Cell is one byte), so that a writer can reuse what it rendered.
+func SameCells(a, b []Cell) bool {
+	return len(a) == len(b) && (len(a) == 0 || bytes.Equal(unsafe.Slice((*byte)(&a[0]), len(a)), unsafe.Slice((*byte)(&b[0]), len(b))))
 }
 
 // Matrix calls emit for every queue of every partition with each
