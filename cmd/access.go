@@ -62,15 +62,28 @@ Exit codes: 0 listed, 2 error (a config YuniKorn rejects, unknown partition, usa
 			case "csv":
 				cw := csv.NewWriter(w)
 				cw.Write([]string{"partition", "queue", "submit", "submit_via_queue", "submit_via_acl", "submit_entry", "admin", "admin_via_queue", "admin_via_acl", "admin_entry"})
-				cell := func(h *acl.Holder) []string {
+				// one row slice for every row; the rows below a grant share
+				// its holder, so its entry text is built once
+				line := make([]string, 10)
+				entries := map[*acl.Holder]string{}
+				cell := func(out []string, h *acl.Holder) {
 					if h == nil {
-						return []string{"false", "", "", ""}
+						out[0], out[1], out[2], out[3] = "false", "", "", ""
+						return
 					}
-					return []string{"true", h.Queue, h.ACL, h.Kind + ":" + h.Name}
+					e, ok := entries[h]
+					if !ok {
+						e = h.Kind + ":" + h.Name
+						entries[h] = e
+					}
+					out[0], out[1], out[2], out[3] = "true", h.Queue, h.ACL, e
 				}
 				begin = func(acl.AccessResult) error { return nil }
 				emit = func(r acl.AccessRow) error {
-					return cw.Write(append(append([]string{r.Partition, r.Queue}, cell(r.Submit)...), cell(r.Admin)...))
+					line[0], line[1] = r.Partition, r.Queue
+					cell(line[2:6], r.Submit)
+					cell(line[6:10], r.Admin)
+					return cw.Write(line)
 				}
 				defer cw.Flush()
 			case "json":

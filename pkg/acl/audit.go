@@ -165,8 +165,8 @@ func (p *Policy) Access(q Query, partition string, begin func(AccessResult) erro
 }
 
 func inherit(h *Holder) *Holder {
-	if h == nil {
-		return nil
+	if h == nil || h.Inherited {
+		return h // already marked: the rows below share it, read-only
 	}
 	c := *h
 	c.Inherited = true
