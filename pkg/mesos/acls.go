@@ -2,6 +2,7 @@ package mesos
 
 import (
 	"github.com/aclint/aclint/pkg/lint"
+	"strconv"
 
 	"fmt"
 	"sort"
@@ -98,6 +99,25 @@ func (e *Entity) Describe() string {
 		q[i] = quote(v)
 	}
 	return `{"values": [` + strings.Join(q, ", ") + `]}`
+}
+
+// key identifies the entity as written, as Describe does, without quoting:
+// each value is prefixed by its length, so different lists never meet.
+func (e *Entity) key() string {
+	switch e.Type {
+	case ANY:
+		return "ANY"
+	case NONE:
+		return "NONE"
+	}
+	var b strings.Builder
+	b.WriteString("SOME")
+	for _, v := range e.Values {
+		b.WriteString(strconv.Itoa(len(v)))
+		b.WriteByte(':')
+		b.WriteString(v)
+	}
+	return b.String()
 }
 
 // Entry is one ACL of a kind, with its index in Mesos' list (nulls are

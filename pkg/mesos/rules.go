@@ -374,15 +374,20 @@ var _ = register(&lint.Rule{
 		if k.Rule != Role {
 			continue
 		}
-		covers := a.rolesBySubject(k)
+		var covers map[string]*roleCover // built when a "/%" role is met
 		for _, e := range a.Lists[k.Key] {
 			if e.Object == nil || e.Subject == nil || e.Object.Type != SOME {
 				continue
 			}
-			c := covers[e.Subject.Describe()]
 			for i, v := range e.Object.Values {
 				base := strings.TrimSuffix(v, "/%")
-				if base == v || base == "" || c.all || c.roles[base] {
+				if base == v || base == "" {
+					continue
+				}
+				if covers == nil {
+					covers = a.rolesBySubject(k)
+				}
+				if c := covers[e.Subject.key()]; c.all || c.roles[base] {
 					continue
 				}
 				report(e.Object.ValueNodes[i].Off, fmt.Sprintf("%s covers the roles under %s, not %s itself, and no %s entry for the same principals names it", quote(v), quote(base+"/"), quote(base), k.Key),
@@ -430,7 +435,7 @@ func (a *ACLs) rolesBySubject(k *Kind) map[string]*roleCover {
 		if e.Subject == nil || e.Object == nil {
 			continue
 		}
-		key := e.Subject.Describe()
+		key := e.Subject.key()
 		c := out[key]
 		if c == nil {
 			c = &roleCover{roles: map[string]bool{}}
