@@ -108,9 +108,13 @@ func (p *pass) resourceWalk(q *config.Queue, parentMax resources.Resource, repor
 		report("max>parent", q, m, parentMax)
 	}
 	curMax := resources.Min(m, parentMax)
-	sum := resources.Resource{}
+	var sum resources.Resource // nil, as empty, until a child adds to it
 	for _, c := range q.Children {
-		sum.Add(p.resourceWalk(c, curMax, report))
+		r := p.resourceWalk(c, curMax, report)
+		if len(r) > 0 && sum == nil {
+			sum = resources.Resource{}
+		}
+		sum.Add(r)
 	}
 	if !g.FitInMaxUndef(sum) {
 		report("children>guaranteed", q, sum, g)
