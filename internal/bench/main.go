@@ -20,27 +20,43 @@ import (
 	"github.com/aclint/aclint/pkg/mesos"
 )
 
-// measure runs a command runs times and returns its median CPU time and
-// its largest peak RSS.
-func measure(runs int, stdout io.Writer, name string, args ...string) (time.Duration, int64, error) {
-	var cpus []time.Duration
-	var peak int64
-	for i := 0; i < runs; i++ {
-		cmd := exec.Command(name, args...)
-		cmd.Stdout = stdout
-		cmd.Stderr = io.Discard
-		err := cmd.Run()
-		if err != nil {
-			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() == 2 {
-				return 0, 0, fmt.Errorf("%s %v: %v", name, args, err)
-			}
+// run runs a command once and returns its CPU time and peak RSS.
+func run(stdout io.Writer, name string, args ...string) (time.Duration, int64, error) {
+	cmd := exec.Command(name, args...)
+	cmd.Stdout = stdout
+	cmd.Stderr = io.Discard
+	if err := cmd.Run(); err != nil {
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() == 2 {
+			return 0, 0, fmt.Errorf("%s %v: %v", name, args, err)
 		}
-		ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-		cpus = append(cpus, time.Duration(ru.Utime.Nano()+ru.Stime.Nano()))
-		peak = max(peak, ru.Maxrss*1024)
 	}
-	sort.Slice(cpus, func(i, j int) bool { return cpus[i] < cpus[j] })
-	return cpus[len(cpus)/2], peak, nil
+	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), ru.Maxrss * 1024, nil
+}
+
+// pair runs the floor and the command alternately, runs times each, so
+// that both see the same load on a busy machine, and returns the median
+// CPU time and the largest peak RSS of each.
+func pair(runs int, out io.Writer, floor []string, cmd []string) (fc, cc time.Duration, fm, cm int64, err error) {
+	var fcs, ccs []time.Duration
+	for i := 0; i < runs; i++ {
+		c, m, err := run(io.Discard, floor[0], floor[1:]...)
+		if err != nil {
+			return 0, 0, 0, 0, err
+		}
+		fcs, fm = append(fcs, c), max(fm, m)
+		c, m, err = run(out, cmd[0], cmd[1:]...)
+		if err != nil {
+			return 0, 0, 0, 0, err
+		}
+		ccs, cm = append(ccs, c), max(cm, m)
+	}
+	return median(fcs), median(ccs), fm, cm, nil
+}
+
+func median(d []time.Duration) time.Duration {
+	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+	return d[len(d)/2]
 }
 
 type row struct {
@@ -53,7 +69,7 @@ type row struct {
 func main() {
 	bin := flag.String("aclint", "bin/aclint", "the aclint binary")
 	floorBin := flag.String("floor", "bin/floor", "the yardstick binary")
-	runs := flag.Int("runs", 5, "runs of each command (the median counts)")
+	runs := flag.Int("runs", 9, "runs of each command, alternating with its floor (the median counts)")
 	queues := flag.Int("queues", 100000, "queues of the generated config")
 	flag.Parse()
 
@@ -105,11 +121,7 @@ func main() {
 			defer f.Close()
 			out = f
 		}
-		fc, fm, err := measure(*runs, io.Discard, *floorBin, r.floor...)
-		if err != nil {
-			fail(err)
-		}
-		cc, cm, err := measure(*runs, out, *bin, r.cmd...)
+		fc, cc, fm, cm, err := pair(*runs, out, append([]string{*floorBin}, r.floor...), append([]string{*bin}, r.cmd...))
 		if err != nil {
 			fail(err)
 		}
@@ -129,17 +141,17 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
-	cc, cm, err := measure(1, f, *bin, "matrix", "-f", cfg, "-o", "csv")
+	cc, cm, err := run(f, *bin, "matrix", "-f", cfg, "-o", "csv")
 	f.Close()
 	if err != nil {
 		fail(err)
 	}
 	st, _ := os.Stat(mout)
-	wc, _, err := measure(*runs, io.Discard, *floorBin, "write", fmt.Sprint(st.Size()))
+	wc, _, _, _, err := pair(*runs, io.Discard, []string{*floorBin, "write", fmt.Sprint(st.Size())}, []string{*floorBin, "yaml", cfg})
 	if err != nil {
 		fail(err)
 	}
-	dc, _, _ := measure(*runs, io.Discard, *floorBin, "yaml", cfg)
+	_, dc, _, _, _ := pair(1, io.Discard, []string{*floorBin, "write", "0"}, []string{*floorBin, "yaml", cfg})
 	fmt.Printf("\nmatrix -o csv: %s CPU, %.0f MB peak, %.0f MB of CSV; writing the same bytes takes %s and decoding the config %s (%.2fx of both)\n",
 		cc.Round(time.Millisecond), float64(cm)/1e6, float64(st.Size())/1e6, wc.Round(time.Millisecond), dc.Round(time.Millisecond), float64(cc)/float64(wc+dc))
 	if failed > 0 {

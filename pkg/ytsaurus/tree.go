@@ -287,19 +287,37 @@ func Parent(p string) string {
 // keys visits a mapping's pairs, reporting repeated keys (YSON maps cannot
 // hold a key twice: YTsaurus refuses the value) and non-string keys.
 func (t *Tree) keys(m *yaml.Node, what string, fn func(k, v *yaml.Node)) {
-	seen := map[string]*yaml.Node{}
+	// small mappings (most ACEs and nodes) look back over their keys; a
+	// map is built only for a large one
+	var seen map[string]*yaml.Node
+	if len(m.Content) > 16 {
+		seen = make(map[string]*yaml.Node, len(m.Content)/2)
+	}
+	earlier := func(i int, key string) *yaml.Node {
+		if seen != nil {
+			return seen[key]
+		}
+		for j := 0; j < i; j += 2 {
+			if k := m.Content[j]; k.Kind == yaml.ScalarNode && k.Value == key {
+				return k
+			}
+		}
+		return nil
+	}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
 		if k.Kind != yaml.ScalarNode {
 			t.add(ruleDocument, at(k), fmt.Sprintf("a key in %s must be a string", what), "write the key as a plain string")
 			continue
 		}
-		if first := seen[k.Value]; first != nil {
+		if first := earlier(i, k.Value); first != nil {
 			t.add(ruleDuplicateKey, at(k), fmt.Sprintf("%s is given twice in %s (first at line %d): YTsaurus refuses the value (%s)", yq(k.Value), what, first.Line, ytSays("Duplicate key "+yq(k.Value))),
 				"merge the two into one key")
 			continue
 		}
-		seen[k.Value] = k
+		if seen != nil {
+			seen[k.Value] = k
+		}
 		fn(k, v)
 	}
 }
