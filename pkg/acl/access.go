@@ -587,22 +587,24 @@ func (p *Policy) nearMisses(d *Decision, target *config.Queue) {
 	for cur := target; cur != nil; cur = cur.Parent {
 		for _, f := range p.Level(cur, d.Query.Action) {
 			for _, e := range f.Value.Entries {
-				at := p.cfg.Doc.ValuePos(f.Str.Node, e.Offset)
-				where := fmt.Sprintf("%s %s at %s", cur.Path(), f.Field, at)
+				// the position is worked out only for an entry that gets a note
+				where := func() string {
+					return fmt.Sprintf("%s %s at %s", cur.Path(), f.Field, p.cfg.Doc.ValuePos(f.Str.Node, e.Offset))
+				}
 				names := (e.Kind == User && e.Name == d.Query.User) || (e.Kind == Group && isGroup[e.Name])
 				switch {
 				case names && !e.Effective():
-					note(fmt.Sprintf("%s names %s %q, but YuniKorn ignores it: %s", where, e.Kind, e.Name, e.DropReason()))
+					note(fmt.Sprintf("%s names %s %q, but YuniKorn ignores it: %s", where(), e.Kind, e.Name, e.DropReason()))
 				case e.Kind == User && e.Name != d.Query.User && strings.EqualFold(e.Name, d.Query.User):
-					note(fmt.Sprintf("%s lists user %q; names are case-sensitive, so it does not match %q", where, e.Name, d.Query.User))
+					note(fmt.Sprintf("%s lists user %q; names are case-sensitive, so it does not match %q", where(), e.Name, d.Query.User))
 				case e.Kind == User && isGroup[e.Name] && e.Name != d.Query.User:
-					note(fmt.Sprintf("%s lists %q as a user, but it is one of the groups: groups go after the space, e.g. \" %s\"", where, e.Name, e.Name))
+					note(fmt.Sprintf("%s lists %q as a user, but it is one of the groups: groups go after the space, e.g. \" %s\"", where(), e.Name, e.Name))
 				case e.Kind == Group && e.Name == d.Query.User && !isGroup[e.Name]:
-					note(fmt.Sprintf("%s lists %q as a group, but it is the user: users go before the space", where, e.Name))
+					note(fmt.Sprintf("%s lists %q as a group, but it is the user: users go before the space", where(), e.Name))
 				case e.Kind == Group && !isGroup[e.Name]:
 					for _, g := range d.Groups {
 						if strings.EqualFold(g, e.Name) {
-							note(fmt.Sprintf("%s lists group %q; names are case-sensitive, so it does not match %q", where, e.Name, g))
+							note(fmt.Sprintf("%s lists group %q; names are case-sensitive, so it does not match %q", where(), e.Name, g))
 						}
 					}
 				}
