@@ -2,6 +2,7 @@ package mesos
 
 import (
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -111,15 +112,21 @@ func entitySide(e *Entity) side {
 }
 
 // reps are the representative points of a side.
+// the one-point answers of reps, shared: callers only read them
+var (
+	anyPoints   = []point{{any: true}}
+	freshPoints = []point{{fresh: true}}
+)
+
 func reps(s side, anyOnly bool) []point {
 	switch {
 	case anyOnly:
 		if s.all {
-			return []point{{any: true}}
+			return anyPoints
 		}
 		return nil
 	case s.all:
-		return []point{{fresh: true}}
+		return freshPoints
 	}
 	out := make([]point, 0, len(s.names.list)+len(s.prefixes))
 	for _, n := range s.names.list {
@@ -254,8 +261,7 @@ func emptyRegions(rs []region) bool {
 // covered reports whether every request of own is matched by an earlier
 // region, with the entries that match its representative requests first.
 func covered(own []region, x *index, anyOnly bool) ([]*Entry, bool) {
-	seen := map[*Entry]bool{}
-	var by []*Entry
+	var by []*Entry // a handful: looked through, no map
 	for _, g := range own {
 		for _, s := range reps(g.subj, false) {
 			for _, o := range reps(g.ob, anyOnly) {
@@ -263,8 +269,7 @@ func covered(own []region, x *index, anyOnly bool) ([]*Entry, bool) {
 				if hit == nil {
 					return nil, false
 				}
-				if !seen[hit.rule.Entry] {
-					seen[hit.rule.Entry] = true
+				if !slices.Contains(by, hit.rule.Entry) {
 					by = append(by, hit.rule.Entry)
 				}
 			}
