@@ -55,7 +55,7 @@ rejected by YuniKorn and OLD was not; 2 bad input or usage.`,
   git show main:queues.yaml | aclint diff - queues.yaml --fail-on-gain`,
 		Args: exactArgs(2, "diff needs OLD NEW"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkOutput(output, "text", "json"); err != nil {
+			if err := checkOutput(output, "text", "json", "markdown"); err != nil {
 				return err
 			}
 			if args[0] == "-" && args[1] == "-" {
@@ -84,9 +84,12 @@ rejected by YuniKorn and OLD was not; 2 bad input or usage.`,
 			if old.accepted && new.accepted {
 				res = acl.Diff(acl.NewPolicy(old.cfg), acl.NewPolicy(new.cfg))
 			}
-			if output == "json" {
+			switch output {
+			case "json":
 				err = writeJSON(s.out, diffJSON(old, new, res))
-			} else {
+			case "markdown":
+				err = writeDiffMarkdown(s, old, new, res)
+			default:
 				err = writeDiffText(s, old, new, res)
 			}
 			if err != nil {
@@ -107,7 +110,7 @@ rejected by YuniKorn and OLD was not; 2 bad input or usage.`,
 		},
 	}
 	f := c.Flags()
-	f.StringVarP(&output, "output", "o", "text", "output format: text or json")
+	f.StringVarP(&output, "output", "o", "text", "output format: text, json or markdown (a pull-request comment)")
 	f.BoolVar(&failOnGain, "fail-on-gain", false, "exit 1 when anyone gains access, so a pipeline can ask for approval")
 	f.StringVar(&key, "key", config.DefaultKey, "ConfigMap data key holding the queue config")
 	return c
