@@ -52,7 +52,8 @@ and a config that stops being accepted.
 Exit codes: 0 compared; 1 with --fail-on-gain when anyone gains access, or when NEW is
 rejected by YuniKorn and OLD was not; 2 bad input or usage.`,
 		Example: `  aclint diff old/queues.yaml queues.yaml
-  git show main:queues.yaml | aclint diff - queues.yaml --fail-on-gain`,
+  git show main:queues.yaml | aclint diff - queues.yaml --fail-on-gain
+  aclint diff -o markdown base.yaml queues.yaml > comment.md   # for a pull-request comment`,
 		Args: exactArgs(2, "diff needs OLD NEW"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkOutput(output, "text", "json", "markdown"); err != nil {
