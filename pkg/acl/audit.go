@@ -357,20 +357,7 @@ func newPrincipalIndex(ps []Principal) principalIndex {
 // raise lifts the cells the ACLs let in to at least c.
 func (x principalIndex) raise(row []Cell, levels []LevelACL, c Cell) {
 	for _, l := range levels {
-		v := l.Value
-		if v.RuntimeErr != nil {
-			continue
-		}
-		if v.Everyone {
-			for i := range row {
-				row[i] = max(row[i], c)
-			}
-			return
-		}
-		for _, e := range v.Entries {
-			if !e.Effective() {
-				continue
-			}
+		everyone := l.Value.EachGrant(func(e Entry) {
 			cols := x.users[e.Name]
 			if e.Kind != User {
 				cols = x.groups[e.Name]
@@ -378,6 +365,12 @@ func (x principalIndex) raise(row []Cell, levels []LevelACL, c Cell) {
 			for _, i := range cols {
 				row[i] = max(row[i], c)
 			}
+		})
+		if everyone {
+			for i := range row {
+				row[i] = max(row[i], c)
+			}
+			return
 		}
 	}
 }
@@ -528,56 +521,38 @@ func (b bits) has(i int) bool { return b[i/64]&(1<<(i%64)) != 0 }
 // (callers only read the sets), so a tree of queues without ACLs costs no
 // copies.
 func (u *universe) grants(p *Policy, q *config.Queue, action Action, inherited, buf bits) bits {
-	levels := p.Level(q, action)
-	adds := false
-	for _, l := range levels {
-		if l.Value.RuntimeErr != nil {
-			continue
-		}
-		if l.Value.Everyone {
+	out, own := inherited, false // inherited is shared until someone is added
+	for _, l := range p.Level(q, action) {
+		everyone := l.Value.EachGrant(func(e Entry) {
+			names := u.users
+			if e.Kind != User {
+				names = u.groups
+			}
+			i, ok := names[e.Name]
+			if !ok || out != nil && out.has(i) {
+				return
+			}
+			if !own {
+				copy(buf, inherited)
+				if inherited == nil {
+					clear(buf)
+				}
+				out, own = buf, true
+			}
+			out.set(i)
+		})
+		if everyone {
 			for i := range buf {
 				buf[i] = ^uint64(0)
 			}
 			return buf
 		}
-		for _, e := range l.Value.Entries {
-			if !e.Effective() {
-				continue
-			}
-			names := u.users
-			if e.Kind != User {
-				names = u.groups
-			}
-			if i, ok := names[e.Name]; ok && (inherited == nil || !inherited.has(i)) {
-				adds = true
-			}
-		}
 	}
-	if !adds && inherited != nil {
-		return inherited
-	}
-	copy(buf, inherited)
-	if inherited == nil {
+	if out == nil {
 		clear(buf)
+		return buf
 	}
-	for _, l := range levels {
-		if l.Value.RuntimeErr != nil {
-			continue
-		}
-		for _, e := range l.Value.Entries {
-			if !e.Effective() {
-				continue
-			}
-			names := u.users
-			if e.Kind != User {
-				names = u.groups
-			}
-			if i, ok := names[e.Name]; ok {
-				buf.set(i)
-			}
-		}
-	}
-	return buf
+	return out
 }
 
 // buffers hands out the sets of one depth of the tree walk: a queue's sets

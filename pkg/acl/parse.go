@@ -307,21 +307,31 @@ func (v Value) Check(user string, groups []string) (Match, bool) {
 // allows a request exactly when Everyone is set, the user is in Users, or
 // one of its groups is in Groups (FuzzParse holds the two views equal).
 func (v Value) Grants() (everyone bool, users, groups []Entry) {
-	if v.RuntimeErr != nil {
-		return false, nil, nil
-	}
-	if v.Everyone {
-		return true, nil, nil
-	}
-	for _, e := range v.Entries {
-		if !e.Effective() {
-			continue
-		}
+	everyone = v.EachGrant(func(e Entry) {
 		if e.Kind == User {
 			users = append(users, e)
 		} else {
 			groups = append(groups, e)
 		}
+	})
+	return everyone, users, groups
+}
+
+// EachGrant is Grants without building lists, for the audits that read
+// every queue: it reports whether the ACL lets in everyone, and otherwise
+// calls fn for each entry that lets someone in. An ACL that fails to build
+// lets in no one.
+func (v *Value) EachGrant(fn func(Entry)) (everyone bool) {
+	if v.RuntimeErr != nil {
+		return false
 	}
-	return false, users, groups
+	if v.Everyone {
+		return true
+	}
+	for _, e := range v.Entries {
+		if e.Effective() {
+			fn(e)
+		}
+	}
+	return false
 }
