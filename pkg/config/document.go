@@ -1,7 +1,6 @@
 package config
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -194,26 +193,16 @@ var parserProblems = map[string]bool{
 func (d *Document) parse() {
 	text := d.Text
 	for attempt := 0; attempt < 1000; attempt++ {
-		dec := yaml.NewDecoder(bytes.NewReader(text))
+		next := documents(text)
 		var n yaml.Node
-		err := dec.Decode(&n)
+		err := next(&n)
 		if errors.Is(err, io.EOF) {
 			return
 		}
 		if err == nil {
-			d.Docs = 1
+			d.Docs = 1 + laterDocuments(next)
 			if len(n.Content) > 0 {
 				d.Root = n.Content[0]
-			}
-			for {
-				var more yaml.Node
-				if err := dec.Decode(&more); err != nil {
-					if !errors.Is(err, io.EOF) {
-						d.Docs++ // a broken later document is still a document YuniKorn skips
-					}
-					break
-				}
-				d.Docs++
 			}
 			d.parsed = text
 			return

@@ -362,17 +362,25 @@ func adoptDocument(file string, text []byte, scan docScan) *Document {
 	if len(scan.first.Content) > 0 {
 		d.Root = scan.first.Content[0]
 	}
-	for !scan.complete {
-		var more yaml.Node
-		if err := scan.next(&more); err != nil {
-			if !errors.Is(err, io.EOF) {
-				d.Docs++ // a broken later document is still a document YuniKorn skips
-			}
-			break
-		}
-		d.Docs++
+	if !scan.complete {
+		d.Docs += laterDocuments(scan.next)
 	}
 	return d
+}
+
+// laterDocuments reads the rest of a stream and counts its documents. A
+// broken one still counts, as a document YuniKorn skips, and ends the
+// reading: the parser cannot go on past it.
+func laterDocuments(next func(*yaml.Node) error) int {
+	for n := 0; ; n++ {
+		var more yaml.Node
+		if err := next(&more); err != nil {
+			if errors.Is(err, io.EOF) {
+				return n
+			}
+			return n + 1
+		}
+	}
 }
 
 func expandList(top *yaml.Node) []*yaml.Node {
