@@ -125,11 +125,10 @@ func (e *QueryError) Error() string { return e.Msg }
 // Policy answers access questions over one accepted config. A queue's ACLs
 // are parsed on first use and kept, indexed by Queue.Index.
 type Policy struct {
-	cfg      *config.Config
-	slab     []queueACLs // by Queue.Index, when prepared
-	lazy     map[int]*queueACLs
-	prepared bool
-	creator  Creator
+	cfg     *config.Config
+	slab    []queueACLs // by Queue.Index; set by Prepare
+	lazy    map[int]*queueACLs
+	creator Creator
 }
 
 // Creator says which placement rule would create a queue that does not
@@ -158,7 +157,7 @@ func NewPolicy(cfg *config.Config) *Policy {
 }
 
 func (p *Policy) entry(q *config.Queue) *queueACLs {
-	if p.prepared {
+	if p.slab != nil {
 		if e := &p.slab[q.Index]; e[0].Value != nil {
 			return e
 		}
@@ -168,7 +167,7 @@ func (p *Policy) entry(q *config.Queue) *queueACLs {
 		e = &queueACLs{}
 		submit, admin := Parse(q.SubmitACL.Value), Parse(q.AdminACL.Value)
 		fill(q, e, &submit, &admin)
-		if p.prepared {
+		if p.slab != nil {
 			return e // the shared index is never written after Prepare
 		}
 		p.lazy[q.Index] = e
@@ -185,7 +184,7 @@ func fill(q *config.Queue, e *queueACLs, submit, admin *Value) {
 // read from several goroutines: lint's rules share it. A single question
 // does not need it: ACLs are then parsed on first use.
 func (p *Policy) Prepare() *Policy {
-	if p.prepared {
+	if p.slab != nil {
 		return p
 	}
 	parsed := map[string]*Value{}
@@ -203,7 +202,7 @@ func (p *Policy) Prepare() *Policy {
 		return v
 	}
 	if slab, ok := p.cfg.ACLIndex.([]queueACLs); ok {
-		p.slab, p.prepared, p.lazy = slab, true, nil
+		p.slab, p.lazy = slab, nil
 		return p
 	}
 	p.slab = make([]queueACLs, p.cfg.NumQueues)
@@ -214,7 +213,7 @@ func (p *Policy) Prepare() *Policy {
 			}
 		})
 	}
-	p.prepared, p.lazy = true, nil
+	p.lazy = nil
 	p.cfg.ACLIndex = p.slab
 	return p
 }

@@ -292,24 +292,22 @@ func (c *run) check(step *Step, name string, fallback bool) bool {
 			cur = cur[:i]
 			q = c.lookup(cur)
 		}
-		if c.noACL {
-			return true
-		}
-		d := c.pl.policy.CheckAt(c.res.Partition, q, c.sub, acl.Submit)
-		step.Decision = d
-		if !d.Allowed {
-			step.Result = "next rule"
-			step.Reason += fmt.Sprintf("%s does not exist; submit is denied on %s, the nearest existing queue above it", name, q.Path())
-			return false
-		}
-		step.Reason += fmt.Sprintf("%s does not exist; submit is allowed on %s, the nearest existing queue above it", name, q.Path())
-		return true
+		return c.submit(step, q,
+			fmt.Sprintf("%s does not exist; submit is denied on %s, the nearest existing queue above it", name, q.Path()),
+			fmt.Sprintf("%s does not exist; submit is allowed on %s, the nearest existing queue above it", name, q.Path()))
 	}
 	if !q.IsLeaf() {
 		step.Result = "next rule"
 		step.Reason += fmt.Sprintf("%s is a parent queue: applications go to leaf queues only", q.Path())
 		return false
 	}
+	return c.submit(step, q, fmt.Sprintf("submit denied on %s", q.Path()), fmt.Sprintf("%s exists and submit is allowed", q.Path()))
+}
+
+// submit is the access half of check: submit on q, as CheckAt decides it,
+// with the step's reason either way (nothing when placement runs without
+// ACLs).
+func (c *run) submit(step *Step, q *config.Queue, denied, allowed string) bool {
 	if c.noACL {
 		return true
 	}
@@ -317,10 +315,10 @@ func (c *run) check(step *Step, name string, fallback bool) bool {
 	step.Decision = d
 	if !d.Allowed {
 		step.Result = "next rule"
-		step.Reason += fmt.Sprintf("submit denied on %s", q.Path())
+		step.Reason += denied
 		return false
 	}
-	step.Reason += fmt.Sprintf("%s exists and submit is allowed", q.Path())
+	step.Reason += allowed
 	return true
 }
 
