@@ -31,17 +31,59 @@ type vector struct {
 // TestConformance runs every vector in testdata/conformance through the real
 // command entry point, as the README there prescribes.
 func TestConformance(t *testing.T) {
-	files, _ := filepath.Glob("../testdata/conformance/*.jsonl")
-	if extra := os.Getenv("ACLINT_CONFORMANCE"); extra != "" {
-		// more vectors of the same kind, e.g. a held-back set: a glob
-		more, _ := filepath.Glob(extra)
-		files = append(files, more...)
-	}
-	if len(files) == 0 {
-		t.Fatal("no conformance vectors found in testdata/conformance")
-	}
 	dir := t.TempDir()
 	total := 0
+	eachVector(t, "../testdata/conformance/*.jsonl", "ACLINT_CONFORMANCE", func(file string, n int, v *vector) {
+		name := fmt.Sprintf("%s#%d", filepath.Base(file), n)
+		if v.Name != "" {
+			name += " (" + v.Name + ")"
+		}
+		path := filepath.Join(dir, fmt.Sprintf("c%d.yaml", n))
+		if err := os.WriteFile(path, []byte(v.Config), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		wantLint := 0
+		if !v.Valid {
+			wantLint = 1
+		}
+		code, out, errOut := run("lint", "--fail-on", "error", "--color", "never", path)
+		total++
+		if code != wantLint {
+			t.Errorf("%s: lint exit %d, want %d (YuniKorn: valid=%v %s)\n%s%s\nconfig:\n%s", name, code, wantLint, v.Valid, v.Error, out, errOut, v.Config)
+		}
+		for i, q := range v.Queries {
+			args := []string{"check", "-f", path, q.Partition, q.Queue, q.User, "--action", q.Action}
+			if q.Groups != nil {
+				args = append(args, "--groups", strings.Join(*q.Groups, ","))
+			}
+			want := map[string]int{"allow": 0, "deny": 1, "error": 2}[q.Expect]
+			code, out, errOut := run(args...)
+			total++
+			if code != want {
+				t.Errorf("%s query %d: %v: exit %d, want %d (%s)\n%s%s", name, i, args[3:], code, want, q.Expect, out, errOut)
+			}
+		}
+	})
+	t.Logf("%d conformance verdicts checked", total)
+}
+
+// eachVector calls fn with every line of the JSONL files glob matches, and
+// of those the glob in environment variable env matches (more vectors of
+// the same kind, e.g. a held-back set), decoded into a fresh T, with the
+// file and line number it came from.
+func eachVector[T any](t *testing.T, glob, env string, fn func(file string, n int, v *T)) {
+	t.Helper()
+	files, _ := filepath.Glob(glob)
+	if len(files) == 0 {
+		t.Fatalf("no vectors in %s", glob)
+	}
+	if extra := os.Getenv(env); extra != "" {
+		more, _ := filepath.Glob(extra)
+		if len(more) == 0 {
+			t.Fatalf("%s=%s matches no file", env, extra)
+		}
+		files = append(files, more...)
+	}
 	for _, file := range files {
 		f, err := os.Open(file)
 		if err != nil {
@@ -49,46 +91,18 @@ func TestConformance(t *testing.T) {
 		}
 		sc := bufio.NewScanner(f)
 		sc.Buffer(make([]byte, 1<<20), 1<<24)
-		n := 0
-		for sc.Scan() {
-			n++
-			var v vector
-			if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
+		for n := 1; sc.Scan(); n++ {
+			v := new(T)
+			if err := json.Unmarshal(sc.Bytes(), v); err != nil {
 				t.Fatalf("%s:%d: %v", file, n, err)
 			}
-			name := fmt.Sprintf("%s#%d", filepath.Base(file), n)
-			if v.Name != "" {
-				name += " (" + v.Name + ")"
-			}
-			path := filepath.Join(dir, fmt.Sprintf("c%d.yaml", n))
-			if err := os.WriteFile(path, []byte(v.Config), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			wantLint := 0
-			if !v.Valid {
-				wantLint = 1
-			}
-			code, out, errOut := run("lint", "--fail-on", "error", "--color", "never", path)
-			total++
-			if code != wantLint {
-				t.Errorf("%s: lint exit %d, want %d (YuniKorn: valid=%v %s)\n%s%s\nconfig:\n%s", name, code, wantLint, v.Valid, v.Error, out, errOut, v.Config)
-			}
-			for i, q := range v.Queries {
-				args := []string{"check", "-f", path, q.Partition, q.Queue, q.User, "--action", q.Action}
-				if q.Groups != nil {
-					args = append(args, "--groups", strings.Join(*q.Groups, ","))
-				}
-				want := map[string]int{"allow": 0, "deny": 1, "error": 2}[q.Expect]
-				code, out, errOut := run(args...)
-				total++
-				if code != want {
-					t.Errorf("%s query %d: %v: exit %d, want %d (%s)\n%s%s", name, i, args[3:], code, want, q.Expect, out, errOut)
-				}
-			}
+			fn(file, n, v)
+		}
+		if err := sc.Err(); err != nil {
+			t.Fatalf("%s: %v", file, err)
 		}
 		f.Close()
 	}
-	t.Logf("%d conformance verdicts checked", total)
 }
 
 func run(args ...string) (int, string, string) {

@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -33,73 +32,52 @@ type placementVector struct {
 // expected queue, created or not as expected), 1 rejected, 2 error.
 // ACLINT_PLACEMENT_CONFORMANCE adds more files (a glob).
 func TestPlacementConformance(t *testing.T) {
-	files, _ := filepath.Glob("../testdata/conformance/placement/*.jsonl")
-	if extra := os.Getenv("ACLINT_PLACEMENT_CONFORMANCE"); extra != "" {
-		more, _ := filepath.Glob(extra)
-		files = append(files, more...)
-	}
-	if len(files) == 0 {
-		t.Fatal("no placement vectors in testdata/conformance/placement")
-	}
 	dir := t.TempDir()
 	total := 0
-	for _, file := range files {
-		f, err := os.Open(file)
-		if err != nil {
+	eachVector(t, "../testdata/conformance/placement/*.jsonl", "ACLINT_PLACEMENT_CONFORMANCE", func(file string, n int, v *placementVector) {
+		path := filepath.Join(dir, fmt.Sprintf("p%d.yaml", n))
+		if err := os.WriteFile(path, []byte(v.Config), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 1<<20), 1<<24)
-		for n := 1; sc.Scan(); n++ {
-			var v placementVector
-			if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
-				t.Fatalf("%s:%d: %v", file, n, err)
+		for i, a := range v.Apps {
+			args := []string{"place", "-f", path, a.Partition, a.User, "-o", "json"}
+			if len(a.Groups) > 0 {
+				args = append(args, "--groups", strings.Join(a.Groups, ","))
 			}
-			path := filepath.Join(dir, fmt.Sprintf("p%d.yaml", n))
-			if err := os.WriteFile(path, []byte(v.Config), 0o644); err != nil {
-				t.Fatal(err)
+			if a.Queue != "" {
+				args = append(args, "--queue", a.Queue)
 			}
-			for i, a := range v.Apps {
-				args := []string{"place", "-f", path, a.Partition, a.User, "-o", "json"}
-				if len(a.Groups) > 0 {
-					args = append(args, "--groups", strings.Join(a.Groups, ","))
-				}
-				if a.Queue != "" {
-					args = append(args, "--queue", a.Queue)
-				}
-				var keys []string
-				for k := range a.Tags {
-					keys = append(keys, k)
-				}
-				sort.Strings(keys)
-				for _, k := range keys {
-					args = append(args, "--tag", k+"="+a.Tags[k])
-				}
-				want := map[string]int{"placed": 0, "rejected": 1, "error": 2}[a.Expect]
-				code, out, errOut := run(args...)
-				total++
-				name := fmt.Sprintf("%s#%d app %d", filepath.Base(file), n, i)
-				if code != want {
-					t.Errorf("%s: %v: exit %d, want %d (%s)\n%s%s\nconfig:\n%s", name, args[3:], code, want, a.Expect, out, errOut, v.Config)
-					continue
-				}
-				if a.Expect != "placed" {
-					continue
-				}
-				var got struct {
-					Queue   *string `json:"queue"`
-					Created bool    `json:"created"`
-				}
-				if err := json.Unmarshal([]byte(out), &got); err != nil || got.Queue == nil || a.ExpectQueue == nil {
-					t.Errorf("%s: no queue in %s (%v)", name, out, err)
-					continue
-				}
-				if *got.Queue != *a.ExpectQueue || got.Created != a.ExpectCreated {
-					t.Errorf("%s: %v: placed in %s created=%v, want %s created=%v\n%s\nconfig:\n%s", name, args[3:], *got.Queue, got.Created, *a.ExpectQueue, a.ExpectCreated, out, v.Config)
-				}
+			var keys []string
+			for k := range a.Tags {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				args = append(args, "--tag", k+"="+a.Tags[k])
+			}
+			want := map[string]int{"placed": 0, "rejected": 1, "error": 2}[a.Expect]
+			code, out, errOut := run(args...)
+			total++
+			name := fmt.Sprintf("%s#%d app %d", filepath.Base(file), n, i)
+			if code != want {
+				t.Errorf("%s: %v: exit %d, want %d (%s)\n%s%s\nconfig:\n%s", name, args[3:], code, want, a.Expect, out, errOut, v.Config)
+				continue
+			}
+			if a.Expect != "placed" {
+				continue
+			}
+			var got struct {
+				Queue   *string `json:"queue"`
+				Created bool    `json:"created"`
+			}
+			if err := json.Unmarshal([]byte(out), &got); err != nil || got.Queue == nil || a.ExpectQueue == nil {
+				t.Errorf("%s: no queue in %s (%v)", name, out, err)
+				continue
+			}
+			if *got.Queue != *a.ExpectQueue || got.Created != a.ExpectCreated {
+				t.Errorf("%s: %v: placed in %s created=%v, want %s created=%v\n%s\nconfig:\n%s", name, args[3:], *got.Queue, got.Created, *a.ExpectQueue, a.ExpectCreated, out, v.Config)
 			}
 		}
-		f.Close()
-	}
+	})
 	t.Logf("%d placement verdicts checked", total)
 }
