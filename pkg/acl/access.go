@@ -300,7 +300,7 @@ func (p *Policy) Target(part *config.Partition, path string, sub *Subject) (Targ
 	for _, m := range missing {
 		// NewDynamicQueue checks each part as written, before it is
 		// lower-cased: the Kelvin sign is not "k" here
-		if !QueueNamePattern.MatchString(m) {
+		if !ValidQueueName(m) {
 			return t, &QueryError{fmt.Sprintf("queue %s does not exist and cannot be created: %q is not a valid queue name (%s)%s", t.Path, m, QueueNamePattern, near)}
 		}
 		if m == recoveryName {

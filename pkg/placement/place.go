@@ -367,7 +367,7 @@ func (c *run) add(name string) {
 	path := q.Path()
 	for i := len(toCreate) - 1; i >= 0; i-- {
 		part := toCreate[i]
-		if !acl.QueueNamePattern.MatchString(part) {
+		if !acl.ValidQueueName(part) {
 			res.Reason = fmt.Sprintf("application rejected: %q is not a valid queue name, so the queue cannot be created", part)
 			return
 		}
@@ -418,7 +418,7 @@ func (c *run) rule(r *Rule) (name, filter, reason string, err error) {
 	case "test":
 		if q := c.app.Queue; q != "" {
 			for _, p := range strings.Split(q, ".") {
-				if !acl.QueueNamePattern.MatchString(p) {
+				if !acl.ValidQueueName(p) {
 					return "", "", fmt.Sprintf("%q is not a valid queue name (invalid queue name)", p), errors.New("invalid queue name")
 				}
 			}
@@ -446,7 +446,7 @@ func (c *run) rule(r *Rule) (name, filter, reason string, err error) {
 		}
 		if strings.HasPrefix(v, "root.") {
 			for _, p := range strings.Split(v, ".") {
-				if !acl.QueueNamePattern.MatchString(p) {
+				if !acl.ValidQueueName(p) {
 					return "", filter, fmt.Sprintf("%s %q has %q, not a valid queue name (invalid queue name)", what, v, p), errors.New("invalid queue name")
 				}
 			}
@@ -454,7 +454,7 @@ func (c *run) rule(r *Rule) (name, filter, reason string, err error) {
 			break
 		}
 		child = strings.ReplaceAll(v, ".", dotReplace)
-		if !acl.QueueNamePattern.MatchString(child) {
+		if !acl.ValidQueueName(child) {
 			return "", filter, fmt.Sprintf("%s %q gives the queue name %q, which is not valid (invalid queue name)", what, v, child), errors.New("invalid queue name")
 		}
 	case "user":
@@ -462,7 +462,7 @@ func (c *run) rule(r *Rule) (name, filter, reason string, err error) {
 			return "", filter, reason, nil
 		}
 		child = strings.ReplaceAll(user, ".", dotReplace)
-		if !acl.QueueNamePattern.MatchString(child) {
+		if !acl.ValidQueueName(child) {
 			return "", filter, fmt.Sprintf("the user name %q gives the queue name %q, which is not valid (invalid queue name)", user, child), errors.New("invalid queue name")
 		}
 	case "fixed":

@@ -84,7 +84,7 @@ func build(c *config.PlacementRule) (*Rule, error) {
 			return nil, &BuildError{c, "a fixed queue rule must have a queue name set"}
 		}
 		for _, part := range strings.Split(r.Value, ".") {
-			if !acl.QueueNamePattern.MatchString(part) {
+			if !acl.ValidQueueName(part) {
 				return nil, &BuildError{c, "invalid queue name, max 64 characters consisting of alphanumeric characters and '-', '_', '#', '@', '/', ':' allowed"}
 			}
 		}

@@ -142,7 +142,7 @@ var _ = register(&Rule{
 				why, hint = "a "+name+" rule needs a value", "set value: to the queue (fixed) or the tag to read (tag)"
 			case name == "fixed":
 				for _, part := range strings.Split(value, ".") {
-					if !acl.QueueNamePattern.MatchString(part) {
+					if !acl.ValidQueueName(part) {
 						why, hint = fmt.Sprintf("%q in its value is not a valid queue name", part), "use queue names matching "+acl.QueueNamePattern.String()
 						break
 					}

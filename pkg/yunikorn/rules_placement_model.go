@@ -263,7 +263,7 @@ func safeUserFilter(f placement.Filter) bool {
 		return false
 	}
 	for u := range f.Users {
-		if !acl.QueueNamePattern.MatchString(strings.ReplaceAll(u, ".", "_dot_")) {
+		if !acl.ValidQueueName(strings.ReplaceAll(u, ".", "_dot_")) {
 			return false
 		}
 	}
