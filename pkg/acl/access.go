@@ -150,9 +150,14 @@ func (p *Policy) SetCreator(c Creator) { p.creator = c }
 type queueACLs [2]LevelACL
 
 // NewPolicy prepares a config that YuniKorn accepts for access questions.
-// Nothing is parsed until a question needs it, so that one check costs the
+// When the config's ACL index exists (lint's rules built it to decide
+// whether YuniKorn accepts the config), the policy shares it; otherwise
+// nothing is parsed until a question needs it, so that one check costs the
 // queues it consults, not the whole tree.
 func NewPolicy(cfg *config.Config) *Policy {
+	if slab, ok := cfg.ACLIndex.([]queueACLs); ok {
+		return &Policy{cfg: cfg, slab: slab} // lint already parsed every ACL
+	}
 	return &Policy{cfg: cfg, lazy: map[int]*queueACLs{}}
 }
 
@@ -202,7 +207,7 @@ func (p *Policy) Prepare() *Policy {
 		return v
 	}
 	if slab, ok := p.cfg.ACLIndex.([]queueACLs); ok {
-		p.slab, p.lazy = slab, nil
+		p.slab, p.lazy = slab, nil // another policy over this config prepared it
 		return p
 	}
 	p.slab = make([]queueACLs, p.cfg.NumQueues)
