@@ -53,11 +53,6 @@ func (d *Document) Line(off int) int { return d.Pos(off).Line }
 // Lines returns the file's lines, for source snippets.
 func (d *Document) Lines() []string { return strings.Split(string(d.Src), "\n") }
 
-// Detect reports whether data looks like Mesos ACLs: a JSON object (its
-// first non-blank byte is "{") with permissive or an ACL kind as a key. A
-// file with syntax errors is still recognised, so that they are reported.
-func Detect(data []byte) bool { return Sys{}.Detect(&lint.Input{Data: data}) }
-
 // EntityType is an entity's type, numbered as in acls.proto.
 type EntityType int
 

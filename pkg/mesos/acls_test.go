@@ -1,6 +1,8 @@
 package mesos
 
 import (
+	"github.com/aclint/aclint/pkg/lint"
+
 	"reflect"
 	"strings"
 	"testing"
@@ -114,7 +116,7 @@ func TestDetect(t *testing.T) {
 		"run_tasks: []\n":                       false, // YAML is not what --acls reads
 		`{"comment": "run_tasks"}`:              false,
 	} {
-		if got := Detect([]byte(in)); got != want {
+		if got := (Sys{}).Detect(&lint.Input{Data: []byte(in)}); got != want {
 			t.Errorf("Detect(%q) = %v", in, got)
 		}
 	}

@@ -15,7 +15,9 @@ type Sys struct{}
 // Name is the system's name.
 func (Sys) Name() string { return System }
 
-// Detect takes JSON objects with a key only Mesos ACLs have.
+// Detect takes JSON objects with a key only Mesos ACLs have (permissive or
+// an ACL kind). A file with syntax errors is still recognised, so that they
+// are reported.
 func (Sys) Detect(in *lint.Input) bool {
 	sh := in.Shape()
 	if !sh.Mapping || !sh.Flow {

@@ -1,6 +1,8 @@
 package ytsaurus
 
 import (
+	"github.com/aclint/aclint/pkg/lint"
+
 	"reflect"
 	"strings"
 	"testing"
@@ -139,7 +141,7 @@ func TestDetect(t *testing.T) {
 		`{"permissive": false}`:                                    false,
 		`[1, 2]`:                                                   false,
 	} {
-		if got := Detect([]byte(in)); got != want {
+		if got := (Sys{}).Detect(&lint.Input{Data: []byte(in)}); got != want {
 			t.Errorf("Detect(%q) = %v", in, got)
 		}
 	}

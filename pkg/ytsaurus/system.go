@@ -13,7 +13,10 @@ type Sys struct{}
 func (Sys) Name() string { return System }
 
 // Detect takes tree documents (top-level keys among users, groups and
-// nodes, with nodes or one of them) and the JSON list of a node's ACEs.
+// nodes, with nodes or one of them) and the JSON list of a node's ACEs. It
+// reads only keys, without parsing, since every file lint is given is
+// offered to it; a broken document is still recognised, so that its errors
+// are reported.
 func (Sys) Detect(in *lint.Input) bool {
 	sh := in.Shape()
 	if sh.List {

@@ -105,14 +105,6 @@ func untab(b []byte) []byte {
 	return out
 }
 
-// Detect reports whether data looks like a YTsaurus tree document (a
-// mapping whose top-level keys are users, groups and nodes, at least one of
-// them) or the JSON of a node's @acl (a list whose first item is a mapping
-// with ACE keys). It reads only keys, without parsing the document, since
-// every file lint is given is offered to it; a broken document is still
-// recognised, so that its errors are reported.
-func Detect(data []byte) bool { return Sys{}.Detect(&lint.Input{Data: data}) }
-
 func treeKeys(keys []string) bool {
 	for _, k := range keys {
 		if k != "users" && k != "groups" && k != "nodes" {
