@@ -136,13 +136,18 @@ func TestPreCommitHooks(t *testing.T) {
 	}
 	var hooks []struct {
 		ID, Name, Entry, Language, Files string
+		PassFilenames                    *bool `yaml:"pass_filenames"`
 	}
 	if err := yaml.Unmarshal(b, &hooks); err != nil || len(hooks) == 0 {
 		t.Fatalf("not a hook list: %v", err)
 	}
 	for _, h := range hooks {
-		if h.ID == "" || h.Name == "" || h.Language == "" || h.Entry != "aclint lint" {
+		if h.ID == "" || h.Name == "" || h.Language == "" || (h.Entry != "aclint lint" && h.Entry != "aclint test") {
 			t.Errorf("hook %+v misses a required field", h)
+		}
+		// aclint test runs its test file, not the files that changed
+		if h.Entry == "aclint test" && (h.PassFilenames == nil || *h.PassFilenames) {
+			t.Errorf("hook %s must set pass_filenames: false", h.ID)
 		}
 		re, err := regexp.Compile(h.Files)
 		if err != nil {

@@ -1,0 +1,422 @@
+package cmd
+
+import (
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/aclint/aclint/pkg/acl"
+	"github.com/aclint/aclint/pkg/config"
+	"github.com/aclint/aclint/pkg/expect"
+	"github.com/aclint/aclint/pkg/lint"
+	"github.com/aclint/aclint/pkg/placement"
+	"github.com/aclint/aclint/pkg/resolve"
+)
+
+// maxGenerated bounds a --generate snapshot: past it the file is no
+// longer a starting point anyone curates.
+const maxGenerated = 200000
+
+func newTestCmd(s *streams) *cobra.Command {
+	var (
+		files             []string
+		key, output       string
+		generate, verbose bool
+		quiet             bool
+		under             string
+		resolvers         resolverFlags
+	)
+	c := &cobra.Command{
+		Use:   "test [FILE...]",
+		Short: "Run access and placement expectations (aclint-tests.yaml) against a queue config",
+		Long: `Run the cases of one or more test files. An access case states that a user (with
+groups, or with the groups the resolver gives) may or may not submit to or
+administer a queue; a place case states the queue an application lands in, or
+that it is rejected. Each case runs through the same code as 'aclint check' and
+'aclint place'.
+
+Without FILE, ./aclint-tests.yaml is read. The config comes from the file's
+config: key (relative to the test file), or from -f.
+
+--generate writes a test file recording today's answer for every user and group
+an ACL names, on every queue, for submit and admin: a snapshot to curate. It is
+written to FILE (which must not exist yet) or to standard output.
+
+Exit codes: 0 every case passed, 1 a case failed, 2 a test file with problems,
+a config YuniKorn rejects, or a case with no answer (an unknown queue, a
+resolver that failed).`,
+		Example: `  aclint test
+  aclint test team-a-tests.yaml -o junit > results.xml
+  aclint test --generate -f queues.yaml aclint-tests.yaml`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkOutput(output, "text", "json", "junit"); err != nil {
+				return err
+			}
+			if generate {
+				if len(args) > 1 {
+					return usageErr("--generate writes one file, got %d", len(args))
+				}
+				return generateTests(s, files, key, under, args)
+			}
+			if under != "" {
+				return usageErr("--under goes with --generate")
+			}
+			if len(args) == 0 {
+				args = []string{expect.DefaultFile}
+			}
+			return runTests(s, cmd, args, files, key, output, verbose, quiet, &resolvers)
+		},
+	}
+	f := c.Flags()
+	f.StringArrayVarP(&files, "file", "f", nil, "queue config or ConfigMap file, instead of the test file's config: (repeatable, as for check)")
+	f.StringVar(&key, "key", config.DefaultKey, "ConfigMap data key holding the queue config")
+	f.StringVarP(&output, "output", "o", "text", "output format: text, json or junit")
+	f.BoolVarP(&verbose, "verbose", "v", false, "also list the cases that pass")
+	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing; answer with the exit code only")
+	f.BoolVar(&generate, "generate", false, "write a test file with today's answers for every named user and group on every queue")
+	f.StringVar(&under, "under", "", "with --generate: only this queue and the queues below it")
+	resolvers.register(c)
+	return c
+}
+
+// testRun is one test file's results.
+type testRun struct {
+	file    *expect.File
+	results []expect.Result
+}
+
+func runTests(s *streams, cmd *cobra.Command, paths, files []string, key, output string, verbose, quiet bool, rf *resolverFlags) error {
+	// every file is read and checked before any case runs: a problem in one
+	// file is not hidden behind the results of another
+	var parsed []*expect.File
+	var problems []string
+	for _, p := range paths {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) && p == expect.DefaultFile {
+				return usageErr("no %s here: name a test file, or write one with 'aclint test --generate -f queues.yaml %s' (docs/test.md)", expect.DefaultFile, expect.DefaultFile)
+			}
+			return usageErr("%v", err)
+		}
+		f, err := expect.Parse(p, src)
+		var fe *expect.FileError
+		if errors.As(err, &fe) {
+			problems = append(problems, fe.Error())
+			continue
+		}
+		if len(files) == 0 && len(f.Config) == 0 {
+			problems = append(problems, fmt.Sprintf("%s: the test file names no config: add config: queues.yaml (relative to the test file) or give -f", p))
+			continue
+		}
+		parsed = append(parsed, f)
+	}
+	if len(problems) > 0 {
+		return usageErr("the test file has problems; no case ran:\n%s", strings.Join(problems, "\n"))
+	}
+	var runs []testRun
+	for _, f := range parsed {
+		env, err := testEnv(s, cmd, f, files, key, rf)
+		if err != nil {
+			return err
+		}
+		run := testRun{file: f}
+		for _, c := range f.Cases {
+			run.results = append(run.results, env.Run(c))
+		}
+		runs = append(runs, run)
+	}
+	var n [3]int // pass, fail, error
+	for _, r := range runs {
+		for _, x := range r.results {
+			n[outcomeIndex(x.Outcome)]++
+		}
+	}
+	if !quiet {
+		var err error
+		switch output {
+		case "json":
+			err = encodeJSON(s.out, testsJSON(runs, n))
+		case "junit":
+			err = writeTestsJUnit(s.out, runs, n)
+		default:
+			err = writeTestsText(s.out, runs, n, verbose)
+		}
+		if err != nil {
+			return usageErr("writing output: %v", err)
+		}
+	}
+	switch {
+	case n[2] > 0:
+		return &exitError{code: ExitUsage}
+	case n[1] > 0:
+		return &exitError{code: ExitFail}
+	}
+	return nil
+}
+
+func outcomeIndex(o expect.Outcome) int {
+	switch o {
+	case expect.Fail:
+		return 1
+	case expect.Error:
+		return 2
+	}
+	return 0
+}
+
+// testEnv loads the config a test file names, as check and place load it,
+// and sets where groups come from: the flags, else the file's resolver:.
+func testEnv(s *streams, cmd *cobra.Command, f *expect.File, files []string, key string, rf *resolverFlags) (expect.Env, error) {
+	if len(files) == 0 {
+		files = f.Config
+	}
+	access := false
+	for _, c := range f.Cases {
+		access = access || c.Place == nil
+	}
+	// like place, a file of place cases only is answered for a freshly
+	// started scheduler, which runs a partition whose rules cannot be built
+	var tolerate func(lint.Finding) bool
+	if !access {
+		tolerate = func(x lint.Finding) bool { return x.Rule == "placement-rules-unbuildable" }
+	}
+	cfg, _, err := loadAcceptedConfig(s, files, key, tolerate)
+	if err != nil {
+		return expect.Env{}, err
+	}
+	var q acl.Query
+	if err := rf.subject(cmd, &q, ""); err != nil {
+		return expect.Env{}, err
+	}
+	if f.GroupsFile != "" && !cmd.Flags().Changed("groups-file") {
+		q.Resolvers.GroupsFile = f.GroupsFile
+	}
+	if q.Resolver == nil && f.Resolver != "" {
+		r, err := resolve.New(f.Resolver, q.Resolvers)
+		if err != nil {
+			return expect.Env{}, usageErr("%s: resolver %s: %v", f.Path, f.Resolver, err)
+		}
+		q.Resolver = r
+	}
+	policy := newPolicy(cfg)
+	return expect.Env{Policy: policy, Placer: placement.New(cfg, policy), Resolver: q.Resolver, Resolvers: q.Resolvers}, nil
+}
+
+func writeTestsText(w io.Writer, runs []testRun, n [3]int, verbose bool) error {
+	var b strings.Builder
+	for _, r := range runs {
+		for _, x := range r.results {
+			c := x.Case
+			switch x.Outcome {
+			case expect.Pass:
+				if verbose {
+					fmt.Fprintf(&b, "%s: ok %s: %s\n", c.Pos, c.Title(), x.Why)
+				}
+			case expect.Fail:
+				fmt.Fprintf(&b, "%s: FAIL %s: expected %s, got %s: %s\n", c.Pos, c.Title(), c.Expect, x.Got, x.Why)
+			case expect.Error:
+				fmt.Fprintf(&b, "%s: ERROR %s: no answer: %s\n", c.Pos, c.Title(), x.Why)
+			}
+		}
+	}
+	fmt.Fprintf(&b, "%d passed, %d failed", n[0], n[1])
+	if n[2] > 0 {
+		fmt.Fprintf(&b, ", %d without an answer", n[2])
+	}
+	b.WriteString("\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+type testCaseJSON struct {
+	File      string            `json:"file"`
+	Line      int               `json:"line"`
+	Column    int               `json:"column"`
+	Name      string            `json:"name"`
+	Kind      string            `json:"kind"` // access or place
+	Partition string            `json:"partition"`
+	User      string            `json:"user"`
+	Groups    []string          `json:"groups"`
+	Queue     string            `json:"queue"`
+	Action    string            `json:"action,omitempty"`
+	Tags      map[string]string `json:"tags,omitempty"`
+	Expect    string            `json:"expect"`
+	Got       string            `json:"got"`
+	Outcome   string            `json:"outcome"`
+	Why       string            `json:"why"`
+	Decision  any               `json:"decision,omitempty"`
+}
+
+func testsJSON(runs []testRun, n [3]int) any {
+	type fileJSON struct {
+		File   string         `json:"file"`
+		Config []string       `json:"config"`
+		Cases  []testCaseJSON `json:"cases"`
+	}
+	out := struct {
+		Passed int        `json:"passed"`
+		Failed int        `json:"failed"`
+		Errors int        `json:"errors"`
+		Files  []fileJSON `json:"files"`
+	}{Passed: n[0], Failed: n[1], Errors: n[2], Files: []fileJSON{}}
+	for _, r := range runs {
+		fj := fileJSON{File: r.file.Path, Config: nonNil(r.file.Config), Cases: []testCaseJSON{}}
+		for _, x := range r.results {
+			c := x.Case
+			cj := testCaseJSON{File: c.Pos.File, Line: c.Pos.Line, Column: c.Pos.Col, Name: c.Title(), Kind: "access",
+				Partition: c.Partition, User: c.User, Groups: nonNil(c.Groups), Queue: c.Queue, Action: string(c.Action),
+				Expect: c.Expect, Got: x.Got, Outcome: string(x.Outcome), Why: x.Why}
+			if c.Place != nil {
+				cj.Kind, cj.Queue, cj.Action, cj.Tags = "place", c.Place.Queue, "", c.Place.Tags
+			}
+			switch {
+			case x.Decision != nil:
+				cj.Decision = decisionJSON(x.Decision)
+			case x.Placement != nil:
+				cj.Decision = placeJSON(placement.App{Partition: c.Partition, User: c.User, Groups: c.Groups, Queue: c.Place.Queue, Tags: c.Place.Tags}, x.Placement)
+			}
+			fj.Cases = append(fj.Cases, cj)
+		}
+		out.Files = append(out.Files, fj)
+	}
+	return out
+}
+
+// writeTestsJUnit writes a testsuite per test file and a testcase per case,
+// so CI systems list every expectation.
+func writeTestsJUnit(w io.Writer, runs []testRun, n [3]int) error {
+	type problem struct {
+		Message string `xml:"message,attr"`
+		Type    string `xml:"type,attr"`
+		Body    string `xml:",chardata"`
+	}
+	type tcase struct {
+		Name      string   `xml:"name,attr"`
+		Classname string   `xml:"classname,attr"`
+		File      string   `xml:"file,attr"`
+		Line      int      `xml:"line,attr"`
+		Failure   *problem `xml:"failure"`
+		Error     *problem `xml:"error"`
+		Out       string   `xml:"system-out,omitempty"`
+	}
+	type suite struct {
+		Name     string  `xml:"name,attr"`
+		Tests    int     `xml:"tests,attr"`
+		Failures int     `xml:"failures,attr"`
+		Errors   int     `xml:"errors,attr"`
+		Cases    []tcase `xml:"testcase"`
+	}
+	var suites []suite
+	for _, r := range runs {
+		su := suite{Name: r.file.Path, Tests: len(r.results)}
+		for _, x := range r.results {
+			c := x.Case
+			tc := tcase{Name: c.Title(), Classname: strings.TrimSuffix(filepath.ToSlash(r.file.Path), filepath.Ext(r.file.Path)), File: c.Pos.File, Line: c.Pos.Line}
+			switch x.Outcome {
+			case expect.Pass:
+				tc.Out = x.Why
+			case expect.Fail:
+				su.Failures++
+				tc.Failure = &problem{Message: fmt.Sprintf("expected %s, got %s", c.Expect, x.Got), Type: "fail",
+					Body: fmt.Sprintf("%s: expected %s, got %s: %s", c.Pos, c.Expect, x.Got, x.Why)}
+			case expect.Error:
+				su.Errors++
+				tc.Error = &problem{Message: "no answer", Type: "error", Body: fmt.Sprintf("%s: %s", c.Pos, x.Why)}
+			}
+			su.Cases = append(su.Cases, tc)
+		}
+		suites = append(suites, su)
+	}
+	return writeXML(w, struct {
+		XMLName  xml.Name `xml:"testsuites"`
+		Name     string   `xml:"name,attr"`
+		Tests    int      `xml:"tests,attr"`
+		Failures int      `xml:"failures,attr"`
+		Errors   int      `xml:"errors,attr"`
+		Suites   []suite  `xml:"testsuite"`
+	}{Name: "aclint test", Tests: n[0] + n[1] + n[2], Failures: n[1], Errors: n[2], Suites: suites})
+}
+
+func writeXML(w io.Writer, v any) error {
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+// generateTests writes a snapshot test file for the config -f names (or
+// ./queues.yaml), to FILE or standard output.
+func generateTests(s *streams, files []string, key, under string, args []string) error {
+	if len(files) == 0 {
+		if _, err := os.Stat("queues.yaml"); err != nil {
+			return usageErr("--generate needs the config: give -f queues.yaml")
+		}
+		files = []string{"queues.yaml"}
+	}
+	for _, f := range files {
+		if f == "-" {
+			return usageErr("--generate names the config in the test file, so it cannot read standard input: give -f FILE")
+		}
+	}
+	cfg, _, err := loadPolicyConfig(s, files, key)
+	if err != nil {
+		return err
+	}
+	// the test file names the config relative to itself
+	dir := "."
+	if len(args) == 1 {
+		dir = filepath.Dir(args[0])
+	}
+	var names []string
+	for _, f := range files {
+		abs, err1 := filepath.Abs(f)
+		base, err2 := filepath.Abs(dir)
+		rel, err3 := filepath.Rel(base, abs)
+		if err1 != nil || err2 != nil || err3 != nil {
+			rel = f
+		}
+		names = append(names, filepath.ToSlash(rel))
+	}
+	policy := newPolicy(cfg)
+	opts := expect.GenerateOptions{Config: names, Under: under, MaxCases: maxGenerated}
+	if len(args) == 0 {
+		if err := expect.Generate(s.out, policy, cfg, opts); err != nil {
+			return usageErr("--generate: %v", err)
+		}
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(args[0]), 0o755); err != nil {
+		return usageErr("%v", err)
+	}
+	// O_EXCL: a snapshot never replaces a curated test file
+	out, err := os.OpenFile(args[0], os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return usageErr("%s exists: --generate does not replace a test file; remove it or write to standard output", args[0])
+		}
+		return usageErr("%v", err)
+	}
+	err = expect.Generate(out, policy, cfg, opts)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(args[0])
+		return usageErr("--generate: %v", err)
+	}
+	fmt.Fprintf(s.err, "aclint: wrote %s\n", args[0])
+	return nil
+}
