@@ -98,6 +98,12 @@ func loadPolicyConfig(s *streams, files []string, key string) (*config.Config, [
 // do not refuse the config (place answers for a freshly started scheduler,
 // which runs a partition whose placement rules cannot be built).
 func loadAcceptedConfig(s *streams, files []string, key string, tolerate func(lint.Finding) bool) (*config.Config, []string, error) {
+	_, cfg, notes, err := loadAccepted(s, files, key, tolerate)
+	return cfg, notes, err
+}
+
+// loadAccepted is loadAcceptedConfig that also returns the documents read.
+func loadAccepted(s *streams, files []string, key string, tolerate func(lint.Finding) bool) ([]*config.Document, *config.Config, []string, error) {
 	var docs []*config.Document
 	if len(files) == 0 {
 		if _, err := os.Stat("queues.yaml"); err == nil {
@@ -110,7 +116,7 @@ func loadAcceptedConfig(s *streams, files []string, key string, tolerate func(li
 	if docs == nil {
 		var err error
 		if docs, err = loadInputs(s, files, key, false); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
 	cfg, notes, empty, errs := yunikorn.Accepted(docs, tolerate)
@@ -123,9 +129,9 @@ func loadAcceptedConfig(s *streams, files []string, key string, tolerate func(li
 		doc := cfg.Doc
 		var b strings.Builder
 		_ = report.Text(&b, errs, report.Sources{doc.File: doc.Lines()}, false)
-		return nil, nil, usageErr("%s: YuniKorn rejects this config, so it answers no access question; run 'aclint lint' for details:\n%s", doc.Describe(), strings.TrimRight(b.String(), "\n"))
+		return nil, nil, nil, usageErr("%s: YuniKorn rejects this config, so it answers no access question; run 'aclint lint' for details:\n%s", doc.Describe(), strings.TrimRight(b.String(), "\n"))
 	}
-	return cfg, notes, nil
+	return docs, cfg, notes, nil
 }
 
 // newPolicy prepares a config for access questions, with YuniKorn's

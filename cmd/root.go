@@ -88,7 +88,7 @@ scheduler itself would make.`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageErr("%v\nrun '%s --help' for usage", err, c.CommandPath())
 	})
-	root.AddCommand(newLintCmd(s), newCheckCmd(s), newPlaceCmd(s), newWhoCanCmd(s), newAccessCmd(s), newMatrixCmd(s), newDiffCmd(s), newTestCmd(s), newMesosCmd(s), newYTCmd(s), newRulesCmd(s), newVersionCmd(s))
+	root.AddCommand(newLintCmd(s), newCheckCmd(s), newPlaceCmd(s), newWhoCanCmd(s), newAccessCmd(s), newMatrixCmd(s), newDiffCmd(s), newTestCmd(s), newReportCmd(s), newMesosCmd(s), newYTCmd(s), newRulesCmd(s), newVersionCmd(s))
 	return root, s
 }
 
