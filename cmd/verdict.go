@@ -473,7 +473,7 @@ func writePlaceText(w io.Writer, app placement.App, r *placement.Result, d *plac
 		}
 		b.WriteString("\n")
 		if g := grantOf(r.Decision); g != nil {
-			fmt.Fprintf(&b, "submit: allowed by %s\n", describeGrant(g))
+			fmt.Fprintf(&b, "submit: allowed by %s\n", g.String())
 		}
 	default:
 		fmt.Fprintf(&b, "reason: %s\n", r.Reason)
@@ -507,14 +507,6 @@ func grantOf(d *acl.Decision) *acl.Grant {
 		return nil
 	}
 	return d.DecidedBy
-}
-
-func describeGrant(g *acl.Grant) string {
-	what := fmt.Sprintf("%s %q", g.Kind, g.Entry)
-	if g.Kind == "wildcard" {
-		what = `wildcard "*"`
-	}
-	return fmt.Sprintf("%s %s, %s at %s", g.Queue, g.ACL, what, g.Pos)
 }
 
 func writeConsulted(b *strings.Builder, d *acl.Decision, indent string) {

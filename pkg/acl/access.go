@@ -87,6 +87,16 @@ type Grant struct {
 	Pos   config.Position
 }
 
+// String names the entry and where it is written, as every answer that
+// cites a grant does: root.prod submitacl, group "etl" at queues.yaml:5:18.
+func (g *Grant) String() string {
+	what := fmt.Sprintf("%s %q", g.Kind, g.Entry)
+	if g.Kind == "wildcard" {
+		what = `wildcard "*"`
+	}
+	return fmt.Sprintf("%s %s, %s at %s", g.Queue, g.ACL, what, g.Pos)
+}
+
 // Consulted is one ACL looked at while deciding.
 type Consulted struct {
 	Queue  string

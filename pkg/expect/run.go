@@ -113,7 +113,7 @@ func ExplainDecision(d *acl.Decision) string {
 	case d.Reason != "":
 		return who + ": " + d.Reason
 	case d.DecidedBy != nil:
-		return who + ": allowed by " + describeGrant(d.DecidedBy)
+		return who + ": allowed by " + d.DecidedBy.String()
 	}
 	var parts []string
 	for _, c := range d.Consulted {
@@ -126,14 +126,6 @@ func ExplainDecision(d *acl.Decision) string {
 		parts = append(parts, s)
 	}
 	return who + ": no ACL lets them in; consulted " + strings.Join(parts, ", ")
-}
-
-func describeGrant(g *acl.Grant) string {
-	what := fmt.Sprintf("%s %q", g.Kind, g.Entry)
-	if g.Kind == "wildcard" {
-		what = `wildcard "*"`
-	}
-	return fmt.Sprintf("%s %s, %s at %s", g.Queue, g.ACL, what, g.Pos)
 }
 
 func explainPlaced(r *placement.Result) string {
@@ -152,7 +144,7 @@ func explainPlaced(r *placement.Result) string {
 	}
 	s := fmt.Sprintf("placed in %s (%s) by %s", r.Queue, how, by)
 	if r.Decision != nil && r.Decision.DecidedBy != nil {
-		s += "; submit allowed by " + describeGrant(r.Decision.DecidedBy)
+		s += "; submit allowed by " + r.Decision.DecidedBy.String()
 	}
 	return s
 }

@@ -117,12 +117,7 @@ func grantText(d *acl.Decision) string {
 	if d == nil || !d.Allowed || d.DecidedBy == nil {
 		return ""
 	}
-	g := d.DecidedBy
-	what := fmt.Sprintf("%s %q", g.Kind, g.Entry)
-	if g.Kind == "wildcard" {
-		what = `wildcard "*"`
-	}
-	return fmt.Sprintf("%s %s, %s at %s", g.Queue, g.ACL, what, g.Pos)
+	return d.DecidedBy.String()
 }
 
 func decide(t *testing.T, p *acl.Policy, part, queue, user string, groups []string, action acl.Action) *acl.Decision {
