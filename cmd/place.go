@@ -2,8 +2,8 @@ package cmd
 
 import (
 	"github.com/aclint/aclint/pkg/acl"
+	"github.com/aclint/aclint/pkg/input"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -66,13 +66,13 @@ partition, bad input).`,
 				if cmd.Flags().Changed("queue") || cmd.Flags().Changed("groups") || len(tags) > 0 {
 					return usageErr("--pod gives the queue, user, groups and tags: leave out --queue, --groups and --tag")
 				}
-				pod, err := os.ReadFile(podFile)
+				pod, err := input.ReadFile(podFile)
 				if err != nil {
 					return usageErr("--pod: %v", err)
 				}
 				var ns []byte
 				if nsFile != "" {
-					if ns, err = os.ReadFile(nsFile); err != nil {
+					if ns, err = input.ReadFile(nsFile); err != nil {
 						return usageErr("--namespace: %v", err)
 					}
 				}

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"github.com/aclint/aclint/pkg/acl"
+	"github.com/aclint/aclint/pkg/input"
 
 	"errors"
 	"fmt"
@@ -76,7 +77,7 @@ func (f *resolverFlags) ldapSettings(c *cobra.Command) (*resolve.LDAPSettings, e
 		set(resolve.LDAPSSL, f.ssl)
 	}
 	if f.passwordFile != "" {
-		b, err := os.ReadFile(f.passwordFile)
+		b, err := input.ReadFile(f.passwordFile)
 		if err != nil {
 			return nil, fmt.Errorf("--ldap-bind-password-file: %v", err)
 		}

@@ -77,7 +77,17 @@ scheduler itself would make.`,
 	root.SetOut(s.out)
 	root.SetErr(s.err)
 	root.PersistentFlags().Bool("no-progress", false, "never show progress on standard error (shown only on a terminal, after a second)")
-	root.PersistentPreRun = func(c *cobra.Command, _ []string) { s.startProgress(c) }
+	root.PersistentFlags().String("max-input-size", input.FormatSize(input.DefaultMaxSize), "the largest input aclint reads (a file, standard input, a gzipped ConfigMap value once inflated); larger is an error, exit 2")
+	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
+		v, _ := c.Flags().GetString("max-input-size")
+		n, err := input.ParseSize(v)
+		if err != nil {
+			return usageErr("--max-input-size: %v", err)
+		}
+		input.MaxSize = n
+		s.startProgress(c)
+		return nil
+	}
 	// --version prints what `aclint version` prints
 	ver, commit := buildInfo()
 	if commit == "" {
@@ -90,6 +100,11 @@ scheduler itself would make.`,
 	})
 	root.AddCommand(newLintCmd(s), newCheckCmd(s), newPlaceCmd(s), newWhoCanCmd(s), newAccessCmd(s), newMatrixCmd(s), newDiffCmd(s), newTestCmd(s), newReportCmd(s), newMesosCmd(s), newYTCmd(s), newRulesCmd(s), newVersionCmd(s))
 	return root, s
+}
+
+// warnInput says on stderr which file of a directory search is not read.
+func (s *streams) warnInput(path, reason string) {
+	fmt.Fprintf(s.err, "aclint: warning: %s: %s\n", path, reason)
 }
 
 // Execute runs aclint with args and returns the exit code.
@@ -136,7 +151,7 @@ func useColor(mode string, w io.Writer) (bool, error) {
 // is refused with the command that checks it.
 func loadInputs(s *streams, paths []string, key string, verbose bool) ([]*config.Document, error) {
 	opts := inputOptions(s, key, verbose)
-	ins, err := input.Read(paths, input.Options{Stdin: s.in, Skip: opts.Skip, Exts: []string{".yaml", ".yml"}})
+	ins, err := input.Read(paths, input.Options{Stdin: s.in, Skip: opts.Skip, Warn: s.warnInput, Exts: []string{".yaml", ".yml"}})
 	if err != nil {
 		return nil, usageErr("%v", err)
 	}
@@ -268,7 +283,7 @@ func collectLintInputs(s *streams, paths []string, verbose bool, system string) 
 	if system == yunikorn.System {
 		exts = []string{".yaml", ".yml"}
 	}
-	ins, err := input.Read(paths, input.Options{Stdin: s.in, Skip: skip, Exts: exts})
+	ins, err := input.Read(paths, input.Options{Stdin: s.in, Skip: skip, Warn: s.warnInput, Exts: exts})
 	if err != nil {
 		return nil, usageErr("%v", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"github.com/aclint/aclint/pkg/input"
 	"io"
 	"io/fs"
 	"os"
@@ -98,7 +99,7 @@ func runTests(s *streams, cmd *cobra.Command, paths, files []string, key, output
 	var parsed []*expect.File
 	var problems []string
 	for _, p := range paths {
-		src, err := os.ReadFile(p)
+		src, err := input.ReadFile(p)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) && p == expect.DefaultFile {
 				return usageErr("no %s here: name a test file, or write one with 'aclint test --generate -f queues.yaml %s' (docs/test.md)", expect.DefaultFile, expect.DefaultFile)

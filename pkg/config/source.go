@@ -138,7 +138,12 @@ func fromBytes(path string, data []byte, opts LoadOptions, explicit bool) ([]*Do
 		var reasons, absent []string
 		settings := map[string]Setting{}
 		for _, m := range manifests {
-			doc, reason := configMapDocument(path, data, m, opts.key())
+			doc, reason, err := configMapDocument(path, data, m, opts.key())
+			if err != nil {
+				// a binaryData value that does not inflate is the config
+				// YuniKorn would fail to read: never "no config here"
+				return nil, &InputError{Path: path, Err: err}
+			}
 			if doc != nil {
 				docs = append(docs, doc)
 			} else if reason != "" {
@@ -471,33 +476,40 @@ func MergeSettings(docs []*Document, absent []*KeyAbsentError) map[string]Settin
 
 // configMapDocument extracts the queue config of one ConfigMap. binaryData
 // wins over data, as in YuniKorn's shim.
-func configMapDocument(path string, source []byte, m *yaml.Node, key string) (*Document, string) {
+func configMapDocument(path string, source []byte, m *yaml.Node, key string) (*Document, string, error) {
 	name := scalarField(field(m, "metadata"), "name")
 	if scalarField(m, "kind") != "ConfigMap" {
-		return nil, ""
+		return nil, "", nil
 	}
 	label := "ConfigMap " + name
-	if bin := field(field(m, "binaryData"), key+".gz"); bin != nil && bin.Kind == yaml.ScalarNode {
+	if bin := field(field(m, "binaryData"), key+".gz"); bin != nil {
+		if bin.Kind != yaml.ScalarNode {
+			return nil, "", fmt.Errorf("%s: binaryData %s.gz is not a string", label, key)
+		}
 		doc, err := gzipDocument(path, source, bin, key)
+		var tl *input.TooLargeError
+		if errors.As(err, &tl) {
+			return nil, "", fmt.Errorf("%s: binaryData %s.gz inflates to more than %s, aclint's input limit (a gzip bomb, or raise it with --max-input-size)", label, key, input.FormatSize(tl.Limit))
+		}
 		if err != nil {
-			return nil, fmt.Sprintf("%s: binaryData %s.gz: %v", label, key, err)
+			return nil, "", fmt.Errorf("%s: binaryData %s.gz: %v", label, key, err)
 		}
 		doc.ConfigMap = name
 		doc.Settings = configMapSettings(path, m, key)
-		return doc, ""
+		return doc, "", nil
 	}
 	v := field(field(m, "data"), key)
 	if v == nil {
-		return nil, label + " has no " + key
+		return nil, label + " has no " + key, nil
 	}
 	if v.Kind != yaml.ScalarNode {
-		return nil, fmt.Sprintf("%s: data %s is not a string", label, key)
+		return nil, fmt.Sprintf("%s: data %s is not a string", label, key), nil
 	}
 	doc := embeddedDocument(path, source, v, []byte(v.Value))
 	doc.ConfigMap, doc.Key = name, key
 	doc.Settings = configMapSettings(path, m, key)
 	doc.innerName = key
-	return doc, ""
+	return doc, "", nil
 }
 
 func embeddedDocument(path string, source []byte, v *yaml.Node, text []byte) *Document {
@@ -515,7 +527,12 @@ func gzipDocument(path string, source []byte, v *yaml.Node, key string) (*Docume
 	if err != nil {
 		return nil, fmt.Errorf("not gzip data: %v", err)
 	}
-	text, err := io.ReadAll(zr)
+	// a gzip bomb inflates no further than any input may be large
+	text, err := input.ReadAll(zr, fmt.Sprintf("%s: binaryData %s, inflated,", path, key))
+	var tl *input.TooLargeError
+	if errors.As(err, &tl) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("corrupt gzip data: %v", err)
 	}

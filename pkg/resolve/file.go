@@ -2,7 +2,7 @@ package resolve
 
 import (
 	"fmt"
-	"os"
+	"github.com/aclint/aclint/pkg/input"
 	"sort"
 	"strings"
 
@@ -39,7 +39,7 @@ func (e *FileError) Error() string { return fmt.Sprintf("%s:%d: %s", e.Path, e.L
 
 // LoadFile reads and checks a groups file.
 func LoadFile(path string) (*File, error) {
-	data, err := os.ReadFile(path)
+	data, err := input.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"github.com/aclint/aclint/pkg/input"
 	"net"
 	"os"
 	"path/filepath"
@@ -91,7 +92,7 @@ func ReadLDAPDir(dir string) (LDAPSettings, []LDAPIssue, error) {
 			continue
 		}
 		path := filepath.Join(dir, name)
-		raw, err := os.ReadFile(path)
+		raw, err := input.ReadFile(path)
 		if err != nil {
 			issues = append(issues, LDAPIssue{path, false, fmt.Sprintf("cannot be read (%v): YuniKorn skips it", err)})
 			continue

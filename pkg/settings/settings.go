@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/aclint/aclint/pkg/input"
 	"io"
 	"os"
 	"path/filepath"
@@ -45,7 +46,7 @@ func (e *Error) Error() string { return fmt.Sprintf("%s:%d:%d: %s", e.Path, e.Li
 // Load reads and checks a settings file. Unknown keys, unknown rules and
 // bad values are errors that name the nearest valid choice.
 func Load(path string) (*Settings, error) {
-	data, err := os.ReadFile(path)
+	data, err := input.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
