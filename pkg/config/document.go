@@ -1,6 +1,7 @@
 package config
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -63,6 +64,7 @@ type Document struct {
 	outer     offsetMapper // Text offsets -> Source positions; nil for raw files
 	innerName string       // how to name Text when positions are not exact
 	patched   map[[2]int]bool
+	cursors   cursors // makes many positions inside one long value or line linear
 }
 
 // Empty reports whether the config is zero bytes long, the only case in
@@ -102,7 +104,7 @@ func (d *Document) offsetOf(line, col int) int {
 	}
 	start := starts[line-1]
 	l := lines[line-1]
-	i := byteIndexOfColumn(l, col)
+	i := d.cursors.byteIndex(line, l, col)
 	if i < 0 {
 		i = len(l)
 	}
@@ -128,9 +130,9 @@ func (d *Document) ValuePos(n *yaml.Node, off int) Position {
 		return d.Pos(n.Line, n.Column+utf8.RuneCountInString(n.Value[:clamp(off, len(n.Value))]))
 	}
 	lines, _ := d.splits.of(d.parsed)
-	if shift, ok := singleLineShift(lines, n); ok {
+	if shift, ok := d.cursors.shift(lines, n); ok {
 		// the usual case, without building a mapper
-		return d.Pos(n.Line, shift+1+utf8.RuneCountInString(n.Value[:clamp(off, len(n.Value))]))
+		return d.Pos(n.Line, shift+1+d.cursors.runes(n, clamp(off, len(n.Value))))
 	}
 	l, c, _ := newScalarMapper(lines, n).at(off)
 	return d.Pos(l, c)
@@ -191,6 +193,14 @@ var parserProblems = map[string]bool{
 // loader records the problem, quotes that value in its private copy of the
 // text and parses again.
 func (d *Document) parse() {
+	if !d.parseBatch() {
+		d.parseEach()
+	}
+}
+
+// parseEach recovers from one error per parse: the reference the batch is
+// held to, and the way for what the batch does not take.
+func (d *Document) parseEach() {
 	text := d.Text
 	for attempt := 0; attempt < 1000; attempt++ {
 		next := documents(text)
@@ -213,6 +223,166 @@ func (d *Document) parse() {
 		}
 		text = fixed
 	}
+}
+
+// parseBatch quotes every unquoted "*" value of a one-document config in a
+// single pass and parses once, so that 2,000 of them cost two parses, not
+// 2,000. It takes the result only when it is exactly what parseEach would
+// find: the first error is such a value, no value aliases an anchor the
+// file defines, the quoted text parses, and every quoted value is a
+// scalar of the tree (not text inside a block scalar). Otherwise it leaves
+// the document untouched and returns false.
+func (d *Document) parseBatch() bool {
+	text := d.Text
+	next := documents(text)
+	var n yaml.Node
+	err := next(&n)
+	if errors.Is(err, io.EOF) {
+		return true
+	}
+	if err == nil {
+		d.Docs = 1 + laterDocuments(next)
+		if len(n.Content) > 0 {
+			d.Root = n.Content[0]
+		}
+		d.parsed = text
+		return true
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, "did not find expected alphabetic or numeric character") && !unknownAnchorRe.MatchString(msg) {
+		return false
+	}
+	if !singleDocument(text) || bytes.IndexByte(text, '&') >= 0 && anchorRe.Match(text) {
+		return false
+	}
+	lines, starts := splitLines(string(text))
+	type patch struct {
+		line, col       int
+		key, value, msg string
+		from, to        int // byte span of the value in text
+	}
+	var patches []patch
+	for i, src := range lines {
+		if strings.IndexByte(src, '*') < 0 {
+			continue
+		}
+		m := starValueRe.FindStringSubmatchIndex(src)
+		if m == nil {
+			continue
+		}
+		key := ""
+		if m[4] >= 0 {
+			key = strings.Trim(src[m[4]:m[5]], `"'`)
+		}
+		value := src[m[6]:m[7]]
+		msg := aliasError(value)
+		if msg == "" || m[7] < len(src) && src[m[7]] != ' ' && src[m[7]] != '\t' {
+			return false // a "#" right after the value is no comment: leave it to parseEach
+		}
+		patches = append(patches, patch{line: i + 1, col: 1 + utf8.RuneCountInString(src[:m[6]]), key: key, value: value,
+			msg: msg, from: starts[i] + m[6], to: starts[i] + m[7]})
+	}
+	// the first error must be the first value, at the line recover reads
+	// from the message (yaml.v3 names no line for an error on line 1)
+	if len(patches) == 0 || patches[0].line == 1 {
+		return false
+	}
+	if m := lineRe.FindStringSubmatch(msg); m == nil || parserProblems[m[2]] || m[1] != strconv.Itoa(patches[0].line) {
+		return false
+	}
+	out := make([]byte, 0, len(text)+3*len(patches))
+	at := 0
+	for _, p := range patches {
+		out = append(out, text[at:p.from]...)
+		out = append(out, '\'')
+		out = append(out, strings.ReplaceAll(p.value, "'", "''")...)
+		out = append(out, '\'')
+		at = p.to
+	}
+	out = append(out, text[at:]...)
+	next = documents(out)
+	var fixed yaml.Node
+	if next(&fixed) != nil || len(fixed.Content) == 0 {
+		return false
+	}
+	// every quoted value must be a single-quoted scalar where it was written
+	quoted := map[[2]int]string{}
+	var walk func(*yaml.Node)
+	walk = func(x *yaml.Node) {
+		if x.Kind == yaml.ScalarNode && x.Style == yaml.SingleQuotedStyle {
+			quoted[[2]int{x.Line, x.Column}] = x.Value
+		}
+		for _, c := range x.Content {
+			walk(c)
+		}
+	}
+	walk(&fixed)
+	for _, p := range patches {
+		if v, ok := quoted[[2]int{p.line, p.col}]; !ok || v != p.value {
+			return false
+		}
+	}
+	for _, p := range patches {
+		d.starProblem(p.line, p.col, p.key, p.value, p.msg)
+	}
+	d.Docs = 1 + laterDocuments(next)
+	d.Root = fixed.Content[0]
+	d.parsed = out
+	return true
+}
+
+// anchorRe finds an anchor a file defines: with one, an unquoted "*" may be
+// a working alias, and only parseEach tells.
+var anchorRe = regexp.MustCompile(`&[0-9A-Za-z_-]`)
+
+// aliasError is yaml.v3's message for an alias value when the file defines
+// no anchor, for the two forms whose message is certain: "*" alone or before
+// a blank (no alias name), and "*" with a name of [0-9A-Za-z_-] and nothing
+// after it (an alias to a missing anchor). For any other form it returns "",
+// and the batch leaves the file to parseEach.
+func aliasError(value string) string {
+	name := value[1:]
+	end := 0
+	for end < len(name) && (isAlnum(name[end]) || name[end] == '_' || name[end] == '-') {
+		end++
+	}
+	switch {
+	case end == 0 && (end == len(name) || name[end] == ' ' || name[end] == '\t'):
+		// the scanner stops at the "*" itself
+		return "yaml: did not find expected alphabetic or numeric character"
+	case end > 0 && end == len(name):
+		// an alias alone; with more after it, a scanner error there could
+		// come before the composer looks the anchor up
+		return fmt.Sprintf("yaml: unknown anchor '%s' referenced", name[:end])
+	}
+	return ""
+}
+
+func isAlnum(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
+
+// starProblem records an unquoted "*" value: for an ACL key the error
+// unquoted-wildcard with its fix, for another key a syntax error.
+func (d *Document) starProblem(line, col int, key, value, msg string) {
+	p := Problem{Pos: d.Pos(line, col)}
+	if isACLKey(key) {
+		p.Kind = UnquotedWildcard
+		p.Message = fmt.Sprintf("%s value %s starts with an unquoted *, which YAML reads as an alias: YuniKorn rejects the file (%s)", key, value, yamlMessage(msg))
+		p.Hint = fmt.Sprintf("quote the value: %s: %s", key, strconv.Quote(value))
+	} else {
+		p.Kind = SyntaxError
+		p.Message = fmt.Sprintf("value %s starts with an unquoted *, which YAML reads as an alias (%s)", value, yamlMessage(msg))
+		p.Hint = fmt.Sprintf("quote the value: %s", strconv.Quote(value))
+	}
+	if p.Kind == UnquotedWildcard {
+		// quoting is the certain fix for an ACL value only
+		if e, ok := d.editSpan(line, col, col+utf8.RuneCountInString(value), Render(value, yaml.DoubleQuotedStyle)); ok {
+			p.fix = e
+		}
+	}
+	d.Problems = append(d.Problems, p)
+	d.patched[[2]int{line, col}] = true
 }
 
 // recover records err as a problem and returns text with the offending value
@@ -261,24 +431,7 @@ func (d *Document) recover(text []byte, err error) ([]byte, bool) {
 	value := src[m[6]:m[7]]
 	col := 1 + utf8.RuneCountInString(src[:m[6]])
 	quoted := "'" + strings.ReplaceAll(value, "'", "''") + "'"
-	p := Problem{Pos: d.Pos(line, col)}
-	if isACLKey(key) {
-		p.Kind = UnquotedWildcard
-		p.Message = fmt.Sprintf("%s value %s starts with an unquoted *, which YAML reads as an alias: YuniKorn rejects the file (%s)", key, value, yamlMessage(msg))
-		p.Hint = fmt.Sprintf("quote the value: %s: %s", key, strconv.Quote(value))
-	} else {
-		p.Kind = SyntaxError
-		p.Message = fmt.Sprintf("value %s starts with an unquoted *, which YAML reads as an alias (%s)", value, yamlMessage(msg))
-		p.Hint = fmt.Sprintf("quote the value: %s", strconv.Quote(value))
-	}
-	if p.Kind == UnquotedWildcard {
-		// quoting is the certain fix for an ACL value only
-		if e, ok := d.editSpan(line, col, col+utf8.RuneCountInString(value), Render(value, yaml.DoubleQuotedStyle)); ok {
-			p.fix = e
-		}
-	}
-	d.Problems = append(d.Problems, p)
-	d.patched[[2]int{line, col}] = true
+	d.starProblem(line, col, key, value, msg)
 	at := starts[line-1]
 	out := make([]byte, 0, len(text)+len(quoted))
 	out = append(out, text[:at+m[6]]...)

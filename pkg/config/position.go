@@ -415,3 +415,84 @@ func (s *splits) of(b []byte) ([]string, []int) {
 	s.entries = append(s.entries, splitEntry{p, len(b), lines, starts})
 	return lines, starts
 }
+
+// cursors remember, per scalar and per line, how far positions were last
+// counted, so that the positions of a million names in one ACL (or one
+// line) cost one pass over it, not one pass each. Rules run concurrently,
+// so the memory is guarded; each answer is the same as counting from the
+// start.
+type cursors struct {
+	mu     sync.Mutex
+	shifts map[*yaml.Node]shiftMemo
+	runeAt map[*yaml.Node][2]int // byte offset -> rune count, last asked
+	byteAt map[int][2]int        // line -> column, byte index, last asked
+}
+
+type shiftMemo struct {
+	shift int
+	ok    bool
+}
+
+// shift is singleLineShift, once per scalar.
+func (c *cursors) shift(lines []string, n *yaml.Node) (int, bool) {
+	c.mu.Lock()
+	m, seen := c.shifts[n]
+	c.mu.Unlock()
+	if seen {
+		return m.shift, m.ok
+	}
+	s, ok := singleLineShift(lines, n)
+	c.mu.Lock()
+	if c.shifts == nil {
+		c.shifts = map[*yaml.Node]shiftMemo{}
+	}
+	c.shifts[n] = shiftMemo{s, ok}
+	c.mu.Unlock()
+	return s, ok
+}
+
+// runes counts the runes of n.Value before byte off.
+func (c *cursors) runes(n *yaml.Node, off int) int {
+	c.mu.Lock()
+	last, seen := c.runeAt[n]
+	c.mu.Unlock()
+	var r int
+	if seen && last[0] <= off {
+		r = last[1] + utf8.RuneCountInString(n.Value[last[0]:off])
+	} else {
+		r = utf8.RuneCountInString(n.Value[:off])
+	}
+	c.mu.Lock()
+	if c.runeAt == nil {
+		c.runeAt = map[*yaml.Node][2]int{}
+	}
+	c.runeAt[n] = [2]int{off, r}
+	c.mu.Unlock()
+	return r
+}
+
+// byteIndex is byteIndexOfColumn(l, col) for line number line.
+func (c *cursors) byteIndex(line int, l string, col int) int {
+	c.mu.Lock()
+	last, seen := c.byteAt[line]
+	c.mu.Unlock()
+	var i int
+	if seen && last[0] <= col && last[1] >= 0 {
+		// count on from the column asked last
+		i = byteIndexOfColumn(l[last[1]:], col-last[0]+1)
+		if i >= 0 {
+			i += last[1]
+		}
+	} else {
+		i = byteIndexOfColumn(l, col)
+	}
+	if i >= 0 {
+		c.mu.Lock()
+		if c.byteAt == nil {
+			c.byteAt = map[int][2]int{}
+		}
+		c.byteAt[line] = [2]int{col, i}
+		c.mu.Unlock()
+	}
+	return i
+}

@@ -236,15 +236,34 @@ func nthLine(text []byte, line int) string {
 	return ""
 }
 
-// repeated reports whether entries[i] repeats an earlier entry of the same
-// list. ACLs are short, so a pairwise scan beats a map.
-func repeated(entries []acl.Entry, i int) bool {
-	for _, e := range entries[:i] {
-		if e.Kind == entries[i].Kind && e.Name == entries[i].Name {
-			return true
+// repeats marks each entry that repeats an earlier entry of the same list.
+// Most ACLs are short, and a pairwise scan beats a map there; a long one
+// (an ACL of a million names is still an input) goes through a map, so the
+// work stays linear.
+func repeats(entries []acl.Entry) []bool {
+	out := make([]bool, len(entries))
+	if len(entries) <= 16 {
+		for i := range entries {
+			for _, e := range entries[:i] {
+				if e.Kind == entries[i].Kind && e.Name == entries[i].Name {
+					out[i] = true
+					break
+				}
+			}
 		}
+		return out
 	}
-	return false
+	type key struct {
+		kind acl.Kind
+		name string
+	}
+	seen := make(map[key]bool, len(entries))
+	for i, e := range entries {
+		k := key{e.Kind, e.Name}
+		out[i] = seen[k]
+		seen[k] = true
+	}
+	return out
 }
 
 // kubernetesAdvice explains what to do about an identity that no ACL can name.
@@ -317,11 +336,15 @@ var _ = register(&Rule{
 			if isCoerced(s.Node) {
 				return // yaml-scalar-coercion reports the whole value
 			}
+			var rep []bool
 			for i, e := range v.Entries {
 				if (e.Drop != acl.BadUserName && e.Drop != acl.BadGroupName) || strings.IndexFunc(e.Name, unicode.IsSpace) >= 0 {
 					continue
 				}
-				if repeated(v.Entries, i) {
+				if rep == nil {
+					rep = repeats(v.Entries)
+				}
+				if rep[i] {
 					continue // duplicate-entry reports the repeat
 				}
 				pattern := acl.UserPattern
@@ -580,10 +603,23 @@ var _ = register(&Rule{
 `,
 	check: func(p *pass) {
 		p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value) {
+			rep := repeats(v.Entries)
+			// the fix is the same for every repeat: built once per ACL
+			var fix *config.Edit
+			var unsafe string
+			built := false
 			for i, e := range v.Entries {
-				if e.Name != "*" && repeated(v.Entries, i) {
-					p.reportACLFix(p.doc.ValuePos(s.Node, e.Offset), editOrNil(p.doc.ReplaceScalar(s.Node, dedupeACL(s.Value))), s.Value, dedupeACL(s.Value), "remove the repeated name",
-						"%s of %s lists %s %q more than once", field, q.Path(), e.Kind, e.Name)
+				if e.Name != "*" && rep[i] {
+					if !built {
+						deduped := dedupeACL(s.Value)
+						if fix = editOrNil(p.doc.ReplaceScalar(s.Node, deduped)); fix != nil {
+							unsafe = fixSafety(s.Value, deduped)
+						}
+						built = true
+					}
+					p.report(Finding{Rule: p.rule.Name, Severity: p.rule.Severity, Pos: p.doc.ValuePos(s.Node, e.Offset),
+						Message: fmt.Sprintf("%s of %s lists %s %q more than once", field, q.Path(), e.Kind, e.Name),
+						Hint:    "remove the repeated name", Fix: fix, Unsafe: unsafe})
 				}
 			}
 		})
