@@ -88,6 +88,9 @@ partition or queue, usage).`,
 	return c
 }
 
+// maxRefusalErrors is how many errors a refused config shows.
+const maxRefusalErrors = 10
+
 // loadPolicyConfig finds the config an access question is asked against and
 // refuses one that YuniKorn rejects.
 func loadPolicyConfig(s *streams, files []string, key string) (*config.Config, []string, error) {
@@ -128,7 +131,16 @@ func loadAccepted(s *streams, files []string, key string, tolerate func(lint.Fin
 	if len(errs) > 0 {
 		doc := cfg.Doc
 		var b strings.Builder
-		_ = report.Text(&b, errs, report.Sources{doc.File: doc.Lines()}, false)
+		// the first errors say what is wrong; a config of 5,000 errors
+		// must not print them all here (aclint lint lists every one)
+		shown := errs
+		if len(shown) > maxRefusalErrors {
+			shown = shown[:maxRefusalErrors]
+		}
+		_ = report.Text(&b, shown, report.Sources{doc.File: doc.Lines()}, false)
+		if more := len(errs) - len(shown); more > 0 {
+			fmt.Fprintf(&b, "... and %d more %s\n", more, plural(more, "error", "errors"))
+		}
 		return nil, nil, nil, usageErr("%s: YuniKorn rejects this config, so it answers no access question; run 'aclint lint' for details:\n%s", doc.Describe(), strings.TrimRight(b.String(), "\n"))
 	}
 	return docs, cfg, notes, nil

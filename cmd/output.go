@@ -75,7 +75,11 @@ func writeOutputs(s *streams, targets []outputTarget, rep *report.Report) error 
 	for _, t := range targets {
 		w := report.Formats[t.format]
 		if t.path == "" {
-			if err := w(s.out, rep); err != nil {
+			out := s.out
+			if rep.Color && t.format == "text" {
+				out = s.rawOut // its colours are escape sequences; report.Text made the rest printable
+			}
+			if err := w(out, rep); err != nil {
 				return usageErr("writing %s output: %v", t.format, err)
 			}
 			continue

@@ -22,18 +22,22 @@ var progressTick = 250 * time.Millisecond
 // that output and the line never share a row of the terminal. It keeps the
 // file's descriptor visible for terminal detection (--color auto).
 type liveWriter struct {
-	w io.Writer
-	s *streams
+	w    io.Writer
+	file io.Writer // the file underneath, for its descriptor
+	s    *streams
+	stop bool // writing ends the progress line (a terminal)
 }
 
 func (l liveWriter) Write(p []byte) (int, error) {
-	l.s.stopProgress()
+	if l.stop {
+		l.s.stopProgress()
+	}
 	return l.w.Write(p)
 }
 
 // Fd is the descriptor of the file underneath, for isatty.
 func (l liveWriter) Fd() uintptr {
-	if f, ok := l.w.(interface{ Fd() uintptr }); ok {
+	if f, ok := l.file.(interface{ Fd() uintptr }); ok {
 		return f.Fd()
 	}
 	return ^uintptr(0)

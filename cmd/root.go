@@ -45,8 +45,11 @@ func usageErr(format string, args ...any) error {
 type streams struct {
 	in       io.Reader
 	out, err io.Writer
-	rawErr   io.Writer       // standard error itself, for the progress line
-	meter    *progress.Meter // the progress line, while it runs
+	rawOut   io.Writer // standard output without the SafeWriter
+	// the SafeWriters, flushed at the end
+	safeOut, safeErr *lint.SafeWriter
+	rawErr           io.Writer       // standard error itself, for the progress line
+	meter            *progress.Meter // the progress line, while it runs
 }
 
 // NewRoot builds the aclint command tree, for Execute and for generating
@@ -58,12 +61,17 @@ func NewRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 
 func newRoot(stdin io.Reader, stdout, stderr io.Writer) (*cobra.Command, *streams) {
 	s := &streams{in: stdin, rawErr: stderr}
-	// output to a terminal ends the progress line first; output to a file or
-	// a pipe (matrix -o csv > m.csv) runs under it
-	s.out, s.err = stdout, liveWriter{stderr, s}
-	if isTerminal(stdout) {
-		s.out = liveWriter{stdout, s}
-	}
+	// everything written passes the progress line first (output and the
+	// line never share a row) and then a SafeWriter: text from the files
+	// aclint reads cannot drive the terminal or a CI log. rawOut skips the
+	// SafeWriter, for lint's colours, whose text is made printable first.
+	// Output to a terminal ends the progress line first; output to a file or
+	// a pipe (matrix -o csv > m.csv) runs under it.
+	term := isTerminal(stdout)
+	s.safeOut, s.safeErr = &lint.SafeWriter{W: stdout}, &lint.SafeWriter{W: stderr}
+	s.out = liveWriter{s.safeOut, stdout, s, term}
+	s.rawOut = liveWriter{stdout, stdout, s, term}
+	s.err = liveWriter{s.safeErr, stderr, s, true}
 	root := &cobra.Command{
 		Use:   "aclint",
 		Short: "Lint YuniKorn queue ACLs and answer access questions exactly as YuniKorn does",
@@ -113,17 +121,20 @@ func Execute(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root.SetArgs(args)
 	err := root.Execute()
 	s.stopProgress()
+	defer s.safeErr.Flush()
+	s.safeOut.Flush()
 	if err == nil {
 		return ExitOK
 	}
+	// messages carry names from the files read: through the SafeWriter
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.msg != "" {
-			fmt.Fprintf(stderr, "aclint: %s\n", ee.msg)
+			fmt.Fprintf(s.err, "aclint: %s\n", ee.msg)
 		}
 		return ee.code
 	}
-	fmt.Fprintf(stderr, "aclint: %v\n", err)
+	fmt.Fprintf(s.err, "aclint: %v\n", err)
 	return ExitUsage
 }
 

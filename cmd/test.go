@@ -215,15 +215,19 @@ func writeTestsText(w io.Writer, runs []testRun, n [3]int, verbose bool) error {
 	for _, r := range runs {
 		for _, x := range r.results {
 			c := x.Case
+			// names, titles and explanations come from the test file and the
+			// config: one line each, whatever they hold
+			title, why, exp, got := lint.Printable(c.Title()), lint.Printable(x.Why), lint.Printable(c.Expect), lint.Printable(x.Got)
+			pos := lint.Printable(c.Pos.String())
 			switch x.Outcome {
 			case expect.Pass:
 				if verbose {
-					fmt.Fprintf(&b, "%s: ok %s: %s\n", c.Pos, c.Title(), x.Why)
+					fmt.Fprintf(&b, "%s: ok %s: %s\n", pos, title, why)
 				}
 			case expect.Fail:
-				fmt.Fprintf(&b, "%s: FAIL %s: expected %s, got %s: %s\n", c.Pos, c.Title(), c.Expect, x.Got, x.Why)
+				fmt.Fprintf(&b, "%s: FAIL %s: expected %s, got %s: %s\n", pos, title, exp, got, why)
 			case expect.Error:
-				fmt.Fprintf(&b, "%s: ERROR %s: no answer: %s\n", c.Pos, c.Title(), x.Why)
+				fmt.Fprintf(&b, "%s: ERROR %s: no answer: %s\n", pos, title, why)
 			}
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/aclint/aclint/pkg/acl"
+	"github.com/aclint/aclint/pkg/lint"
 	"github.com/aclint/aclint/pkg/mesos"
 	"github.com/aclint/aclint/pkg/placement"
 	"github.com/aclint/aclint/pkg/ytsaurus"
@@ -65,7 +66,7 @@ func writeNotes(b *strings.Builder, notes []string) {
 	}
 	b.WriteString("notes:\n")
 	for _, n := range notes {
-		fmt.Fprintf(b, "  - %s\n", n)
+		fmt.Fprintf(b, "  - %s\n", lint.Printable(n))
 	}
 }
 
@@ -74,7 +75,9 @@ func writeDecisionText(w io.Writer, d *acl.Decision, explain bool) error {
 	if d.Allowed {
 		verdict = "allowed"
 	}
-	groups := "[" + strings.Join(d.Groups, ", ") + "]"
+	// groups may come from LDAP or a groups file: no newline of theirs may
+	// start a line of ours (a CI log reads "::error::" at a line's start)
+	groups := lint.Printable("[" + strings.Join(d.Groups, ", ") + "]")
 	var b strings.Builder
 	fmt.Fprintln(&b, verdict)
 	fmt.Fprintf(&b, "%s on %s in partition %s for user %s, groups %s", d.Query.Action, d.Queue, d.Partition, d.Query.User, groups)
@@ -88,12 +91,12 @@ func writeDecisionText(w io.Writer, d *acl.Decision, explain bool) error {
 			fmt.Fprintf(&b, "groups from: %s\n", d.GroupsSource)
 		}
 		for _, l := range d.GroupsDetails {
-			fmt.Fprintf(&b, "  %s\n", l)
+			fmt.Fprintf(&b, "  %s\n", lint.Printable(l))
 		}
 	}
 	switch {
 	case d.Reason != "":
-		fmt.Fprintf(&b, "reason: %s\n", d.Reason)
+		fmt.Fprintf(&b, "reason: %s\n", lint.Printable(d.Reason))
 	case d.DecidedBy != nil:
 		g := d.DecidedBy
 		what := fmt.Sprintf("%s %q", g.Kind, g.Entry)
@@ -104,7 +107,7 @@ func writeDecisionText(w io.Writer, d *acl.Decision, explain bool) error {
 	}
 	if !d.Allowed && len(d.Consulted) > 0 {
 		fmt.Fprintln(&b, "consulted, from the queue up to root:")
-		for _, c := range d.Consulted {
+		eachConsulted(&b, d.Consulted, "  ", func(c acl.Consulted) {
 			where, val := "", ""
 			switch {
 			case c.Set:
@@ -113,13 +116,13 @@ func writeDecisionText(w io.Writer, d *acl.Decision, explain bool) error {
 			case c.Pos.File != "":
 				where = " (queue at " + c.Pos.String() + ")"
 			}
-			fmt.Fprintf(&b, "  %s %s%s%s: %s\n", c.Queue, c.ACL, val, where, c.Result)
-		}
+			fmt.Fprintf(&b, "  %s %s%s%s: %s\n", lint.Printable(c.Queue), c.ACL, val, where, lint.Printable(c.Result))
+		})
 	}
 	if len(d.Notes) > 0 {
 		fmt.Fprintln(&b, "notes:")
 		for _, n := range d.Notes {
-			fmt.Fprintf(&b, "  - %s\n", n)
+			fmt.Fprintf(&b, "  - %s\n", lint.Printable(n))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
@@ -515,12 +518,33 @@ func writeConsulted(b *strings.Builder, d *acl.Decision, indent string) {
 		return
 	}
 	fmt.Fprintf(b, "%ssubmit denied on %s, consulted up to root:\n", indent, d.Deciding)
-	for _, c := range d.Consulted {
+	eachConsulted(b, d.Consulted, indent+"  ", func(c acl.Consulted) {
 		val := ""
 		if c.Set {
 			val = " " + strconvQuote(c.Value)
 		}
 		fmt.Fprintf(b, "%s  %s %s%s: %s\n", indent, c.Queue, c.ACL, val, c.Result)
+	})
+}
+
+// maxConsulted is how many consulted ACLs a text answer lists: the first
+// half (nearest the queue) and the last (nearest root). A queue 4,900
+// levels deep consults 9,800 ACLs; -o json lists every one.
+const maxConsulted = 40
+
+func eachConsulted(b *strings.Builder, cs []acl.Consulted, indent string, write func(acl.Consulted)) {
+	if len(cs) <= maxConsulted {
+		for _, c := range cs {
+			write(c)
+		}
+		return
+	}
+	for _, c := range cs[:maxConsulted/2] {
+		write(c)
+	}
+	fmt.Fprintf(b, "%s... %d more ACLs consulted, none lets the request in (-o json lists every one)\n", indent, len(cs)-maxConsulted)
+	for _, c := range cs[len(cs)-maxConsulted/2:] {
+		write(c)
 	}
 }
 

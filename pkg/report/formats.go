@@ -125,6 +125,13 @@ func (r *Report) fingerprints() []string {
 	return out
 }
 
+// printableWithHint is messageWithHint with the message and the hint made
+// printable: the newline between them is the only one left.
+func printableWithHint(f lint.Finding) string {
+	f.Message, f.Hint = lint.Printable(f.Message), lint.Printable(f.Hint)
+	return messageWithHint(f)
+}
+
 func messageWithHint(f lint.Finding) string {
 	if f.Hint == "" {
 		return f.Message
@@ -290,13 +297,15 @@ func GitHub(w io.Writer, r *Report) error {
 		cmd := map[lint.Severity]string{lint.Error: "error", lint.Warning: "warning", lint.Info: "notice"}[f.Severity]
 		start, end := r.span(f)
 		props := []string{
-			"file=" + ghProperty.Replace(r.relPath(f.Pos.File)),
+			"file=" + ghProperty.Replace(lint.Printable(r.relPath(f.Pos.File))),
 			fmt.Sprintf("line=%d", f.Pos.Line),
 			fmt.Sprintf("col=%d", start),
 			fmt.Sprintf("endColumn=%d", end-1),
 			"title=" + ghProperty.Replace("aclint "+f.Rule),
 		}
-		if _, err := fmt.Fprintf(w, "::%s %s::%s\n", cmd, strings.Join(props, ","), ghMessage.Replace(messageWithHint(f))); err != nil {
+		// one annotation per line: a newline of the config's own never
+		// reaches the log to start a workflow command of its own
+		if _, err := fmt.Fprintf(w, "::%s %s::%s\n", cmd, strings.Join(props, ","), ghMessage.Replace(printableWithHint(f))); err != nil {
 			return err
 		}
 	}
@@ -333,7 +342,7 @@ func Checkstyle(w io.Writer, r *Report) error {
 			byFile[f.Pos.File] = i
 			out.Files = append(out.Files, csFile{Name: f.Pos.File})
 		}
-		out.Files[i].Errors = append(out.Files[i].Errors, csError{f.Pos.Line, f.Pos.Col, f.Severity.String(), messageWithHint(f), "aclint." + f.Rule})
+		out.Files[i].Errors = append(out.Files[i].Errors, csError{f.Pos.Line, f.Pos.Col, f.Severity.String(), printableWithHint(f), "aclint." + f.Rule})
 	}
 	return writeXML(w, out)
 }
@@ -390,10 +399,12 @@ func JUnit(w io.Writer, r *Report) error {
 	for _, file := range files {
 		c := juCase{Name: file, Classname: r.Tool.Name, File: r.relPath(file)}
 		for _, f := range byFile[file] {
+			// CDATA takes any character, XML does not: control characters
+			// from the config are escaped so the document stays well-formed
 			c.Failures = append(c.Failures, juFailure{
-				Message: fmt.Sprintf("%d:%d: %s", f.Pos.Line, f.Pos.Col, f.Message),
+				Message: fmt.Sprintf("%d:%d: %s", f.Pos.Line, f.Pos.Col, lint.Printable(f.Message)),
 				Type:    f.Severity.String() + ": " + f.Rule,
-				Body:    fmt.Sprintf("%s:%d:%d: %s: %s [%s]\nhint: %s\n", f.Pos.File, f.Pos.Line, f.Pos.Col, f.Severity, f.Message, f.Rule, f.Hint),
+				Body:    fmt.Sprintf("%s:%d:%d: %s: %s [%s]\nhint: %s\n", lint.Printable(f.Pos.File), f.Pos.Line, f.Pos.Col, f.Severity, lint.Printable(f.Message), f.Rule, lint.Printable(f.Hint)),
 			})
 		}
 		s.Failures += len(c.Failures)

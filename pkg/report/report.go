@@ -22,25 +22,66 @@ type Sources map[string][]string
 // followed by the source line, a caret under the column and the hint.
 func Text(w io.Writer, findings []lint.Finding, src Sources, useColor bool) error {
 	c := palette(useColor)
+	var cut snippets
 	for _, f := range findings {
 		pos := f.Pos.String()
 		if f.Pos.Inner != "" {
 			pos += " (" + f.Pos.Inner + ")"
 		}
-		if _, err := fmt.Fprintf(w, "%s: %s: %s %s\n", c.pos(pos), c.sev(f.Severity), f.Message, c.dim("["+f.Rule+"]")); err != nil {
+		// file names, messages and hints carry text from the files read
+		if _, err := fmt.Fprintf(w, "%s: %s: %s %s\n", c.pos(lint.Printable(pos)), c.sev(f.Severity), lint.Printable(f.Message), c.dim("["+f.Rule+"]")); err != nil {
 			return err
 		}
 		if lines := src[f.Pos.File]; f.Pos.Line >= 1 && f.Pos.Line <= len(lines) {
-			line := strings.TrimRight(lines[f.Pos.Line-1], "\r")
+			line, col := cut.of(strings.TrimRight(lines[f.Pos.Line-1], "\r"), f.Pos.Col)
 			num := fmt.Sprintf("%d", f.Pos.Line)
 			fmt.Fprintf(w, " %s | %s\n", c.dim(num), line)
-			fmt.Fprintf(w, " %s | %s%s\n", strings.Repeat(" ", len(num)), caretPad(line, f.Pos.Col), c.caret("^"))
+			fmt.Fprintf(w, " %s | %s%s\n", strings.Repeat(" ", len(num)), caretPad(line, col), c.caret("^"))
 		}
 		if f.Hint != "" {
-			fmt.Fprintf(w, "  %s %s\n", c.dim("hint:"), f.Hint)
+			fmt.Fprintf(w, "  %s %s\n", c.dim("hint:"), lint.Printable(f.Hint))
 		}
 	}
 	return nil
+}
+
+// SnippetWidth is how many characters of a source line a finding shows:
+// a one-line config of 5,000 errors would otherwise print its whole line
+// 5,000 times.
+const SnippetWidth = 160
+
+// snippets cuts source lines for findings; findings come sorted, so the
+// runes of the last long line are kept for the next finding on it.
+type snippets struct {
+	line  string
+	runes []rune
+}
+
+// of returns the part of line a finding shows, made displayable, and the
+// column of the finding in it: the whole line when it is short, else
+// SnippetWidth characters around the column, with "…" where it was cut.
+func (s *snippets) of(line string, col int) (string, int) {
+	if len(line) <= SnippetWidth { // bytes bound runes: short is short
+		return lint.Displayable(line), col
+	}
+	if line != s.line {
+		s.line, s.runes = line, []rune(line)
+	}
+	runes := s.runes
+	if len(runes) <= SnippetWidth {
+		return lint.Displayable(line), col
+	}
+	start := max(0, min(col-1-SnippetWidth/2, len(runes)-SnippetWidth))
+	end := min(len(runes), start+SnippetWidth)
+	out := lint.Displayable(string(runes[start:end]))
+	col -= start
+	if start > 0 {
+		out, col = "…"+out, col+1
+	}
+	if end < len(runes) {
+		out += "…"
+	}
+	return out, col
 }
 
 // caretPad returns the blanks that put a caret under column col of line,

@@ -161,17 +161,19 @@ func TestFormatsAreWellFormed(t *testing.T) {
 	}
 }
 
-// GitHub's workflow command escaping: % CR LF in messages, and also : and ,
-// in property values.
+// GitHub's workflow command escaping: % in messages, and also : and , in
+// property values. A newline, a carriage return or an escape character of
+// the config's own is written as \n, \r, \x1b: one annotation is one line,
+// and the hint's own line break is the only %0A.
 func TestGitHubEscaping(t *testing.T) {
 	r := &Report{Sources: Sources{"a:b,c.yaml": {"x: 1"}}, Findings: []lint.Finding{{
 		Rule: "r", Severity: lint.Info, Pos: config.Position{File: "a:b,c.yaml", Line: 1, Col: 1},
-		Message: "100% sure\r\nreally", Hint: "h"}}}
+		Message: "100% sure\r\n::error::really\x1b[2J", Hint: "h"}}}
 	var b bytes.Buffer
 	if err := GitHub(&b, r); err != nil {
 		t.Fatal(err)
 	}
-	want := "::notice file=a%3Ab%2Cc.yaml,line=1,col=1,endColumn=1,title=aclint r::100%25 sure%0D%0Areally%0Ahint: h\n"
+	want := "::notice file=a%3Ab%2Cc.yaml,line=1,col=1,endColumn=1,title=aclint r::100%25 sure\\r\\n::error::really\\x1b[2J%0Ahint: h\n"
 	if b.String() != want {
 		t.Errorf("got  %q\nwant %q", b.String(), want)
 	}

@@ -1,0 +1,170 @@
+package lint
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+)
+
+// The files aclint reads are untrusted: a name, a key or a line of source
+// may carry an escape sequence that rewrites the terminal, a newline that
+// starts a GitHub Actions workflow command (::error::, ::add-mask::), or a
+// bidirectional override that makes text read other than it is. Printable
+// and Displayable are the two ways such text reaches a person.
+
+// unsafeRune reports a rune that must not reach a terminal or a CI log
+// as itself: C0 controls but tab, DEL, C1 controls, the line and
+// paragraph separators, and the bidirectional embeddings, overrides and
+// isolates.
+func unsafeRune(r rune) bool {
+	switch {
+	case r < 0x20 && r != '\t', r == 0x7f, r >= 0x80 && r < 0xa0:
+		return true
+	case r == 0x2028 || r == 0x2029, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e || r == 0x200f, r == 0x061c:
+		return true
+	}
+	return false
+}
+
+// Printable escapes what must not be printed as itself: newlines and
+// carriage returns as \n and \r, other ASCII controls as \xNN, unsafe runes
+// past ASCII as \uNNNN (which JSON reads back as the same rune), bytes that
+// are not UTF-8 as \xNN. Everything else is kept.
+func Printable(s string) string {
+	clean := true
+	for i, r := range s {
+		if unsafeRune(r) || r == utf8.RuneError && isBadByte(s, i) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError && isBadByte(s, i):
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case unsafeRune(r) && r < 0x80:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case unsafeRune(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func isBadByte(s string, i int) bool {
+	_, size := utf8.DecodeRuneInString(s[i:])
+	return size <= 1
+}
+
+// Displayable replaces each unsafe rune and each byte that is not UTF-8
+// by U+FFFD, one for one, so that a source line keeps its columns and a
+// caret under it still points at the right character.
+func Displayable(s string) string {
+	var b strings.Builder
+	changed := false
+	for i, r := range s {
+		if unsafeRune(r) || r == utf8.RuneError && isBadByte(s, i) {
+			if !changed {
+				b.Grow(len(s))
+				b.WriteString(s[:i])
+				changed = true
+			}
+			b.WriteRune(utf8.RuneError)
+			continue
+		}
+		if changed {
+			b.WriteRune(r)
+		}
+	}
+	if !changed {
+		return s
+	}
+	return b.String()
+}
+
+// SafeWriter passes text to w with every unsafe rune escaped as Printable
+// escapes it, except newlines and tabs, which are the writer's own layout.
+// It is the last guard on standard output and standard error: whatever
+// reaches it from a file aclint read cannot move the cursor, retitle the
+// terminal or hide text. A rune split across writes is held until it is
+// whole.
+type SafeWriter struct {
+	W       io.Writer
+	pending []byte
+}
+
+func (s *SafeWriter) Write(p []byte) (int, error) {
+	data := p
+	if len(s.pending) > 0 {
+		data = append(s.pending, p...)
+		s.pending = nil
+	}
+	// keep an incomplete rune at the end for the next write
+	if n := len(data); n > 0 {
+		for k := 1; k <= 3 && k <= n; k++ {
+			c := data[n-k]
+			if c < 0x80 {
+				break
+			}
+			if utf8.RuneStart(c) {
+				if !utf8.FullRune(data[n-k:]) {
+					s.pending = append([]byte(nil), data[n-k:]...)
+					data = data[:n-k]
+				}
+				break
+			}
+		}
+	}
+	str := string(data)
+	clean := true
+	for i, r := range str {
+		if r != '\n' && (unsafeRune(r) || r == utf8.RuneError && isBadByte(str, i)) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		if _, err := s.W.Write(data); err != nil {
+			return 0, err
+		}
+		return len(p), nil
+	}
+	var b strings.Builder
+	start := 0
+	for i := 0; i <= len(str); i++ {
+		if i < len(str) && str[i] != '\n' {
+			continue
+		}
+		b.WriteString(Printable(str[start:i]))
+		if i < len(str) {
+			b.WriteByte('\n')
+		}
+		start = i + 1
+	}
+	if _, err := io.WriteString(s.W, b.String()); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// Flush writes a rune that never completed, escaped.
+func (s *SafeWriter) Flush() error {
+	if len(s.pending) == 0 {
+		return nil
+	}
+	p := s.pending
+	s.pending = nil
+	_, err := io.WriteString(s.W, Printable(string(p)))
+	return err
+}
