@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"github.com/aclint/aclint/pkg/input"
+	"github.com/aclint/aclint/pkg/safewrite"
 	"github.com/aclint/aclint/pkg/yunikorn"
 
 	"bytes"
@@ -17,7 +19,7 @@ import (
 // rewrites the files (keeping their mode) and says what it fixed on stderr;
 // without, it prints the fixes as a unified diff. It returns the documents
 // of the fixed contents, for the findings that are left.
-func applyFixes(s *streams, docs []*config.Document, files *settingsFinder, key string, write, unsafe bool) ([]*config.Document, error) {
+func applyFixes(s *streams, docs []*config.Document, files *settingsFinder, key string, write, unsafe, hardLinks bool) ([]*config.Document, error) {
 	var order []string
 	source := map[string][]byte{}
 	for _, d := range docs {
@@ -37,10 +39,19 @@ func applyFixes(s *streams, docs []*config.Document, files *settingsFinder, key 
 		if file == "<stdin>" && write {
 			return nil, usageErr("--fix cannot rewrite standard input; use --diff to get a patch")
 		}
+		var read safewrite.Read
 		if file != "<stdin>" {
-			raw, err := os.ReadFile(file)
+			info, err := os.Stat(file)
 			if err != nil {
 				return nil, usageErr("%s: %v", file, err)
+			}
+			raw, err := input.ReadFile(file)
+			if err != nil {
+				return nil, usageErr("%s: %v", file, err)
+			}
+			read = safewrite.Read{Data: raw, Info: info}
+			if write && !bytes.Equal(config.Normalize(raw), data) {
+				return nil, usageErr("%s: not fixed: the file changed since aclint read it; run aclint again", file)
 			}
 			if !bytes.Equal(raw, data) {
 				fmt.Fprintf(s.err, "aclint: %s: not fixed: the file is not plain UTF-8 (a byte order mark or UTF-16), and rewriting it would change its encoding\n", file)
@@ -66,8 +77,8 @@ func applyFixes(s *streams, docs []*config.Document, files *settingsFinder, key 
 		fixed, n := res.Content, res.Applied
 		reportLeft(s, file, res.Left, unsafe, docsOf(docs, file))
 		if write && n > 0 {
-			if err := rewrite(file, fixed); err != nil {
-				return nil, usageErr("writing %s: %v", file, err)
+			if err := safewrite.Fix(file, read, fixed, safewrite.FixOptions{HardLinks: hardLinks}); err != nil {
+				return nil, usageErr("%v", err)
 			}
 			fmt.Fprintf(s.err, "aclint: %s: applied %d %s\n", file, n, plural(n, "fix", "fixes"))
 		}
@@ -112,35 +123,6 @@ func reportLeft(s *streams, file string, left []lint.Finding, unsafe bool, docs 
 			fmt.Fprintf(s.err, "aclint: %s: %s not fixed: %s; fix it by hand\n", f.Pos, f.Rule, why)
 		}
 	}
-}
-
-// rewrite replaces a file's content through a temporary file and a rename,
-// keeping its permissions; a symbolic link is followed, not replaced.
-func rewrite(path string, content []byte) error {
-	target, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return err
-	}
-	info, err := os.Stat(target)
-	if err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".aclint*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(content); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), info.Mode().Perm()); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), target)
 }
 
 func plural(n int, one, many string) string {

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"github.com/aclint/aclint/pkg/yunikorn"
+	"path/filepath"
 
 	"fmt"
 	"os"
@@ -22,7 +23,7 @@ func newLintCmd(s *streams) *cobra.Command {
 		failOn, colorMode, key, configFile string
 		ldapDir, system                    string
 		verbose, fixMode, diffMode         bool
-		unsafeFixes                        bool
+		unsafeFixes, hardLinks             bool
 	)
 	c := &cobra.Command{
 		Use:   "lint FILE|DIR|- ...",
@@ -49,7 +50,7 @@ Exit codes: 0 no finding reaches --fail-on, 1 one does, 2 usage or input error.`
   aclint lint --system mesos -o sarif=mesos.sarif /etc/mesos/acls`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o := lintOptions{outputs: outputs, failOn: failOn, colorMode: colorMode, key: key, configFile: configFile,
-				ldapDir: ldapDir, system: system, verbose: verbose, fix: fixMode, diff: diffMode, unsafe: unsafeFixes}
+				ldapDir: ldapDir, system: system, verbose: verbose, fix: fixMode, diff: diffMode, unsafe: unsafeFixes, hardLinks: hardLinks}
 			if err := o.resolve(s, cmd, args); err != nil {
 				return err
 			}
@@ -68,6 +69,7 @@ Exit codes: 0 no finding reaches --fail-on, 1 one does, 2 usage or input error.`
 	f.BoolVarP(&verbose, "verbose", "v", false, "say which files a directory search skips")
 	f.BoolVar(&fixMode, "fix", false, "rewrite files in place with every safe fix (YuniKorn reads the ACLs the same), then lint again and report what is left")
 	f.BoolVar(&diffMode, "diff", false, "print the fixes --fix would make as a unified diff, and write nothing")
+	f.BoolVar(&hardLinks, "fix-hardlinks", false, "with --fix, rewrite a file that has other hard links in place, so every name of it gets the fix (without it such a file is refused)")
 	f.BoolVar(&unsafeFixes, "unsafe-fixes", false, "with --fix or --diff, also apply fixes that change who has access (e.g. turning users YAML read into the groups the author meant)")
 	f.StringVar(&ldapDir, "ldap-config", "", "also check YuniKorn's LDAP settings directory (the Secret mounted at "+resolve.DefaultLDAPDir+")")
 	f.StringVar(&system, "system", systemAuto, "what the files are: auto (by content), yunikorn, mesos or ytsaurus")
@@ -85,7 +87,7 @@ func lintJobRun(j lintJob, fixed map[*lint.Input][]*config.Document, key string)
 
 // fixJobs applies the fixes to every YuniKorn input and returns the
 // documents of the fixed contents, by input.
-func fixJobs(s *streams, jobs []lintJob, files *settingsFinder, key string, write, unsafe bool) (map[*lint.Input][]*config.Document, error) {
+func fixJobs(s *streams, jobs []lintJob, files *settingsFinder, key string, write, unsafe, hardLinks bool) (map[*lint.Input][]*config.Document, error) {
 	var docs []*config.Document
 	owner := map[string]*lint.Input{}
 	for _, j := range jobs {
@@ -99,7 +101,7 @@ func fixJobs(s *streams, jobs []lintJob, files *settingsFinder, key string, writ
 		docs = append(docs, ds...)
 		owner[j.in.Path] = j.in
 	}
-	docs, err := applyFixes(s, docs, files, key, write, unsafe)
+	docs, err := applyFixes(s, docs, files, key, write, unsafe, hardLinks)
 	if err != nil {
 		return nil, err
 	}
@@ -116,9 +118,11 @@ func fixJobs(s *streams, jobs []lintJob, files *settingsFinder, key string, writ
 // line wins).
 type lintOptions struct {
 	outputs                     []string
+	outputsFrom                 string // the directory of the .aclint.yaml that gave outputs
 	failOn, colorMode, key      string
 	configFile, ldapDir, system string
 	verbose, fix, diff, unsafe  bool
+	hardLinks                   bool
 
 	files     *settingsFinder
 	threshold lint.Severity
@@ -150,6 +154,7 @@ func (o *lintOptions) resolve(s *streams, cmd *cobra.Command, args []string) err
 		}
 		if !cmd.Flags().Changed("output") && len(run.Output) > 0 {
 			o.outputs = run.Output
+			o.outputsFrom = filepath.Dir(run.Path)
 		}
 	}
 	switch o.failOn {
@@ -170,6 +175,18 @@ func (o *lintOptions) resolve(s *streams, cmd *cobra.Command, args []string) err
 	}
 	if o.targets, err = parseOutputs(o.outputs); err != nil {
 		return err
+	}
+	if o.outputsFrom != "" {
+		// the repository's settings may write only inside the repository
+		for i := range o.targets {
+			if o.targets[i].path != "" {
+				if !filepath.IsLocal(o.targets[i].path) {
+					return usageErr("%s: output %s=%s: the repository's settings may write only to a relative path inside %s (no .., no absolute path); give -o on the command line to write elsewhere",
+						o.files.run.Path, o.targets[i].format, o.targets[i].path, o.outputsFrom)
+				}
+				o.targets[i].inside = o.outputsFrom
+			}
+		}
 	}
 	if o.colored, err = useColor(o.colorMode, s.out); err != nil {
 		return err
@@ -200,7 +217,7 @@ func collectFindings(s *streams, o *lintOptions, args []string) (*report.Report,
 	}
 	fixed := map[*lint.Input][]*config.Document{}
 	if o.fix || o.diff {
-		if fixed, err = fixJobs(s, jobs, o.files, o.key, o.fix, o.unsafe); err != nil {
+		if fixed, err = fixJobs(s, jobs, o.files, o.key, o.fix, o.unsafe, o.hardLinks); err != nil {
 			return nil, 0, err
 		}
 		if o.diff {

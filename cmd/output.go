@@ -2,7 +2,8 @@ package cmd
 
 import (
 	"errors"
-	"fmt"
+	"github.com/aclint/aclint/pkg/safewrite"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,7 +14,10 @@ import (
 )
 
 // outputTarget is one -o value: a format, and a file ("" for stdout).
-type outputTarget struct{ format, path string }
+// outputTarget is one -o: a format and where it goes. inside is set for
+// an output the repository's .aclint.yaml names: the directory it must
+// stay in.
+type outputTarget struct{ format, path, inside string }
 
 // parseOutputs reads -o values of the form FORMAT or FORMAT=PATH. At most one
 // format may go to standard output.
@@ -34,7 +38,7 @@ func parseOutputs(values []string) ([]outputTarget, error) {
 			}
 			stdout = name
 		}
-		out = append(out, outputTarget{name, path})
+		out = append(out, outputTarget{format: name, path: path})
 	}
 	return out, nil
 }
@@ -86,31 +90,22 @@ func writeOutputs(s *streams, targets []outputTarget, rep *report.Report) error 
 		}
 		r := *rep
 		r.Color = false
-		if err := writeFileAtomic(t.path, func(f *os.File) error { return w(f, &r) }); err != nil {
+		fill := func(f io.Writer) error { return w(f, &r) }
+		var err error
+		switch {
+		case t.inside != "":
+			// named by the repository's .aclint.yaml: confined to it
+			err = safewrite.Inside(t.inside, t.path, fill)
+		case t.path == "/dev/stdout":
+			err = fill(s.out)
+		case t.path == "/dev/stderr":
+			err = fill(s.err)
+		default:
+			err = safewrite.Output(t.path, fill)
+		}
+		if err != nil {
 			return usageErr("writing %s output to %s: %v", t.format, t.path, err)
 		}
-	}
-	return nil
-}
-
-func writeFileAtomic(path string, fill func(*os.File) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := fill(tmp); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("rename: %w", err)
 	}
 	return nil
 }

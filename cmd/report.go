@@ -2,7 +2,8 @@ package cmd
 
 import (
 	"bufio"
-	"os"
+	"github.com/aclint/aclint/pkg/safewrite"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -62,7 +63,7 @@ Exit codes: 0 written, 2 a config YuniKorn rejects or an input or output error.`
 				}
 				return nil
 			}
-			if err := writeFileAtomic(path, func(f *os.File) error { return htmlreport.Write(f, data) }); err != nil {
+			if err := safewrite.Output(path, func(f io.Writer) error { return htmlreport.Write(f, data) }); err != nil {
 				return usageErr("writing %s: %v", path, err)
 			}
 			return nil

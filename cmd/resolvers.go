@@ -86,6 +86,9 @@ func (f *resolverFlags) ldapSettings(c *cobra.Command) (*resolve.LDAPSettings, e
 		set(resolve.LDAPBindPassword, p)
 	}
 	s.Timeout = f.timeout
+	if s.Insecure {
+		fmt.Fprintf(c.ErrOrStderr(), "aclint: warning: LDAP Insecure=true: the certificate of %s is not verified, so the groups may come from whoever answers at that address\n", s.URL())
+	}
 	var fatal []string
 	for _, is := range append(issues, s.Check()...) {
 		if is.Fatal {
@@ -118,6 +121,10 @@ func flagOf(setting string) string {
 // subject fills a query's user side from --groups and the resolver flags,
 // as check, access and place take them.
 func (f *resolverFlags) subject(c *cobra.Command, q *acl.Query, groups string) error {
+	if f.timeout <= 0 {
+		// no limit would let a server that never answers hang CI
+		return usageErr("--ldap-timeout %v: give a positive time limit, e.g. 10s", f.timeout)
+	}
 	q.Resolvers = f.options(c)
 	if groups != "" {
 		q.Groups = strings.Split(groups, ",")

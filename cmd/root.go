@@ -347,7 +347,17 @@ func checkFound(paths []string, found map[string]bool, system string) error {
 // argument (the same file named twice, or through a link).
 func sameAsFound(path string, found map[string]bool) bool {
 	fi, err := os.Stat(path)
-	if err != nil || fi.IsDir() {
+	if err != nil {
+		return false
+	}
+	if fi.IsDir() {
+		// a directory whose configs were named before it is not empty
+		dir, err := filepath.Abs(path)
+		for q := range found {
+			if abs, qerr := filepath.Abs(q); err == nil && qerr == nil && input.Within(dir, abs) {
+				return true
+			}
+		}
 		return false
 	}
 	for q := range found {

@@ -499,7 +499,7 @@ func (p *Policy) ResolveSubject(part *config.Partition, q Query) (Subject, error
 	var crash *resolve.CrashError
 	switch {
 	case errors.As(err, &unreachable):
-		return sub, &QueryError{fmt.Sprintf("%v (check the address, the network and --ldap-timeout)", err)}
+		return sub, &QueryError{fmt.Sprintf("%v: aclint cannot know the groups YuniKorn would get, so it gives no answer (check the address, the bind user and password, the network and --ldap-timeout)", err)}
 	case errors.As(err, &crash):
 		return sub, &QueryError{err.Error()}
 	}

@@ -57,3 +57,8 @@ func fromUTF16(b []byte, bigEndian bool) ([]byte, bool) {
 	}
 	return out, true
 }
+
+// Normalize is what aclint reads a file's bytes as (UTF-8 without a byte
+// order mark): --fix compares it with what it read to tell an encoding it
+// cannot keep from a file that changed meanwhile.
+func Normalize(data []byte) []byte { return normalize(data) }

@@ -2,7 +2,6 @@ package resolve
 
 import (
 	"crypto/tls"
-	"errors"
 	"fmt"
 	"github.com/aclint/aclint/pkg/input"
 	"net"
@@ -281,14 +280,21 @@ func (s *LDAPSettings) SafeFilter(user string) string {
 	return fmt.Sprintf(s.Filter, ldap.EscapeFilter(user))
 }
 
-// UnreachableError is an LDAP server aclint could not talk to: exit 2.
+// UnreachableError is an LDAP lookup that failed: the server could not be
+// reached, did not answer in time, closed the connection, refused the bind
+// or the search, or the TLS handshake failed. aclint cannot know the groups
+// YuniKorn would get, so the answer is exit 2, never a verdict.
 type UnreachableError struct {
 	Addr string
+	Step string // connect, bind as ..., search ...
 	Err  error
 }
 
 func (e *UnreachableError) Error() string {
-	return fmt.Sprintf("LDAP server %s: %v", e.Addr, e.Err)
+	if e.Step == "" {
+		return fmt.Sprintf("LDAP server %s: %v", e.Addr, e.Err)
+	}
+	return fmt.Sprintf("LDAP server %s: %s failed: %v", e.Addr, e.Step, e.Err)
 }
 
 func (e *UnreachableError) Unwrap() error { return e.Err }
@@ -319,6 +325,10 @@ func (l *LDAP) Resolve(user string) (Result, error) {
 	res := Result{Groups: []string{user}, Source: fmt.Sprintf("ldap resolver: %s, base %s", s.URL(), s.BaseDN)}
 	filter := s.SafeFilter(user)
 	res.Details = append(res.Details, "filter sent: "+filter)
+	if s.Insecure {
+		res.Details = append(res.Details, "Insecure=true: the server's TLS certificate is not verified")
+		res.Warnings = append(res.Warnings, fmt.Sprintf("LDAP Insecure=true: the certificate of %s is not verified, so these groups may come from whoever answers at that address", s.URL()))
+	}
 	if yk := s.YuniKornFilter(user); yk != filter {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("YuniKorn puts the user name into the LDAP filter unescaped and would send %s, which may match other entries and give other groups; aclint sent %s", yk, filter))
 	}
@@ -359,21 +369,17 @@ func (l *LDAP) memberOf(filter string) ([]string, error) {
 		ldap.DialWithDialer(&net.Dialer{Timeout: s.Timeout}),
 		ldap.DialWithTLSConfig(&tls.Config{InsecureSkipVerify: s.Insecure, ServerName: s.Host})) // #nosec G402: YuniKorn's own setting
 	if err != nil {
-		return nil, &UnreachableError{addr, err}
+		return nil, &UnreachableError{addr, "connect", err}
 	}
 	defer conn.Close()
 	conn.SetTimeout(s.Timeout)
 	if err := conn.Bind(s.BindUser, s.BindPassword); err != nil {
-		return nil, fmt.Errorf("%w: bind as %s failed: %v", ErrUnresolvable, s.BindUser, err)
+		return nil, &UnreachableError{addr, "bind as " + s.BindUser, err}
 	}
 	req := ldap.NewSearchRequest(s.BaseDN, ldap.ScopeWholeSubtree, ldap.NeverDerefAliases, 0, 0, false, filter, s.ReturnAttr, nil)
 	sr, err := conn.Search(req)
 	if err != nil {
-		var le *ldap.Error
-		if errors.As(err, &le) && le.ResultCode == ldap.ErrorNetwork {
-			return nil, &UnreachableError{addr, err}
-		}
-		return nil, fmt.Errorf("%w: search for %s under %s failed: %v", ErrUnresolvable, filter, s.BaseDN, err)
+		return nil, &UnreachableError{addr, fmt.Sprintf("search for %s under %s", filter, s.BaseDN), err}
 	}
 	var out []string
 	for _, e := range sr.Entries {
