@@ -55,10 +55,12 @@ func TestLDAPAgainstSlapd(t *testing.T) {
 	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "would send (&(sAMAccountName=eve*))") {
 		t.Errorf("eve*: warnings %v", res.Warnings)
 	}
-	// a wrong password: YuniKorn cannot resolve, the application is rejected
+	// a wrong password: the lookup failed, which aclint cannot answer for
+	// (the scheduler's own bind may work): an UnreachableError, exit 2
 	bad := s
 	bad.BindPassword = "wrong"
-	if _, err := (&LDAP{Settings: bad}).Resolve("alice"); !errors.Is(err, ErrUnresolvable) {
+	var failed *UnreachableError
+	if _, err := (&LDAP{Settings: bad}).Resolve("alice"); !errors.As(err, &failed) || !strings.Contains(err.Error(), "bind as") {
 		t.Errorf("wrong password: %v", err)
 	}
 	// nothing listening: UnreachableError with the address
