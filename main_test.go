@@ -1,7 +1,12 @@
 package main
 
 import (
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
 	"regexp"
+	"unicode/utf8"
 
 	"bytes"
 	"gopkg.in/yaml.v3"
@@ -167,3 +172,98 @@ func TestPreCommitHooks(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileCorpus runs every command and output format on the hostile
+// inputs of testdata/hostile and holds the output to docs/security.md: an
+// exit code of 0, 1 or 2; no escape or control character, no bidirectional
+// override, no invalid UTF-8 and no line that would start a GitHub Actions
+// workflow command, on standard output or standard error; JSON and SARIF
+// that parse; XML that is well-formed.
+func TestHostileCorpus(t *testing.T) {
+	files, _ := filepath.Glob("testdata/hostile/*.*")
+	n := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, ".md") {
+			continue
+		}
+		var runs [][]string
+		for _, o := range []string{"text", "json", "sarif", "github", "checkstyle", "junit", "gitlab"} {
+			runs = append(runs, []string{"lint", "--color", "never", "-o", o, f})
+		}
+		if strings.HasSuffix(f, ".yaml") && !strings.HasPrefix(filepath.Base(f), "ytsaurus") {
+			runs = append(runs,
+				[]string{"check", "-f", f, "default", "root", "alice"},
+				[]string{"check", "-f", f, "default", "root", "alice", "-o", "json", "--explain"},
+				[]string{"who-can", "-f", f, "default", "root"},
+				[]string{"access", "-f", f, "alice", "--groups", "dev"},
+				[]string{"matrix", "-f", f, "-o", "csv"},
+				[]string{"matrix", "-f", f},
+				[]string{"place", "-f", f, "default", "alice", "--queue", "root.x"},
+				[]string{"report", "-o", "html", "-f", f},
+				[]string{"test", "--generate", "-f", f},
+				[]string{"lint", "--diff", f},
+			)
+		}
+		for _, args := range runs {
+			var out, errOut bytes.Buffer
+			code := cmd.Execute(args, strings.NewReader(""), &out, &errOut)
+			n++
+			what := strings.Join(args, " ")
+			if code < 0 || code > 2 {
+				t.Errorf("%s: exit %d", what, code)
+			}
+			for name, b := range map[string][]byte{"stdout": out.Bytes(), "stderr": errOut.Bytes()} {
+				if msg := unsafeOutput(b, args); msg != "" {
+					t.Errorf("%s: %s %s:\n%.600q", what, name, msg, b)
+				}
+			}
+			format := ""
+			for i, a := range args {
+				if a == "-o" && i+1 < len(args) {
+					format = args[i+1]
+				}
+			}
+			switch format {
+			case "json", "sarif", "gitlab":
+				if out.Len() > 0 && !json.Valid(out.Bytes()) {
+					t.Errorf("%s: output is not JSON:\n%.600s", what, out.String())
+				}
+			case "checkstyle", "junit":
+				dec := xml.NewDecoder(bytes.NewReader(out.Bytes()))
+				for {
+					if _, err := dec.Token(); err != nil {
+						if err != io.EOF {
+							t.Errorf("%s: XML is not well-formed: %v", what, err)
+						}
+						break
+					}
+				}
+			}
+		}
+	}
+	if n < 100 {
+		t.Fatalf("only %d runs", n)
+	}
+}
+
+// unsafeOutput says what in b must not reach a terminal or a CI log.
+func unsafeOutput(b []byte, args []string) string {
+	if !utf8.Valid(b) {
+		return "is not valid UTF-8"
+	}
+	github := strings.Contains(strings.Join(args, " "), "-o github")
+	for i, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(strings.TrimLeft(line, " \t"), "::") && !(github && githubCommand.MatchString(line)) {
+			return fmt.Sprintf("line %d starts a workflow command: %q", i+1, line)
+		}
+		for _, r := range line {
+			switch {
+			case r < 0x20 && r != '\t', r == 0x7f, r >= 0x80 && r < 0xa0, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x2028, r == 0x2029:
+				return fmt.Sprintf("line %d carries %U", i+1, r)
+			}
+		}
+	}
+	return ""
+}
+
+var githubCommand = regexp.MustCompile(`^::(error|warning|notice) file=[^:]*,line=\d+,col=\d+,endColumn=\d+,title=aclint [a-z-]+::`)

@@ -48,6 +48,7 @@ type streams struct {
 	rawOut   io.Writer // standard output without the SafeWriter
 	// the SafeWriters, flushed at the end
 	safeOut, safeErr *lint.SafeWriter
+	guard            bool            // watch memory (the real process, not in-process tests)
 	rawErr           io.Writer       // standard error itself, for the progress line
 	meter            *progress.Meter // the progress line, while it runs
 }
@@ -85,6 +86,7 @@ scheduler itself would make.`,
 	root.SetOut(s.out)
 	root.SetErr(s.err)
 	root.PersistentFlags().Bool("no-progress", false, "never show progress on standard error (shown only on a terminal, after a second)")
+	root.PersistentFlags().String("max-memory", input.FormatSize(DefaultMaxMemory), "the most memory one run may use; past it aclint stops with a message and exit 2")
 	root.PersistentFlags().String("max-input-size", input.FormatSize(input.DefaultMaxSize), "the largest input aclint reads (a file, standard input, a gzipped ConfigMap value once inflated); larger is an error, exit 2")
 	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
 		v, _ := c.Flags().GetString("max-input-size")
@@ -93,6 +95,14 @@ scheduler itself would make.`,
 			return usageErr("--max-input-size: %v", err)
 		}
 		input.MaxSize = n
+		mv, _ := c.Flags().GetString("max-memory")
+		m, err := input.ParseSize(mv)
+		if err != nil {
+			return usageErr("--max-memory: %v", err)
+		}
+		if s.guard {
+			guardMemory(m, s.rawErr, os.Exit)
+		}
 		s.startProgress(c)
 		return nil
 	}
@@ -117,7 +127,18 @@ func (s *streams) warnInput(path, reason string) {
 
 // Execute runs aclint with args and returns the exit code.
 func Execute(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return execute(args, stdin, stdout, stderr, false)
+}
+
+// Main is Execute for the aclint process itself, which also watches its
+// memory (--max-memory): a test calling Execute shares its process.
+func Main(args []string) int {
+	return execute(args, os.Stdin, os.Stdout, os.Stderr, true)
+}
+
+func execute(args []string, stdin io.Reader, stdout, stderr io.Writer, guard bool) int {
 	root, s := newRoot(stdin, stdout, stderr)
+	s.guard = guard
 	root.SetArgs(args)
 	err := root.Execute()
 	s.stopProgress()
