@@ -1,0 +1,75 @@
+package lint
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func safe(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if r != '\n' && unsafeRune(r) {
+			return false
+		}
+	}
+	return true
+}
+
+func TestPrintable(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain":                "plain",
+		"a\nb":                 `a\nb`,
+		"\x1b[2J":              `\x1b[2J`,
+		"x\r\n::error::y":      `x\r\n::error::y`,
+		"\u202eevil":           `\u202eevil`,
+		"\xff\xfe":             `\xff\xfe`,
+		"tab\tkept":            "tab\tkept",
+		"nel\u0085":            `nel\u0085`,
+		"é and 名前 stay as is": "é and 名前 stay as is",
+	} {
+		if got := Printable(in); got != want {
+			t.Errorf("Printable(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := Displayable("a\x1bb\xffc"); got != "a\ufffdb\ufffdc" {
+		t.Errorf("Displayable: %q", got)
+	}
+}
+
+// FuzzSafeWriter: whatever is written, in whatever pieces, what comes out
+// is valid UTF-8 with no unsafe rune but the newline, the same as one
+// write of it all, and it keeps every safe line of the input as it was.
+func FuzzSafeWriter(f *testing.F) {
+	f.Add([]byte("ok\n\x1b[2J\n::error::x\n名前\n"), 3)
+	f.Add([]byte("\xe5\x90\x8d\xe5"), 1)
+	f.Fuzz(func(t *testing.T, data []byte, cut int) {
+		var whole, pieces bytes.Buffer
+		w := &SafeWriter{W: &whole}
+		w.Write(data)
+		w.Flush()
+		p := &SafeWriter{W: &pieces}
+		if cut < 1 {
+			cut = 1
+		}
+		for i := 0; i < len(data); i += cut {
+			p.Write(data[i:min(len(data), i+cut)])
+		}
+		p.Flush()
+		if whole.String() != pieces.String() {
+			t.Fatalf("pieces of %d give %q, one write %q", cut, pieces.String(), whole.String())
+		}
+		if !safe(whole.String()) {
+			t.Fatalf("unsafe output %q", whole.String())
+		}
+		if s := string(data); safe(s) && whole.String() != s {
+			t.Fatalf("safe input %q changed to %q", s, whole.String())
+		}
+		if strings.Count(whole.String(), "\n") != bytes.Count(data, []byte("\n")) {
+			t.Fatalf("lines changed: %q -> %q", data, whole.String())
+		}
+	})
+}
