@@ -91,10 +91,10 @@ func TestScanSkipsFIFOsDevicesAndEscapingLinks(t *testing.T) {
 		t.Skip("no mkfifo")
 	}
 	os.WriteFile(filepath.Join(dir, "queues.yaml"), []byte("partitions: [{name: default, queues: [{name: root, submitacl: \"*\", queues: [{name: a}]}]}]\n"), 0o644)
-	done := make(chan struct{})
+	done := make(chan struct{}, 1)
 	var code int
 	var out, errOut string
-	go func() { code, out, errOut = run("lint", dir); close(done) }()
+	go func() { code, out, errOut = run("lint", dir); done <- struct{}{} }()
 	select {
 	case <-done:
 	case <-time.After(time.Minute):
@@ -107,6 +107,13 @@ func TestScanSkipsFIFOsDevicesAndEscapingLinks(t *testing.T) {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("no warning %q:\n%s", want, errOut)
 		}
+	}
+	// --fix on the directory never writes through the link out of it
+	before, _ := os.ReadFile(filepath.Join(outside, "secret.yaml"))
+	go func() { code, out, errOut = run("lint", "--fix", dir); done <- struct{}{} }()
+	<-done
+	if after, _ := os.ReadFile(filepath.Join(outside, "secret.yaml")); string(after) != string(before) {
+		t.Errorf("--fix wrote outside the searched directory:\n%s", after)
 	}
 }
 
