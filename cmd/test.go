@@ -18,6 +18,7 @@ import (
 	"github.com/aclint/aclint/pkg/expect"
 	"github.com/aclint/aclint/pkg/lint"
 	"github.com/aclint/aclint/pkg/placement"
+	"github.com/aclint/aclint/pkg/report"
 	"github.com/aclint/aclint/pkg/resolve"
 )
 
@@ -339,7 +340,7 @@ func writeTestsJUnit(w io.Writer, runs []testRun, n [3]int) error {
 		}
 		suites = append(suites, su)
 	}
-	return writeXML(w, struct {
+	return report.WriteXML(w, struct {
 		XMLName  xml.Name `xml:"testsuites"`
 		Name     string   `xml:"name,attr"`
 		Tests    int      `xml:"tests,attr"`
@@ -349,18 +350,6 @@ func writeTestsJUnit(w io.Writer, runs []testRun, n [3]int) error {
 	}{Name: "aclint test", Tests: n[0] + n[1] + n[2], Failures: n[1], Errors: n[2], Suites: suites})
 }
 
-func writeXML(w io.Writer, v any) error {
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
-	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, "\n")
-	return err
-}
 
 // generateTests writes a snapshot test file for the config -f names (or
 // ./queues.yaml), to FILE or standard output.

@@ -344,10 +344,12 @@ func Checkstyle(w io.Writer, r *Report) error {
 		}
 		out.Files[i].Errors = append(out.Files[i].Errors, csError{f.Pos.Line, f.Pos.Col, f.Severity.String(), printableWithHint(f), "aclint." + f.Rule})
 	}
-	return writeXML(w, out)
+	return WriteXML(w, out)
 }
 
-func writeXML(w io.Writer, v any) error {
+// WriteXML writes one indented XML document with its header, as every XML
+// format of aclint does (checkstyle, JUnit, aclint test -o junit).
+func WriteXML(w io.Writer, v any) error {
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
 	}
@@ -410,7 +412,7 @@ func JUnit(w io.Writer, r *Report) error {
 		s.Failures += len(c.Failures)
 		s.Cases = append(s.Cases, c)
 	}
-	return writeXML(w, struct {
+	return WriteXML(w, struct {
 		XMLName  xml.Name `xml:"testsuites"`
 		Name     string   `xml:"name,attr"`
 		Tests    int      `xml:"tests,attr"`
