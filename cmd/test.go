@@ -350,7 +350,6 @@ func writeTestsJUnit(w io.Writer, runs []testRun, n [3]int) error {
 	}{Name: "aclint test", Tests: n[0] + n[1] + n[2], Failures: n[1], Errors: n[2], Suites: suites})
 }
 
-
 // generateTests writes a snapshot test file for the config -f names (or
 // ./queues.yaml), to FILE or standard output.
 func generateTests(s *streams, files []string, key, under string, args []string) error {

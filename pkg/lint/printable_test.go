@@ -21,14 +21,14 @@ func safe(s string) bool {
 
 func TestPrintable(t *testing.T) {
 	for in, want := range map[string]string{
-		"plain":                "plain",
-		"a\nb":                 `a\nb`,
-		"\x1b[2J":              `\x1b[2J`,
-		"x\r\n::error::y":      `x\r\n::error::y`,
-		"\u202eevil":           `\u202eevil`,
-		"\xff\xfe":             `\xff\xfe`,
-		"tab\tkept":            "tab\tkept",
-		"nel\u0085":            `nel\u0085`,
+		"plain":               "plain",
+		"a\nb":                `a\nb`,
+		"\x1b[2J":             `\x1b[2J`,
+		"x\r\n::error::y":     `x\r\n::error::y`,
+		"\u202eevil":          `\u202eevil`,
+		"\xff\xfe":            `\xff\xfe`,
+		"tab\tkept":           "tab\tkept",
+		"nel\u0085":           `nel\u0085`,
 		"é and 名前 stay as is": "é and 名前 stay as is",
 	} {
 		if got := Printable(in); got != want {
