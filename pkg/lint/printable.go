@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"encoding/binary"
 	"fmt"
 	"io"
 	"strings"
@@ -126,20 +127,14 @@ func (s *SafeWriter) Write(p []byte) (int, error) {
 			}
 		}
 	}
-	str := string(data)
-	clean := true
-	for i, r := range str {
-		if r != '\n' && (unsafeRune(r) || r == utf8.RuneError && isBadByte(str, i)) {
-			clean = false
-			break
-		}
-	}
-	if clean {
+	if safeBytes(data) {
+		// the usual case, checked without a copy: a matrix is a gigabyte
 		if _, err := s.W.Write(data); err != nil {
 			return 0, err
 		}
 		return len(p), nil
 	}
+	str := string(data)
 	var b strings.Builder
 	start := 0
 	for i := 0; i <= len(str); i++ {
@@ -167,4 +162,34 @@ func (s *SafeWriter) Flush() error {
 	s.pending = nil
 	_, err := io.WriteString(s.W, Printable(string(p)))
 	return err
+}
+
+// safeBytes reports whether data holds nothing SafeWriter must escape.
+func safeBytes(data []byte) bool {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	for i := 0; i < len(data); {
+		// eight plain ASCII bytes at a time: none >= 0x80, none < 0x20
+		// (a newline or tab among them takes the byte loop), none 0x7f
+		if i+8 <= len(data) {
+			w := binary.LittleEndian.Uint64(data[i:])
+			if w&hi == 0 && (w-0x20*lo)&^w&hi == 0 && ((w^0x7f*lo)-lo)&^(w^0x7f*lo)&hi == 0 {
+				i += 8
+				continue
+			}
+		}
+		c := data[i]
+		if c < utf8.RuneSelf {
+			if c < 0x20 && c != '\n' && c != '\t' || c == 0x7f {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size <= 1 || unsafeRune(r) {
+			return false
+		}
+		i += size
+	}
+	return true
 }

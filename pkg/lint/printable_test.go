@@ -73,3 +73,28 @@ func FuzzSafeWriter(f *testing.F) {
 		}
 	})
 }
+
+// TestSafeBytesWords: the eight-bytes-at-a-time scan finds every byte the
+// byte loop finds, at every position of a word.
+func TestSafeBytesWords(t *testing.T) {
+	ref := func(b []byte) bool {
+		if !utf8.Valid(b) {
+			return false
+		}
+		for _, r := range string(b) {
+			if r != '\n' && unsafeRune(r) {
+				return false
+			}
+		}
+		return true
+	}
+	for c := 0; c < 256; c++ {
+		for pos := 0; pos < 17; pos++ {
+			b := []byte(strings.Repeat("a", 17))
+			b[pos] = byte(c)
+			if safeBytes(b) != ref(b) {
+				t.Errorf("byte %#x at %d: safeBytes %v, want %v", c, pos, safeBytes(b), ref(b))
+			}
+		}
+	}
+}
