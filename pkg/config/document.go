@@ -116,7 +116,13 @@ func (d *Document) NodePos(n *yaml.Node) Position {
 	if n == nil {
 		return d.Pos(1, 1)
 	}
-	return d.Pos(n.Line, n.Column)
+	line, col := n.Line, n.Column
+	if lines, _ := d.splits.of(d.parsed); line > len(lines) && len(lines) > 0 {
+		// an empty node after the last line ("---" alone): the end of the
+		// last line, so the position is one the file has
+		line, col = len(lines), utf8.RuneCountInString(lines[len(lines)-1])+1
+	}
+	return d.Pos(line, col)
 }
 
 // ValuePos is the position of byte off of scalar n's value, so that a finding
