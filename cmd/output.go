@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bufio"
 	"errors"
 	"github.com/aclint/aclint/pkg/safewrite"
 	"io"
@@ -83,7 +84,13 @@ func writeOutputs(s *streams, targets []outputTarget, rep *report.Report) error 
 			if rep.Color && t.format == "text" {
 				out = s.rawOut // its colours are escape sequences; report.Text made the rest printable
 			}
-			if err := w(out, rep); err != nil {
+			// one write per 64 KiB, not one per line of a finding
+			bw := bufio.NewWriterSize(out, 64<<10)
+			err := w(bw, rep)
+			if err == nil {
+				err = bw.Flush()
+			}
+			if err != nil {
 				return usageErr("writing %s output: %v", t.format, err)
 			}
 			continue

@@ -117,6 +117,9 @@ func (d *Document) NodePos(n *yaml.Node) Position {
 		return d.Pos(1, 1)
 	}
 	line, col := n.Line, n.Column
+	if n.Kind != yaml.ScalarNode || n.Value != "" {
+		return d.Pos(line, col) // only an empty node can sit past the last line
+	}
 	if lines, _ := d.splits.of(d.parsed); line > len(lines) && len(lines) > 0 {
 		// an empty node after the last line ("---" alone): the end of the
 		// last line, so the position is one the file has

@@ -111,6 +111,34 @@ func ReadFile(path string) ([]byte, error) {
 	if info.IsDir() {
 		return nil, errors.New("is a directory")
 	}
+	if size := info.Size(); info.Mode().IsRegular() && size > 0 {
+		if size > MaxSize {
+			return nil, &TooLargeError{path, MaxSize}
+		}
+		// the size is known: one allocation, as os.ReadFile makes, and a
+		// file that grows meanwhile still stops at the limit
+		data := make([]byte, 0, size+1)
+		for {
+			n, err := f.Read(data[len(data):cap(data)])
+			data = data[:len(data)+n]
+			if err == io.EOF {
+				return data, nil
+			}
+			if err != nil {
+				return nil, err
+			}
+			if len(data) == cap(data) {
+				rest, err := ReadAll(f, path)
+				if err != nil {
+					return nil, err
+				}
+				if int64(len(data)+len(rest)) > MaxSize {
+					return nil, &TooLargeError{path, MaxSize}
+				}
+				return append(data, rest...), nil
+			}
+		}
+	}
 	return ReadAll(f, path)
 }
 

@@ -33,6 +33,9 @@ func unsafeRune(r rune) bool {
 // past ASCII as \uNNNN (which JSON reads back as the same rune), bytes that
 // are not UTF-8 as \xNN. Everything else is kept.
 func Printable(s string) string {
+	if plainASCII(s) {
+		return s // the usual case: every finding's message goes through here
+	}
 	clean := true
 	for i, r := range s {
 		if unsafeRune(r) || r == utf8.RuneError && isBadByte(s, i) {
@@ -72,6 +75,9 @@ func isBadByte(s string, i int) bool {
 // by U+FFFD, one for one, so that a source line keeps its columns and a
 // caret under it still points at the right character.
 func Displayable(s string) string {
+	if plainASCII(s) {
+		return s
+	}
 	var b strings.Builder
 	changed := false
 	for i, r := range s {
@@ -190,6 +196,26 @@ func safeBytes(data []byte) bool {
 			return false
 		}
 		i += size
+	}
+	return true
+}
+
+// plainASCII reports whether s is printable ASCII only (no control
+// character, not even a tab or a newline), eight bytes at a time.
+func plainASCII(s string) bool {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if w&hi != 0 || (w-0x20*lo)&^w&hi != 0 || ((w^0x7f*lo)-lo)&^(w^0x7f*lo)&hi != 0 {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return false
+		}
 	}
 	return true
 }

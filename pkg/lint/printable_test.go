@@ -98,3 +98,17 @@ func TestSafeBytesWords(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainASCII: the word scan agrees with a byte loop at every position.
+func TestPlainASCII(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		for pos := 0; pos < 17; pos++ {
+			b := []byte(strings.Repeat("a", 17))
+			b[pos] = byte(c)
+			want := c >= 0x20 && c < 0x7f
+			if plainASCII(string(b)) != want {
+				t.Errorf("byte %#x at %d: plainASCII %v", c, pos, !want)
+			}
+		}
+	}
+}
