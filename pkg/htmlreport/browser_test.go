@@ -122,7 +122,13 @@ func grantText(d *acl.Decision) string {
 
 func decide(t *testing.T, p *acl.Policy, part, queue, user string, groups []string, action acl.Action) *acl.Decision {
 	t.Helper()
-	d, err := p.Decide(acl.Query{Partition: part, Queue: queue, User: user, Groups: groups, Action: action, Resolver: noGroups{}})
+	return decideWith(t, p, part, queue, user, groups, action, noGroups{})
+}
+
+// decideWith asks with a resolver; nil is the partition's own.
+func decideWith(t *testing.T, p *acl.Policy, part, queue, user string, groups []string, action acl.Action, r resolve.Resolver) *acl.Decision {
+	t.Helper()
+	d, err := p.Decide(acl.Query{Partition: part, Queue: queue, User: user, Groups: groups, Action: action, Resolver: r})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +153,7 @@ func TestBrowserSearch(t *testing.T) {
 		subjects := [][2]string{}
 		for _, pr := range p.NamedPrincipals() {
 			if pr.Kind == "user" {
-				subjects = append(subjects, [2]string{"user", pr.Name})
+				subjects = append(subjects, [2]string{"user", pr.Name}, [2]string{"user-alone", pr.Name})
 			} else {
 				subjects = append(subjects, [2]string{"group", pr.Name})
 			}
@@ -155,14 +161,19 @@ func TestBrowserSearch(t *testing.T) {
 		subjects = append(subjects, [2]string{"user", "nobody-named"})
 		for _, sub := range subjects {
 			hash, user, groups := "#group="+sub[1], "aclint-nobody", []string{sub[1]}
-			if sub[0] == "user" {
+			var resolver resolve.Resolver = noGroups{}
+			switch sub[0] {
+			case "user":
 				// two groups: the first that an ACL names decides
 				hash, user, groups = "#user="+sub[1]+"&groups=zz-unnamed,qa,dev", sub[1], []string{"zz-unnamed", "qa", "dev"}
+			case "user-alone":
+				// no groups: YuniKorn's own resolution (these configs set none)
+				hash, user, groups, resolver = "#user="+sub[1], sub[1], nil, nil
 			}
 			got := rows(t, browse(t, bin, page, hash, ""))
 			for _, q := range queues {
-				s := grantText(decide(t, p, q.part, q.path, user, groups, acl.Submit))
-				a := grantText(decide(t, p, q.part, q.path, user, groups, acl.Admin))
+				s := grantText(decideWith(t, p, q.part, q.path, user, groups, acl.Submit, resolver))
+				a := grantText(decideWith(t, p, q.part, q.path, user, groups, acl.Admin, resolver))
 				want := s + "|" + a
 				if s == "" && a == "" {
 					want = ""
@@ -203,6 +214,23 @@ func TestBrowserSearch(t *testing.T) {
 			checked++
 		}
 		t.Logf("%s: %d answers agree", file, checked)
+	}
+}
+
+// TestBrowserResolverUnknown: with a resolver the page cannot run, a user
+// searched without groups gets no answer, never one for the wrong groups.
+func TestBrowserResolverUnknown(t *testing.T) {
+	bin := chromium(t)
+	path := filepath.Join(t.TempDir(), "queues.yaml")
+	os.WriteFile(path, []byte("partitions:\n  - name: default\n    usergroupresolver:\n      type: os\n    queues:\n      - name: root\n        submitacl: \" dev\"\n        queues:\n          - name: a\n"), 0o644)
+	cfg, p := load(t, path)
+	page := writePage(t, cfg, p, "report.html")
+	dom := browse(t, bin, page, "#user=alice", "")
+	if len(rows(t, dom)) != 0 || !strings.Contains(dom, "YuniKorn would ask the os resolver for alice") {
+		t.Errorf("a user without groups under the os resolver was answered:\n%.2000s", dom[strings.Index(dom, `id="results"`):])
+	}
+	if got := rows(t, browse(t, bin, page, "#user=alice&groups=dev", "")); got["root.a"] == "" {
+		t.Errorf("with groups given the page must answer: %v", got)
 	}
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/aclint/aclint/pkg/config"
 	"github.com/aclint/aclint/pkg/lint"
 	"github.com/aclint/aclint/pkg/placement"
+	"github.com/aclint/aclint/pkg/resolve"
 )
 
 // Data is what the page embeds, as JSON. Field names are short: a
@@ -29,6 +30,11 @@ type Data struct {
 	Tool        string      `json:"tool"`
 	Sources     []string    `json:"sources"`
 	UserPattern string      `json:"userPattern"` // YuniKorn's pattern for a request's user name
+	// Resolver is the usergroupresolver YuniKorn runs for a request that
+	// carries no groups (the first partition's, for every partition): ""
+	// when it runs none and the user's name is the only group; otherwise
+	// the page cannot know the groups and says so.
+	Resolver string `json:"resolver"`
 	Principals  []Principal `json:"principals"`  // every user and group an ACL names
 	Partitions  []Partition `json:"partitions"`
 	Queues      []Queue     `json:"queues"` // every partition's queues, parents before children
@@ -117,6 +123,9 @@ func Build(cfg *config.Config, p *acl.Policy, findings []lint.Finding, tool stri
 	d := &Data{Tool: tool, Sources: sources, UserPattern: acl.RequestUserPattern.String(),
 		Principals: []Principal{}, Queues: []Queue{}, Findings: []Finding{}, Notes: []string{}}
 	doc := cfg.Doc
+	if len(cfg.Partitions) > 0 && resolve.Selects(cfg.Partitions[0].Resolver.Value) {
+		d.Resolver = cfg.Partitions[0].Resolver.Value
+	}
 	who := map[Principal]int{}
 	for _, pr := range p.NamedPrincipals() {
 		x := Principal{Kind: pr.Kind[:1], Name: pr.Name}

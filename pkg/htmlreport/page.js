@@ -205,14 +205,23 @@
       out.append(el("h3", { text: "Who can reach " + Q[qi].path }), whoCanTable(qi));
       return;
     }
-    const groups = kind === "group" ? [name] : groupsText.split(",").map(s => s.trim()).filter(s => s);
+    let groups = kind === "group" ? [name] : groupsText.split(",").map(s => s.trim()).filter(s => s);
     const user = kind === "user" ? name : null;
     const head = el("div", { cls: "answer" });
+    const bad = (text) => { head.className = "answer bad"; head.textContent = text; out.append(head); };
     if (kind === "user") {
-      if (name === "") { head.className = "answer bad"; head.textContent = "YuniKorn rejects a request with an empty user."; out.append(head); return; }
-      if (groups.length && !userRE.test(name)) { head.className = "answer bad"; head.textContent = "YuniKorn would reject the application: invalid username " + JSON.stringify(name) + " does not match " + D.userPattern; out.append(head); return; }
-      head.textContent = groups.length ? "user " + name + " with groups [" + groups.join(", ") + "], as the request carries them (as aclint check --groups answers)"
-        : "user " + name + " with no groups given: YuniKorn would ask the partition's resolver for the user's groups; this answer counts only the user's own entries and wildcards (aclint check resolves the groups)";
+      if (name === "") return bad("YuniKorn rejects a request with an empty user.");
+      if (groups.length) {
+        if (!userRE.test(name)) return bad("YuniKorn would reject the application: invalid username " + JSON.stringify(name) + " does not match " + D.userPattern);
+        head.textContent = "user " + name + " with groups [" + groups.join(", ") + "], as the request carries them (as aclint check --groups answers)";
+      } else if (D.resolver === "") {
+        // no resolver: YuniKorn gives the user one group, named like the user
+        groups = [name];
+        head.textContent = "user " + name + " with no groups given: the config sets no usergroupresolver, so YuniKorn gives the user one group, [" + name + "] (as aclint check answers)";
+      } else {
+        // the page cannot ask an os, ldap or test resolver: no answer
+        return bad("No groups given, and YuniKorn would ask the " + D.resolver + " resolver for " + name + "'s groups, which this page cannot do: give the groups the resolver returns (aclint check " + D.resolver + " resolves them).");
+      }
     } else {
       head.textContent = "a member of group " + name + " whose user name no ACL names";
     }

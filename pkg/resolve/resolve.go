@@ -76,12 +76,15 @@ func New(name string, opts Options) (Resolver, error) {
 // Exactly "test", "os" and "ldap" select a resolver; anything else, including
 // other spellings, silently means no resolver.
 func ForType(t string, opts Options) (Resolver, error) {
-	switch t {
-	case "test", "os", "ldap":
+	if Selects(t) {
 		return New(t, opts)
 	}
 	return None{}, nil
 }
+
+// Selects reports whether a usergroupresolver type makes YuniKorn run a
+// resolver; any other value means None.
+func Selects(t string) bool { return t == "test" || t == "os" || t == "ldap" }
 
 // None is YuniKorn's behaviour without a resolver: the user's only group is
 // a group named like the user.
