@@ -27,19 +27,19 @@ import (
 // Data is what the page embeds, as JSON. Field names are short: a
 // 10,000-queue config has 10,000 queue objects.
 type Data struct {
-	Tool        string      `json:"tool"`
-	Sources     []string    `json:"sources"`
-	UserPattern string      `json:"userPattern"` // YuniKorn's pattern for a request's user name
+	Tool        string   `json:"tool"`
+	Sources     []string `json:"sources"`
+	UserPattern string   `json:"userPattern"` // YuniKorn's pattern for a request's user name
 	// Resolver is the usergroupresolver YuniKorn runs for a request that
 	// carries no groups (the first partition's, for every partition): ""
 	// when it runs none and the user's name is the only group; otherwise
 	// the page cannot know the groups and says so.
-	Resolver string `json:"resolver"`
-	Principals  []Principal `json:"principals"`  // every user and group an ACL names
-	Partitions  []Partition `json:"partitions"`
-	Queues      []Queue     `json:"queues"` // every partition's queues, parents before children
-	Findings    []Finding   `json:"findings"`
-	Notes       []string    `json:"notes"`
+	Resolver   string      `json:"resolver"`
+	Principals []Principal `json:"principals"` // every user and group an ACL names
+	Partitions []Partition `json:"partitions"`
+	Queues     []Queue     `json:"queues"` // every partition's queues, parents before children
+	Findings   []Finding   `json:"findings"`
+	Notes      []string    `json:"notes"`
 }
 
 // Principal is a user ("u") or group ("g") some ACL names.
