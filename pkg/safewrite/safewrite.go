@@ -93,9 +93,9 @@ func Output(path string, fill func(io.Writer) error) error {
 			if !filepath.IsAbs(target) {
 				target = filepath.Join(filepath.Dir(path), target)
 			}
-			return replace(target, 0o644, fill)
+			return replace(target, fill, mode(0o644))
 		}
-		return replace(path, 0o644, fill)
+		return replace(path, fill, mode(0o644))
 	case err != nil:
 		return err
 	case info.IsDir():
@@ -110,7 +110,7 @@ func Output(path string, fill func(io.Writer) error) error {
 	if streamPath(real) {
 		return through(path, fill)
 	}
-	return replace(real, info.Mode().Perm(), fill)
+	return replace(real, fill, mode(info.Mode().Perm()))
 }
 
 // streamPath reports a path of the kernel's own: under /dev or /proc.
@@ -143,7 +143,9 @@ func through(path string, fill func(io.Writer) error) error {
 
 // replace writes a new file content through a synced temporary file and a
 // rename, so that a reader sees the old file or the new one, never half.
-func replace(path string, perm fs.FileMode, fill func(io.Writer) error) error {
+// keep gives the temporary file the old file's owner and mode before the
+// rename; its error stops the write.
+func replace(path string, fill func(io.Writer) error, keep func(*os.File) error) error {
 	tmp, err := createTemp(filepath.Dir(path), filepath.Base(path))
 	if err != nil {
 		return err
@@ -153,17 +155,11 @@ func replace(path string, perm fs.FileMode, fill func(io.Writer) error) error {
 		os.Remove(name)
 		untrack(name)
 	}()
-	if err := fill(tmp); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(perm); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
+	for _, step := range []func() error{func() error { return fill(tmp) }, func() error { return keep(tmp) }, tmp.Sync} {
+		if err := step(); err != nil {
+			tmp.Close()
+			return err
+		}
 	}
 	if err := tmp.Close(); err != nil {
 		return err
@@ -173,6 +169,11 @@ func replace(path string, perm fs.FileMode, fill func(io.Writer) error) error {
 	}
 	syncDir(filepath.Dir(path))
 	return nil
+}
+
+// mode keeps a mode: the permissions, as a report output has them.
+func mode(perm fs.FileMode) func(*os.File) error {
+	return func(f *os.File) error { return f.Chmod(perm) }
 }
 
 func syncDir(dir string) {
@@ -284,42 +285,16 @@ func Fix(path string, read Read, content []byte, opts FixOptions) error {
 	if st != nil && st.Nlink > 1 {
 		return inPlace(target, content)
 	}
-	tmp, err := createTemp(filepath.Dir(target), filepath.Base(target))
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	defer func() {
-		os.Remove(name)
-		untrack(name)
-	}()
-	if _, err := tmp.Write(content); err != nil {
-		tmp.Close()
-		return err
-	}
-	if st != nil {
-		// chown first: it clears setuid and setgid, which chmod then sets
-		if err := tmp.Chown(int(st.Uid), int(st.Gid)); err != nil {
-			tmp.Close()
-			return &RefusedError{path, fmt.Sprintf("cannot keep its owner and group (%d:%d): %v", st.Uid, st.Gid, err)}
+	write := func(w io.Writer) error { _, err := w.Write(content); return err }
+	return replace(target, write, func(tmp *os.File) error {
+		if st != nil {
+			// chown first: it clears setuid and setgid, which chmod then sets
+			if err := tmp.Chown(int(st.Uid), int(st.Gid)); err != nil {
+				return &RefusedError{path, fmt.Sprintf("cannot keep its owner and group (%d:%d): %v", st.Uid, st.Gid, err)}
+			}
 		}
-	}
-	if err := tmp.Chmod(info.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(name, target); err != nil {
-		return err
-	}
-	syncDir(filepath.Dir(target))
-	return nil
+		return tmp.Chmod(info.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky))
+	})
 }
 
 // inPlace rewrites a hard-linked file through its own inode.
