@@ -1,10 +1,9 @@
 package cmd
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/json"
 	"fmt"
+	"github.com/aclint/aclint/internal/vectors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,41 +67,15 @@ func TestConformance(t *testing.T) {
 }
 
 // eachVector calls fn with every line of the JSONL files glob matches, and
-// of those the glob in environment variable env matches (more vectors of
-// the same kind, e.g. a held-back set), decoded into a fresh T, with the
-// file and line number it came from.
+// of those the environment variable env names (a larger set kept outside
+// the repository); env set to a glob that matches nothing fails.
 func eachVector[T any](t *testing.T, glob, env string, fn func(file string, n int, v *T)) {
 	t.Helper()
-	files, _ := filepath.Glob(glob)
-	if len(files) == 0 {
-		t.Fatalf("no vectors in %s", glob)
-	}
+	globs := []string{glob}
 	if extra := os.Getenv(env); extra != "" {
-		more, _ := filepath.Glob(extra)
-		if len(more) == 0 {
-			t.Fatalf("%s=%s matches no file", env, extra)
-		}
-		files = append(files, more...)
+		globs = append(globs, extra)
 	}
-	for _, file := range files {
-		f, err := os.Open(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 1<<20), 1<<24)
-		for n := 1; sc.Scan(); n++ {
-			v := new(T)
-			if err := json.Unmarshal(sc.Bytes(), v); err != nil {
-				t.Fatalf("%s:%d: %v", file, n, err)
-			}
-			fn(file, n, v)
-		}
-		if err := sc.Err(); err != nil {
-			t.Fatalf("%s: %v", file, err)
-		}
-		f.Close()
-	}
+	vectors.Each(t, globs, fn)
 }
 
 func run(args ...string) (int, string, string) {

@@ -1,10 +1,7 @@
 package acl
 
 import (
-	"bufio"
-	"encoding/json"
-	"os"
-	"path/filepath"
+	"github.com/aclint/aclint/internal/vectors"
 	"testing"
 
 	"github.com/aclint/aclint/pkg/config"
@@ -15,26 +12,12 @@ import (
 // YuniKorn accepts: real-world-shaped trees full of ACL pitfalls.
 func acceptedConfigs(t *testing.T) []*config.Config {
 	t.Helper()
-	files, _ := filepath.Glob("../../testdata/conformance/*.jsonl")
 	var out []*config.Config
-	for _, f := range files {
-		fh, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
+	vectors.Each(t, []string{"../../testdata/conformance/*.jsonl"}, func(_ string, _ int, v *vectors.Config) {
+		if v.Valid {
+			out = append(out, config.Decode(config.Parse("q.yaml", []byte(v.Config))))
 		}
-		sc := bufio.NewScanner(fh)
-		sc.Buffer(make([]byte, 1<<20), 1<<24)
-		for sc.Scan() {
-			var v struct {
-				Config string `json:"config"`
-				Valid  bool   `json:"valid"`
-			}
-			if json.Unmarshal(sc.Bytes(), &v) == nil && v.Valid {
-				out = append(out, config.Decode(config.Parse("q.yaml", []byte(v.Config))))
-			}
-		}
-		fh.Close()
-	}
+	})
 	if len(out) < 100 {
 		t.Fatalf("only %d accepted configs", len(out))
 	}

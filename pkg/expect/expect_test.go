@@ -1,9 +1,8 @@
 package expect
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/json"
+	"github.com/aclint/aclint/internal/vectors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -154,34 +153,14 @@ func TestYAMLScalarRoundTrip(t *testing.T) {
 // the conformance vectors, reads it back and runs it: every case must pass,
 // and flipping one expectation must make exactly that case fail.
 func TestGenerateRoundTrip(t *testing.T) {
-	files, _ := filepath.Glob("../../testdata/conformance/*.jsonl")
-	if len(files) == 0 {
-		t.Fatal("no conformance vectors")
-	}
 	configs, cases := 0, 0
-	for _, file := range files {
-		fh, err := os.Open(file)
-		if err != nil {
-			t.Fatal(err)
+	vectors.Each(t, []string{"../../testdata/conformance/*.jsonl"}, func(_ string, _ int, v *vectors.Config) {
+		if !v.Valid || testing.Short() && configs >= 150 {
+			return
 		}
-		sc := bufio.NewScanner(fh)
-		sc.Buffer(make([]byte, 1<<20), 1<<24)
-		for sc.Scan() {
-			var v struct {
-				Config string `json:"config"`
-				Valid  bool   `json:"valid"`
-			}
-			if json.Unmarshal(sc.Bytes(), &v) != nil || !v.Valid {
-				continue
-			}
-			if testing.Short() && configs >= 150 {
-				break
-			}
-			configs++
-			cases += roundTrip(t, v.Config)
-		}
-		fh.Close()
-	}
+		configs++
+		cases += roundTrip(t, v.Config)
+	})
 	if configs < 100 || cases < 1000 {
 		t.Fatalf("only %d configs and %d cases checked", configs, cases)
 	}

@@ -1,10 +1,9 @@
 package fix
 
 import (
+	"github.com/aclint/aclint/internal/vectors"
 	"github.com/aclint/aclint/pkg/yunikorn"
 
-	"bufio"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -127,23 +126,9 @@ func TestSafeFixesKeepAccess(t *testing.T) {
 		b, _ := os.ReadFile(f)
 		corpus = append(corpus, [2]string{f, string(b)})
 	}
-	vectors, _ := filepath.Glob("../../testdata/conformance/*.jsonl")
-	for _, v := range vectors {
-		f, err := os.Open(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 1<<20), 1<<24)
-		for n := 1; sc.Scan(); n++ {
-			var x struct{ Config string }
-			if err := json.Unmarshal(sc.Bytes(), &x); err != nil {
-				t.Fatal(err)
-			}
-			corpus = append(corpus, [2]string{fmt.Sprintf("%s#%d", filepath.Base(v), n), x.Config})
-		}
-		f.Close()
-	}
+	vectors.Each(t, []string{"../../testdata/conformance/*.jsonl"}, func(file string, n int, v *vectors.Config) {
+		corpus = append(corpus, [2]string{fmt.Sprintf("%s#%d", filepath.Base(file), n), v.Config})
+	})
 	fixedSome, compared := 0, 0
 	for _, c := range corpus {
 		src := []byte(c[1])
