@@ -201,15 +201,13 @@ var parserProblems = map[string]bool{
 // file. So that every other finding in the file can still be reported, the
 // loader records the problem, quotes that value in its private copy of the
 // text and parses again.
-func (d *Document) parse() {
-	if !d.parseBatch() {
-		d.parseEach()
-	}
-}
+func (d *Document) parse() { d.parseWith(true) }
 
-// parseEach recovers from one error per parse: the reference the batch is
-// held to, and the way for what the batch does not take.
-func (d *Document) parseEach() {
+// parseWith parses Text, recovering from one error per parse. With batch,
+// the first error may instead be answered by quoteStars, which quotes every
+// unquoted "*" value at once; without, it is the one-error-per-parse
+// reference the batch is held to (TestBatchParseEqualsEach).
+func (d *Document) parseWith(batch bool) {
 	text := d.Text
 	for attempt := 0; attempt < 1000; attempt++ {
 		next := documents(text)
@@ -226,6 +224,9 @@ func (d *Document) parseEach() {
 			d.parsed = text
 			return
 		}
+		if batch && attempt == 0 && d.quoteStars(text, err) {
+			return
+		}
 		fixed, ok := d.recover(text, err)
 		if !ok {
 			return
@@ -234,29 +235,15 @@ func (d *Document) parseEach() {
 	}
 }
 
-// parseBatch quotes every unquoted "*" value of a one-document config in a
+// quoteStars quotes every unquoted "*" value of a one-document config in a
 // single pass and parses once, so that 2,000 of them cost two parses, not
-// 2,000. It takes the result only when it is exactly what parseEach would
-// find: the first error is such a value, no value aliases an anchor the
-// file defines, the quoted text parses, and every quoted value is a
-// scalar of the tree (not text inside a block scalar). Otherwise it leaves
-// the document untouched and returns false.
-func (d *Document) parseBatch() bool {
-	text := d.Text
-	next := documents(text)
-	var n yaml.Node
-	err := next(&n)
-	if errors.Is(err, io.EOF) {
-		return true
-	}
-	if err == nil {
-		d.Docs = 1 + laterDocuments(next)
-		if len(n.Content) > 0 {
-			d.Root = n.Content[0]
-		}
-		d.parsed = text
-		return true
-	}
+// 2,000. err is the first parse's error. It takes the result only when it
+// is exactly what recovering one error at a time would find: the first
+// error is such a value, no value aliases an anchor the file defines, the
+// quoted text parses, and every quoted value is a scalar of the tree (not
+// text inside a block scalar). Otherwise it leaves the document untouched
+// and returns false.
+func (d *Document) quoteStars(text []byte, err error) bool {
 	msg := err.Error()
 	if !strings.Contains(msg, "did not find expected alphabetic or numeric character") && !unknownAnchorRe.MatchString(msg) {
 		return false
@@ -309,7 +296,7 @@ func (d *Document) parseBatch() bool {
 		at = p.to
 	}
 	out = append(out, text[at:]...)
-	next = documents(out)
+	next := documents(out)
 	var fixed yaml.Node
 	if next(&fixed) != nil || len(fixed.Content) == 0 {
 		return false
