@@ -188,7 +188,7 @@ func syncDir(dir string) {
 // link that leads out), and it must be a regular file or not exist yet.
 // os.Root holds every step of the path inside root, links included.
 func Inside(root, rel string, fill func(io.Writer) error) error {
-	if filepath.IsAbs(rel) || !filepath.IsLocal(rel) {
+	if !filepath.IsLocal(rel) {
 		return fmt.Errorf("output path %q must be relative and stay inside %s (it comes from the repository's settings; give -o FORMAT=PATH on the command line to write elsewhere)", rel, root)
 	}
 	r, err := os.OpenRoot(root)
@@ -203,7 +203,8 @@ func Inside(root, rel string, fill func(io.Writer) error) error {
 	r.Remove(tmpRel) // one an interrupted run left
 	f, err := r.OpenFile(tmpRel, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
-		return err
+		// os.Root refuses a link out of root: say where the write may go
+		return fmt.Errorf("output path %q: %v (the repository's settings may write only inside %s, through no link that leads out of it)", rel, err, root)
 	}
 	abs := filepath.Join(root, tmpRel)
 	track(abs)
