@@ -334,8 +334,15 @@ func documents(data []byte) func(*yaml.Node) error {
 		if first.Kind == 0 {
 			return io.EOF // no document: what the decoder reports as io.EOF
 		}
-		if len(first.Content) == 1 && first.Content[0].Column == 1 && first.Content[0].Style&yaml.FlowStyle == 0 &&
-			(first.Content[0].Kind == yaml.MappingNode || first.Content[0].Kind == yaml.SequenceNode) {
+		// a block collection written at column 1 ends the stream's only
+		// document. Its first key or item must start on the node's own
+		// line (and a key at column 1): a tag or an anchor alone on the
+		// line before ("!\n 0: x\n0") puts the node's position on the
+		// property, and the content after it may not end the document
+		// (FuzzDocuments). Anything else goes to the decoder.
+		if top := first.Content[0]; len(first.Content) == 1 && top.Column == 1 && top.Style&yaml.FlowStyle == 0 &&
+			len(top.Content) > 0 && top.Content[0].Line == top.Line &&
+			(top.Kind == yaml.MappingNode && top.Content[0].Column == 1 || top.Kind == yaml.SequenceNode) {
 			*n = first
 			return nil
 		}
