@@ -1,16 +1,13 @@
 package cmd
 
 import (
-	"github.com/aclint/aclint/internal/progress"
-
 	"bufio"
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/aclint/aclint/internal/progress"
 	"github.com/aclint/aclint/pkg/acl"
 	"github.com/aclint/aclint/pkg/config"
 )
@@ -19,6 +16,10 @@ func newAccessCmd(s *streams) *cobra.Command {
 	var (
 		files                          []string
 		groups, key, output, partition string
+		under                          string
+		onlyAccess                     bool
+		tags                           []string
+		podFile, nsFile                string
 		resolvers                      resolverFlags
 	)
 	c := &cobra.Command{
@@ -28,8 +29,19 @@ func newAccessCmd(s *streams) *cobra.Command {
 ACL entry that grants each, like kubectl auth can-i --list. Groups come from --groups,
 or from a resolver as in check.
 
-Exit codes: 0 listed, 2 error (a config YuniKorn rejects, unknown partition, usage).`,
+Parent queues are marked: their ACLs answer, but YuniKorn never runs an application
+in a parent queue. After the configured queues comes the queue that placement creates
+for this user's request when it names no queue (with the request's tags from --tag or
+--pod), marked with the rule that creates it, as check answers it. Queues a provided
+rule creates for any name asked for are answered by check one at a time.
+
+--partition and --under QUEUE narrow the listing to one partition and one subtree;
+--only-access leaves out the queues where the user has neither submit nor admin.
+
+Exit codes: 0 listed, 2 error (a config YuniKorn rejects, unknown partition or queue,
+usage).`,
 		Example: `  aclint access -f queues.yaml alice --groups data-eng
+  aclint access -f queues.yaml alice --groups data-eng --under root.prod --only-access
   aclint access bob --resolver file --groups-file people.yaml -o csv`,
 		Args: exactArgs(1, "access needs USER"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -44,103 +56,32 @@ Exit codes: 0 listed, 2 error (a config YuniKorn rejects, unknown partition, usa
 			if err := resolvers.subject(cmd, &q, groups); err != nil {
 				return err
 			}
+			if q.Tags, err = requestTags(tags, podFile, nsFile); err != nil {
+				return err
+			}
 			w := bufio.NewWriter(s.out)
 			defer w.Flush()
 			var begin func(acl.AccessResult) error
 			var emit func(acl.AccessRow) error
-			grant := func(h *acl.Holder) string {
-				if h == nil {
-					return "-"
-				}
-				how := ""
-				if h.Inherited {
-					how = ", inherited"
-				}
-				return fmt.Sprintf("%s %s via %s %s%s", h.Kind, h.Name, h.Queue, h.ACL, how)
-			}
 			switch output {
 			case "csv":
-				cw := csv.NewWriter(w)
-				cw.Write([]string{"partition", "queue", "submit", "submit_via_queue", "submit_via_acl", "submit_entry", "admin", "admin_via_queue", "admin_via_acl", "admin_entry"})
-				// one row slice for every row; the rows below a grant share
-				// its holder, so its entry text is built once
-				line := make([]string, 10)
-				entries := map[*acl.Holder]string{}
-				cell := func(out []string, h *acl.Holder) {
-					if h == nil {
-						out[0], out[1], out[2], out[3] = "false", "", "", ""
-						return
-					}
-					e, ok := entries[h]
-					if !ok {
-						e = h.Kind + ":" + h.Name
-						entries[h] = e
-					}
-					out[0], out[1], out[2], out[3] = "true", h.Queue, h.ACL, e
-				}
-				begin = func(acl.AccessResult) error { return nil }
-				emit = func(r acl.AccessRow) error {
-					line[0], line[1] = r.Partition, r.Queue
-					cell(line[2:6], r.Submit)
-					cell(line[6:10], r.Admin)
-					return cw.Write(line)
-				}
-				defer cw.Flush()
+				begin, emit = accessCSV(w)
 			case "json":
-				first := true
-				fmt.Fprintf(w, "{\"user\": %q, \"partitions\": [", args[0])
-				rows := 0
-				begin = func(a acl.AccessResult) error {
-					if !first {
-						w.WriteString("]},")
-					}
-					first = false
-					head, _ := json.Marshal(map[string]any{"groups": nonNil(a.Subject.Groups), "groupsSource": a.Subject.Source, "reason": a.Subject.Reason, "notes": nonNil(append(notes, a.Subject.Notes...))})
-					fmt.Fprintf(w, "\n  {\"partition\": %q, \"subject\": %s, \"queues\": [", a.Partition, head)
-					rows = 0
-					return nil
-				}
-				emit = func(r acl.AccessRow) error {
-					b, err := json.Marshal(struct {
-						Queue  string      `json:"queue"`
-						Submit *holderJSON `json:"submit"`
-						Admin  *holderJSON `json:"admin"`
-					}{r.Queue, toHolderJSON(r.Submit), toHolderJSON(r.Admin)})
-					if rows > 0 {
-						w.WriteString(",")
-					}
-					rows++
-					fmt.Fprintf(w, "\n    %s", b)
-					return err
-				}
-				defer func() {
-					if !first {
-						w.WriteString("]}")
-					}
-					w.WriteString("\n]}\n")
-				}()
+				var end func()
+				begin, emit, end = accessJSON(w, args[0], notes)
+				defer end()
 			default:
-				begin = func(a acl.AccessResult) error {
-					fmt.Fprintf(w, "partition %s: user %s, groups [%s] (%s)\n", a.Partition, args[0], strings.Join(a.Subject.Groups, ", "), a.Subject.Source)
-					for _, n := range append(notes, a.Subject.Notes...) {
-						fmt.Fprintf(w, "  note: %s\n", n)
-					}
-					if a.Subject.Reason != "" {
-						fmt.Fprintf(w, "  denied everywhere: %s\n", a.Subject.Reason)
-					}
-					return nil
-				}
-				emit = func(r acl.AccessRow) error {
-					_, err := fmt.Fprintf(w, "  %-40s submit: %-48s admin: %s\n", r.Queue, grant(r.Submit), grant(r.Admin))
-					return err
-				}
+				begin, emit = accessText(w, args[0], notes)
 			}
 			row := emit
 			emit = func(r acl.AccessRow) error {
 				progress.Answered()
+				if onlyAccess && r.Submit == nil && r.Admin == nil {
+					return nil
+				}
 				return row(r)
 			}
-			if err := newPolicy(cfg).Access(q, partition, begin, emit); err != nil {
+			if err := newPolicy(cfg).Access(q, acl.Scope{Partition: partition, Under: under}, begin, emit); err != nil {
 				return usageErr("%v", err)
 			}
 			return nil
@@ -148,12 +89,139 @@ Exit codes: 0 listed, 2 error (a config YuniKorn rejects, unknown partition, usa
 	}
 	f := c.Flags()
 	f.StringArrayVarP(&files, "file", "f", nil, "queue config or ConfigMap file, or - (repeatable; default ./queues.yaml)")
-	f.StringVar(&groups, "groups", "", "comma-separated groups as the request carries them, used exactly as given")
+	f.StringVar(&groups, "groups", "", "comma-separated groups as the request carries them (default: the resolver finds them)")
 	f.StringVar(&partition, "partition", "", "list only this partition")
+	f.StringVar(&under, "under", "", "list only this queue and the queues below it")
+	f.BoolVar(&onlyAccess, "only-access", false, "leave out queues where the user has neither submit nor admin")
+	f.StringArrayVar(&tags, "tag", nil, "a tag of the request KEY=VALUE, e.g. namespace=team-a (repeatable)")
+	f.StringVar(&podFile, "pod", "", "take the request's tags from a pod (or workload) manifest, as the Kubernetes shim does")
+	f.StringVar(&nsFile, "namespace", "", "with --pod: the pod's namespace manifest, for its yunikorn.apache.org annotations")
 	f.StringVarP(&output, "output", "o", "text", "output format: text, json or csv")
 	f.StringVar(&key, "key", config.DefaultKey, "ConfigMap data key holding the queue config")
 	resolvers.register(c)
 	return c
+}
+
+// queueKind is how an access row's queue is marked: a parent queue, or
+// one placement creates.
+func queueKind(r acl.AccessRow) string {
+	switch {
+	case r.CreatedBy != "":
+		return "created"
+	case r.Parent:
+		return "parent"
+	}
+	return "leaf"
+}
+
+func accessText(w *bufio.Writer, user string, notes []string) (func(acl.AccessResult) error, func(acl.AccessRow) error) {
+	grant := func(h *acl.Holder) string {
+		if h == nil {
+			return "-"
+		}
+		how := ""
+		if h.Inherited {
+			how = ", inherited"
+		}
+		return fmt.Sprintf("%s %s via %s %s%s", h.Kind, h.Name, h.Queue, h.ACL, how)
+	}
+	begin := func(a acl.AccessResult) error {
+		fmt.Fprintf(w, "partition %s: user %s, groups %s (%s)\n", a.Partition, user, acl.Names(a.Subject.Groups), a.Subject.Source)
+		for _, n := range append(notes, a.Subject.Notes...) {
+			fmt.Fprintf(w, "  note: %s\n", n)
+		}
+		if a.Subject.Reason != "" {
+			fmt.Fprintf(w, "  denied everywhere: %s\n", a.Subject.Reason)
+		}
+		return nil
+	}
+	emit := func(r acl.AccessRow) error {
+		queue := r.Queue
+		switch {
+		case r.CreatedBy != "":
+			queue += " (created)"
+		case r.Parent:
+			queue += " (parent)"
+		}
+		_, err := fmt.Fprintf(w, "  %-40s submit: %-48s admin: %s\n", queue, grant(r.Submit), grant(r.Admin))
+		if err == nil && r.CreatedBy != "" {
+			_, err = fmt.Fprintf(w, "    does not exist: placement %s creates it for this request when it names no queue\n", r.CreatedBy)
+		}
+		return err
+	}
+	return begin, emit
+}
+
+func accessCSV(w *bufio.Writer) (func(acl.AccessResult) error, func(acl.AccessRow) error) {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"partition", "queue", "submit", "submit_via_queue", "submit_via_acl", "submit_entry", "admin", "admin_via_queue", "admin_via_acl", "admin_entry", "queue_kind"})
+	// one row slice for every row; the rows below a grant share its
+	// holder, so its entry text is built once
+	line := make([]string, 11)
+	entries := map[*acl.Holder]string{}
+	cell := func(out []string, h *acl.Holder) {
+		if h == nil {
+			out[0], out[1], out[2], out[3] = "false", "", "", ""
+			return
+		}
+		e, ok := entries[h]
+		if !ok {
+			e = h.Kind + ":" + h.Name
+			entries[h] = e
+		}
+		out[0], out[1], out[2], out[3] = "true", h.Queue, h.ACL, e
+	}
+	begin := func(acl.AccessResult) error { return nil }
+	emit := func(r acl.AccessRow) error {
+		line[0], line[1] = r.Partition, r.Queue
+		cell(line[2:6], r.Submit)
+		cell(line[6:10], r.Admin)
+		line[10] = queueKind(r)
+		err := cw.Write(line)
+		cw.Flush()
+		return err
+	}
+	return begin, emit
+}
+
+// accessJSON streams {"user", "partitions": [{"partition", "subject",
+// "queues": [...]}]}, every value through the one JSON encoder.
+func accessJSON(w *bufio.Writer, user string, notes []string) (func(acl.AccessResult) error, func(acl.AccessRow) error, func()) {
+	first := true
+	rows := 0
+	fmt.Fprintf(w, "{\"user\": %s, \"partitions\": [", jsonValue(user))
+	begin := func(a acl.AccessResult) error {
+		if !first {
+			w.WriteString("]},")
+		}
+		first = false
+		head := jsonValue(map[string]any{"groups": nonNil(a.Subject.Groups), "groupsSource": a.Subject.Source, "reason": a.Subject.Reason, "notes": nonNil(append(notes, a.Subject.Notes...))})
+		fmt.Fprintf(w, "\n  {\"partition\": %s, \"subject\": %s, \"queues\": [", jsonValue(a.Partition), head)
+		rows = 0
+		return nil
+	}
+	emit := func(r acl.AccessRow) error {
+		b := jsonValue(struct {
+			Queue     string      `json:"queue"`
+			Kind      string      `json:"queueKind"`
+			CreatedBy string      `json:"createdBy,omitempty"`
+			Submit    *holderJSON `json:"submit"`
+			Admin     *holderJSON `json:"admin"`
+		}{r.Queue, queueKind(r), r.CreatedBy, toHolderJSON(r.Submit), toHolderJSON(r.Admin)})
+		if rows > 0 {
+			w.WriteString(",")
+		}
+		rows++
+		_, err := fmt.Fprintf(w, "\n    %s", b)
+		return err
+	}
+	end := func() {
+		if !first {
+			w.WriteString("]}")
+		}
+		w.WriteString("\n]}\n")
+	}
+	return begin, emit, end
 }
 
 func nonNil(s []string) []string {

@@ -24,6 +24,8 @@ func newCheckCmd(s *streams) *cobra.Command {
 		output              string
 		quiet, explain      bool
 		resolvers           resolverFlags
+		tags                []string
+		podFile, nsFile     string
 	)
 	c := &cobra.Command{
 		Use:   "check PARTITION QUEUE USER",
@@ -40,10 +42,17 @@ yunikorn-configs ConfigMaps; they are merged as YuniKorn merges them.
 Without --groups, the user's groups come from the partition's usergroupresolver,
 as they do in YuniKorn for requests that carry no groups.
 
+A queue that does not exist is answered only when a placement rule creates exactly
+it for this request. The request's tags (--tag namespace=team-a, or --pod with
+--namespace, which read them as the Kubernetes shim does) decide what tag rules
+create; without them, a queue only a tag rule creates is not answered, and the error
+names the tags that would create it.
+
 Exit codes: 0 allowed, 1 denied, 2 error (a config YuniKorn rejects, unknown
 partition or queue, usage).`,
 		Example: `  aclint check -f queues.yaml default root.prod.etl alice --groups data-eng
-  aclint check -f yunikorn-defaults.yaml -f yunikorn-configs.yaml default root.dev bob --action admin`,
+  aclint check -f yunikorn-defaults.yaml -f yunikorn-configs.yaml default root.dev bob --action admin
+  aclint check -f queues.yaml default root.teams.team-a alice --tag namespace=team-a --tag namespace.parentqueue=root.teams`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 3 {
 				return usageErr("check needs PARTITION QUEUE USER, got %d argument(s)\nrun 'aclint check --help' for usage", len(args))
@@ -66,9 +75,12 @@ partition or queue, usage).`,
 			if err := resolvers.subject(cmd, &q, groups); err != nil {
 				return err
 			}
+			if q.Tags, err = requestTags(tags, podFile, nsFile); err != nil {
+				return err
+			}
 			d, err := newPolicy(cfg).Decide(q)
 			if err != nil {
-				return usageErr("%v", err)
+				return answerErr(err)
 			}
 			d.Notes = append(notes, d.Notes...)
 			return writeVerdict(s, verdict{ok: d.Allowed,
@@ -83,6 +95,9 @@ partition or queue, usage).`,
 	f.StringVarP(&output, "output", "o", "text", "output format: text or json")
 	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing; answer with the exit code only")
 	f.StringVar(&key, "key", config.DefaultKey, "ConfigMap data key holding the queue config")
+	f.StringArrayVar(&tags, "tag", nil, "a tag of the request KEY=VALUE, e.g. namespace=team-a (repeatable); decides what tag rules create")
+	f.StringVar(&podFile, "pod", "", "take the request's tags from a pod (or workload) manifest, as the Kubernetes shim does")
+	f.StringVar(&nsFile, "namespace", "", "with --pod: the pod's namespace manifest, for its yunikorn.apache.org annotations")
 	f.BoolVar(&explain, "explain", false, "also show how the groups were found (for LDAP: the filter sent and each memberOf value)")
 	resolvers.register(c)
 	return c

@@ -50,7 +50,9 @@ grants (for a gain) or granted (for a loss) it; queues and partitions added and 
 and a config that stops being accepted.
 
 Exit codes: 0 compared; 1 with --fail-on-gain when anyone gains access, or when NEW is
-rejected by YuniKorn and OLD was not; 2 bad input or usage.`,
+rejected by YuniKorn and OLD was not; 2 bad input or usage, or nothing could be compared:
+both configs are rejected, or (with --fail-on-gain) OLD is rejected, so what NEW grants
+cannot be told from it.`,
 		Example: `  aclint diff old/queues.yaml queues.yaml
   git show main:queues.yaml | aclint diff - queues.yaml --fail-on-gain
   aclint diff -o markdown base.yaml queues.yaml > comment.md   # for a pull-request comment`,
@@ -104,7 +106,15 @@ rejected by YuniKorn and OLD was not; 2 bad input or usage.`,
 					}
 				}
 			}
-			if (old.accepted && !new.accepted) || (failOnGain && gains > 0) {
+			switch {
+			case old.accepted && !new.accepted:
+				return &exitError{code: ExitFail}
+			case !old.accepted && !new.accepted:
+				// a gate that compared nothing must not pass
+				return usageErr("both configs are rejected by YuniKorn: nothing was compared; fix them first (aclint lint %s %s)", args[0], args[1])
+			case !old.accepted && failOnGain:
+				return usageErr("OLD is rejected by YuniKorn, so nothing was compared and --fail-on-gain cannot tell what NEW grants; review NEW's access with aclint access or aclint matrix")
+			case failOnGain && gains > 0:
 				return &exitError{code: ExitFail}
 			}
 			return nil

@@ -6,7 +6,6 @@ import (
 
 	"bufio"
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"os"
 	"strconv"
@@ -23,6 +22,8 @@ func newMatrixCmd(s *streams) *cobra.Command {
 	var (
 		files                             []string
 		subjects, groupsFile, key, output string
+		partition, under, layout          string
+		onlyAccess                        bool
 		width                             int
 	)
 	c := &cobra.Command{
@@ -41,6 +42,9 @@ memory. The text table splits its columns to fit the terminal (COLUMNS, or --wid
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkOutput(output, "text", "json", "csv"); err != nil {
 				return err
+			}
+			if layout != "auto" && layout != "grid" && layout != "list" {
+				return usageErr("invalid --layout %q: use auto, grid or list", layout)
 			}
 			cfg, _, err := loadPolicyConfig(s, files, key)
 			if err != nil {
@@ -70,6 +74,17 @@ memory. The text table splits its columns to fit the terminal (COLUMNS, or --wid
 			}
 			w := bufio.NewWriter(s.out)
 			defer w.Flush()
+			scope := acl.Scope{Partition: partition, Under: under}
+			// --only-access: a row where nobody has access is left out
+			rows := func(emit func(part, queue string, cells []acl.Cell) error) error {
+				return p.Matrix(principals, scope, func(part, queue string, cells []acl.Cell) error {
+					progress.Answered()
+					if onlyAccess && acl.NoneHas(cells) {
+						return nil
+					}
+					return emit(part, queue, cells)
+				})
+			}
 			switch output {
 			case "csv":
 				cw := csv.NewWriter(w)
@@ -85,8 +100,7 @@ memory. The text table splits its columns to fit the terminal (COLUMNS, or --wid
 				// the cells are rendered again only when they change
 				var last []acl.Cell
 				var tail []byte
-				err = p.Matrix(principals, func(part, queue string, cells []acl.Cell) error {
-					progress.Answered()
+				err = rows(func(part, queue string, cells []acl.Cell) error {
 					head.Reset()
 					hw.Write([]string{part, queue})
 					hw.Flush()
@@ -103,16 +117,14 @@ memory. The text table splits its columns to fit the terminal (COLUMNS, or --wid
 					return err
 				})
 			case "json":
-				head, _ := json.Marshal(names)
-				fmt.Fprintf(w, "{\"subjects\": %s, \"rows\": [", head)
+				fmt.Fprintf(w, "{\"subjects\": %s, \"rows\": [", jsonValue(names))
 				n := 0
-				err = p.Matrix(principals, func(part, queue string, cells []acl.Cell) error {
-					progress.Answered()
+				err = rows(func(part, queue string, cells []acl.Cell) error {
 					vals := make([]string, len(cells))
 					for i, c := range cells {
 						vals[i] = c.String()
 					}
-					b, _ := json.Marshal(map[string]any{"partition": part, "queue": queue, "cells": vals})
+					b := jsonValue(map[string]any{"partition": part, "queue": queue, "cells": vals})
 					if n > 0 {
 						w.WriteString(",")
 					}
@@ -122,7 +134,7 @@ memory. The text table splits its columns to fit the terminal (COLUMNS, or --wid
 				})
 				w.WriteString("\n]}\n")
 			default:
-				err = writeMatrixText(w, p, principals, names, terminalWidth(width))
+				err = writeMatrixText(w, rows, names, terminalWidth(width), layout)
 			}
 			if err != nil {
 				return usageErr("%v", err)
@@ -136,17 +148,17 @@ memory. The text table splits its columns to fit the terminal (COLUMNS, or --wid
 	f.StringVar(&groupsFile, "groups-file", "", "add the users of this groups file, each with its groups")
 	f.StringVarP(&output, "output", "o", "text", "output format: text, csv or json")
 	f.IntVar(&width, "width", 0, "text table width (default: $COLUMNS, or 120)")
+	f.StringVar(&partition, "partition", "", "show only this partition")
+	f.StringVar(&under, "under", "", "show only this queue and the queues below it")
+	f.BoolVar(&onlyAccess, "only-access", false, "leave out queues where no subject has access")
+	f.StringVar(&layout, "layout", "auto", "text only: grid (a column per subject), list (per queue, who gains access there), or auto (grid while it fits in "+strconv.Itoa(maxGridBlocks)+" blocks of --width)")
 	f.StringVar(&key, "key", config.DefaultKey, "ConfigMap data key holding the queue config")
 	return c
 }
 
 func parseSubjects(list string) ([]acl.Principal, error) {
 	var out []acl.Principal
-	for _, s := range strings.Split(list, ",") {
-		s = strings.TrimSpace(s)
-		if s == "" {
-			continue
-		}
+	for _, s := range parseList(list) {
 		kind, name, ok := strings.Cut(s, ":")
 		switch {
 		case !ok:
@@ -190,17 +202,93 @@ func terminalWidth(flag int) int {
 	return 120
 }
 
-// writeMatrixText prints the matrix in blocks of columns that fit width; the
-// queue column repeats in each block.
-func writeMatrixText(w *bufio.Writer, p *acl.Policy, principals []acl.Principal, names []string, width int) error {
+// maxGridBlocks is how many blocks of columns the text grid may split into
+// before auto switches to the list layout: past it, a grid is more
+// scrolling than reading.
+const maxGridBlocks = 3
+
+// writeMatrixText prints the matrix as a grid in blocks of columns that fit
+// width (the queue column repeats in each block), or, when the grid would
+// not fit in maxGridBlocks blocks or --layout list asks for it, as a list:
+// one line per queue with the subjects that gain access there, which is all
+// of them at the first queue shown and, below it, only what the queue's
+// own ACLs add (YuniKorn has no deny: access only grows down the tree).
+func writeMatrixText(w *bufio.Writer, rows func(func(part, queue string, cells []acl.Cell) error) error, names []string, width int, layout string) error {
+	blocks := 0
+	for start := 0; start < len(names); {
+		end, used := start, 0
+		for end < len(names) && (end == start || used+max(len(names[end]), 6)+2 <= width-40) {
+			used += max(len(names[end]), 6) + 2
+			end++
+		}
+		blocks++
+		start = end
+	}
+	if layout == "list" || layout == "auto" && blocks > maxGridBlocks {
+		return writeMatrixList(w, rows, names)
+	}
+	return writeMatrixGrid(w, rows, names, width)
+}
+
+// writeMatrixList is the list layout of writeMatrixText.
+func writeMatrixList(w *bufio.Writer, rows func(func(part, queue string, cells []acl.Cell) error) error, names []string) error {
+	fmt.Fprintf(w, "%d subjects, one line per queue: who gains admin (and submit) or submit there; a queue with nothing new has what its parent has\n", len(names))
+	type level struct {
+		queue string
+		cells []acl.Cell
+	}
+	var stack []level // the shown ancestors of the current queue
+	var admin, submit []string
+	return rows(func(part, queue string, cells []acl.Cell) error {
+		path := part + "/" + queue
+		for len(stack) > 0 && !strings.HasPrefix(path, stack[len(stack)-1].queue+".") {
+			stack = stack[:len(stack)-1]
+		}
+		var parent []acl.Cell
+		if len(stack) > 0 {
+			parent = stack[len(stack)-1].cells
+		}
+		admin, submit = admin[:0], submit[:0]
+		for i, c := range cells {
+			if parent != nil && parent[i] >= c {
+				continue
+			}
+			switch c {
+			case acl.SubmitAdmin:
+				admin = append(admin, names[i])
+			case acl.SubmitOnly:
+				submit = append(submit, names[i])
+			}
+		}
+		stack = append(stack, level{path, append([]acl.Cell(nil), cells...)})
+		what := "no one"
+		if parent != nil {
+			what = "nothing new"
+		}
+		if len(admin)+len(submit) > 0 {
+			var parts []string
+			if len(admin) > 0 {
+				parts = append(parts, "admin: "+strings.Join(admin, ", "))
+			}
+			if len(submit) > 0 {
+				parts = append(parts, "submit: "+strings.Join(submit, ", "))
+			}
+			what = strings.Join(parts, "; ")
+		}
+		_, err := fmt.Fprintf(w, "%s  %s\n", path, what)
+		return err
+	})
+}
+
+// writeMatrixGrid is the grid layout of writeMatrixText.
+func writeMatrixGrid(w *bufio.Writer, emitRows func(func(part, queue string, cells []acl.Cell) error) error, names []string, width int) error {
 	type row struct {
 		part, queue string
 		cells       []acl.Cell
 	}
 	var rows []row
 	qw := len("QUEUE")
-	if err := p.Matrix(principals, func(part, queue string, cells []acl.Cell) error {
-		progress.Answered()
+	if err := emitRows(func(part, queue string, cells []acl.Cell) error {
 		rows = append(rows, row{part, queue, append([]acl.Cell(nil), cells...)})
 		qw = max(qw, len(part)+1+len(queue))
 		return nil

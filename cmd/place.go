@@ -1,10 +1,10 @@
 package cmd
 
 import (
-	"github.com/aclint/aclint/pkg/acl"
-	"github.com/aclint/aclint/pkg/input"
+	"fmt"
 	"io"
-	"strings"
+
+	"github.com/aclint/aclint/pkg/acl"
 
 	"github.com/spf13/cobra"
 
@@ -22,10 +22,11 @@ func newPlaceCmd(s *streams) *cobra.Command {
 		tags                    []string
 		submitter, subGroups    string
 		forced, quiet           bool
+		noAdmission             bool
 		resolvers               resolverFlags
 	)
 	c := &cobra.Command{
-		Use:   "place [-f FILE] PARTITION USER [--groups g1,g2] [--queue NAME] [--tag KEY=VALUE]... | place --pod POD.yaml [--namespace NS.yaml]",
+		Use:   "place [-f FILE] PARTITION USER [--groups g1,g2] [--queue NAME] [--tag KEY=VALUE]... | place --pod POD.yaml [--namespace NS.yaml] (--submitter USER | --without-admission-controller)",
 		Short: "Answer where YuniKorn places an application, whether the queue is created, and why it is rejected",
 		Long: `Run YuniKorn's placement for one application as a freshly started scheduler does:
 each placement rule in order (its filter, parent rules, the queue name it makes),
@@ -37,13 +38,19 @@ decision explained as check explains it.
 The input is what the Kubernetes shim sends: the requested queue (--queue, empty
 when the pod names none), the user and groups, and tags such as namespace and
 namespace.parentqueue. --pod reads them from a pod manifest the way the shim does
-(and --namespace adds the namespace's annotations).
+(and --namespace adds the namespace's annotations); a Job, CronJob, Deployment,
+StatefulSet, DaemonSet or ReplicaSet is read through its pod template, as the shim
+sees the pods it creates. With YuniKorn's admission controller in the path, the core
+sees the Kubernetes user who creates the pod unless the pod carries the user.info
+annotation: name that user with --submitter, or say --without-admission-controller;
+otherwise place cannot know the user and exits 2.
 
 Exit codes: 0 placed, 1 rejected, 2 error (a config YuniKorn rejects, an unknown
-partition, bad input).`,
+partition, bad input, a pod whose submitter is not given).`,
 		Example: `  aclint place -f queues.yaml default alice --groups dev --tag namespace=team-a
   aclint place -f queues.yaml default bob --queue root.prod.etl -o json
-  aclint place -f queues.yaml --pod pod.yaml --namespace ns.yaml`,
+  aclint place -f queues.yaml --pod pod.yaml --namespace ns.yaml --submitter alice
+  aclint place -f queues.yaml --pod job.yaml --without-admission-controller`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if podFile != "" {
 				if len(args) > 1 {
@@ -66,19 +73,9 @@ partition, bad input).`,
 				if cmd.Flags().Changed("queue") || cmd.Flags().Changed("groups") || len(tags) > 0 {
 					return usageErr("--pod gives the queue, user, groups and tags: leave out --queue, --groups and --tag")
 				}
-				pod, err := input.ReadFile(podFile)
+				a, d, err := readPod(podFile, nsFile)
 				if err != nil {
-					return usageErr("--pod: %v", err)
-				}
-				var ns []byte
-				if nsFile != "" {
-					if ns, err = input.ReadFile(nsFile); err != nil {
-						return usageErr("--namespace: %v", err)
-					}
-				}
-				a, d, err := placement.FromPod(pod, ns)
-				if err != nil {
-					return usageErr("--pod %s: %v", podFile, err)
+					return err
 				}
 				app, derived = a, &d
 				if len(args) == 1 {
@@ -86,15 +83,13 @@ partition, bad input).`,
 				}
 			} else {
 				app.Partition, app.User, app.Queue = args[0], args[1], queue
-				if groups != "" {
-					app.Groups = strings.Split(groups, ",")
+				app.Groups = parseList(groups)
+				t, err := parseTags(tags)
+				if err != nil {
+					return err
 				}
-				for _, t := range tags {
-					k, v, ok := strings.Cut(t, "=")
-					if !ok || k == "" {
-						return usageErr("--tag %q: write KEY=VALUE", t)
-					}
-					app.Tags[k] = v
+				if t != nil {
+					app.Tags = t
 				}
 			}
 			if forced {
@@ -110,23 +105,31 @@ partition, bad input).`,
 				return err
 			}
 			var gate *admissionGate
-			if derived != nil {
+			switch {
+			case derived != nil && noAdmission:
+				if submitter != "" || subGroups != "" {
+					return usageErr("--submitter names who the admission controller sees create the pod; with --without-admission-controller nobody writes it into the pod: leave it out")
+				}
+				derived.Notes = append(derived.Notes, "--without-admission-controller: the shim reads the pod as it is, so the identity is the pod's own "+placement.AnnotationUserInfo+" annotation, or user nobody without it")
+			case derived != nil:
 				// the admission controller stands between the pod and the
 				// scheduler: does the pod reach YuniKorn, and as whom?
 				var sub *admission.Submitter
 				if submitter != "" {
-					sub = &admission.Submitter{User: submitter}
-					if subGroups != "" {
-						sub.Groups = strings.Split(subGroups, ",")
-					}
+					sub = &admission.Submitter{User: submitter, Groups: parseList(subGroups)}
 				}
 				gate = admit(admission.Read(cfg.Doc.Settings), *derived, sub)
+				if gate.unknown != "" {
+					return usageErr("%s", gate.unknown)
+				}
 				if gate.rejected == "" && gate.bypass == "" {
 					app.User, app.Groups = gate.id.User, gate.id.Groups
 					derived.User = gate.id.How
 				}
-			} else if submitter != "" || subGroups != "" {
+			case submitter != "" || subGroups != "":
 				return usageErr("--submitter goes with --pod: it is who creates the pod")
+			case noAdmission:
+				return usageErr("--without-admission-controller goes with --pod: without a pod, --groups and the user are the request as given")
 			}
 			if gate != nil && (gate.rejected != "" || gate.bypass != "") {
 				return writeVerdict(s, gateVerdict(gate), output, quiet)
@@ -162,6 +165,7 @@ partition, bad input).`,
 	f.StringVar(&nsFile, "namespace", "", "with --pod: the pod's namespace manifest, for its yunikorn.apache.org annotations")
 	f.StringVar(&submitter, "submitter", "", "with --pod: the Kubernetes user who creates the pod, as the admission controller sees it")
 	f.StringVar(&subGroups, "submitter-groups", "", "with --pod: the submitter's Kubernetes groups, comma-separated")
+	f.BoolVar(&noAdmission, "without-admission-controller", false, "with --pod: YuniKorn's admission controller is not in the path, so the shim sees the pod as written (its user.info annotation, or user nobody)")
 	f.StringVarP(&output, "output", "o", "text", "output format: text or json")
 	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing; answer with the exit code only")
 	f.StringVar(&key, "key", config.DefaultKey, "ConfigMap data key holding the queue config")
@@ -174,6 +178,7 @@ type admissionGate struct {
 	id       admission.Identity
 	rejected string // it refuses to create the pod
 	bypass   string // it does not send the pod to YuniKorn
+	unknown  string // the identity the core sees cannot be known from the input
 	notes    []string
 }
 
@@ -186,6 +191,18 @@ func admit(set admission.Settings, d placement.Derivation, sub *admission.Submit
 	if ok, why := set.Processes(d.Namespace, d.NamespaceAnnotations); !ok {
 		g.bypass = "the admission controller does not send this pod to YuniKorn (" + why + "): no placement rule or queue ACL applies to it"
 		return g
+	}
+	what := "pod"
+	if d.Workload != "" {
+		what = d.Workload
+	}
+	if !g.id.Known {
+		// the core sees whoever creates the pod: nothing in the files says who
+		g.unknown = fmt.Sprintf("the %s carries no %s annotation, so YuniKorn's admission controller writes in the Kubernetes user who creates it, and the core decides for that user, whom no file names: give it with --submitter USER (and --submitter-groups), or pass --without-admission-controller if pods reach the shim without it (the shim then sends user nobody)", what, placement.AnnotationUserInfo)
+		return g
+	}
+	if d.Workload != "" && !set.BypassAuth && !set.TrustControllers {
+		g.notes = append(g.notes, fmt.Sprintf("%s is false: the controller that creates the %s's pods is a system user and may set the user.info annotation only if it matches %s or %s; otherwise the admission controller refuses its pods", admission.KeyTrustControllers, d.Workload, admission.KeyExternalUsers, admission.KeyExternalGroups))
 	}
 	g.notes = append(g.notes, "identity the core sees: "+g.id.How)
 	if set.BypassAuth {

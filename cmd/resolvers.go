@@ -126,8 +126,9 @@ func (f *resolverFlags) subject(c *cobra.Command, q *acl.Query, groups string) e
 		return usageErr("--ldap-timeout %v: give a positive time limit, e.g. 10s", f.timeout)
 	}
 	q.Resolvers = f.options(c)
-	if groups != "" {
-		q.Groups = strings.Split(groups, ",")
+	q.Groups = parseList(groups)
+	if groups != "" && len(q.Groups) == 0 {
+		return usageErr("--groups %q names no group: give comma-separated names, or leave --groups out to let the resolver find the groups", groups)
 	}
 	if f.name != "" {
 		r, err := resolve.New(f.name, q.Resolvers)

@@ -263,8 +263,10 @@ func keyAbsent(s *streams, docs []*config.Document, absent []*config.KeyAbsentEr
 	if seen[config.DefaultsConfigMap] {
 		other = config.ConfigsConfigMap
 	}
-	return nil, usageErr("%s: ConfigMap %s has no %s key: YuniKorn merges it with %s key by key and takes the queue config from there; pass that ConfigMap too (-f %s.yaml), e.g. from: kubectl get configmap %s -o yaml",
-		ka.Path, strings.Join(ka.ConfigMaps, ", "), ka.Key, other, other, other)
+	// the advice must work for every command: diff takes one path per
+	// side, so both ConfigMaps go into one file (a List) or one directory
+	return nil, usageErr("%s: ConfigMap %s has no %s key: YuniKorn merges it with %s key by key and takes the queue config from there; give both ConfigMaps in one file, e.g. kubectl get configmap %s %s -n yunikorn -o yaml > both.yaml, and pass both.yaml in its place (check, place and the audits also take each ConfigMap as its own -f)",
+		ka.Path, strings.Join(ka.ConfigMaps, ", "), ka.Key, other, config.DefaultsConfigMap, config.ConfigsConfigMap)
 }
 
 func inputOptions(s *streams, key string, verbose bool) config.LoadOptions {

@@ -144,7 +144,7 @@ func runTests(s *streams, cmd *cobra.Command, paths, files []string, key, output
 		var err error
 		switch output {
 		case "json":
-			err = encodeJSON(s.out, testsJSON(runs, n))
+			err = writeJSON(s.out, testsJSON(runs, n))
 		case "junit":
 			err = writeTestsJUnit(s.out, runs, n)
 		default:

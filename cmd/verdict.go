@@ -5,7 +5,6 @@ package cmd
 // notes, -o json with one encoder's settings, -q and the exit code.
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -33,7 +32,7 @@ func writeVerdict(s *streams, v verdict, output string, quiet bool) error {
 	if !quiet {
 		var err error
 		if output == "json" {
-			err = encodeJSON(s.out, v.json())
+			err = writeJSON(s.out, v.json())
 		} else {
 			err = v.text(s.out)
 		}
@@ -50,14 +49,6 @@ func writeVerdict(s *streams, v verdict, output string, quiet bool) error {
 	return &exitError{code: v.code}
 }
 
-// encodeJSON writes one JSON document the way every command does: indented,
-// with <, > and & as written.
-func encodeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
-}
 
 // writeNotes ends a text verdict with its notes.
 func writeNotes(b *strings.Builder, notes []string) {
@@ -77,7 +68,7 @@ func writeDecisionText(w io.Writer, d *acl.Decision, explain bool) error {
 	}
 	// groups may come from LDAP or a groups file: no newline of theirs may
 	// start a line of ours (a CI log reads "::error::" at a line's start)
-	groups := lint.Printable("[" + strings.Join(d.Groups, ", ") + "]")
+	groups := lint.Printable(acl.Names(d.Groups))
 	var b strings.Builder
 	fmt.Fprintln(&b, verdict)
 	fmt.Fprintf(&b, "%s on %s in partition %s for user %s, groups %s", d.Query.Action, d.Queue, d.Partition, d.Query.User, groups)
@@ -130,8 +121,7 @@ func writeDecisionText(w io.Writer, d *acl.Decision, explain bool) error {
 }
 
 func strconvQuote(s string) string {
-	out, _ := json.Marshal(s)
-	return string(out)
+	return string(jsonValue(s))
 }
 
 type jsonGrant struct {
@@ -163,6 +153,7 @@ func decisionJSON(d *acl.Decision) any {
 		Queue        string          `json:"queue"`
 		DecidingQ    string          `json:"decidingQueue"`
 		Dynamic      bool            `json:"dynamic"`
+		ParentQueue  bool            `json:"parentQueue"`
 		User         string          `json:"user"`
 		Groups       []string        `json:"groups"`
 		GroupsSource string          `json:"groupsSource"`
@@ -173,7 +164,7 @@ func decisionJSON(d *acl.Decision) any {
 		Notes        []string        `json:"notes"`
 	}{
 		Allowed: d.Allowed, Action: string(d.Query.Action), Partition: d.Partition, Queue: d.Queue,
-		DecidingQ: d.Deciding, Dynamic: d.Dynamic, User: d.Query.User, Groups: d.Groups,
+		DecidingQ: d.Deciding, Dynamic: d.Dynamic, ParentQueue: d.Parent, User: d.Query.User, Groups: d.Groups,
 		GroupsSource: d.GroupsSource, GroupsDetail: d.GroupsDetails, Reason: d.Reason, Consulted: []jsonConsulted{}, Notes: d.Notes,
 	}
 	if out.Groups == nil {
@@ -429,7 +420,7 @@ func writePlaceText(w io.Writer, app placement.App, r *placement.Result, d *plac
 	if q == "" {
 		q = "(none)"
 	}
-	fmt.Fprintf(&b, "application of user %s, groups [%s]", r.User, strings.Join(r.Groups, ", "))
+	fmt.Fprintf(&b, "application of user %s, groups %s", r.User, acl.Names(r.Groups))
 	if r.GroupsSource != "" {
 		fmt.Fprintf(&b, " (%s)", r.GroupsSource)
 	}

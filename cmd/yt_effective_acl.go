@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -99,10 +98,7 @@ func writeEffectiveJSON(w io.Writer, entries []ytsaurus.EffectiveEntry) error {
 		}
 		out = append(out, x)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(out)
+	return writeJSON(w, out)
 }
 
 func writeEffectiveText(w io.Writer, tree *ytsaurus.Tree, path string, entries []ytsaurus.EffectiveEntry) error {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/aclint/aclint/pkg/config"
@@ -76,6 +77,11 @@ type Query struct {
 	// Resolvers gives what the partition's type needs (a groups file, LDAP
 	// settings) when Resolver is nil.
 	Resolvers resolve.Options
+	// Tags are the request's application tags (namespace and the
+	// namespace's annotations, from the Kubernetes shim). nil means they
+	// are not known: a queue that only a tag rule creates is then no
+	// answer, and the error names the tags that would create it.
+	Tags map[string]string
 }
 
 // Grant names the ACL entry that allowed access.
@@ -115,6 +121,9 @@ type Decision struct {
 	Queue        string // the queue asked for, as YuniKorn names it (lower case)
 	Deciding     string // the queue whose ACLs were checked first
 	Dynamic      bool   // the queue does not exist and would be created under Deciding
+	// Parent is set when the queue asked about is a parent queue: its ACLs
+	// answer, but YuniKorn never runs an application in it.
+	Parent       bool
 	Groups       []string
 	GroupsSource string
 	// GroupsDetails explain how the resolver found the groups.
@@ -128,7 +137,13 @@ type Decision struct {
 
 // QueryError is a question that has no answer: an unknown partition or
 // queue, or groups aclint cannot know.
-type QueryError struct{ Msg string }
+type QueryError struct {
+	Msg string
+	// Tags, when set, are the tags of a request for which placement would
+	// create the queue: the question has an answer once the request's tags
+	// are given.
+	Tags map[string]string
+}
 
 func (e *QueryError) Error() string { return e.Msg }
 
@@ -143,12 +158,29 @@ type Policy struct {
 
 // Creator says which placement rule would create a queue that does not
 // exist: for a subject's request, or (who-can, with no subject) for some
-// request. It returns the rule, or "" and why none does. YuniKorn creates
-// queues only through placement rules with create: true, so without a
-// Creator no missing queue is ever answered.
+// request. YuniKorn creates queues only through placement rules with
+// create: true, so without a Creator no missing queue is ever answered.
 type Creator interface {
-	Creates(part *config.Partition, queue string, sub Subject) (by, why string)
-	CreatesForSomeone(part *config.Partition, queue string) (by, why string)
+	// Creates answers for the request of sub naming queue, with the
+	// request's tags (nil: not known).
+	Creates(part *config.Partition, queue string, sub Subject, tags map[string]string) Creation
+	// CreatesForSomeone answers whether any request could have it created.
+	CreatesForSomeone(part *config.Partition, queue string) Creation
+	// Lands names the queue placement creates for the request of sub when
+	// it names no queue, and the rule; "" when it lands in an existing
+	// queue or nowhere.
+	Lands(part *config.Partition, sub Subject, tags map[string]string) (queue, by string)
+}
+
+// Creation is placement's answer for a queue that does not exist.
+type Creation struct {
+	By   string // the rule that creates it ("rule 2 (tag namespace at q.yaml:9:15)"); "" when none does
+	Why  string // why none does
+	Note string // a condition the answer rests on
+	// Tags, when By is "": the tags of a request that a rule (NeedsBy)
+	// would create the queue for; nil when none would.
+	Tags    map[string]string
+	NeedsBy string
 }
 
 // SetCreator sets the placement that decides whether missing queues exist.
@@ -274,9 +306,9 @@ func (p *Policy) FindPartition(name string) (*config.Partition, error) {
 		}
 	}
 	if len(names) == 0 {
-		return nil, &QueryError{fmt.Sprintf("partition %q not found: the config has no partitions", name)}
+		return nil, &QueryError{Msg: fmt.Sprintf("partition %q not found: the config has no partitions", name)}
 	}
-	return nil, &QueryError{fmt.Sprintf("partition %q not found; the config has: %s%s", name, strings.Join(names, ", "), hint)}
+	return nil, &QueryError{Msg: fmt.Sprintf("partition %q not found; the config has: %s%s", name, strings.Join(names, ", "), hint)}
 }
 
 // Target is the queue an access question is about.
@@ -292,7 +324,7 @@ type Target struct {
 // has no user) under an existing parent queue: it has no ACLs, so its
 // ancestors decide. A queue no rule creates is no queue: asking about it is
 // an error, never an answer, so a typo cannot come back allowed.
-func (p *Policy) Target(part *config.Partition, path string, sub *Subject) (Target, error) {
+func (p *Policy) Target(part *config.Partition, path string, sub *Subject, tags map[string]string) (Target, error) {
 	q, missing, err := FindQueue(part.Root, path)
 	if err != nil {
 		return Target{}, err
@@ -310,35 +342,59 @@ func (p *Policy) Target(part *config.Partition, path string, sub *Subject) (Targ
 	}
 	near := p.nearestQueue(part, t.Path)
 	if q.IsLeaf() {
-		return t, &QueryError{fmt.Sprintf("queue %s does not exist and cannot be created: %s is a leaf queue, so no queue can be added below it%s", t.Path, q.Path(), near)}
+		return t, &QueryError{Msg: fmt.Sprintf("queue %s does not exist and cannot be created: %s is a leaf queue, so no queue can be added below it%s", t.Path, q.Path(), near)}
 	}
 	for _, m := range missing {
 		// NewDynamicQueue checks each part as written, before it is
 		// lower-cased: the Kelvin sign is not "k" here
 		if !ValidQueueName(m) {
-			return t, &QueryError{fmt.Sprintf("queue %s does not exist and cannot be created: %q is not a valid queue name (%s)%s", t.Path, m, QueueNamePattern, near)}
+			return t, &QueryError{Msg: fmt.Sprintf("queue %s does not exist and cannot be created: %q is not a valid queue name (%s)%s", t.Path, m, QueueNamePattern, near)}
 		}
 		if m == recoveryName {
-			return t, &QueryError{fmt.Sprintf("queue %s does not exist and cannot be created: YuniKorn refuses to create a dynamic queue named %s at any depth (dynamic queue cannot be root.@recovery@)", t.Path, recoveryName)}
+			return t, &QueryError{Msg: fmt.Sprintf("queue %s does not exist and cannot be created: YuniKorn refuses to create a dynamic queue named %s at any depth (dynamic queue cannot be root.@recovery@)", t.Path, recoveryName)}
 		}
 	}
-	by, why := "", "YuniKorn creates queues only through placement rules with create: true"
+	c := Creation{Why: "YuniKorn creates queues only through placement rules with create: true"}
 	if p.creator != nil {
 		if sub != nil {
-			by, why = p.creator.Creates(part, path, *sub)
+			c = p.creator.Creates(part, path, *sub, tags)
 		} else {
-			by, why = p.creator.CreatesForSomeone(part, path)
+			c = p.creator.CreatesForSomeone(part, path)
 		}
 	}
-	if by == "" {
-		return t, &QueryError{fmt.Sprintf("no such queue, and no placement rule creates it for this request: %s does not exist in partition %s (%s)%s", t.Path, part.CanonicalName(), why, near)}
+	if c.By == "" {
+		if c.Tags != nil {
+			return t, &QueryError{Msg: fmt.Sprintf("%s does not exist in partition %s, and this question gives no request tags: placement %s creates it only for a request with the tags %s; ask again with those tags, or check the nearest existing queue, %s%s",
+				t.Path, part.CanonicalName(), c.NeedsBy, DescribeTags(c.Tags), q.Path(), near), Tags: c.Tags}
+		}
+		return t, &QueryError{Msg: fmt.Sprintf("no such queue, and no placement rule creates it for this request: %s does not exist in partition %s (%s)%s", t.Path, part.CanonicalName(), c.Why, near)}
 	}
 	t.Dynamic = true
-	t.Note = fmt.Sprintf("queue %s does not exist; placement %s creates it under %s for this request, and a new queue has no ACLs of its own, so access is decided by %s and its ancestors", t.Path, by, q.Path(), q.Path())
+	how := "creates it under %s for this request"
 	if sub == nil {
-		t.Note = fmt.Sprintf("queue %s does not exist; placement %s can create it under %s, and a new queue has no ACLs of its own, so access is decided by %s and its ancestors", t.Path, by, q.Path(), q.Path())
+		how = "can create it under %s"
+		if len(c.Tags) > 0 {
+			how += " (for a request with the tags " + DescribeTags(c.Tags) + ")"
+		}
+	}
+	t.Note = fmt.Sprintf("queue %s does not exist; placement %s "+how+", and a new queue has no ACLs of its own, so access is decided by %s and its ancestors", t.Path, c.By, q.Path(), q.Path())
+	if c.Note != "" {
+		t.Note += "; " + c.Note
 	}
 	return t, nil
+}
+
+// DescribeTags writes tags as key=value pairs in key order.
+func DescribeTags(tags map[string]string) string {
+	keys := make([]string, 0, len(tags))
+	for k := range tags {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for i, k := range keys {
+		keys[i] = k + "=" + tags[k]
+	}
+	return strings.Join(keys, ", ")
 }
 
 // nearestQueue suggests the existing queue nearest to path, as "; did you
@@ -363,7 +419,7 @@ func IsRecoveryPath(path string) bool { return strings.EqualFold(path, recoveryQ
 func FindQueue(root *config.Queue, path string) (*config.Queue, []string, error) {
 	parts := strings.Split(path, ".")
 	if strings.ToLower(parts[0]) != "root" {
-		return nil, nil, &QueryError{fmt.Sprintf("queue %q not found: queue paths start at root, e.g. root.%s", path, path)}
+		return nil, nil, &QueryError{Msg: fmt.Sprintf("queue %q not found: queue paths start at root, e.g. root.%s", path, path)}
 	}
 	q := root
 	for i := 1; i < len(parts); i++ {
@@ -395,11 +451,17 @@ func (p *Policy) Decide(q Query) (*Decision, error) {
 	if d.Reason != "" {
 		return d, nil
 	}
-	t, err := p.Target(part, q.Queue, &sub)
+	t, err := p.Target(part, q.Queue, &sub, q.Tags)
 	if err != nil {
 		return nil, err
 	}
 	d.Queue, d.Deciding, d.Dynamic = t.Path, t.Queue.Path(), t.Dynamic
+	if !t.Dynamic && !t.Queue.IsLeaf() && q.Action == Submit {
+		// CheckSubmitAccess answers a parent queue, but PlaceApplication
+		// moves on from it and AddApplication never runs an app there
+		d.Parent = true
+		d.Notes = append(d.Notes, fmt.Sprintf("%s is a parent queue: this is its ACL answer, but YuniKorn never runs an application in a parent queue; an application that names it goes to the next placement rule (aclint place --queue %s shows where)", t.Path, t.Path))
+	}
 	target := t.Queue
 	if t.Note != "" {
 		d.Notes = append(d.Notes, t.Note)
@@ -489,19 +551,23 @@ func (p *Policy) ResolveSubject(part *config.Partition, q Query) (Subject, error
 		var err error
 		r, err = resolve.ForType(first.Resolver.Value, q.Resolvers)
 		if err != nil {
-			return sub, &QueryError{err.Error()}
+			return sub, &QueryError{Msg: err.Error()}
 		}
 	}
 	res, err := r.Resolve(q.User)
 	sub.Details = res.Details
+	if r.Name() == "os" {
+		// the answer is this machine's, and says so every time
+		sub.Notes = append(sub.Notes, OSResolverNote)
+	}
 	sub.Notes = append(sub.Notes, res.Warnings...)
 	var unreachable *resolve.UnreachableError
 	var crash *resolve.CrashError
 	switch {
 	case errors.As(err, &unreachable):
-		return sub, &QueryError{fmt.Sprintf("%v: aclint cannot know the groups YuniKorn would get, so it gives no answer (check the address, the bind user and password, the network and --ldap-timeout)", err)}
+		return sub, &QueryError{Msg: fmt.Sprintf("%v: aclint cannot know the groups YuniKorn would get, so it gives no answer (check the address, the bind user and password, the network and --ldap-timeout)", err)}
 	case errors.As(err, &crash):
-		return sub, &QueryError{err.Error()}
+		return sub, &QueryError{Msg: err.Error()}
 	}
 	if err != nil {
 		if !errors.Is(err, resolve.ErrUnresolvable) {
@@ -515,6 +581,9 @@ func (p *Policy) ResolveSubject(part *config.Partition, q Query) (Subject, error
 	sub.Source = res.Source
 	return sub, nil
 }
+
+// OSResolverNote is said on every answer whose groups the os resolver found.
+const OSResolverNote = "the os resolver read the users and groups of the machine aclint runs on (/etc/passwd and /etc/group, or NSS), not those of the scheduler's container: where they differ, YuniKorn's answer differs"
 
 func resolverLabel(name string) string {
 	if name == "" {
@@ -576,8 +645,14 @@ func (p *Policy) noMatch(d *Decision, q *config.Queue, s config.Str, v *Value) s
 			groups = append(groups, e.Name)
 		}
 	}
-	return fmt.Sprintf("no match: user %s not in users [%s], groups [%s] not in groups [%s]",
-		d.Query.User, strings.Join(users, ","), strings.Join(d.Groups, ","), strings.Join(groups, ","))
+	return fmt.Sprintf("no match: user %s not in users %s, groups %s not in groups %s",
+		d.Query.User, Names(users), Names(d.Groups), Names(groups))
+}
+
+// Names writes a list of users or groups the one way every answer does:
+// [etl-team, data-eng].
+func Names(names []string) string {
+	return "[" + strings.Join(names, ", ") + "]"
 }
 
 // nearMisses adds notes for entries that look like they name the user or one

@@ -149,15 +149,19 @@ func TestDecisionExplains(t *testing.T) {
 
 type stubCreator struct{ queue, user string }
 
-func (c stubCreator) Creates(_ *config.Partition, queue string, sub Subject) (string, string) {
+func (c stubCreator) Creates(_ *config.Partition, queue string, sub Subject, _ map[string]string) Creation {
 	if strings.EqualFold(queue, c.queue) && sub.User == c.user {
-		return "rule 1 (stub)", ""
+		return Creation{By: "rule 1 (stub)"}
 	}
-	return "", "the stub creates only " + c.queue + " for " + c.user
+	return Creation{Why: "the stub creates only " + c.queue + " for " + c.user}
 }
 
-func (c stubCreator) CreatesForSomeone(_ *config.Partition, queue string) (string, string) {
-	return c.Creates(nil, queue, Subject{User: c.user})
+func (c stubCreator) CreatesForSomeone(_ *config.Partition, queue string) Creation {
+	return c.Creates(nil, queue, Subject{User: c.user}, nil)
+}
+
+func (c stubCreator) Lands(*config.Partition, Subject, map[string]string) (string, string) {
+	return "", ""
 }
 
 // A missing queue is answered from its ancestors only when placement creates

@@ -45,7 +45,7 @@ func (p *Policy) WhoCan(partition, queue string, action Action) (*WhoCanResult, 
 	if err != nil {
 		return nil, err
 	}
-	t, err := p.Target(part, queue, nil)
+	t, err := p.Target(part, queue, nil, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -106,6 +106,73 @@ type AccessRow struct {
 	Submit    *Holder // nil: denied
 	Admin     *Holder
 	Reason    string // the request is rejected before ACLs are read
+	// Parent is set for a parent queue: its ACLs answer, but YuniKorn never
+	// runs an application in it.
+	Parent bool
+	// CreatedBy names the placement rule that creates this queue for the
+	// request (it does not exist yet); "" for a configured queue.
+	CreatedBy string
+}
+
+// Scope narrows an audit to one partition and one subtree.
+type Scope struct {
+	Partition string // "": every partition
+	Under     string // "": the whole tree; else a queue path, the queue and everything below it
+}
+
+// partitions returns the partitions in scope, or an error for an unknown
+// partition.
+func (p *Policy) partitions(s Scope) ([]*config.Partition, error) {
+	if s.Partition == "" {
+		return p.cfg.Partitions, nil
+	}
+	part, err := p.FindPartition(s.Partition)
+	if err != nil {
+		return nil, err
+	}
+	return []*config.Partition{part}, nil
+}
+
+// under finds the scope's subtree in part: nil when the scope has none.
+// A queue that does not exist in any partition in scope is an error, so a
+// typo never lists nothing and passes.
+func (p *Policy) under(s Scope, parts []*config.Partition) (map[*config.Partition]*config.Queue, error) {
+	if s.Under == "" {
+		return nil, nil
+	}
+	out := map[*config.Partition]*config.Queue{}
+	for _, part := range parts {
+		if q, missing, err := FindQueue(part.Root, s.Under); err == nil && len(missing) == 0 {
+			out[part] = q
+		}
+	}
+	if len(out) == 0 {
+		near := ""
+		if len(parts) > 0 {
+			near = p.nearestQueue(parts[0], strings.ToLower(s.Under))
+		}
+		return nil, &QueryError{Msg: fmt.Sprintf("--under %s: no partition in scope has that queue%s", s.Under, near)}
+	}
+	return out, nil
+}
+
+// InScope reports whether q is in the subtree under (nil: all), and whether
+// the walk must go below q to reach it.
+func inScope(q, under *config.Queue) (emit, descend bool) {
+	if under == nil {
+		return true, true
+	}
+	for cur := q; cur != nil; cur = cur.Parent {
+		if cur == under {
+			return true, true
+		}
+	}
+	for cur := under; cur != nil; cur = cur.Parent {
+		if cur == q {
+			return false, true
+		}
+	}
+	return false, false
 }
 
 // AccessResult describes the subject of an access listing, per partition.
@@ -119,17 +186,27 @@ type AccessResult struct {
 // grant for each. Rows are emitted queue by queue, parents first, so large
 // configs stream. begin is called once per partition with the resolved
 // subject.
-func (p *Policy) Access(q Query, partition string, begin func(AccessResult) error, emit func(AccessRow) error) error {
+//
+// After the configured queues of a partition comes the queue placement
+// creates for this request (with q.Tags) when it names no queue, marked with
+// the rule that creates it: check answers that queue too. Queues a provided
+// rule would create for any name asked for are not listed (there is no end
+// to them); check answers each.
+func (p *Policy) Access(q Query, scope Scope, begin func(AccessResult) error, emit func(AccessRow) error) error {
 	p.Prepare() // every queue is read
-	parts := p.cfg.Partitions
-	if partition != "" {
-		part, err := p.FindPartition(partition)
-		if err != nil {
-			return err
-		}
-		parts = []*config.Partition{part}
+	parts, err := p.partitions(scope)
+	if err != nil {
+		return err
+	}
+	unders, err := p.under(scope, parts)
+	if err != nil {
+		return err
 	}
 	for _, part := range parts {
+		under := unders[part]
+		if unders != nil && under == nil {
+			continue // the subtree is in another partition
+		}
 		sub, err := p.ResolveSubject(part, q)
 		if err != nil {
 			return err
@@ -139,7 +216,7 @@ func (p *Policy) Access(q Query, partition string, begin func(AccessResult) erro
 		}
 		var walk func(q *config.Queue, submit, admin *Holder) error
 		walk = func(q *config.Queue, submit, admin *Holder) error {
-			row := AccessRow{Partition: part.CanonicalName(), Queue: q.Path(), Reason: sub.Reason}
+			row := AccessRow{Partition: part.CanonicalName(), Queue: q.Path(), Reason: sub.Reason, Parent: !q.IsLeaf()}
 			if sub.Reason == "" {
 				row.Submit = p.levelGrant(q, Submit, sub, inherit(submit))
 				row.Admin = p.levelGrant(q, Admin, sub, inherit(admin))
@@ -147,8 +224,14 @@ func (p *Policy) Access(q Query, partition string, begin func(AccessResult) erro
 					row.Submit = nil
 				}
 			}
-			if err := emit(row); err != nil {
-				return err
+			show, descend := inScope(q, under)
+			if show {
+				if err := emit(row); err != nil {
+					return err
+				}
+			}
+			if !descend {
+				return nil
 			}
 			for _, c := range q.Children {
 				if err := walk(c, row.Submit, row.Admin); err != nil {
@@ -160,8 +243,39 @@ func (p *Policy) Access(q Query, partition string, begin func(AccessResult) erro
 		if err := walk(part.Root, nil, nil); err != nil {
 			return err
 		}
+		if sub.Reason != "" || p.creator == nil {
+			continue
+		}
+		if queue, by := p.creator.Lands(part, sub, q.Tags); queue != "" {
+			t, err := p.Target(part, queue, &sub, q.Tags)
+			if err != nil || !t.Dynamic {
+				continue
+			}
+			if show, _ := inScope(t.Queue, under); !show {
+				continue
+			}
+			row := AccessRow{Partition: part.CanonicalName(), Queue: t.Path, CreatedBy: by,
+				Submit: p.grantFrom(t.Queue, Submit, sub), Admin: p.grantFrom(t.Queue, Admin, sub)}
+			if err := emit(row); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
+}
+
+// grantFrom is the grant for a queue created below q: q's own or an
+// ancestor's, always inherited.
+func (p *Policy) grantFrom(q *config.Queue, action Action, sub Subject) *Holder {
+	var chain []*config.Queue
+	for cur := q; cur != nil; cur = cur.Parent {
+		chain = append(chain, cur)
+	}
+	var h *Holder
+	for i := len(chain) - 1; i >= 0; i-- {
+		h = p.levelGrant(chain[i], action, sub, inherit(h))
+	}
+	return inherit(h)
 }
 
 func inherit(h *Holder) *Holder {
@@ -285,11 +399,23 @@ func SameCells(a, b []Cell) bool {
 // check per principal. One row per tree level is kept and reused, so a
 // large matrix streams instead of being held in memory; emit must not keep
 // cells.
-func (p *Policy) Matrix(principals []Principal, emit func(partition, queue string, cells []Cell) error) error {
+func (p *Policy) Matrix(principals []Principal, scope Scope, emit func(partition, queue string, cells []Cell) error) error {
 	p.Prepare() // every queue is read
 	x := newPrincipalIndex(principals)
 	var rows [][]Cell // one per depth
-	for _, part := range p.cfg.Partitions {
+	parts, err := p.partitions(scope)
+	if err != nil {
+		return err
+	}
+	unders, err := p.under(scope, parts)
+	if err != nil {
+		return err
+	}
+	for _, part := range parts {
+		under := unders[part]
+		if unders != nil && under == nil {
+			continue
+		}
 		var walk func(q *config.Queue, parent []Cell, depth int) error
 		walk = func(q *config.Queue, parent []Cell, depth int) error {
 			if len(rows) <= depth {
@@ -311,8 +437,14 @@ func (p *Policy) Matrix(principals []Principal, emit func(partition, queue strin
 					}
 				}
 			}
-			if err := emit(part.CanonicalName(), q.Path(), row); err != nil {
-				return err
+			show, descend := inScope(q, under)
+			if show {
+				if err := emit(part.CanonicalName(), q.Path(), row); err != nil {
+					return err
+				}
+			}
+			if !descend {
+				return nil
 			}
 			for _, c := range q.Children {
 				if err := walk(c, row, depth+1); err != nil {
@@ -326,6 +458,16 @@ func (p *Policy) Matrix(principals []Principal, emit func(partition, queue strin
 		}
 	}
 	return nil
+}
+
+// NoneHas reports whether no cell of a matrix row has access.
+func NoneHas(cells []Cell) bool {
+	for _, c := range cells {
+		if c != NoAccess {
+			return false
+		}
+	}
+	return true
 }
 
 // principalIndex finds the matrix columns an ACL entry lets in: a user

@@ -36,7 +36,7 @@ func TestAccessAgreesWithCheck(t *testing.T) {
 		p := NewPolicy(cfg)
 		for _, q := range askers {
 			q.Resolver = resolve.None{}
-			err := p.Access(q, "", func(AccessResult) error { return nil }, func(row AccessRow) error {
+			err := p.Access(q, Scope{}, func(AccessResult) error { return nil }, func(row AccessRow) error {
 				for _, action := range []Action{Submit, Admin} {
 					qq := q
 					qq.Partition, qq.Queue, qq.Action = row.Partition, row.Queue, action
@@ -149,7 +149,7 @@ func TestMatrixAgreesWithCheck(t *testing.T) {
 	for ci, cfg := range acceptedConfigs(t)[:60] {
 		p := NewPolicy(cfg)
 		principals := p.NamedPrincipals()
-		err := p.Matrix(principals, func(partition, queue string, cells []Cell) error {
+		err := p.Matrix(principals, Scope{}, func(partition, queue string, cells []Cell) error {
 			for i, pr := range principals {
 				qq := Query{Partition: partition, Queue: queue, User: pr.Name, Groups: []string{"zz-no-such-group"}, Resolver: resolve.None{}}
 				if pr.Kind == "group" {

@@ -204,7 +204,7 @@ func (s Settings) Identity(annotations map[string]string, sub *Submitter) Identi
 		default:
 			why, ok := s.allowed(*sub)
 			if !ok {
-				return Identity{Rejected: fmt.Sprintf("user %s with groups [%s] is not allowed to set user annotation (%s)", sub.User, strings.Join(sub.Groups, ","), why)}
+				return Identity{Rejected: fmt.Sprintf("user %s with groups [%s] is not allowed to set user annotation (%s)", sub.User, strings.Join(sub.Groups, ", "), why)}
 			}
 			id.How = "the pod's own " + AnnotationUserInfo + " annotation, which the submitter may set: " + why
 		}

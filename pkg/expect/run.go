@@ -105,7 +105,7 @@ func (e Env) place(c *Case) Result {
 
 // ExplainDecision says in one line why access was allowed or denied.
 func ExplainDecision(d *acl.Decision) string {
-	who := "user " + d.Query.User + ", groups [" + strings.Join(d.Groups, ", ") + "]"
+	who := "user " + d.Query.User + ", groups " + acl.Names(d.Groups)
 	if d.GroupsSource != "" && len(d.Query.Groups) == 0 {
 		who += " (" + d.GroupsSource + ")"
 	}

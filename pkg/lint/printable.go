@@ -219,3 +219,34 @@ func plainASCII(s string) bool {
 	}
 	return true
 }
+
+// EscapeJSON rewrites, in encoded JSON, every rune that unsafeRune reports
+// (DEL, C1 controls, bidirectional controls: encoding/json leaves them as
+// they are) as a \uNNNN escape. In encoded JSON such runes only stand inside
+// strings, so the result is the same JSON value, and SafeWriter has nothing
+// left to rewrite in it: JSON output stays valid JSON whatever the names
+// hold.
+func EscapeJSON(b []byte) []byte {
+	if plainASCII(string(b)) {
+		return b
+	}
+	var out []byte
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		// C0 controls are escaped inside strings by encoding/json already;
+		// outside them a newline is the document's own layout
+		if r >= 0x20 && unsafeRune(r) {
+			if out == nil {
+				out = append(make([]byte, 0, len(b)+16), b[:i]...)
+			}
+			out = fmt.Appendf(out, `\u%04x`, r)
+		} else if out != nil {
+			out = append(out, b[i:i+size]...)
+		}
+		i += size
+	}
+	if out == nil {
+		return b
+	}
+	return out
+}

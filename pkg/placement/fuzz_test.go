@@ -54,7 +54,8 @@ func FuzzPlace(f *testing.F) {
 			t.Fatalf("rejected without a reason: %+v", res)
 		}
 		for _, part := range cfg.Partitions {
-			pl.Creates(part, queue, acl.Subject{User: user})
+			pl.Creates(part, queue, acl.Subject{User: user}, nil)
+			pl.Lands(part, acl.Subject{User: user}, map[string]string{"namespace": queue})
 			pl.CreatesForSomeone(part, queue)
 		}
 	})

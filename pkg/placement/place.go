@@ -3,6 +3,7 @@ package placement
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -174,6 +175,9 @@ type run struct {
 	// probe: ACLs are not checked (and, with noFilter, filters let every
 	// request through), to learn which rule would create a queue
 	noACL, noFilter bool
+	// numbers are the rules' 1-based positions in the partition when place
+	// runs a subset of them (nil: their order in the list given)
+	numbers []int
 }
 
 // errCrash marks a rule result that makes YuniKorn's scheduler panic.
@@ -202,6 +206,9 @@ func (c *run) place(rules []*Rule) {
 	for i, r := range rules {
 		last := i == len(rules)-1
 		step := Step{Index: i + 1, Rule: r.Describe()}
+		if c.numbers != nil {
+			step.Index = c.numbers[i]
+		}
 		if r.Conf != nil {
 			step.Pos = c.pl.cfg.Doc.NodePos(ruleNode(r.Conf))
 		} else if r.Name == "provided" {
@@ -503,46 +510,192 @@ func (c *run) rule(r *Rule) (name, filter, reason string, err error) {
 
 // Creates answers whether a queue that does not exist would be created by
 // placement for this request: placement runs as if the application named
-// that queue, with the ACLs left out (check answers them itself), and the
-// result must be exactly that queue, created. It returns the rule that
-// creates it, or why none does.
-func (pl *Placer) Creates(part *config.Partition, queue string, sub acl.Subject) (string, string) {
+// that queue, with the request's tags, with the ACLs left out (check answers
+// them itself), and the result must be exactly that queue, created. When the
+// tags are not known (nil) and no rule creates it without tags, it names the
+// tags of a request that a tag rule would create it for.
+func (pl *Placer) Creates(part *config.Partition, queue string, sub acl.Subject, tags map[string]string) acl.Creation {
 	rules, err := Build(part)
 	if err != nil {
-		return "", "the partition's placement rules cannot be built, so a freshly started scheduler places nothing"
+		return acl.Creation{Why: "the partition's placement rules cannot be built, so a freshly started scheduler places nothing"}
 	}
-	res := &Result{Partition: part.CanonicalName()}
-	c := &run{pl: pl, part: part, app: App{Queue: queue}, sub: sub, res: res, noACL: true}
-	c.place(rules)
-	return createdBy(res, queue)
+	probe := func(tags map[string]string, numbers []int, rules []*Rule) (*Result, acl.Creation) {
+		res := &Result{Partition: part.CanonicalName()}
+		c := &run{pl: pl, part: part, app: App{Queue: queue, Tags: tags}, sub: sub, res: res, noACL: true, numbers: numbers}
+		c.place(rules)
+		by, why := createdBy(res, queue)
+		return res, acl.Creation{By: by, Why: why}
+	}
+	res, c := probe(tags, nil, rules)
+	if c.By != "" {
+		if tags == nil {
+			c.Note = untaggedNote(rules, res)
+		}
+		return c
+	}
+	if tags != nil {
+		return c
+	}
+	// the question gave no tags: would a tag rule create it for some
+	// namespace and annotation? (the whole rule list runs with them, so an
+	// earlier rule still takes what it takes)
+	for _, r := range rules[:len(rules)-1] {
+		need := TagsFor(r, queue)
+		if need == nil {
+			continue
+		}
+		if _, with := probe(need, nil, rules); with.By != "" {
+			c.Tags, c.NeedsBy = need, with.By
+			return c
+		}
+	}
+	return c
 }
+
+// untaggedNote warns, for an answer given without the request's tags,
+// when a tag rule comes before the rule that created the queue: a request
+// with that tag (every pod carries namespace) could be placed by it first.
+func untaggedNote(rules []*Rule, res *Result) string {
+	placed := 0
+	for _, st := range res.Rules {
+		if st.Result == "placed" {
+			placed = st.Index
+		}
+	}
+	for i, r := range rules[:len(rules)-1] {
+		if i+1 >= placed {
+			break
+		}
+		for t := r; t != nil; t = t.Parent {
+			if t.Name == "tag" {
+				return fmt.Sprintf("this assumes the request carries no tag %s: rule %d (%s) comes first and places a request that has it (every pod carries namespace); give the request's tags to be sure", t.Value, i+1, r.Describe())
+			}
+		}
+	}
+	return ""
+}
+
+// TagsFor derives tag values that make rule r (with its parent rules)
+// produce queue, a path from root: the rule's tag gives the last part, its
+// parent rule's tag the part above, and the last rule of the chain the rest
+// (a value that starts with root. is taken as the whole path). It returns
+// nil when the chain reads no tag or the path cannot be split over it.
+// Placement must still confirm the answer: filters, create flags and the
+// parts the other rules give are not looked at here.
+func TagsFor(r *Rule, queue string) map[string]string {
+	parts := strings.Split(strings.ToLower(queue), ".")
+	if len(parts) < 2 || parts[0] != "root" {
+		return nil
+	}
+	tags := map[string]string{}
+	has := false
+	set := func(name, v string) bool {
+		if old, ok := tags[name]; ok && old != v {
+			return false
+		}
+		tags[name] = v
+		return true
+	}
+	for cur := r; cur != nil && len(parts) >= 2; cur = cur.Parent {
+		qualified := cur.Parent == nil && len(parts) > 2 || cur.Parent != nil && len(parts) == 2
+		switch {
+		case cur.Name == "tag" && qualified:
+			has = true
+			if !set(cur.Value, strings.Join(parts, ".")) {
+				return nil
+			}
+			parts = nil
+		case cur.Name == "tag":
+			has = true
+			if !set(cur.Value, parts[len(parts)-1]) {
+				return nil
+			}
+			parts = parts[:len(parts)-1]
+		case cur.Name == "fixed" && cur.Qualified:
+			parts = nil
+		default:
+			parts = parts[:len(parts)-1]
+		}
+	}
+	if !has || !possibleTags(tags) {
+		return nil
+	}
+	return tags
+}
+
+// possibleTags reports whether the Kubernetes shim can send tags: its
+// namespace tag is the pod's namespace, a DNS label (no dots, lower case),
+// so a tag rule on namespace never sees root.x or a dotted name. The other
+// tags come from annotations, which may hold anything.
+func possibleTags(tags map[string]string) bool {
+	for k, v := range tags {
+		if k == "namespace" && !dnsLabel.MatchString(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// dnsLabel is Kubernetes' namespace name pattern (RFC 1123 label).
+var dnsLabel = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)
 
 // CreatesForSomeone answers, for questions without a user (who-can), whether
 // some request could have the queue created: each rule on its own, its
 // filter letting the request through, with the queue as the requested queue,
-// as every tag's value and, for the user rule, as the user name.
-func (pl *Placer) CreatesForSomeone(part *config.Partition, queue string) (string, string) {
+// as the user name for the user rule and, for tag rules, first with the tags
+// TagsFor derives (a namespace and its annotation), then with the whole path
+// as every tag's value; tags the Kubernetes shim cannot send (a namespace
+// that is no DNS label) are never tried.
+func (pl *Placer) CreatesForSomeone(part *config.Partition, queue string) acl.Creation {
 	rules, err := Build(part)
 	if err != nil {
-		return "", "the partition's placement rules cannot be built, so a freshly started scheduler places nothing"
+		return acl.Creation{Why: "the partition's placement rules cannot be built, so a freshly started scheduler places nothing"}
 	}
 	last := queue[strings.LastIndex(queue, ".")+1:]
 	user := strings.ReplaceAll(last, dotReplace, ".")
-	for _, r := range rules[:len(rules)-1] {
-		tags := map[string]string{}
+	for i, r := range rules[:len(rules)-1] {
+		whole := map[string]string{}
 		for t := r; t != nil; t = t.Parent {
 			if t.Name == "tag" {
-				tags[t.Value] = queue
+				whole[t.Value] = queue
 			}
 		}
-		res := &Result{Partition: part.CanonicalName()}
-		c := &run{pl: pl, part: part, app: App{Queue: queue, Tags: tags}, sub: acl.Subject{User: user}, res: res, noACL: true, noFilter: true}
-		c.place([]*Rule{r, rules[len(rules)-1]})
-		if by, _ := createdBy(res, queue); by != "" {
-			return by, ""
+		for _, tags := range []map[string]string{TagsFor(r, queue), whole} {
+			if tags == nil || !possibleTags(tags) {
+				continue
+			}
+			res := &Result{Partition: part.CanonicalName()}
+			c := &run{pl: pl, part: part, app: App{Queue: queue, Tags: tags}, sub: acl.Subject{User: user}, res: res, noACL: true, noFilter: true,
+				numbers: []int{i + 1, len(rules)}}
+			c.place([]*Rule{r, rules[len(rules)-1]})
+			if by, _ := createdBy(res, queue); by != "" {
+				c := acl.Creation{By: by}
+				if len(tags) > 0 {
+					c.Tags = tags
+				}
+				return c
+			}
 		}
 	}
-	return "", "no placement rule of the partition creates it for any request"
+	return acl.Creation{Why: "no placement rule of the partition creates it for any request"}
+}
+
+// Lands names the queue placement creates for sub's request when the
+// application names no queue, and the rule that creates it; "" when the
+// request lands in an existing queue or is rejected.
+func (pl *Placer) Lands(part *config.Partition, sub acl.Subject, tags map[string]string) (string, string) {
+	rules, err := Build(part)
+	if err != nil || sub.Reason != "" {
+		return "", ""
+	}
+	res := &Result{Partition: part.CanonicalName()}
+	c := &run{pl: pl, part: part, app: App{Tags: tags}, sub: sub, res: res}
+	c.place(rules)
+	if !res.Placed || !res.Created || res.Crash != "" {
+		return "", ""
+	}
+	by, _ := createdBy(res, res.Queue)
+	return res.Queue, by
 }
 
 func createdBy(res *Result, queue string) (string, string) {

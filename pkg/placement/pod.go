@@ -21,20 +21,68 @@ const (
 	DefaultUser          = "nobody"
 )
 
+type meta struct {
+	Name        string            `yaml:"name"`
+	Namespace   string            `yaml:"namespace"`
+	Labels      map[string]string `yaml:"labels"`
+	Annotations map[string]string `yaml:"annotations"`
+}
+
 type object struct {
 	Kind     string `yaml:"kind"`
-	Metadata struct {
-		Name        string            `yaml:"name"`
-		Namespace   string            `yaml:"namespace"`
-		Labels      map[string]string `yaml:"labels"`
-		Annotations map[string]string `yaml:"annotations"`
-	} `yaml:"metadata"`
+	Metadata meta   `yaml:"metadata"`
+	Spec     struct {
+		Template *struct {
+			Metadata meta `yaml:"metadata"`
+		} `yaml:"template"`
+		JobTemplate *struct {
+			Spec struct {
+				Template *struct {
+					Metadata meta `yaml:"metadata"`
+				} `yaml:"template"`
+			} `yaml:"spec"`
+		} `yaml:"jobTemplate"`
+	} `yaml:"spec"`
+}
+
+// Workloads are the kinds whose pod template the YuniKorn admission
+// controller annotates (processWorkload) and whose pods the shim then sees.
+var Workloads = []string{"Job", "CronJob", "Deployment", "StatefulSet", "DaemonSet", "ReplicaSet"}
+
+// podMeta is the metadata of the pods an object makes: a pod's own, or a
+// workload's pod template's, in the workload's namespace.
+func (o *object) podMeta() (meta, error) {
+	switch o.Kind {
+	case "Pod", "":
+		return o.Metadata, nil
+	case "CronJob":
+		if o.Spec.JobTemplate == nil || o.Spec.JobTemplate.Spec.Template == nil {
+			return meta{}, fmt.Errorf("CronJob %s has no spec.jobTemplate.spec.template", o.Metadata.Name)
+		}
+		m := o.Spec.JobTemplate.Spec.Template.Metadata
+		m.Namespace = o.Metadata.Namespace
+		return m, nil
+	}
+	for _, k := range Workloads {
+		if o.Kind == k {
+			if o.Spec.Template == nil {
+				return meta{}, fmt.Errorf("%s %s has no spec.template", o.Kind, o.Metadata.Name)
+			}
+			m := o.Spec.Template.Metadata
+			m.Namespace = o.Metadata.Namespace
+			return m, nil
+		}
+	}
+	return meta{}, fmt.Errorf("expected a Pod or a workload with a pod template (%s), found kind %s", strings.Join(Workloads, ", "), o.Kind)
 }
 
 // Derivation says where each part of an app read from a pod came from.
 type Derivation struct {
 	Queue, User, Tags string
 	Notes             []string
+	// Workload is the kind of the object read when it is not a pod: its
+	// pod template gave the labels and annotations
+	Workload string
 	// the pod's namespace with its annotations, and the pod's annotations,
 	// for the admission controller
 	Namespace            string
@@ -56,10 +104,14 @@ func FromPod(pod, namespace []byte) (App, Derivation, error) {
 	if err := yaml.Unmarshal(pod, &p); err != nil {
 		return app, d, fmt.Errorf("the pod is not valid YAML: %v", err)
 	}
-	if p.Kind != "Pod" && p.Kind != "" {
-		return app, d, fmt.Errorf("expected a Pod, found kind %s", p.Kind)
+	m, err := p.podMeta()
+	if err != nil {
+		return app, d, err
 	}
-	m := p.Metadata
+	if p.Kind != "Pod" && p.Kind != "" {
+		d.Workload = p.Kind
+		d.Notes = append(d.Notes, fmt.Sprintf("read the pod template of %s %s: its pods carry the template's labels and annotations; the admission controller writes the identity of whoever creates the %s into the template, and the pods' creator (a controller) is a system user", p.Kind, p.Metadata.Name, p.Kind))
+	}
 	switch {
 	case m.Labels[LabelQueueCanonical] != "":
 		app.Queue, d.Queue = m.Labels[LabelQueueCanonical], "label "+LabelQueueCanonical

@@ -38,7 +38,7 @@ func whoCanBig() {
 
 func accessBig() {
 	cw := csv.NewWriter(io.Discard)
-	err := loadAccepted(auditOld).Access(acl.Query{User: "u7", Groups: []string{"g7"}, Resolver: resolve.None{}}, "",
+	err := loadAccepted(auditOld).Access(acl.Query{User: "u7", Groups: []string{"g7"}, Resolver: resolve.None{}}, acl.Scope{},
 		func(acl.AccessResult) error { return nil },
 		func(r acl.AccessRow) error {
 			return cw.Write([]string{r.Partition, r.Queue, r.Submit.Describe(), r.Admin.Describe()})

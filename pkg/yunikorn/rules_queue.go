@@ -419,6 +419,67 @@ var _ = register(&Rule{
 	},
 })
 
+var _ = register(&Rule{
+	Name:     "resolver-ignored",
+	Severity: Warning,
+	Summary:  "a `usergroupresolver` on a partition other than the first, which YuniKorn never uses",
+	Doc: "YuniKorn creates one user group resolver for the whole scheduler, once, from the first\n" +
+		"partition it builds (`GetUserGroupCache` runs under a `sync.Once`). Every other partition's\n" +
+		"`usergroupresolver` is read and ignored, so its requests without groups are resolved the first\n" +
+		"partition's way. A change of the resolver also takes effect only when the scheduler restarts.",
+	Bad: `partitions:
+  - name: default
+    queues:
+      - name: root
+        submitacl: " data-eng"
+        queues:
+          - name: default
+  - name: gpu
+    usergroupresolver:
+      type: os
+    queues:
+      - name: root
+        submitacl: " gpu-users"
+        queues:
+          - name: default
+`,
+	Good: `partitions:
+  - name: default
+    usergroupresolver:
+      type: os
+    queues:
+      - name: root
+        submitacl: " data-eng"
+        queues:
+          - name: default
+  - name: gpu
+    queues:
+      - name: root
+        submitacl: " gpu-users"
+        queues:
+          - name: default
+`,
+	check: func(p *pass) {
+		if len(p.cfg.Partitions) < 2 {
+			return
+		}
+		first := p.cfg.Partitions[0]
+		used := first.Resolver.Value
+		for _, part := range p.cfg.Partitions[1:] {
+			t := part.Resolver
+			if !t.Set() || t.Value == used {
+				continue
+			}
+			firstSays := fmt.Sprintf("type %q", used)
+			if used == "" {
+				firstSays = "no resolver (each user's only group is the user's own name)"
+			}
+			p.reportf(p.doc.NodePos(t.Node), fmt.Sprintf("set usergroupresolver on the first partition (%s), which serves every partition, and remove it here", first.CanonicalName()),
+				"usergroupresolver type %q of partition %s is ignored: YuniKorn creates one resolver for all partitions from the first partition, %s, which has %s", t.Value, part.CanonicalName(), first.CanonicalName(), firstSays)
+		}
+	},
+})
+
 // partitionPos is where findings about a partition point: its name, or the
 // partition itself when it has none.
 func (p *pass) partitionPos(part *config.Partition) config.Position {

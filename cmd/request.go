@@ -1,0 +1,97 @@
+package cmd
+
+import (
+	"errors"
+	"sort"
+	"strings"
+
+	"github.com/aclint/aclint/pkg/acl"
+
+	"github.com/aclint/aclint/pkg/input"
+	"github.com/aclint/aclint/pkg/placement"
+)
+
+// parseList reads a comma-separated flag value (--groups, --submitter-groups,
+// --subjects) the one way every command reads it: each entry trimmed of
+// blanks, empty entries dropped, so "etl-team, data-eng" is two groups.
+func parseList(s string) []string {
+	var out []string
+	for _, e := range strings.Split(s, ",") {
+		if e = strings.TrimSpace(e); e != "" {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// parseTags reads --tag KEY=VALUE flags; nil when none are given (the
+// request's tags are then unknown), so that an empty map always means a
+// request known to carry no tags.
+func parseTags(tags []string) (map[string]string, error) {
+	if len(tags) == 0 {
+		return nil, nil
+	}
+	out := map[string]string{}
+	for _, t := range tags {
+		k, v, ok := strings.Cut(t, "=")
+		if !ok || k == "" {
+			return nil, usageErr("--tag %q: write KEY=VALUE, e.g. --tag namespace=team-a", t)
+		}
+		out[k] = v
+	}
+	return out, nil
+}
+
+// readPod reads --pod (a pod or a workload with a pod template) and
+// --namespace as the Kubernetes shim reads them.
+func readPod(podFile, nsFile string) (placement.App, placement.Derivation, error) {
+	pod, err := input.ReadFile(podFile)
+	if err != nil {
+		return placement.App{}, placement.Derivation{}, usageErr("--pod: %v", err)
+	}
+	var ns []byte
+	if nsFile != "" {
+		if ns, err = input.ReadFile(nsFile); err != nil {
+			return placement.App{}, placement.Derivation{}, usageErr("--namespace: %v", err)
+		}
+	}
+	a, d, err := placement.FromPod(pod, ns)
+	if err != nil {
+		return a, d, usageErr("--pod %s: %v", podFile, err)
+	}
+	return a, d, nil
+}
+
+// requestTags are the tags of a request from --tag or --pod (and
+// --namespace); nil when neither is given.
+func requestTags(tags []string, podFile, nsFile string) (map[string]string, error) {
+	switch {
+	case podFile != "" && len(tags) > 0:
+		return nil, usageErr("--pod gives the request's tags: leave out --tag")
+	case nsFile != "" && podFile == "":
+		return nil, usageErr("--namespace goes with --pod: it adds the pod's namespace annotations")
+	case podFile != "":
+		app, _, err := readPod(podFile, nsFile)
+		return app.Tags, err
+	}
+	return parseTags(tags)
+}
+
+// answerErr turns a question without an answer into exit 2, with the flags
+// that supply what is missing.
+func answerErr(err error) error {
+	var qe *acl.QueryError
+	if errors.As(err, &qe) && qe.Tags != nil {
+		keys := make([]string, 0, len(qe.Tags))
+		for k := range qe.Tags {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		var flags []string
+		for _, k := range keys {
+			flags = append(flags, "--tag "+k+"="+qe.Tags[k])
+		}
+		return usageErr("%v (%s, or --pod with --namespace)", err, strings.Join(flags, " "))
+	}
+	return usageErr("%v", err)
+}
