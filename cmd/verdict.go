@@ -49,7 +49,6 @@ func writeVerdict(s *streams, v verdict, output string, quiet bool) error {
 	return &exitError{code: v.code}
 }
 
-
 // writeNotes ends a text verdict with its notes.
 func writeNotes(b *strings.Builder, notes []string) {
 	if len(notes) == 0 {

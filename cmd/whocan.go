@@ -81,7 +81,6 @@ func checkOutput(o string, allowed ...string) error {
 	return usageErr("invalid -o %q: use %s or %s", o, strings.Join(allowed[:len(allowed)-1], ", "), allowed[len(allowed)-1])
 }
 
-
 type holderJSON struct {
 	Kind      string `json:"kind"`
 	Name      string `json:"name"`

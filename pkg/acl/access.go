@@ -115,12 +115,12 @@ type Consulted struct {
 
 // Decision is the answer to a Query with everything that explains it.
 type Decision struct {
-	Allowed      bool
-	Query        Query
-	Partition    string // canonical partition name
-	Queue        string // the queue asked for, as YuniKorn names it (lower case)
-	Deciding     string // the queue whose ACLs were checked first
-	Dynamic      bool   // the queue does not exist and would be created under Deciding
+	Allowed   bool
+	Query     Query
+	Partition string // canonical partition name
+	Queue     string // the queue asked for, as YuniKorn names it (lower case)
+	Deciding  string // the queue whose ACLs were checked first
+	Dynamic   bool   // the queue does not exist and would be created under Deciding
 	// Parent is set when the queue asked about is a parent queue: its ACLs
 	// answer, but YuniKorn never runs an application in it.
 	Parent       bool
