@@ -46,6 +46,11 @@ type Document struct {
 
 	// Set when the config is embedded in a ConfigMap.
 	ConfigMap string // metadata.name
+	// ConfigMapPos is where metadata.name is written in the outer file
+	ConfigMapPos Position
+	// Helm is set for a Helm values file read as the yunikorn-defaults
+	// ConfigMap its chart renders (ConfigMap is then yunikorn-defaults)
+	Helm bool
 	Key       string // the data or binaryData key
 	Gzipped   bool
 

@@ -173,6 +173,11 @@ func fromBytes(path string, data []byte, opts LoadOptions, explicit bool) ([]*Do
 		return docs, nil
 	}
 	queueConfig := scan.hasKey("partitions") || !scan.parsed && looksLikeQueueConfig(data)
+	if !queueConfig && scan.parsed && scan.first != nil && len(scan.first.Content) > 0 {
+		if values := field(scan.first.Content[0], HelmValuesKey); values != nil {
+			return helmValues(path, data, values, opts)
+		}
+	}
 	if !queueConfig && manifestRe.Match(data) {
 		// a Kubernetes manifest that is not valid YAML: report the YAML
 		// error, not the manifest's keys as unknown queue config keys
@@ -193,6 +198,38 @@ func fromBytes(path string, data []byte, opts LoadOptions, explicit bool) ([]*Do
 	}
 	d.zeroBytes = zeroBytes
 	return []*Document{d}, nil
+}
+
+// HelmValuesKey is the key of YuniKorn's Helm chart values whose entries the
+// chart writes, each value quoted, into the data of the yunikorn-defaults
+// ConfigMap (templates/yunikorn-defaults.yaml).
+const HelmValuesKey = "yunikornDefaults"
+
+// helmValues reads a Helm values file as the yunikorn-defaults ConfigMap
+// its chart renders: yunikornDefaults is that ConfigMap's data, positions
+// stay in the values file.
+func helmValues(path string, data []byte, values *yaml.Node, opts LoadOptions) ([]*Document, error) {
+	str := func(v string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: v} }
+	cm := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
+		str("kind"), str("ConfigMap"),
+		str("metadata"), {Kind: yaml.MappingNode, Content: []*yaml.Node{str("name"), str(DefaultsConfigMap)}},
+		str("data"), values,
+	}}
+	if values.Kind != yaml.MappingNode {
+		return nil, &InputError{Path: path, Err: fmt.Errorf("Helm values: %s is not a mapping of ConfigMap keys to strings, so the chart renders no yunikorn-defaults data from it", HelmValuesKey)}
+	}
+	doc, reason, err := configMapDocument(path, data, cm, opts.key())
+	if err != nil {
+		return nil, &InputError{Path: path, Err: err}
+	}
+	if doc == nil {
+		if field(values, opts.key()) == nil {
+			return nil, &KeyAbsentError{Path: path, Key: opts.key(), ConfigMaps: []string{DefaultsConfigMap}, Settings: configMapSettings(path, cm, opts.key()), Source: data}
+		}
+		return nil, &InputError{Path: path, Err: errors.New("Helm values: " + reason)}
+	}
+	doc.Helm = true
+	return []*Document{doc}, nil
 }
 
 // manifestRe finds a top-level apiVersion or kind key.
@@ -501,7 +538,7 @@ func configMapDocument(path string, source []byte, m *yaml.Node, key string) (*D
 		if err != nil {
 			return nil, "", fmt.Errorf("%s: binaryData %s.gz: %v", label, key, err)
 		}
-		doc.ConfigMap = name
+		doc.ConfigMap, doc.ConfigMapPos = name, namePos(path, m)
 		doc.Settings = configMapSettings(path, m, key)
 		return doc, "", nil
 	}
@@ -513,10 +550,26 @@ func configMapDocument(path string, source []byte, m *yaml.Node, key string) (*D
 		return nil, fmt.Sprintf("%s: data %s is not a string", label, key), nil
 	}
 	doc := embeddedDocument(path, source, v, []byte(v.Value))
-	doc.ConfigMap, doc.Key = name, key
+	doc.ConfigMap, doc.Key, doc.ConfigMapPos = name, key, namePos(path, m)
 	doc.Settings = configMapSettings(path, m, key)
 	doc.innerName = key
 	return doc, "", nil
+}
+
+// namePos is where a ConfigMap's metadata.name is written (nothing for the
+// ConfigMap aclint makes of Helm values).
+func namePos(path string, m *yaml.Node) Position {
+	if n := field(field(m, "metadata"), "name"); n != nil && n.Line > 0 {
+		return Position{File: path, Line: n.Line, Col: n.Column}
+	}
+	return Position{}
+}
+
+// YuniKornReads reports whether the Kubernetes shim reads a ConfigMap of
+// this name: it watches exactly yunikorn-defaults and yunikorn-configs in
+// its namespace.
+func YuniKornReads(name string) bool {
+	return name == DefaultsConfigMap || name == ConfigsConfigMap
 }
 
 func embeddedDocument(path string, source []byte, v *yaml.Node, text []byte) *Document {
@@ -593,6 +646,9 @@ func Merge(docs []*Document) (*Document, []string) {
 func (d *Document) Describe() string {
 	if d.ConfigMap == "" && d.Key == "" {
 		return d.File
+	}
+	if d.Helm {
+		return fmt.Sprintf("%s (Helm values %s, key %s, rendered into ConfigMap %s)", d.File, HelmValuesKey, d.Key, d.ConfigMap)
 	}
 	return fmt.Sprintf("%s (ConfigMap %s, key %s)", d.File, d.ConfigMap, d.Key)
 }

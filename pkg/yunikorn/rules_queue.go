@@ -2,10 +2,12 @@ package yunikorn
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/aclint/aclint/pkg/acl"
 	"github.com/aclint/aclint/pkg/config"
+	"github.com/aclint/aclint/pkg/lint"
 
 	"gopkg.in/yaml.v3"
 )
@@ -418,6 +420,86 @@ var _ = register(&Rule{
 		}
 	},
 })
+
+var _ = register(&Rule{
+	Name:     "configmap-name",
+	Severity: Warning,
+	Summary:  "a ConfigMap whose name YuniKorn does not read (a kustomize hash suffix, a typo)",
+	Doc: "The Kubernetes shim reads its config from exactly two ConfigMaps in its namespace,\n" +
+		"`yunikorn-defaults` and `yunikorn-configs`; a ConfigMap of any other name is never read, so the\n" +
+		"scheduler keeps running what it had. kustomize's `configMapGenerator` appends a hash of the\n" +
+		"content to the name (`yunikorn-configs-5k2t8m9bh4`): generate it with\n" +
+		"`options: {disableNameSuffixHash: true}` so the name stays `yunikorn-configs`.",
+	Bad: `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: yunikorn-configs-5k2t8m9bh4
+data:
+  queues.yaml: |
+    partitions:
+      - name: default
+        queues:
+          - name: root
+            submitacl: " admins"
+            queues:
+              - name: default
+`,
+	Good: `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: yunikorn-configs
+data:
+  queues.yaml: |
+    partitions:
+      - name: default
+        queues:
+          - name: root
+            submitacl: " admins"
+            queues:
+              - name: default
+`,
+	check: func(p *pass) {
+		d := p.doc
+		if d.ConfigMap == "" || d.Helm || config.YuniKornReads(d.ConfigMap) || d.ConfigMapPos.Line == 0 {
+			return
+		}
+		p.reportf(d.ConfigMapPos, configMapNameHint(d.ConfigMap), "%s", configMapNameMessage(d.ConfigMap))
+	},
+})
+
+// configMapNameMessage says that YuniKorn never reads a ConfigMap of this
+// name, for lint and for the answers of the other commands.
+func configMapNameMessage(name string) string {
+	return fmt.Sprintf("ConfigMap %s is not read by YuniKorn: the Kubernetes shim reads only %s and %s in its namespace, so this queue config never reaches the scheduler", name, config.DefaultsConfigMap, config.ConfigsConfigMap)
+}
+
+func configMapNameHint(name string) string {
+	for _, want := range []string{config.ConfigsConfigMap, config.DefaultsConfigMap} {
+		if rest, ok := strings.CutPrefix(name, want+"-"); ok && kustomizeHash.MatchString(rest) {
+			return fmt.Sprintf("the suffix %q looks like kustomize's content hash: set options.disableNameSuffixHash: true on the configMapGenerator (or generatorOptions) so the ConfigMap is named %s", rest, want)
+		}
+	}
+	if near := lint.Nearest(name, []string{config.ConfigsConfigMap, config.DefaultsConfigMap}); near != "" {
+		return "name it " + near
+	}
+	return "name it " + config.ConfigsConfigMap + " (or " + config.DefaultsConfigMap + ")"
+}
+
+// kustomizeHash is the suffix kustomize appends: ten characters of its
+// hash alphabet (no vowels, no 0/1/3 to avoid words).
+var kustomizeHash = regexp.MustCompile(`^[a-z0-9]{10}$`)
+
+// ConfigMapNotes are what the answers of check, place and the audits say
+// about the documents they read: a ConfigMap YuniKorn does not read.
+func ConfigMapNotes(docs []*config.Document) []string {
+	var notes []string
+	for _, d := range docs {
+		if d.ConfigMap != "" && !d.Helm && !config.YuniKornReads(d.ConfigMap) {
+			notes = append(notes, configMapNameMessage(d.ConfigMap)+"; this answer is for the config it holds ("+configMapNameHint(d.ConfigMap)+")")
+		}
+	}
+	return notes
+}
 
 var _ = register(&Rule{
 	Name:     "resolver-ignored",

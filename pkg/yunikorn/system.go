@@ -78,6 +78,7 @@ func LintDocuments(docs []*config.Document) *lint.Report {
 // started scheduler, which runs a partition whose rules cannot be built).
 func Accepted(docs []*config.Document, tolerate func(lint.Finding) bool) (cfg *config.Config, notes []string, empty string, errs []lint.Finding) {
 	doc, notes := config.Merge(docs)
+	notes = append(ConfigMapNotes(docs), notes...)
 	if doc.Empty() {
 		empty = doc.EmptyReason()
 		doc = config.DefaultDocument()
