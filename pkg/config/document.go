@@ -50,9 +50,9 @@ type Document struct {
 	ConfigMapPos Position
 	// Helm is set for a Helm values file read as the yunikorn-defaults
 	// ConfigMap its chart renders (ConfigMap is then yunikorn-defaults)
-	Helm bool
-	Key       string // the data or binaryData key
-	Gzipped   bool
+	Helm    bool
+	Key     string // the data or binaryData key
+	Gzipped bool
 
 	// Settings are the ConfigMap's other data keys (nil for a raw file).
 	Settings map[string]Setting
