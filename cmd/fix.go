@@ -4,6 +4,7 @@ import (
 	"github.com/aclint/aclint/pkg/input"
 	"github.com/aclint/aclint/pkg/safewrite"
 	"github.com/aclint/aclint/pkg/yunikorn"
+	"strings"
 
 	"bytes"
 	"fmt"
@@ -111,6 +112,12 @@ func docsOf(docs []*config.Document, file string) []*config.Document {
 func reportLeft(s *streams, file string, left []lint.Finding, unsafe bool, docs []*config.Document) {
 	for _, f := range left {
 		switch {
+		case len(f.Alternatives) > 0:
+			var ways []string
+			for _, a := range f.Alternatives {
+				ways = append(ways, fmt.Sprintf("%s (%s)", a.Edit.New, a.Grants))
+			}
+			fmt.Fprintf(s.err, "aclint: %s: %s not fixed: it reads two ways and each grants different access; edit it by hand to %s\n", f.Pos, f.Rule, strings.Join(ways, " or "))
 		case f.Fix != nil && f.Unsafe != "" && !unsafe:
 			fmt.Fprintf(s.err, "aclint: %s: %s fix not applied, it is unsafe: %s; review it and rerun with --unsafe-fixes to apply it\n", f.Pos, f.Rule, f.Unsafe)
 		case f.Fix == nil && fix.Fixable[f.Rule]:

@@ -98,6 +98,18 @@ type Finding struct {
 	// Unsafe, for a fix, says how it changes who has access; "" for a safe
 	// fix. Unsafe fixes run only when asked for (--unsafe-fixes).
 	Unsafe string
+	// Alternatives are the fixes of a finding that can be read more than
+	// one way: no single edit is what the author plainly meant, so Fix is
+	// nil, --fix applies none of them, and each says what it grants. An
+	// editor offers each as its own action.
+	Alternatives []Alternative
+}
+
+// Alternative is one of several fixes of a finding, each unsafe: choosing
+// it decides who has access.
+type Alternative struct {
+	Edit   Edit
+	Grants string // what the config grants with this fix
 }
 
 // Rule is one check with its documentation.

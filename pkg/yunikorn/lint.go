@@ -33,6 +33,9 @@ const (
 // Finding is the engine's finding.
 type Finding = lint.Finding
 
+// Alternative is one of the fixes of a finding that reads more than one way.
+type Alternative = lint.Alternative
+
 // Rule is a YuniKorn rule as its topic file writes it: the engine's
 // metadata and a check over one pass. register hands it to the engine.
 type Rule struct {

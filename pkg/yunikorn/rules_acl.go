@@ -35,6 +35,18 @@ func normalizedACL(raw string) string {
 	return strings.Join(f, " ")
 }
 
+// leadingSpaceReadings returns the two ways to read an ACL that starts with
+// blanks and then has two lists (" a,b c"): the leading space makes every
+// name a group (" a,b,c"), the space between makes the first list users and
+// the second groups ("a,b c"). nil for any other ACL.
+func leadingSpaceReadings(raw string) []string {
+	f := strings.Fields(raw)
+	if len(f) != 2 || strings.IndexFunc(raw, unicode.IsSpace) != 0 {
+		return nil
+	}
+	return []string{" " + f[0] + "," + f[1], f[0] + " " + f[1]}
+}
+
 // dedupeACL drops names repeated within the user list or the group list.
 func dedupeACL(raw string) string {
 	parts := strings.Split(raw, " ")
@@ -154,10 +166,26 @@ var _ = register(&Rule{
 			case off == len(s.Value)-1 && !strings.Contains(s.Value, "  "):
 				what = "a trailing space after users and groups"
 			}
+			msg := "%s of %s has %s: validate-conf accepts %s, but YuniKorn splits on every single space when it builds the queues and the config fails to load (%v)"
+			if readings := leadingSpaceReadings(s.Value); readings != nil {
+				// " a b": the leading space says groups only, the space
+				// between says users then groups; no fix is plainly meant
+				var alts []Alternative
+				var says []string
+				for _, r := range readings {
+					if e := editOrNil(p.doc.ReplaceScalar(s.Node, r)); e != nil {
+						alts = append(alts, Alternative{Edit: *e, Grants: describeGrants(acl.Parse(r))})
+					}
+					says = append(says, fmt.Sprintf("%s (%s)", quote(r), describeGrants(acl.Parse(r))))
+				}
+				p.report(Finding{Rule: p.rule.Name, Severity: p.rule.Severity, Pos: p.doc.ValuePos(s.Node, off),
+					Message: fmt.Sprintf(msg, field, q.Path(), what, quote(s.Value), v.RuntimeErr), Alternatives: alts,
+					Hint: "it reads two ways, so aclint fixes neither: write " + strings.Join(says, ", or ")})
+				return
+			}
 			p.reportACLFix(p.doc.ValuePos(s.Node, off), editOrNil(p.doc.ReplaceScalar(s.Node, normalizedACL(s.Value))), s.Value, normalizedACL(s.Value),
 				"write "+quote(normalizedACL(s.Value))+": one space, only between the user list and the group list",
-				"%s of %s has %s: validate-conf accepts %s, but YuniKorn splits on every single space when it builds the queues and the config fails to load (%v)",
-				field, q.Path(), what, quote(s.Value), v.RuntimeErr)
+				msg, field, q.Path(), what, quote(s.Value), v.RuntimeErr)
 		})
 	},
 })
@@ -450,6 +478,67 @@ var _ = register(&Rule{
 	},
 })
 
+var _ = register(&Rule{
+	Name:     "comma-space",
+	Severity: Warning,
+	Summary:  "a blank next to a comma moves the names after it into the group list",
+	Doc: "Inside a list names are separated by commas only; the one space separates the user list from\n" +
+		"the group list. `\"alice, bob\"` reads as user `alice` and group `bob`, and `\"alice ,bob\"` as\n" +
+		"user `alice` and group `bob` too: the names after the blank land in the other list. The fix joins\n" +
+		"them into one user list; it changes who has access, so it is unsafe.",
+	Bad: `partitions:
+  - name: default
+    queues:
+      - name: root
+        submitacl: "alice, bob"
+        queues:
+          - name: default
+`,
+	Good: `partitions:
+  - name: default
+    queues:
+      - name: root
+        submitacl: "alice,bob"
+        queues:
+          - name: default
+`,
+	check: func(p *pass) {
+		p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value) {
+			if v.RuntimeErr != nil || v.ValidatorErr != nil {
+				return
+			}
+			users, groups, ok := strings.Cut(s.Value, " ")
+			if !ok || users == "" || groups == "" || strings.Contains(s.Value, "*") {
+				return
+			}
+			var what string
+			switch {
+			case strings.HasSuffix(users, ","):
+				what = "a space after the comma"
+			case strings.HasPrefix(groups, ","):
+				what = "a space before the comma"
+			default:
+				return
+			}
+			// which names cross into the group list
+			var moved []string
+			for _, g := range strings.Split(groups, ",") {
+				if g != "" {
+					moved = append(moved, g)
+				}
+			}
+			if len(moved) == 0 {
+				return
+			}
+			joined := strings.TrimSuffix(users, ",") + "," + strings.TrimPrefix(groups, ",")
+			p.reportACLFix(p.doc.ValuePos(s.Node, len(users)), editOrNil(p.doc.ReplaceScalar(s.Node, joined)), s.Value, joined,
+				fmt.Sprintf("if they are all users, write %s; if %s %s, write %s", quote(joined), strings.Join(moved, ", "), plural(len(moved), "is a group", "are groups"), quote(strings.TrimSuffix(users, ",")+" "+strings.TrimPrefix(groups, ","))),
+				"%s of %s has %s (%s): the space ends the user list, so YuniKorn reads %s as %s",
+				field, q.Path(), what, quote(s.Value), strings.Join(moved, ", "), plural(len(moved), "a group", "groups"))
+		})
+	},
+})
+
 func describeRune(r rune) string {
 	switch r {
 	case '\t':
@@ -625,3 +714,10 @@ var _ = register(&Rule{
 		})
 	},
 })
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
