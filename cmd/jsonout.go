@@ -8,21 +8,9 @@ import (
 	"github.com/aclint/aclint/pkg/lint"
 )
 
-// writeJSON writes one JSON document the way every command does: indented,
-// with <, > and & as written, and every rune a terminal must not see as
-// itself escaped (lint.EscapeJSON), so the output filter on standard output
-// never has anything to rewrite and the document stays valid JSON.
-func writeJSON(w io.Writer, v any) error {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return err
-	}
-	_, err := w.Write(lint.EscapeJSON(b.Bytes()))
-	return err
-}
+// writeJSON writes one JSON document the way every command does
+// (lint.WriteJSON).
+func writeJSON(w io.Writer, v any) error { return lint.WriteJSON(w, v) }
 
 // jsonValue encodes one value on one line, as the streaming outputs
 // (access, matrix) write each row, escaped as writeJSON escapes.

@@ -53,7 +53,7 @@ func newReport(colored bool) *report.Report {
 		Rules:   lint.Rules(),
 		Tool: report.Tool{Name: "aclint", Version: ver,
 			InformationURI: "https://github.com/aclint/aclint",
-			RulesURI:       "https://github.com/aclint/aclint/blob/main/docs/rules.md"},
+			RulesURI:       rulesURI},
 		Root:    repoRoot(wd),
 		WorkDir: wd,
 		Color:   colored,

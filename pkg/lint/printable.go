@@ -1,7 +1,9 @@
 package lint
 
 import (
+	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -249,4 +251,21 @@ func EscapeJSON(b []byte) []byte {
 		return b
 	}
 	return out
+}
+
+// WriteJSON writes v as one indented JSON document, with <, > and & as
+// written and every rune a terminal must not see as itself escaped
+// (EscapeJSON): the one JSON writer of every command and report format, so
+// that SafeWriter never has anything to rewrite in JSON and the document
+// stays valid whatever the names in it hold.
+func WriteJSON(w io.Writer, v any) error {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(EscapeJSON(b.Bytes()))
+	return err
 }

@@ -3,7 +3,6 @@ package report
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -265,9 +264,7 @@ func SARIF(w io.Writer, r *Report) error {
 		res.Locations = []sarifLocation{loc}
 		run.Results = append(run.Results, res)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(log)
+	return lint.WriteJSON(w, log)
 }
 
 // plainDoc turns a rule's Markdown explanation into one plain paragraph.
@@ -471,7 +468,5 @@ func GitLab(w io.Writer, r *Report) error {
 		is.Location.Positions.Begin.Column = f.Pos.Col
 		out = append(out, is)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return lint.WriteJSON(w, out)
 }

@@ -2,7 +2,6 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -149,9 +148,7 @@ func JSON(w io.Writer, findings []lint.Finding) error {
 	for sev, n := range lint.Count(findings) {
 		out.Summary[sev.String()] = n
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return lint.WriteJSON(w, out)
 }
 
 type colors struct {
