@@ -267,3 +267,106 @@ func unsafeOutput(b []byte, args []string) string {
 }
 
 var githubCommand = regexp.MustCompile(`^::(error|warning|notice) file=[^:]*,line=\d+,col=\d+,endColumn=\d+,title=aclint [a-z-]+::`)
+
+// TestCIExamplesRun runs every aclint command of the CI examples as written,
+// in a repository laid out as they expect (deploy/queues.yaml and
+// deploy/aclint-tests.yaml): none may be refused as a usage error (exit 2).
+// And a failing lint must not hide the other checks: in the GitHub workflow
+// every step after the first aclint step runs unless cancelled, in GitLab
+// each aclint command is its own job.
+func TestCIExamplesRun(t *testing.T) {
+	repo := t.TempDir()
+	tmp := t.TempDir()
+	os.MkdirAll(filepath.Join(repo, "deploy"), 0o755)
+	for name, text := range map[string]string{
+		"deploy/queues.yaml": "partitions:\n  - name: default\n    queues:\n      - name: root\n        submitacl: \" admins\"\n        queues:\n          - name: prod\n            submitacl: \"system:serviceaccount:etl:runner etl\"\n          - name: default\n",
+		"deploy/aclint-tests.yaml": "config: queues.yaml\npartition: default\ncases:\n  - user: alice\n    groups: [admins]\n    queue: root.default\n    expect: allow\n",
+		"base.yaml":                "",
+	} {
+		os.WriteFile(filepath.Join(repo, name), []byte(text), 0o644)
+	}
+	os.WriteFile(filepath.Join(tmp, "base.yaml"), nil, 0o644)
+	t.Chdir(repo)
+	env := strings.NewReplacer(`"$RUNNER_TEMP`, `"`+tmp, `$RUNNER_TEMP`, tmp, `"$CONFIG"`, "deploy/queues.yaml", `$CONFIG`, "deploy/queues.yaml")
+	ran := 0
+	runLine := func(where, line string) {
+		line = env.Replace(line)
+		if i := strings.Index(line, "||"); i >= 0 {
+			line = line[:i]
+		}
+		out := ""
+		if i := strings.Index(line, ">"); i >= 0 {
+			out = strings.Trim(strings.TrimSpace(line[i+1:]), `"`)
+			line = line[:i]
+		}
+		var args []string
+		for _, f := range strings.Fields(line)[1:] {
+			args = append(args, strings.Trim(f, `"`))
+		}
+		var stdout, stderr bytes.Buffer
+		code := cmd.Execute(args, strings.NewReader(""), &stdout, &stderr)
+		if out != "" {
+			os.WriteFile(out, stdout.Bytes(), 0o644)
+		}
+		ran++
+		if code == 2 {
+			t.Errorf("%s: %q is refused (exit 2):\n%s", where, line, stderr.String())
+		}
+	}
+	aclintLines := func(script string) []string {
+		var out []string
+		for _, l := range strings.Split(script, "\n") {
+			if l = strings.TrimSpace(l); strings.HasPrefix(l, "aclint ") {
+				out = append(out, l)
+			}
+		}
+		return out
+	}
+
+	var gh struct {
+		Jobs map[string]struct {
+			Steps []struct {
+				If  string `yaml:"if"`
+				Run string `yaml:"run"`
+			} `yaml:"steps"`
+		} `yaml:"jobs"`
+	}
+	b, _ := os.ReadFile(filepath.Join(origDir, "examples/ci/github-workflow.yml"))
+	if err := yaml.Unmarshal(b, &gh); err != nil {
+		t.Fatal(err)
+	}
+	for job, j := range gh.Jobs {
+		seen := false
+		for i, st := range j.Steps {
+			if seen && !strings.Contains(st.If, "!cancelled()") && !strings.Contains(st.If, "always()") {
+				t.Errorf("github %s step %d runs only when every earlier step passed: add if: ${{ !cancelled() }}", job, i+1)
+			}
+			for _, l := range aclintLines(st.Run) {
+				runLine(fmt.Sprintf("github %s step %d", job, i+1), l)
+				seen = true
+			}
+		}
+	}
+	var gl map[string]struct {
+		Script []string `yaml:"script"`
+	}
+	b, _ = os.ReadFile(filepath.Join(origDir, "examples/ci/gitlab-ci.yml"))
+	if err := yaml.Unmarshal(b, &gl); err != nil {
+		t.Fatal(err)
+	}
+	for job, j := range gl {
+		lines := aclintLines(strings.Join(j.Script, "\n"))
+		if len(lines) > 1 {
+			t.Errorf("gitlab job %s runs %d aclint commands: a failing one skips the rest; give each its own job", job, len(lines))
+		}
+		for _, l := range lines {
+			runLine("gitlab "+job, l)
+		}
+	}
+	if ran < 5 {
+		t.Errorf("only %d aclint commands found in the CI examples", ran)
+	}
+}
+
+// origDir is the repository root, where the tests start.
+var origDir, _ = os.Getwd()

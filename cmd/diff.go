@@ -1,11 +1,13 @@
 package cmd
 
 import (
-	"github.com/aclint/aclint/pkg/yunikorn"
-
 	"bufio"
 	"fmt"
+	"io"
 	"strings"
+
+	"github.com/aclint/aclint/pkg/safewrite"
+	"github.com/aclint/aclint/pkg/yunikorn"
 
 	"github.com/spf13/cobra"
 
@@ -37,8 +39,10 @@ func loadSide(s *streams, path, key string) (*side, error) {
 
 func newDiffCmd(s *streams) *cobra.Command {
 	var (
-		key, output string
+		key         string
+		outputs     []string
 		failOnGain  bool
+		commentSize int
 	)
 	c := &cobra.Command{
 		Use:   "diff OLD NEW",
@@ -49,16 +53,23 @@ or admin access, including changes that come from an ancestor's ACL, with the AC
 grants (for a gain) or granted (for a loss) it; queues and partitions added and removed;
 and a config that stops being accepted.
 
+-o markdown writes a pull-request comment: the verdict first, then one line per ACL
+entry that causes a change, however many queues it reaches, kept under --comment-size
+characters; -o FORMAT=PATH writes a format to a file, and the comment names those files
+as the full report.
+
 Exit codes: 0 compared; 1 with --fail-on-gain when anyone gains access, or when NEW is
 rejected by YuniKorn and OLD was not; 2 bad input or usage, or nothing could be compared:
 both configs are rejected, or (with --fail-on-gain) OLD is rejected, so what NEW grants
 cannot be told from it.`,
 		Example: `  aclint diff old/queues.yaml queues.yaml
   git show main:queues.yaml | aclint diff - queues.yaml --fail-on-gain
-  aclint diff -o markdown base.yaml queues.yaml > comment.md   # for a pull-request comment`,
+  aclint diff -o markdown base.yaml queues.yaml > comment.md   # for a pull-request comment
+  aclint diff -o markdown=comment.md -o text=access-diff.txt -o json=access-diff.json base.yaml queues.yaml`,
 		Args: exactArgs(2, "diff needs OLD NEW"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkOutput(output, "text", "json", "markdown"); err != nil {
+			targets, err := parseDiffOutputs(outputs)
+			if err != nil {
 				return err
 			}
 			if args[0] == "-" && args[1] == "-" {
@@ -87,16 +98,8 @@ cannot be told from it.`,
 			if old.accepted && new.accepted {
 				res = acl.Diff(acl.NewPolicy(old.cfg), acl.NewPolicy(new.cfg))
 			}
-			switch output {
-			case "json":
-				err = writeJSON(s.out, diffJSON(old, new, res))
-			case "markdown":
-				err = writeDiffMarkdown(s, old, new, res)
-			default:
-				err = writeDiffText(s, old, new, res)
-			}
-			if err != nil {
-				return usageErr("writing output: %v", err)
+			if err := writeDiffOutputs(s, targets, old, new, res, commentSize); err != nil {
+				return err
 			}
 			gains := 0
 			if res != nil {
@@ -121,7 +124,8 @@ cannot be told from it.`,
 		},
 	}
 	f := c.Flags()
-	f.StringVarP(&output, "output", "o", "text", "output format: text, json or markdown (a pull-request comment)")
+	f.StringArrayVarP(&outputs, "output", "o", []string{"text"}, "output format text, json or markdown (a pull-request comment), optionally FORMAT=PATH; repeatable, e.g. -o markdown=comment.md -o json=access-diff.json")
+	f.IntVar(&commentSize, "comment-size", DefaultCommentSize, "markdown: the most characters the comment may have (GitHub takes 65,536); past it the causes that do not fit are counted and the comment points at the full report. 0: no limit")
 	f.BoolVar(&failOnGain, "fail-on-gain", false, "exit 1 when anyone gains access, so a pipeline can ask for approval")
 	f.StringVar(&key, "key", config.DefaultKey, "ConfigMap data key holding the queue config")
 	return c
@@ -139,9 +143,7 @@ func changeText(c acl.Change) string {
 	return fmt.Sprintf("%s %s %s (%s %s)", who, verb, c.Action, via, c.Via.Describe())
 }
 
-func writeDiffText(s *streams, old, new *side, res *acl.DiffResult) error {
-	w := bufio.NewWriter(s.out)
-	defer w.Flush()
+func writeDiffText(w *bufio.Writer, old, new *side, res *acl.DiffResult) error {
 	for _, sd := range []*side{old, new} {
 		if !sd.accepted {
 			label := "NEW"
@@ -270,4 +272,70 @@ type jsonFinding struct {
 	Line    int    `json:"line"`
 	Column  int    `json:"column"`
 	Message string `json:"message"`
+}
+
+// diffOutput is one -o of diff: a format and where it goes ("" for
+// standard output).
+type diffOutput struct{ format, path string }
+
+func parseDiffOutputs(values []string) ([]diffOutput, error) {
+	var out []diffOutput
+	toStdout := 0
+	for _, v := range values {
+		f, path, hasPath := strings.Cut(v, "=")
+		if err := checkOutput(f, "text", "json", "markdown"); err != nil {
+			return nil, err
+		}
+		if hasPath && path == "" {
+			return nil, usageErr("invalid -o %q: give a file after =", v)
+		}
+		if !hasPath {
+			toStdout++
+		}
+		out = append(out, diffOutput{f, path})
+	}
+	if toStdout > 1 {
+		return nil, usageErr("only one -o may go to standard output; give the others a file: -o FORMAT=PATH")
+	}
+	return out, nil
+}
+
+// writeDiffOutputs writes every -o; a markdown comment names the files
+// written beside it as the full report.
+func writeDiffOutputs(s *streams, targets []diffOutput, old, new *side, res *acl.DiffResult, commentSize int) error {
+	var files []string
+	for _, t := range targets {
+		if t.path != "" && t.format != "markdown" {
+			files = append(files, fmt.Sprintf("`%s` (%s)", t.path, t.format))
+		}
+	}
+	write := func(w io.Writer, format string) error {
+		switch format {
+		case "json":
+			return writeJSON(w, diffJSON(old, new, res))
+		case "markdown":
+			return writeDiffMarkdown(w, old, new, res, commentSize, files)
+		}
+		bw := bufio.NewWriter(w)
+		if err := writeDiffText(bw, old, new, res); err != nil {
+			return err
+		}
+		return bw.Flush()
+	}
+	for _, t := range targets {
+		var err error
+		if t.path == "" {
+			err = write(s.out, t.format)
+		} else {
+			err = safewrite.Output(t.path, func(w io.Writer) error { return write(w, t.format) })
+		}
+		if err != nil {
+			where := "standard output"
+			if t.path != "" {
+				where = t.path
+			}
+			return usageErr("writing %s output to %s: %v", t.format, where, err)
+		}
+	}
+	return nil
 }

@@ -1,21 +1,81 @@
 package cmd
 
 import (
-	"bufio"
 	"fmt"
+	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/aclint/aclint/pkg/acl"
 )
 
-// writeDiffMarkdown writes the diff as a pull-request comment: gains, then
-// losses, each grouped by queue with the ACL and the line that causes it,
-// then the queues and partitions added and removed, what the reload does
-// beyond access, and a one-line verdict.
-func writeDiffMarkdown(s *streams, old, new *side, res *acl.DiffResult) error {
-	w := bufio.NewWriter(s.out)
-	defer w.Flush()
-	fmt.Fprintf(w, "### aclint: access changes from %s to %s\n", mdCode(old.name), mdCode(new.name))
+// mdCause is one ACL entry that a change adds or removes, with everything
+// it grants or took away: one line of the comment however many queues it
+// reaches.
+type mdCause struct {
+	gained     bool
+	via        *acl.Holder
+	action     acl.Action
+	principals []string
+	queues     []string
+	seenP      map[string]bool
+	seenQ      map[string]bool
+}
+
+// byCause groups changes by the ACL entry behind them (in the new config
+// for a gain, the old one for a loss) and the access it gives, in the order
+// the diff first met each.
+func byCause(cs []acl.Change) []*mdCause {
+	type key struct {
+		gained                  bool
+		action                  acl.Action
+		queue, field, kind, who string
+		pos                     string
+	}
+	var out []*mdCause
+	at := map[key]*mdCause{}
+	for _, c := range cs {
+		k := key{gained: c.Gained, action: c.Action}
+		if c.Via != nil {
+			k.queue, k.field, k.kind, k.who, k.pos = c.Via.Queue, c.Via.ACL, c.Via.Kind, c.Via.Name, c.Via.Pos.String()
+		}
+		m := at[k]
+		if m == nil {
+			m = &mdCause{gained: c.Gained, via: c.Via, action: c.Action, seenP: map[string]bool{}, seenQ: map[string]bool{}}
+			at[k] = m
+			out = append(out, m)
+		}
+		if !m.seenP[c.Principal] {
+			m.seenP[c.Principal] = true
+			m.principals = append(m.principals, c.Principal)
+		}
+		if q := c.Partition + "/" + c.Queue; !m.seenQ[q] {
+			m.seenQ[q] = true
+			m.queues = append(m.queues, q)
+		}
+	}
+	return out
+}
+
+// mdListed is how many principals and queues a cause names before it
+// counts the rest.
+const mdListed = 8
+
+// DefaultCommentSize keeps a comment under GitHub's 65,536 characters for a
+// comment body, with room for what a workflow adds around it.
+const DefaultCommentSize = 60000
+
+// writeDiffMarkdown writes the diff as a pull-request comment: the verdict
+// and the totals first, then gains and losses grouped by the ACL entry that
+// causes them (one line per entry, however many queues it reaches), the
+// queues and partitions added and removed, and what the reload does beyond
+// access. The comment stays under limit characters (0: no limit): past it
+// the causes that do not fit are counted, and the comment points at the
+// full report (the other outputs of this run, or the command that writes
+// it).
+func writeDiffMarkdown(w io.Writer, old, new *side, res *acl.DiffResult, limit int, full []string) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "### aclint: access changes from %s to %s\n", mdCode(old.name), mdCode(new.name))
 	if res == nil {
 		for _, sd := range []*side{old, new} {
 			if sd.accepted {
@@ -25,94 +85,150 @@ func writeDiffMarkdown(s *streams, old, new *side, res *acl.DiffResult) error {
 			if sd == old {
 				label = "the old config"
 			}
-			fmt.Fprintf(w, "\n**Verdict: %s (%s) is rejected by YuniKorn**", label, mdCode(sd.name))
+			fmt.Fprintf(&b, "\n**Verdict: %s (%s) is rejected by YuniKorn**", label, mdCode(sd.name))
 			if sd == new {
-				fmt.Fprint(w, ": on a reload YuniKorn keeps running the old one")
+				fmt.Fprint(&b, ": on a reload YuniKorn keeps running the old one")
 			}
-			fmt.Fprint(w, "\n\n")
+			fmt.Fprint(&b, "\n\n")
 			for _, f := range sd.errors {
-				fmt.Fprintf(w, "- %s %s (%s)\n", mdCode(f.Pos.String()), mdText(f.Message), mdCode(f.Rule))
+				fmt.Fprintf(&b, "- %s %s (%s)\n", mdCode(f.Pos.String()), mdText(f.Message), mdCode(f.Rule))
 			}
 		}
-		fmt.Fprintln(w, "\nAccess is compared only between two configs YuniKorn accepts.")
-		return nil
+		fmt.Fprintln(&b, "\nAccess is compared only between two configs YuniKorn accepts.")
+		return writeLimited(w, b.String(), nil, "", limit, full)
 	}
-	var gains, losses []acl.Change
+	gains, losses := 0, 0
 	for _, c := range res.Changes {
 		if c.Gained {
-			gains = append(gains, c)
+			gains++
 		} else {
-			losses = append(losses, c)
+			losses++
 		}
 	}
 	added, removed := countQueues(res, true), countQueues(res, false)
 	changed := len(res.Changes)+len(res.Queues)+len(res.PartitionsAdded)+len(res.PartitionsRemoved) > 0
-	mdChanges(w, "Gains", gains)
-	mdChanges(w, "Losses", losses)
+	counts := diffCounts(gains, losses, added, removed)
+	switch {
+	case !changed:
+		fmt.Fprint(&b, "\n**Verdict: no change in access.**\n")
+	case gains > 0:
+		fmt.Fprintf(&b, "\n**Verdict: access widens** (%s).\n", counts)
+	default:
+		fmt.Fprintf(&b, "\n**Verdict: nobody gains access** (%s).\n", counts)
+	}
+	for _, m := range res.Warnings {
+		fmt.Fprintf(&b, "\n> [!WARNING]\n> %s\n", mdText(m))
+	}
+	// the body: one block per line, so the limit can cut between them
+	var blocks []string
+	causes := byCause(res.Changes)
+	for _, gained := range []bool{true, false} {
+		title := "Gains"
+		if !gained {
+			title = "Losses"
+		}
+		first := true
+		for _, c := range causes {
+			if c.gained != gained {
+				continue
+			}
+			if first {
+				blocks = append(blocks, fmt.Sprintf("\n#### %s, by the ACL entry that causes them\n\n", title))
+				first = false
+			}
+			blocks = append(blocks, mdCauseLine(c))
+		}
+	}
 	if len(res.Queues) > 0 {
-		fmt.Fprint(w, "\n#### Queues\n\n")
+		blocks = append(blocks, "\n#### Queues\n\n")
 		for _, q := range res.Queues {
 			verb := "removed"
 			if q.Added {
 				verb = "added"
 			}
-			fmt.Fprintf(w, "- %s %s\n", verb, mdCode(q.Partition+"/"+q.Queue))
+			blocks = append(blocks, fmt.Sprintf("- %s %s\n", verb, mdCode(q.Partition+"/"+q.Queue)))
 		}
 	}
 	if len(res.PartitionsAdded)+len(res.PartitionsRemoved) > 0 {
-		fmt.Fprint(w, "\n#### Partitions\n\n")
+		blocks = append(blocks, "\n#### Partitions\n\n")
 		for _, p := range res.PartitionsAdded {
-			fmt.Fprintf(w, "- added %s\n", mdCode(p))
+			blocks = append(blocks, fmt.Sprintf("- added %s\n", mdCode(p)))
 		}
 		for _, p := range res.PartitionsRemoved {
-			fmt.Fprintf(w, "- removed %s\n", mdCode(p))
+			blocks = append(blocks, fmt.Sprintf("- removed %s\n", mdCode(p)))
 		}
 	}
-	for _, m := range res.Warnings {
-		fmt.Fprintf(w, "\n> [!WARNING]\n> %s\n", mdText(m))
+	return writeLimited(w, b.String(), blocks, fmt.Sprintf("%d %s and %d queue or partition %s", len(causes), plural(len(causes), "cause", "causes"),
+		len(res.Queues)+len(res.PartitionsAdded)+len(res.PartitionsRemoved), plural(len(res.Queues)+len(res.PartitionsAdded)+len(res.PartitionsRemoved), "change", "changes")), limit, full)
+}
+
+// writeLimited writes head and as many blocks as fit in limit characters
+// (0: all), then, when some were left out, how many and where the full
+// report is.
+func writeLimited(w io.Writer, head string, blocks []string, total string, limit int, full []string) error {
+	var b strings.Builder
+	b.WriteString(head)
+	pointer := "\n> The full report: "
+	if len(full) > 0 {
+		pointer += "this run also wrote " + strings.Join(full, " and ") + "."
+	} else {
+		pointer += "run `aclint diff OLD NEW` (text) or `aclint diff -o json OLD NEW`, or add `-o text=FILE` to this command and keep the file."
 	}
-	fmt.Fprintln(w)
-	switch {
-	case !changed:
-		fmt.Fprint(w, "**Verdict: no change in access.**\n")
-	case len(gains) > 0:
-		fmt.Fprintf(w, "**Verdict: access widens** (%s).\n", diffCounts(len(gains), len(losses), added, removed))
-	default:
-		fmt.Fprintf(w, "**Verdict: nobody gains access** (%s).\n", diffCounts(len(gains), len(losses), added, removed))
+	pointer += "\n"
+	shown := 0
+	for _, blk := range blocks {
+		// room for the note on what is left out
+		if limit > 0 && utf8.RuneCountInString(b.String())+utf8.RuneCountInString(blk)+len(pointer)+200 > limit {
+			break
+		}
+		b.WriteString(blk)
+		shown++
 	}
-	return nil
+	if shown < len(blocks) {
+		fmt.Fprintf(&b, "\n**%d more %s not shown** (the comment is limited to %d characters; %s in all).\n%s", len(blocks)-shown, plural(len(blocks)-shown, "line", "lines"), limit, total, pointer)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// mdCauseLine is one cause: the entry, what it grants or took away, to
+// whom, and where.
+func mdCauseLine(c *mdCause) string {
+	verb := "grants"
+	if !c.gained {
+		verb = "granted"
+	}
+	who := make([]string, 0, mdListed)
+	for _, p := range c.principals[:min(len(c.principals), mdListed)] {
+		if p == "everyone" {
+			who = append(who, "everyone")
+			continue
+		}
+		kind, name, _ := strings.Cut(p, ":")
+		who = append(who, kind+" "+mdCode(name))
+	}
+	if more := len(c.principals) - len(who); more > 0 {
+		who = append(who, fmt.Sprintf("%d more", more))
+	}
+	queues := make([]string, 0, mdListed)
+	for _, q := range c.queues[:min(len(c.queues), mdListed)] {
+		queues = append(queues, mdCode(q))
+	}
+	where := strings.Join(queues, ", ")
+	if more := len(c.queues) - len(queues); more > 0 {
+		where += fmt.Sprintf(" and %d more", more)
+	}
+	tail := ""
+	if !c.gained {
+		tail = ", and no longer does"
+	}
+	return fmt.Sprintf("- %s %s %s to %s on %d %s%s: %s\n", mdHolder(c.via), verb, "**"+string(c.action)+"**", strings.Join(who, ", "),
+		len(c.queues), plural(len(c.queues), "queue", "queues"), tail, where)
 }
 
 func diffCounts(gains, losses, added, removed int) string {
 	return fmt.Sprintf("%d %s, %d %s, %d %s added, %d removed", gains, plural(gains, "gain", "gains"), losses, plural(losses, "loss", "losses"),
 		added, plural(added, "queue", "queues"), removed)
-}
-
-// mdChanges writes one section of changes, a heading per queue in the
-// order the diff walked them (parents first).
-func mdChanges(w *bufio.Writer, title string, cs []acl.Change) {
-	if len(cs) == 0 {
-		return
-	}
-	fmt.Fprintf(w, "\n#### %s\n", title)
-	last := ""
-	for _, c := range cs {
-		q := c.Partition + "/" + c.Queue
-		if q != last {
-			fmt.Fprintf(w, "\n%s\n", mdCode(q))
-			last = q
-		}
-		who := "everyone"
-		if c.Principal != "everyone" {
-			kind, name, _ := strings.Cut(c.Principal, ":")
-			who = kind + " " + mdCode(name)
-		}
-		verb, via := "gains", "granted by"
-		if !c.Gained {
-			verb, via = "loses", "was granted by"
-		}
-		fmt.Fprintf(w, "- %s %s **%s**, %s %s\n", who, verb, c.Action, via, mdHolder(c.Via))
-	}
 }
 
 // mdHolder names the ACL entry that decides: the queue, the field, the
