@@ -279,7 +279,7 @@ func TestCIExamplesRun(t *testing.T) {
 	tmp := t.TempDir()
 	os.MkdirAll(filepath.Join(repo, "deploy"), 0o755)
 	for name, text := range map[string]string{
-		"deploy/queues.yaml": "partitions:\n  - name: default\n    queues:\n      - name: root\n        submitacl: \" admins\"\n        queues:\n          - name: prod\n            submitacl: \"system:serviceaccount:etl:runner etl\"\n          - name: default\n",
+		"deploy/queues.yaml":       "partitions:\n  - name: default\n    queues:\n      - name: root\n        submitacl: \" admins\"\n        queues:\n          - name: prod\n            submitacl: \"system:serviceaccount:etl:runner etl\"\n          - name: default\n",
 		"deploy/aclint-tests.yaml": "config: queues.yaml\npartition: default\ncases:\n  - user: alice\n    groups: [admins]\n    queue: root.default\n    expect: allow\n",
 		"base.yaml":                "",
 	} {
