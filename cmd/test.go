@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -148,7 +149,7 @@ func runTests(s *streams, cmd *cobra.Command, paths, files []string, key, output
 		case "junit":
 			err = writeTestsJUnit(s.out, runs, n)
 		default:
-			err = writeTestsText(s.out, runs, n, verbose)
+			err = writeTestsText(s.out, runs, n, verbose, wrapWidth(s.rawOut))
 		}
 		if err != nil {
 			return usageErr("writing output: %v", err)
@@ -211,8 +212,18 @@ func testEnv(s *streams, cmd *cobra.Command, f *expect.File, files []string, key
 	return expect.Env{Policy: policy, Placer: placement.New(cfg, policy), Resolver: q.Resolver, Resolvers: q.Resolvers}, nil
 }
 
-func writeTestsText(w io.Writer, runs []testRun, n [3]int, verbose bool) error {
+// writeTestsText writes a line per failing case (every case with -v), with
+// the notes check prints under it ("lists analysts as a user, ..."). On a
+// terminal (width > 0) long lines wrap at the width, continued with an
+// indent; elsewhere (CI logs, pipes) each stays one line, to grep.
+func writeTestsText(w io.Writer, runs []testRun, n [3]int, verbose bool, width int) error {
 	var b strings.Builder
+	line := func(indent, s string) {
+		for _, l := range wrapLine(s, width, indent+"    ") {
+			b.WriteString(indent + l + "\n")
+			indent = ""
+		}
+	}
 	for _, r := range runs {
 		for _, x := range r.results {
 			c := x.Case
@@ -223,12 +234,16 @@ func writeTestsText(w io.Writer, runs []testRun, n [3]int, verbose bool) error {
 			switch x.Outcome {
 			case expect.Pass:
 				if verbose {
-					fmt.Fprintf(&b, "%s: ok %s: %s\n", pos, title, why)
+					line("", fmt.Sprintf("%s: ok %s: %s", pos, title, why))
 				}
+				continue
 			case expect.Fail:
-				fmt.Fprintf(&b, "%s: FAIL %s: expected %s, got %s: %s\n", pos, title, exp, got, why)
+				line("", fmt.Sprintf("%s: FAIL %s: expected %s, got %s: %s", pos, title, exp, got, why))
 			case expect.Error:
-				fmt.Fprintf(&b, "%s: ERROR %s: no answer: %s\n", pos, title, why)
+				line("", fmt.Sprintf("%s: ERROR %s: no answer: %s", pos, title, why))
+			}
+			for _, note := range x.Notes() {
+				line("    ", "note: "+lint.Printable(note))
 			}
 		}
 	}
@@ -278,7 +293,7 @@ func testsJSON(runs []testRun, n [3]int) any {
 			c := x.Case
 			cj := testCaseJSON{File: c.Pos.File, Line: c.Pos.Line, Column: c.Pos.Col, Name: c.Title(), Kind: "access",
 				Partition: c.Partition, User: c.User, Groups: nonNil(c.Groups), Queue: c.Queue, Action: string(c.Action),
-				Expect: c.Expect, Got: x.Got, Outcome: string(x.Outcome), Why: x.Why}
+				Expect: c.Expect, Got: x.Got, Outcome: string(x.Outcome), Why: x.Why, Tags: c.Tags}
 			if c.Place != nil {
 				cj.Kind, cj.Queue, cj.Action, cj.Tags = "place", c.Place.Queue, "", c.Place.Tags
 			}
@@ -331,7 +346,7 @@ func writeTestsJUnit(w io.Writer, runs []testRun, n [3]int) error {
 			case expect.Fail:
 				su.Failures++
 				tc.Failure = &problem{Message: fmt.Sprintf("expected %s, got %s", c.Expect, x.Got), Type: "fail",
-					Body: fmt.Sprintf("%s: expected %s, got %s: %s", c.Pos, c.Expect, x.Got, x.Why)}
+					Body: fmt.Sprintf("%s: expected %s, got %s: %s", c.Pos, c.Expect, x.Got, x.Why) + noteLines(x.Notes())}
 			case expect.Error:
 				su.Errors++
 				tc.Error = &problem{Message: "no answer", Type: "error", Body: fmt.Sprintf("%s: %s", c.Pos, x.Why)}
@@ -412,4 +427,37 @@ func generateTests(s *streams, files []string, key, under string, args []string)
 	}
 	fmt.Fprintf(s.err, "aclint: wrote %s\n", args[0])
 	return nil
+}
+
+// wrapLine cuts s at blanks into lines of at most width runes, the later
+// ones starting with indent; width 0 keeps s whole. A word longer than the
+// width stands alone on its line.
+func wrapLine(s string, width int, indent string) []string {
+	if width <= 0 || utf8.RuneCountInString(s) <= width {
+		return []string{s}
+	}
+	var out []string
+	cur, prefix := "", ""
+	for _, word := range strings.Split(s, " ") {
+		switch {
+		case cur == "":
+			cur = prefix + word
+		case utf8.RuneCountInString(cur)+1+utf8.RuneCountInString(word) > width:
+			out = append(out, cur)
+			prefix = indent
+			cur = prefix + word
+		default:
+			cur += " " + word
+		}
+	}
+	return append(out, cur)
+}
+
+// noteLines are a case's notes, one "note:" line each, for a JUnit failure.
+func noteLines(notes []string) string {
+	var b strings.Builder
+	for _, n := range notes {
+		b.WriteString("\nnote: " + n)
+	}
+	return b.String()
 }

@@ -53,8 +53,12 @@ type Case struct {
 	Partition string
 	Queue     string     // an access case's queue
 	Action    acl.Action // an access case's action
-	Place     *Place     // set for a placement case
-	Expect    string     // allow, deny, rejected or the queue an app lands in
+	// Tags are an access case's request tags (namespace and the
+	// namespace's annotations): they decide what tag rules create. nil
+	// when the case gives none.
+	Tags      map[string]string
+	Place     *Place // set for a placement case
+	Expect    string // allow, deny, rejected or the queue an app lands in
 	ExpectPos lint.Position
 }
 
@@ -117,7 +121,7 @@ func (e *FileError) Error() string {
 
 var (
 	fileKeys  = []string{"config", "partition", "resolver", "groupsFile", "cases"}
-	caseKeys  = []string{"name", "user", "groups", "partition", "queue", "action", "place", "expect"}
+	caseKeys  = []string{"name", "user", "groups", "partition", "queue", "action", "tags", "place", "expect"}
 	placeKeys = []string{"queue", "tags", "forced"}
 )
 
@@ -302,7 +306,7 @@ func (p *parser) testCase(n *yaml.Node, partition string) *Case {
 	c := &Case{Pos: p.pos(n), Partition: partition, Action: acl.Submit}
 	before := len(p.problems)
 	var userSet, queueSet, actionSet bool
-	var expectNode, actionNode *yaml.Node
+	var expectNode, actionNode, tagsNode *yaml.Node
 	p.mapping(n, caseKeys, "a case", func(key string, k, v *yaml.Node) {
 		switch key {
 		case "name":
@@ -326,6 +330,8 @@ func (p *parser) testCase(n *yaml.Node, partition string) *Case {
 				}
 				p.fail(v, "%s", msg)
 			}
+		case "tags":
+			c.Tags, tagsNode = p.tags(v), v
 		case "place":
 			c.Place = p.place(v)
 		case "expect":
@@ -346,6 +352,9 @@ func (p *parser) testCase(n *yaml.Node, partition string) *Case {
 		}
 		if actionSet {
 			p.fail(actionNode, "action is for access cases: placement always checks submit access")
+		}
+		if tagsNode != nil {
+			p.fail(tagsNode, "a place case gives the application's tags inside place: (place: {tags: {...}})")
 		}
 		if expectNode != nil && expectNode.Kind == yaml.ScalarNode && c.Expect != Rejected && !strings.Contains(c.Expect, ".") {
 			msg := fmt.Sprintf("a place case expects the queue the application lands in (a full path such as root.teams.a) or rejected, not %s", strconv.Quote(c.Expect))
@@ -410,23 +419,31 @@ func (p *parser) place(v *yaml.Node) *Place {
 			}
 			pl.Forced = b
 		case "tags":
-			if v.Kind != yaml.MappingNode {
-				p.fail(v, "tags is a mapping of tag names to values, e.g. {namespace: team-a}")
-				return
-			}
-			for i := 0; i+1 < len(v.Content); i += 2 {
-				tk, tv := deref(v.Content[i]), deref(v.Content[i+1])
-				if tk.Kind != yaml.ScalarNode || tv.Kind != yaml.ScalarNode {
-					p.fail(tk, "a tag is a name and a single value")
-					continue
-				}
-				if _, dup := pl.Tags[tk.Value]; dup {
-					p.fail(tk, "tag %s is given twice", tk.Value)
-					continue
-				}
-				pl.Tags[tk.Value] = tv.Value
-			}
+			pl.Tags = p.tags(v)
 		}
 	})
 	return pl
+}
+
+// tags reads a mapping of tag names to values: the request's tags of an
+// access case, or a place case's application tags.
+func (p *parser) tags(v *yaml.Node) map[string]string {
+	tags := map[string]string{}
+	if v.Kind != yaml.MappingNode {
+		p.fail(v, "tags is a mapping of tag names to values, e.g. {namespace: team-a}")
+		return tags
+	}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		tk, tv := deref(v.Content[i]), deref(v.Content[i+1])
+		if tk.Kind != yaml.ScalarNode || tv.Kind != yaml.ScalarNode {
+			p.fail(tk, "a tag is a name and a single value")
+			continue
+		}
+		if _, dup := tags[tk.Value]; dup {
+			p.fail(tk, "tag %s is given twice", tk.Value)
+			continue
+		}
+		tags[tk.Value] = tv.Value
+	}
+	return tags
 }

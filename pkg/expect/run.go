@@ -46,6 +46,19 @@ type Result struct {
 	Placement *placement.Result
 }
 
+// Notes are what check says under an answer: the near misses ("lists
+// analysts as a user, but it is one of the groups"), where the groups came
+// from, a queue that does not exist yet; placement's notes for a place case.
+func (r Result) Notes() []string {
+	switch {
+	case r.Decision != nil:
+		return r.Decision.Notes
+	case r.Placement != nil:
+		return r.Placement.Notes
+	}
+	return nil
+}
+
 // Run answers one case.
 func (e Env) Run(c *Case) Result {
 	if c.Place != nil {
@@ -53,7 +66,7 @@ func (e Env) Run(c *Case) Result {
 	}
 	r := Result{Case: c}
 	d, err := e.Policy.Decide(acl.Query{Partition: c.Partition, Queue: c.Queue, User: c.User, Groups: c.Groups,
-		Action: c.Action, Resolver: e.Resolver, Resolvers: e.Resolvers})
+		Action: c.Action, Resolver: e.Resolver, Resolvers: e.Resolvers, Tags: c.Tags})
 	if err != nil {
 		r.Outcome, r.Why = Error, err.Error()
 		return r
