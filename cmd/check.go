@@ -59,6 +59,7 @@ partition or queue, usage).`,
 			}
 			return nil
 		},
+		ValidArgsFunction: partitionQueueArgs(true),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			act, err := acl.ParseAction(action)
 			if err != nil {

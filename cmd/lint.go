@@ -23,7 +23,8 @@ func newLintCmd(s *streams) *cobra.Command {
 		failOn, colorMode, key, configFile string
 		ldapDir, system                    string
 		verbose, fixMode, diffMode         bool
-		unsafeFixes, hardLinks             bool
+		unsafeFixes, hardLinks, quiet      bool
+		disable, enable                    []string
 	)
 	c := &cobra.Command{
 		Use:   "lint FILE|DIR|- ...",
@@ -50,7 +51,8 @@ Exit codes: 0 no finding reaches --fail-on, 1 one does, 2 usage or input error.`
   aclint lint --system mesos -o sarif=mesos.sarif /etc/mesos/acls`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o := lintOptions{outputs: outputs, failOn: failOn, colorMode: colorMode, key: key, configFile: configFile,
-				ldapDir: ldapDir, system: system, verbose: verbose, fix: fixMode, diff: diffMode, unsafe: unsafeFixes, hardLinks: hardLinks}
+				ldapDir: ldapDir, system: system, verbose: verbose, fix: fixMode, diff: diffMode, unsafe: unsafeFixes, hardLinks: hardLinks,
+				quiet: quiet, disable: disable, enable: enable}
 			if err := o.resolve(s, cmd, args); err != nil {
 				return err
 			}
@@ -74,6 +76,9 @@ Exit codes: 0 no finding reaches --fail-on, 1 one does, 2 usage or input error.`
 	f.StringVar(&ldapDir, "ldap-config", "", "also check YuniKorn's LDAP settings directory (the Secret mounted at "+resolve.DefaultLDAPDir+")")
 	f.StringVar(&system, "system", systemAuto, "what the files are: auto (by content), yunikorn, mesos or ytsaurus")
 	f.StringVar(&configFile, "config", "", "settings file (default: the nearest "+settings.FileName+" from each linted file up to the repository root)")
+	f.StringSliceVar(&disable, "disable", nil, "turn these rules off for this run (comma-separated or repeated); rules that find inputs the system refuses cannot be turned off")
+	f.StringSliceVar(&enable, "enable", nil, "turn these rules on at their own severity for this run, whatever "+settings.FileName+" says (comma-separated or repeated)")
+	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing on standard output or the summary; the exit code and any -o FORMAT=PATH files still follow the findings")
 	return c
 }
 
@@ -122,9 +127,11 @@ type lintOptions struct {
 	failOn, colorMode, key      string
 	configFile, ldapDir, system string
 	verbose, fix, diff, unsafe  bool
-	hardLinks                   bool
+	hardLinks, quiet            bool
+	disable, enable             []string
 
 	files     *settingsFinder
+	rules     map[string]string // --disable (off) and --enable (the rule's own severity), over .aclint.yaml
 	threshold lint.Severity
 	never     bool // --fail-on none
 	targets   []outputTarget
@@ -187,6 +194,19 @@ func (o *lintOptions) resolve(s *streams, cmd *cobra.Command, args []string) err
 				o.targets[i].inside = o.outputsFrom
 			}
 		}
+	}
+	if o.rules, err = ruleOverrides(o.disable, o.enable); err != nil {
+		return err
+	}
+	if o.quiet {
+		// -q: no standard output; files named with -o FORMAT=PATH are still written
+		kept := o.targets[:0]
+		for _, t := range o.targets {
+			if t.path != "" && t.path != "/dev/stdout" {
+				kept = append(kept, t)
+			}
+		}
+		o.targets = kept
 	}
 	if o.colored, err = useColor(o.colorMode, s.out); err != nil {
 		return err
@@ -262,7 +282,7 @@ func collectFindings(s *streams, o *lintOptions, args []string) (*report.Report,
 			}
 			found[j.in.Arg] = true
 			linted += r.Configs
-			rep.Findings = append(rep.Findings, set.Apply(findings)...)
+			rep.Findings = append(rep.Findings, set.WithRules(o.rules).Apply(findings)...)
 			for file, lines := range r.Sources {
 				if _, ok := rep.Sources[file]; !ok {
 					rep.Sources[file] = lines
@@ -282,7 +302,7 @@ func collectFindings(s *streams, o *lintOptions, args []string) (*report.Report,
 		// the settings directory is the Secret that holds the bind
 		// password, and any file in it (a misnamed bindpassword) may be it:
 		// no snippet of it is shown and no fingerprint hashes its text
-		rep.Findings = append(rep.Findings, set.Apply(ldapFindings)...)
+		rep.Findings = append(rep.Findings, set.WithRules(o.rules).Apply(ldapFindings)...)
 	}
 	lint.Sort(rep.Findings)
 	return rep, linted, nil
@@ -295,7 +315,7 @@ func writeLintOutput(s *streams, o *lintOptions, rep *report.Report, linted int)
 	if err := writeOutputs(s, o.targets, rep); err != nil {
 		return err
 	}
-	if len(findings) > 0 && len(o.targets) > 0 && o.targets[0].format == "text" && o.targets[0].path == "" {
+	if len(findings) > 0 && !o.quiet && len(o.targets) > 0 && o.targets[0].format == "text" && o.targets[0].path == "" {
 		report.Summary(s.err, findings, linted)
 	}
 	for _, f := range findings {
@@ -304,4 +324,46 @@ func writeLintOutput(s *streams, o *lintOptions, rep *report.Report, linted int)
 		}
 	}
 	return nil
+}
+
+// ruleOverrides reads --disable and --enable: every name must be a rule
+// (with "did you mean"), a rule cannot be both, and a rule whose findings
+// are inputs the system refuses cannot be turned off.
+func ruleOverrides(disable, enable []string) (map[string]string, error) {
+	out := map[string]string{}
+	check := func(flag, name string) (*lint.Rule, error) {
+		r := lint.Lookup(name)
+		if r == nil {
+			if to := lint.Renamed(name); to != "" {
+				return nil, usageErr("--%s %s: the rule was renamed to %s; write the new name", flag, name, to)
+			}
+			return nil, usageErr("--%s: no rule named %q%s; run 'aclint rules' for the list", flag, name, didYouMean(name))
+		}
+		return r, nil
+	}
+	for _, name := range disable {
+		r, err := check("disable", name)
+		if err != nil {
+			return nil, err
+		}
+		if r.Severity == lint.Error {
+			what := "inputs its system refuses"
+			if sys := lint.LookupSystem(r.System); sys != nil {
+				what = sys.Refuses()
+			}
+			return nil, usageErr("--disable %s: the rule finds %s, which cannot be turned off", name, what)
+		}
+		out[name] = "off"
+	}
+	for _, name := range enable {
+		r, err := check("enable", name)
+		if err != nil {
+			return nil, err
+		}
+		if out[name] == "off" {
+			return nil, usageErr("rule %s is given to both --disable and --enable", name)
+		}
+		out[name] = r.Severity.String()
+	}
+	return out, nil
 }

@@ -63,6 +63,7 @@ partition, bad input, a pod whose submitter is not given).`,
 			}
 			return nil
 		},
+		ValidArgsFunction: partitionQueueArgs(false),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkOutput(output, "text", "json"); err != nil {
 				return err

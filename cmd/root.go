@@ -117,6 +117,7 @@ scheduler itself would make.`,
 		return usageErr("%v\nrun '%s --help' for usage", err, c.CommandPath())
 	})
 	root.AddCommand(newLintCmd(s), newCheckCmd(s), newPlaceCmd(s), newWhoCanCmd(s), newAccessCmd(s), newMatrixCmd(s), newDiffCmd(s), newTestCmd(s), newReportCmd(s), newMesosCmd(s), newYTCmd(s), newRulesCmd(s), newVersionCmd(s))
+	registerCompletions(root)
 	return root, s
 }
 

@@ -339,3 +339,35 @@ func TestDataCannotEscape(t *testing.T) {
 		t.Errorf("config text reached the markup:\n%s", page[:min(len(page), 3000)])
 	}
 }
+
+// TestHeatMapAxes: the heat map names its axes (queues down, subjects
+// across), labels its rows with queue paths in tree order and its columns
+// with everyone and then each user and group, and says so to screen readers.
+func TestHeatMapAxes(t *testing.T) {
+	bin := chromium(t)
+	cfg, p := load(t, "../../examples/audits/queues.yaml")
+	page := writePage(t, cfg, p, "report.html")
+	dom := browse(t, bin, page, "", "")
+	canvas := regexp.MustCompile(`<canvas id="heat"[^>]*>`).FindString(dom)
+	attr := func(name string) string {
+		m := regexp.MustCompile(name + `="([^"]*)"`).FindStringSubmatch(canvas)
+		if m == nil {
+			return ""
+		}
+		return html.UnescapeString(m[1])
+	}
+	rows, cols := attr("data-rows"), attr("data-cols")
+	var wantRows []string
+	for _, part := range cfg.Partitions {
+		part.Root.Walk(func(q *config.Queue) { wantRows = append(wantRows, fmt.Sprintf("%q", q.Path())) })
+	}
+	if rows != "["+strings.Join(wantRows, ",")+"]" {
+		t.Errorf("row labels %s, want every queue in tree order %v", rows, wantRows)
+	}
+	if !strings.HasPrefix(cols, `["everyone (*)","user deployer"`) || !strings.Contains(cols, `"group etl"`) {
+		t.Errorf("column labels %s", cols)
+	}
+	if !strings.Contains(attr("aria-label"), "rows are queues in tree order, columns are everyone and every user and group") {
+		t.Errorf("no description of the axes: %s", canvas)
+	}
+}

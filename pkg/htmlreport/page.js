@@ -258,7 +258,10 @@
     const W = Math.ceil(cols / binC), H = Math.ceil(Q.length / binR);
     const cw = Math.max(1, Math.min(24, Math.floor(maxW / W))), ch = Math.max(1, Math.min(18, Math.floor(maxH / H)));
     const cv = document.getElementById("heat");
-    cv.width = W * cw; cv.height = H * ch;
+    // margins for the axis labels: queue paths on the left, subjects on top
+    const LM = 190, TM = 110, FONT = "11px sans-serif";
+    // (and room on the right for the last subjects' slanted names)
+    cv.width = LM + W * cw + 70; cv.height = TM + H * ch;
     const sum = new Float32Array(W * H);
     const rows = new Map(); // queue index -> its row, while its subtree is walked
     for (let qi = 0; qi < Q.length; qi++) {
@@ -274,19 +277,47 @@
       for (let c = 0; c < cols; c++) if (row[c]) sum[r * W + Math.floor(c / binC)] += row[c];
     }
     const ctx = cv.getContext("2d");
-    ctx.fillStyle = "#f4f6f9"; ctx.fillRect(0, 0, cv.width, cv.height);
+    ctx.fillStyle = "#ffffff"; ctx.fillRect(0, 0, cv.width, cv.height);
+    ctx.fillStyle = "#f4f6f9"; ctx.fillRect(LM, TM, W * cw, H * ch);
     for (let r = 0; r < H; r++) for (let c = 0; c < W; c++) {
       const v = sum[r * W + c] / (2 * binR * binC);
       if (!v) continue;
       const l = Math.round(88 - 60 * v);
       ctx.fillStyle = "hsl(214, 60%, " + l + "%)";
-      ctx.fillRect(c * cw, r * ch, cw, ch);
+      ctx.fillRect(LM + c * cw, TM + r * ch, cw, ch);
     }
+    // axis labels: as many as fit without overlapping, each the first
+    // queue or subject of its bin; the names are only ever canvas text
+    const fit = (s, px) => { let t = s; while (t.length > 1 && ctx.measureText(t).width > px) t = t.slice(0, -2); return t === s ? s : t + "…"; };
+    ctx.font = FONT; ctx.fillStyle = "#333"; ctx.textBaseline = "middle";
+    const rowLabels = [], colLabels = [];
+    const rowStep = Math.max(1, Math.ceil(13 / ch)), colStep = Math.max(1, Math.ceil(13 / cw));
+    ctx.textAlign = "right";
+    for (let r = 0; r < H; r += rowStep) {
+      const name = Q[Math.min(Q.length - 1, r * binR)].path;
+      rowLabels.push(name);
+      ctx.fillText(fit(name, LM - 8), LM - 4, TM + r * ch + ch / 2);
+    }
+    ctx.textAlign = "left";
+    for (let c = 0; c < W; c += colStep) {
+      const name = who(Math.min(cols - 1, c * binC) - 1);
+      colLabels.push(name);
+      ctx.save(); ctx.translate(LM + c * cw + cw / 2, TM - 4); ctx.rotate(-Math.PI / 3);
+      ctx.fillText(fit(name, TM * 1.1), 0, 0); ctx.restore();
+    }
+    ctx.font = "bold " + FONT; ctx.textAlign = "left";
+    ctx.fillText("queues (tree order) ↓   subjects →", 4, 12);
+    // what the axes show, for screen readers and tests
+    cv.setAttribute("aria-label", "heat map of access: rows are queues in tree order, columns are everyone and every user and group an ACL names; lighter is submit, darker is admin");
+    cv.dataset.rows = JSON.stringify(rowLabels);
+    cv.dataset.cols = JSON.stringify(colLabels);
     document.getElementById("heatmeta").textContent = Q.length + " queues × " + cols + " columns (everyone, then every user and group an ACL names)" +
       (binR > 1 || binC > 1 ? "; each cell averages " + binR + " × " + binC : "");
     cv.addEventListener("mousemove", (e) => {
       const b = cv.getBoundingClientRect();
-      const c = Math.floor((e.clientX - b.left) * cv.width / b.width / cw), r = Math.floor((e.clientY - b.top) * cv.height / b.height / ch);
+      const x = (e.clientX - b.left) * cv.width / b.width - LM, y = (e.clientY - b.top) * cv.height / b.height - TM;
+      if (x < 0 || y < 0) return;
+      const c = Math.floor(x / cw), r = Math.floor(y / ch);
       const qi = Math.min(Q.length - 1, r * binR), pc = Math.min(cols - 1, c * binC);
       const w = pc - 1;
       const user = w >= 0 && P[w].k === "u" ? P[w].n : (w < 0 ? "\u0000" : null);

@@ -75,9 +75,13 @@ func parseSuppressions(comments []Comment) ([]*suppression, []Finding) {
 			}
 			continue // not a suppression itself
 		default:
+			hint := "use disable-line, disable-next-line, disable, enable or disable-file"
+			if near := nearestDirective(strings.TrimSuffix(directive, ":")); near != "" {
+				hint = "did you mean " + near + "? (" + hint + ")"
+			}
 			problems = append(problems, Finding{Rule: "unused-suppression", Severity: Warning, Pos: c.Pos,
 				Message: fmt.Sprintf("%q is not an aclint directive, so this comment suppresses nothing", "aclint "+directive),
-				Hint:    "use disable-line, disable-next-line, disable, enable or disable-file"})
+				Hint:    hint})
 			continue
 		}
 		if len(s.rules) == 0 && len(s.unknown) == 0 {
@@ -167,6 +171,20 @@ func ApplySuppressions(text []byte, comments func() []Comment, findings []Findin
 		}
 	}
 	return append(kept, problems...)
+}
+
+// directives are the words a suppression comment may start with.
+var directives = []string{"disable-line", "disable-next-line", "disable", "enable", "disable-file"}
+
+// nearestDirective is the directive a misspelled one means: one it starts
+// (disable-next is disable-next-line), else the nearest by spelling.
+func nearestDirective(word string) string {
+	for _, d := range directives {
+		if word != "" && word != "disable" && strings.HasPrefix(d, word+"-") {
+			return d
+		}
+	}
+	return Nearest(word, directives)
 }
 
 func (s *suppression) scope() string {

@@ -257,6 +257,26 @@ func globMatch(pattern, path string) bool {
 	return match(0, 0)
 }
 
+// WithRules is the settings with rules overridden by the command line
+// (rule name to off or a severity); s itself is left as it is.
+func (s *Settings) WithRules(over map[string]string) *Settings {
+	if len(over) == 0 {
+		return s
+	}
+	c := &Settings{Rules: map[string]string{}}
+	if s != nil {
+		*c = *s
+		c.Rules = make(map[string]string, len(s.Rules)+len(over))
+		for k, v := range s.Rules {
+			c.Rules[k] = v
+		}
+	}
+	for k, v := range over {
+		c.Rules[k] = v
+	}
+	return c
+}
+
 // Apply turns rules off and changes severities as the settings say.
 func (s *Settings) Apply(findings []lint.Finding) []lint.Finding {
 	if s == nil || len(s.Rules) == 0 {
