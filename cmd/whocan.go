@@ -28,7 +28,7 @@ ancestor), and the ACL entries YuniKorn drops on the way.
 Exit codes: 0 answered, 2 error (a config YuniKorn rejects, unknown partition or queue, usage).`,
 		Example: `  aclint who-can -f queues.yaml default root.prod.etl
   aclint who-can default root.prod --action admin -o csv`,
-		Args: exactArgs(2, "who-can needs PARTITION QUEUE"),
+		Args:              exactArgs(2, "who-can needs PARTITION QUEUE"),
 		ValidArgsFunction: partitionQueueArgs(true),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			act, err := acl.ParseAction(action)
