@@ -167,9 +167,9 @@ type Creator interface {
 	// CreatesForSomeone answers whether any request could have it created.
 	CreatesForSomeone(part *config.Partition, queue string) Creation
 	// Lands names the queue placement creates for the request of sub when
-	// it names no queue, and the rule; "" when it lands in an existing
-	// queue or nowhere.
-	Lands(part *config.Partition, sub Subject, tags map[string]string) (queue, by string)
+	// it names no queue, the existing queue it is created under, and the
+	// rule; "" when it lands in an existing queue or nowhere.
+	Lands(part *config.Partition, sub Subject, tags map[string]string) (queue, under, by string)
 }
 
 // Creation is placement's answer for a queue that does not exist.

@@ -160,8 +160,8 @@ func (c stubCreator) CreatesForSomeone(_ *config.Partition, queue string) Creati
 	return c.Creates(nil, queue, Subject{User: c.user}, nil)
 }
 
-func (c stubCreator) Lands(*config.Partition, Subject, map[string]string) (string, string) {
-	return "", ""
+func (c stubCreator) Lands(*config.Partition, Subject, map[string]string) (string, string, string) {
+	return "", "", ""
 }
 
 // A missing queue is answered from its ancestors only when placement creates

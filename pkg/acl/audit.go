@@ -246,16 +246,19 @@ func (p *Policy) Access(q Query, scope Scope, begin func(AccessResult) error, em
 		if sub.Reason != "" || p.creator == nil {
 			continue
 		}
-		if queue, by := p.creator.Lands(part, sub, q.Tags); queue != "" {
-			t, err := p.Target(part, queue, &sub, q.Tags)
-			if err != nil || !t.Dynamic {
+		// (not through Target: that asks whether a request naming the queue
+		// creates it, and a rule before could place such a request
+		// elsewhere; this is where a request naming none lands)
+		if queue, at, by := p.creator.Lands(part, sub, q.Tags); queue != "" {
+			parent, missing, err := FindQueue(part.Root, at)
+			if err != nil || len(missing) > 0 {
 				continue
 			}
-			if show, _ := inScope(t.Queue, under); !show {
+			if show, _ := inScope(parent, under); !show {
 				continue
 			}
-			row := AccessRow{Partition: part.CanonicalName(), Queue: t.Path, CreatedBy: by,
-				Submit: p.grantFrom(t.Queue, Submit, sub), Admin: p.grantFrom(t.Queue, Admin, sub)}
+			row := AccessRow{Partition: part.CanonicalName(), Queue: queue, CreatedBy: by,
+				Submit: p.grantFrom(parent, Submit, sub), Admin: p.grantFrom(parent, Admin, sub)}
 			if err := emit(row); err != nil {
 				return err
 			}

@@ -681,21 +681,22 @@ func (pl *Placer) CreatesForSomeone(part *config.Partition, queue string) acl.Cr
 }
 
 // Lands names the queue placement creates for sub's request when the
-// application names no queue, and the rule that creates it; "" when the
-// request lands in an existing queue or is rejected.
-func (pl *Placer) Lands(part *config.Partition, sub acl.Subject, tags map[string]string) (string, string) {
+// application names no queue, the existing queue it goes under, and the
+// rule that creates it; "" when the request lands in an existing queue or
+// is rejected.
+func (pl *Placer) Lands(part *config.Partition, sub acl.Subject, tags map[string]string) (string, string, string) {
 	rules, err := Build(part)
 	if err != nil || sub.Reason != "" {
-		return "", ""
+		return "", "", ""
 	}
 	res := &Result{Partition: part.CanonicalName()}
 	c := &run{pl: pl, part: part, app: App{Tags: tags}, sub: sub, res: res}
 	c.place(rules)
 	if !res.Placed || !res.Created || res.Crash != "" {
-		return "", ""
+		return "", "", ""
 	}
 	by, _ := createdBy(res, res.Queue)
-	return res.Queue, by
+	return res.Queue, res.CreatedUnder, by
 }
 
 func createdBy(res *Result, queue string) (string, string) {
