@@ -65,7 +65,9 @@ usage).`,
 			var emit func(acl.AccessRow) error
 			switch output {
 			case "csv":
-				begin, emit = accessCSV(w)
+				var end func()
+				begin, emit, end = accessCSV(w)
+				defer end()
 			case "json":
 				var end func()
 				begin, emit, end = accessJSON(w, args[0], notes)
@@ -152,7 +154,7 @@ func accessText(w *bufio.Writer, user string, notes []string) (func(acl.AccessRe
 	return begin, emit
 }
 
-func accessCSV(w *bufio.Writer) (func(acl.AccessResult) error, func(acl.AccessRow) error) {
+func accessCSV(w *bufio.Writer) (func(acl.AccessResult) error, func(acl.AccessRow) error, func()) {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"partition", "queue", "submit", "submit_via_queue", "submit_via_acl", "submit_entry", "admin", "admin_via_queue", "admin_via_acl", "admin_entry", "queue_kind"})
 	// one row slice for every row; the rows below a grant share its
@@ -177,11 +179,9 @@ func accessCSV(w *bufio.Writer) (func(acl.AccessResult) error, func(acl.AccessRo
 		cell(line[2:6], r.Submit)
 		cell(line[6:10], r.Admin)
 		line[10] = queueKind(r)
-		err := cw.Write(line)
-		cw.Flush()
-		return err
+		return cw.Write(line)
 	}
-	return begin, emit
+	return begin, emit, cw.Flush
 }
 
 // accessJSON streams {"user", "partitions": [{"partition", "subject",
