@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -35,7 +36,8 @@ type tagVector struct {
 }
 
 // TestTagConformance holds check --tag and access's created queue to
-// YuniKorn's answers.
+// YuniKorn's answers, and check and who-can to answering every queue access
+// lists as created, with the same access.
 func TestTagConformance(t *testing.T) {
 	dir := t.TempDir()
 	total := 0
@@ -98,6 +100,25 @@ func TestTagConformance(t *testing.T) {
 			if created != want || want != "" && (submit != q.ExpectSubmit || admin != q.ExpectAdmin) {
 				t.Errorf("%s: created %q submit %v admin %v; YuniKorn creates %q, submit %v admin %v", where, created, submit, admin, want, q.ExpectSubmit, q.ExpectAdmin)
 			}
+			if created == "" {
+				continue
+			}
+			// check and who-can answer the queue access lists, the same way
+			for action, ok := range map[string]bool{"submit": submit, "admin": admin} {
+				cargs := []string{"check", "-q", "-f", path, q.Partition, created, q.User, "--action", action}
+				cargs = append(cargs, args[8:]...) // --groups and --tag as access had them
+				if code, _, e := run(cargs...); code != map[bool]int{true: 0, false: 1}[ok] {
+					t.Errorf("%s: access lists %s with %s %v, check exits %d\n%s", where, created, action, ok, code, e)
+				}
+				total++
+			}
+			// who-can answers for the requests the Kubernetes shim can send:
+			// a namespace is a DNS label, and for any other it says so
+			code, _, e := run("who-can", "-f", path, q.Partition, created)
+			if dnsLabel.MatchString(q.Tags["namespace"]) && code != 0 || code != 0 && !strings.Contains(e, "no Kubernetes namespace has that name") {
+				t.Errorf("%s: access lists %s, who-can exits %d\n%s", where, created, code, e)
+			}
+			total++
 		}
 	})
 	if total < 1000 {
@@ -105,3 +126,5 @@ func TestTagConformance(t *testing.T) {
 	}
 	t.Logf("%d tag verdicts checked", total)
 }
+
+var dnsLabel = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)

@@ -510,23 +510,39 @@ func (c *run) rule(r *Rule) (name, filter, reason string, err error) {
 
 // Creates answers whether a queue that does not exist would be created by
 // placement for this request: placement runs as if the application named
-// that queue, with the request's tags, with the ACLs left out (check answers
-// them itself), and the result must be exactly that queue, created. When the
-// tags are not known (nil) and no rule creates it without tags, it names the
-// tags of a request that a tag rule would create it for.
+// that queue, with the request's tags, and the result must be exactly that
+// queue, created. It runs with the ACLs left out (a queue whose submit
+// check fails is still one placement makes; check answers the ACLs itself),
+// and when that stops at another queue, with them (an earlier rule whose
+// check fails lets a later one create it). When the tags are not known
+// (nil) and no rule creates it without tags, it names the tags of a request
+// that a tag rule would create it for.
 func (pl *Placer) Creates(part *config.Partition, queue string, sub acl.Subject, tags map[string]string) acl.Creation {
 	rules, err := Build(part)
 	if err != nil {
 		return acl.Creation{Why: "the partition's placement rules cannot be built, so a freshly started scheduler places nothing"}
 	}
-	probe := func(tags map[string]string, numbers []int, rules []*Rule) (*Result, acl.Creation) {
+	probe := func(tags map[string]string) (*Result, acl.Creation) {
+		// without the ACLs first: a rule that names the queue but whose
+		// submit check fails still says the queue is one placement makes
+		// for this request (the answer is then that check's deny)
 		res := &Result{Partition: part.CanonicalName()}
-		c := &run{pl: pl, part: part, app: App{Queue: queue, Tags: tags}, sub: sub, res: res, noACL: true, numbers: numbers}
+		c := &run{pl: pl, part: part, app: App{Queue: queue, Tags: tags}, sub: sub, res: res, noACL: true}
 		c.place(rules)
 		by, why := createdBy(res, queue)
-		return res, acl.Creation{By: by, Why: why}
+		if by != "" {
+			return res, acl.Creation{By: by}
+		}
+		// then with them: an earlier rule whose submit check fails lets a
+		// later one create exactly this queue
+		withACL := &Result{Partition: part.CanonicalName()}
+		(&run{pl: pl, part: part, app: App{Queue: queue, Tags: tags}, sub: sub, res: withACL}).place(rules)
+		if by, _ := createdBy(withACL, queue); by != "" {
+			return withACL, acl.Creation{By: by}
+		}
+		return res, acl.Creation{Why: why}
 	}
-	res, c := probe(tags, nil, rules)
+	res, c := probe(tags)
 	if c.By != "" {
 		if tags == nil {
 			c.Note = untaggedNote(rules, res)
@@ -544,7 +560,7 @@ func (pl *Placer) Creates(part *config.Partition, queue string, sub acl.Subject,
 		if need == nil {
 			continue
 		}
-		if _, with := probe(need, nil, rules); with.By != "" {
+		if _, with := probe(need); with.By != "" {
 			c.Tags, c.NeedsBy = need, with.By
 			return c
 		}
@@ -653,6 +669,7 @@ func (pl *Placer) CreatesForSomeone(part *config.Partition, queue string) acl.Cr
 	}
 	last := queue[strings.LastIndex(queue, ".")+1:]
 	user := strings.ReplaceAll(last, dotReplace, ".")
+	impossible := ""
 	for i, r := range rules[:len(rules)-1] {
 		whole := map[string]string{}
 		for t := r; t != nil; t = t.Parent {
@@ -661,14 +678,21 @@ func (pl *Placer) CreatesForSomeone(part *config.Partition, queue string) acl.Cr
 			}
 		}
 		for _, tags := range []map[string]string{TagsFor(r, queue), whole} {
-			if tags == nil || !possibleTags(tags) {
+			if tags == nil {
 				continue
 			}
 			res := &Result{Partition: part.CanonicalName()}
 			c := &run{pl: pl, part: part, app: App{Queue: queue, Tags: tags}, sub: acl.Subject{User: user}, res: res, noACL: true, noFilter: true,
 				numbers: []int{i + 1, len(rules)}}
 			c.place([]*Rule{r, rules[len(rules)-1]})
-			if by, _ := createdBy(res, queue); by != "" {
+			by, _ := createdBy(res, queue)
+			switch {
+			case by == "":
+			case !possibleTags(tags):
+				if impossible == "" {
+					impossible = fmt.Sprintf("placement %s creates it only for a request with the tag namespace=%s, and no Kubernetes namespace has that name (namespaces are DNS labels: lower case, digits and -)", by, tags["namespace"])
+				}
+			default:
 				c := acl.Creation{By: by}
 				if len(tags) > 0 {
 					c.Tags = tags
@@ -676,6 +700,9 @@ func (pl *Placer) CreatesForSomeone(part *config.Partition, queue string) acl.Cr
 				return c
 			}
 		}
+	}
+	if impossible != "" {
+		return acl.Creation{Why: impossible + "; check answers a request with given tags"}
 	}
 	return acl.Creation{Why: "no placement rule of the partition creates it for any request"}
 }
