@@ -178,9 +178,11 @@ func fromBytes(path string, data []byte, opts LoadOptions, explicit bool) ([]*Do
 			return helmValues(path, data, values, opts)
 		}
 	}
-	if !queueConfig && manifestRe.Match(data) {
+	if (!queueConfig || !scan.parsed) && manifestRe.Match(data) {
 		// a Kubernetes manifest that is not valid YAML: report the YAML
-		// error, not the manifest's keys as unknown queue config keys
+		// error, not the manifest's keys as unknown queue config keys, and
+		// offer no fix (FuzzFix found a quoted * that turned such a file
+		// into a valid manifest: it was never a raw queue config)
 		d := newDocument(path, data, data)
 		if len(d.Problems) > 0 {
 			d.Root = nil

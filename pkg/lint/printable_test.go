@@ -2,6 +2,7 @@ package lint
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -111,4 +112,44 @@ func TestPlainASCII(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzWriteJSON: whatever a name holds, WriteJSON writes valid JSON that
+// reads back as the same value (invalid UTF-8 as U+FFFD, as encoding/json
+// reads it), and passing it through SafeWriter changes nothing: JSON output
+// never has anything for the output filter to rewrite.
+func FuzzWriteJSON(f *testing.F) {
+	f.Add("plain")
+	f.Add("a\x01b\x7fc\u0085d\u202ee\u2028f\xff")
+	f.Add("<&>\"\\")
+	f.Add("\xff\xfe\xe5\x90")
+	f.Fuzz(func(t *testing.T, s string) {
+		var b bytes.Buffer
+		if err := WriteJSON(&b, map[string][]string{s: {s, "x" + s}}); err != nil {
+			t.Fatal(err)
+		}
+		if !json.Valid(b.Bytes()) {
+			t.Fatalf("not valid JSON: %q", b.String())
+		}
+		var back map[string][]string
+		if err := json.Unmarshal(b.Bytes(), &back); err != nil {
+			t.Fatal(err)
+		}
+		// encoding/json writes U+FFFD for each byte that is not UTF-8
+		var vb strings.Builder
+		for _, r := range s {
+			vb.WriteRune(r)
+		}
+		want := vb.String()
+		if got, ok := back[want]; !ok || len(got) != 2 || got[0] != want {
+			t.Fatalf("%q read back as %q", s, back)
+		}
+		var filtered bytes.Buffer
+		w := &SafeWriter{W: &filtered}
+		w.Write(b.Bytes())
+		w.Flush()
+		if !bytes.Equal(filtered.Bytes(), b.Bytes()) {
+			t.Fatalf("the output filter rewrote JSON:\n%q\n%q", b.String(), filtered.String())
+		}
+	})
 }
