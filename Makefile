@@ -53,6 +53,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/expect
 	$(GO) test -run '^$$' -fuzz '^FuzzBatchParse$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/config
 	$(GO) test -run '^$$' -fuzz '^FuzzSafeWriter$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/lint
+	$(GO) test -run '^$$' -fuzz '^FuzzWriteJSON$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/lint
 	$(GO) test -run '^$$' -fuzz '^FuzzYAMLScalar$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/expect
 	$(GO) test -run '^$$' -fuzz '^FuzzParseJSON$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/mesos
 	$(GO) test -run '^$$' -fuzz '^FuzzLint$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/mesos

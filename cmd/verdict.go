@@ -7,7 +7,6 @@ package cmd
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
 	"github.com/aclint/aclint/pkg/acl"
@@ -423,7 +422,7 @@ func writePlaceText(w io.Writer, app placement.App, r *placement.Result, d *plac
 	if r.GroupsSource != "" {
 		fmt.Fprintf(&b, " (%s)", r.GroupsSource)
 	}
-	fmt.Fprintf(&b, ", queue %s, tags %s, in partition %s\n", q, describeTags(app.Tags), r.Partition)
+	fmt.Fprintf(&b, ", queue %s, tags %s, in partition %s\n", q, acl.DescribeTags(app.Tags), r.Partition)
 	if d != nil {
 		fmt.Fprintf(&b, "from the pod: queue from %s; user from %s; tags %s\n", d.Queue, d.User, d.Tags)
 	}
@@ -477,22 +476,6 @@ func writePlaceText(w io.Writer, app placement.App, r *placement.Result, d *plac
 	writeNotes(&b, r.Notes)
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-func describeTags(t map[string]string) string {
-	if len(t) == 0 {
-		return "(none)"
-	}
-	var keys []string
-	for k := range t {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var parts []string
-	for _, k := range keys {
-		parts = append(parts, k+"="+t[k])
-	}
-	return strings.Join(parts, ", ")
 }
 
 func grantOf(d *acl.Decision) *acl.Grant {

@@ -384,8 +384,12 @@ func (p *Policy) Target(part *config.Partition, path string, sub *Subject, tags 
 	return t, nil
 }
 
-// DescribeTags writes tags as key=value pairs in key order.
+// DescribeTags writes tags as key=value pairs in key order, the one way
+// every answer and test title names a request's tags; "(none)" for none.
 func DescribeTags(tags map[string]string) string {
+	if len(tags) == 0 {
+		return "(none)"
+	}
 	keys := make([]string, 0, len(tags))
 	for k := range tags {
 		keys = append(keys, k)

@@ -120,43 +120,40 @@ type Scope struct {
 	Under     string // "": the whole tree; else a queue path, the queue and everything below it
 }
 
-// partitions returns the partitions in scope, or an error for an unknown
-// partition.
-func (p *Policy) partitions(s Scope) ([]*config.Partition, error) {
-	if s.Partition == "" {
-		return p.cfg.Partitions, nil
-	}
-	part, err := p.FindPartition(s.Partition)
-	if err != nil {
-		return nil, err
-	}
-	return []*config.Partition{part}, nil
+// scopedPart is a partition in scope and its subtree (nil: all of it).
+type scopedPart struct {
+	part  *config.Partition
+	under *config.Queue
 }
 
-// under finds the scope's subtree in part: nil when the scope has none.
-// A queue that does not exist in any partition in scope is an error, so a
-// typo never lists nothing and passes.
-func (p *Policy) under(s Scope, parts []*config.Partition) (map[*config.Partition]*config.Queue, error) {
-	if s.Under == "" {
-		return nil, nil
+// scoped finds the partitions in scope and, with Under, the subtree in
+// each; a partition without that queue is left out, and a queue no
+// partition in scope has is an error, so a typo never lists nothing and
+// passes.
+func (p *Policy) scoped(s Scope) ([]scopedPart, error) {
+	parts := p.cfg.Partitions
+	if s.Partition != "" {
+		part, err := p.FindPartition(s.Partition)
+		if err != nil {
+			return nil, err
+		}
+		parts = []*config.Partition{part}
 	}
-	out := map[*config.Partition]*config.Queue{}
+	var out []scopedPart
 	for _, part := range parts {
-		if q, missing, err := FindQueue(part.Root, s.Under); err == nil && len(missing) == 0 {
-			out[part] = q
+		if s.Under == "" {
+			out = append(out, scopedPart{part: part})
+		} else if q, missing, err := FindQueue(part.Root, s.Under); err == nil && len(missing) == 0 {
+			out = append(out, scopedPart{part, q})
 		}
 	}
-	if len(out) == 0 {
-		near := ""
-		if len(parts) > 0 {
-			near = p.nearestQueue(parts[0], strings.ToLower(s.Under))
-		}
-		return nil, &QueryError{Msg: fmt.Sprintf("--under %s: no partition in scope has that queue%s", s.Under, near)}
+	if len(out) == 0 && len(parts) > 0 {
+		return nil, &QueryError{Msg: fmt.Sprintf("--under %s: no partition in scope has that queue%s", s.Under, p.nearestQueue(parts[0], strings.ToLower(s.Under)))}
 	}
 	return out, nil
 }
 
-// InScope reports whether q is in the subtree under (nil: all), and whether
+// inScope reports whether q is in the subtree under (nil: all), and whether
 // the walk must go below q to reach it.
 func inScope(q, under *config.Queue) (emit, descend bool) {
 	if under == nil {
@@ -194,19 +191,12 @@ type AccessResult struct {
 // to them); check answers each.
 func (p *Policy) Access(q Query, scope Scope, begin func(AccessResult) error, emit func(AccessRow) error) error {
 	p.Prepare() // every queue is read
-	parts, err := p.partitions(scope)
+	parts, err := p.scoped(scope)
 	if err != nil {
 		return err
 	}
-	unders, err := p.under(scope, parts)
-	if err != nil {
-		return err
-	}
-	for _, part := range parts {
-		under := unders[part]
-		if unders != nil && under == nil {
-			continue // the subtree is in another partition
-		}
+	for _, sp := range parts {
+		part, under := sp.part, sp.under
 		sub, err := p.ResolveSubject(part, q)
 		if err != nil {
 			return err
@@ -406,19 +396,12 @@ func (p *Policy) Matrix(principals []Principal, scope Scope, emit func(partition
 	p.Prepare() // every queue is read
 	x := newPrincipalIndex(principals)
 	var rows [][]Cell // one per depth
-	parts, err := p.partitions(scope)
+	parts, err := p.scoped(scope)
 	if err != nil {
 		return err
 	}
-	unders, err := p.under(scope, parts)
-	if err != nil {
-		return err
-	}
-	for _, part := range parts {
-		under := unders[part]
-		if unders != nil && under == nil {
-			continue
-		}
+	for _, sp := range parts {
+		part, under := sp.part, sp.under
 		var walk func(q *config.Queue, parent []Cell, depth int) error
 		walk = func(q *config.Queue, parent []Cell, depth int) error {
 			if len(rows) <= depth {

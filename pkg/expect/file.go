@@ -79,24 +79,9 @@ func (c *Case) Title() string {
 		if q == "" {
 			q = "no queue"
 		}
-		return fmt.Sprintf("place %s (%s, tags %s)", c.User, q, describeTags(c.Place.Tags))
+		return fmt.Sprintf("place %s (%s, tags %s)", c.User, q, acl.DescribeTags(c.Place.Tags))
 	}
 	return fmt.Sprintf("%s %s %s", c.User, c.Action, c.Queue)
-}
-
-func describeTags(t map[string]string) string {
-	if len(t) == 0 {
-		return "none"
-	}
-	keys := make([]string, 0, len(t))
-	for k := range t {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for i, k := range keys {
-		keys[i] = k + "=" + t[k]
-	}
-	return strings.Join(keys, ",")
 }
 
 // Problem is one thing wrong with a test file.
