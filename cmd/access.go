@@ -84,7 +84,7 @@ usage).`,
 				return row(r)
 			}
 			if err := newPolicy(cfg).Access(q, acl.Scope{Partition: partition, Under: under}, begin, emit); err != nil {
-				return usageErr("%v", err)
+				return usageErr("%w", err)
 			}
 			return nil
 		},

@@ -63,7 +63,7 @@ partition or queue, usage).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			act, err := acl.ParseAction(action)
 			if err != nil {
-				return usageErr("invalid --action: %v", err)
+				return usageErr("invalid --action: %w", err)
 			}
 			if err := checkOutput(output, "text", "json"); err != nil {
 				return err

@@ -334,7 +334,7 @@ func writeDiffOutputs(s *streams, targets []diffOutput, old, new *side, res *acl
 			if t.path != "" {
 				where = t.path
 			}
-			return usageErr("writing %s output to %s: %v", t.format, where, err)
+			return usageErr("writing %s output to %s: %w", t.format, where, err)
 		}
 	}
 	return nil

@@ -44,11 +44,11 @@ func applyFixes(s *streams, docs []*config.Document, files *settingsFinder, key 
 		if file != "<stdin>" {
 			info, err := os.Stat(file)
 			if err != nil {
-				return nil, usageErr("%s: %v", file, err)
+				return nil, usageErr("%s: %w", file, err)
 			}
 			raw, err := input.ReadFile(file)
 			if err != nil {
-				return nil, usageErr("%s: %v", file, err)
+				return nil, usageErr("%s: %w", file, err)
 			}
 			read = safewrite.Read{Data: raw, Info: info}
 			if write && !bytes.Equal(config.Normalize(raw), data) {
@@ -73,13 +73,13 @@ func applyFixes(s *streams, docs []*config.Document, files *settingsFinder, key 
 			return all, nil
 		}, unsafe)
 		if err != nil {
-			return nil, usageErr("%v", err)
+			return nil, usageErr("%w", err)
 		}
 		fixed, n := res.Content, res.Applied
 		reportLeft(s, file, res.Left, unsafe, docsOf(docs, file))
 		if write && n > 0 {
 			if err := safewrite.Fix(file, read, fixed, safewrite.FixOptions{HardLinks: hardLinks}); err != nil {
-				return nil, usageErr("%v", err)
+				return nil, usageErr("%w", err)
 			}
 			fmt.Fprintf(s.err, "aclint: %s: applied %d %s\n", file, n, plural(n, "fix", "fixes"))
 		}
@@ -88,7 +88,7 @@ func applyFixes(s *streams, docs []*config.Document, files *settingsFinder, key 
 		}
 		more, err := config.LoadBytes(file, fixed, opts)
 		if err != nil {
-			return nil, usageErr("%v", err)
+			return nil, usageErr("%w", err)
 		}
 		out = append(out, more...)
 	}

@@ -232,7 +232,7 @@ func collectFindings(s *streams, o *lintOptions, args []string) (*report.Report,
 	if o.ldapDir != "" {
 		ldapFindings, err = yunikorn.LintLDAP(o.ldapDir)
 		if err != nil {
-			return nil, 0, usageErr("--ldap-config: %v", err)
+			return nil, 0, usageErr("--ldap-config: %w", err)
 		}
 	}
 	fixed := map[*lint.Input][]*config.Document{}
@@ -271,7 +271,7 @@ func collectFindings(s *streams, o *lintOptions, args []string) (*report.Report,
 				continue
 			}
 			if err != nil {
-				return nil, 0, usageErr("%v", err)
+				return nil, 0, usageErr("%w", err)
 			}
 			for _, n := range r.Notes {
 				fmt.Fprintf(s.err, "aclint: %s\n", n)

@@ -59,7 +59,7 @@ memory. The text table splits its columns to fit the terminal (COLUMNS, or --wid
 			if groupsFile != "" {
 				gf, err := resolve.LoadFile(groupsFile)
 				if err != nil {
-					return usageErr("--groups-file: %v", err)
+					return usageErr("--groups-file: %w", err)
 				}
 				for _, u := range gf.Users() {
 					r, _ := gf.Resolve(u)
@@ -137,7 +137,7 @@ memory. The text table splits its columns to fit the terminal (COLUMNS, or --wid
 				err = writeMatrixText(w, rows, names, terminalWidth(width), layout)
 			}
 			if err != nil {
-				return usageErr("%v", err)
+				return usageErr("%w", err)
 			}
 			return nil
 		},

@@ -93,7 +93,7 @@ unknown ACTION, usage).`,
 			}
 			d, err := acls.Authorize(req)
 			if err != nil {
-				return usageErr("%v", err)
+				return usageErr("%w", err)
 			}
 			return writeVerdict(s, verdict{ok: d.Allowed,
 				text: func(w io.Writer) error { return writeMesosText(w, acls, req, d) },
@@ -131,7 +131,7 @@ func unknownAction(name string) string {
 func loadMesosACLs(s *streams, file string) (*mesos.ACLs, error) {
 	name, data, err := config.ReadSource(file, s.in)
 	if err != nil {
-		return nil, usageErr("%v", err)
+		return nil, usageErr("%w", err)
 	}
 	doc := mesos.Parse(name, data)
 	acls := mesos.Decode(doc)

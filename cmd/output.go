@@ -91,7 +91,7 @@ func writeOutputs(s *streams, targets []outputTarget, rep *report.Report) error 
 				err = bw.Flush()
 			}
 			if err != nil {
-				return usageErr("writing %s output: %v", t.format, err)
+				return usageErr("writing %s output: %w", t.format, err)
 			}
 			continue
 		}
@@ -111,7 +111,7 @@ func writeOutputs(s *streams, targets []outputTarget, rep *report.Report) error 
 			err = safewrite.Output(t.path, fill)
 		}
 		if err != nil {
-			return usageErr("writing %s output to %s: %v", t.format, t.path, err)
+			return usageErr("writing %s output to %s: %w", t.format, t.path, err)
 		}
 	}
 	return nil
@@ -176,9 +176,9 @@ func (f *settingsFinder) forFile(file string) (*settings.Settings, error) {
 func settingsErr(path string, err error) error {
 	var se *settings.Error
 	if errors.As(err, &se) {
-		return usageErr("%v", err)
+		return usageErr("%w", err)
 	}
-	return usageErr("%s: %v", path, err)
+	return usageErr("%s: %w", path, err)
 }
 
 // refusedErr is the usage error for input its system refuses: what is

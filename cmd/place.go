@@ -138,7 +138,7 @@ partition, bad input, a pod whose submitter is not given).`,
 			policy := newPolicy(cfg)
 			res, err := placement.New(cfg, policy).Place(app)
 			if err != nil {
-				return usageErr("%v", err)
+				return usageErr("%w", err)
 			}
 			if gate != nil {
 				res.Notes = append(res.Notes, gate.notes...)

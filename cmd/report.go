@@ -56,15 +56,15 @@ Exit codes: 0 written, 2 a config YuniKorn rejects or an input or output error.`
 			if path == "" {
 				w := bufio.NewWriter(s.out)
 				if err := htmlreport.Write(w, data); err != nil {
-					return usageErr("writing the report: %v", err)
+					return usageErr("writing the report: %w", err)
 				}
 				if err := w.Flush(); err != nil {
-					return usageErr("writing the report: %v", err)
+					return usageErr("writing the report: %w", err)
 				}
 				return nil
 			}
 			if err := safewrite.Output(path, func(f io.Writer) error { return htmlreport.Write(f, data) }); err != nil {
-				return usageErr("writing %s: %v", path, err)
+				return usageErr("writing %s: %w", path, err)
 			}
 			return nil
 		},

@@ -47,17 +47,17 @@ func parseTags(tags []string) (map[string]string, error) {
 func readPod(podFile, nsFile string) (placement.App, placement.Derivation, error) {
 	pod, err := input.ReadFile(podFile)
 	if err != nil {
-		return placement.App{}, placement.Derivation{}, usageErr("--pod: %v", err)
+		return placement.App{}, placement.Derivation{}, usageErr("--pod: %w", err)
 	}
 	var ns []byte
 	if nsFile != "" {
 		if ns, err = input.ReadFile(nsFile); err != nil {
-			return placement.App{}, placement.Derivation{}, usageErr("--namespace: %v", err)
+			return placement.App{}, placement.Derivation{}, usageErr("--namespace: %w", err)
 		}
 	}
 	a, d, err := placement.FromPod(pod, ns)
 	if err != nil {
-		return a, d, usageErr("--pod %s: %v", podFile, err)
+		return a, d, usageErr("--pod %s: %w", podFile, err)
 	}
 	return a, d, nil
 }
@@ -91,7 +91,7 @@ func answerErr(err error) error {
 		for _, k := range keys {
 			flags = append(flags, "--tag "+k+"="+qe.Tags[k])
 		}
-		return usageErr("%v (%s, or --pod with --namespace)", err, strings.Join(flags, " "))
+		return usageErr("%w (%s, or --pod with --namespace)", err, strings.Join(flags, " "))
 	}
-	return usageErr("%v", err)
+	return usageErr("%w", err)
 }

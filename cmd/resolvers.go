@@ -133,7 +133,7 @@ func (f *resolverFlags) subject(c *cobra.Command, q *acl.Query, groups string) e
 	if f.name != "" {
 		r, err := resolve.New(f.name, q.Resolvers)
 		if err != nil {
-			return usageErr("--resolver %s: %v", f.name, err)
+			return usageErr("--resolver %s: %w", f.name, err)
 		}
 		q.Resolver = r
 	}

@@ -29,17 +29,26 @@ const (
 	ExitUsage = 2 // usage, I/O or input errors; check: the question has no answer
 )
 
-// exitError carries an exit code out of a command. A message, when set, is
-// printed as "aclint: <msg>".
+// exitError carries an exit code out of a command, and the error behind it
+// (printed as "aclint: <error>"; nil prints nothing). It unwraps to that
+// error, so a caller (a test, a language server) can still ask what failed.
 type exitError struct {
 	code int
-	msg  string
+	err  error
 }
 
-func (e *exitError) Error() string { return e.msg }
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return ""
+	}
+	return e.err.Error()
+}
 
+func (e *exitError) Unwrap() error { return e.err }
+
+// usageErr is exit 2 with a message; %w keeps the cause it wraps.
 func usageErr(format string, args ...any) error {
-	return &exitError{code: ExitUsage, msg: fmt.Sprintf(format, args...)}
+	return &exitError{code: ExitUsage, err: fmt.Errorf(format, args...)}
 }
 
 type streams struct {
@@ -92,13 +101,13 @@ scheduler itself would make.`,
 		v, _ := c.Flags().GetString("max-input-size")
 		n, err := input.ParseSize(v)
 		if err != nil {
-			return usageErr("--max-input-size: %v", err)
+			return usageErr("--max-input-size: %w", err)
 		}
 		input.MaxSize = n
 		mv, _ := c.Flags().GetString("max-memory")
 		m, err := input.ParseSize(mv)
 		if err != nil {
-			return usageErr("--max-memory: %v", err)
+			return usageErr("--max-memory: %w", err)
 		}
 		if s.guard {
 			guardMemory(m, s.rawErr, os.Exit)
@@ -114,7 +123,7 @@ scheduler itself would make.`,
 	root.Version = ver
 	root.SetVersionTemplate(fmt.Sprintf("aclint %s (commit %s)\n", ver, commit))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageErr("%v\nrun '%s --help' for usage", err, c.CommandPath())
+		return usageErr("%w\nrun '%s --help' for usage", err, c.CommandPath())
 	})
 	root.AddCommand(newLintCmd(s), newCheckCmd(s), newPlaceCmd(s), newWhoCanCmd(s), newAccessCmd(s), newMatrixCmd(s), newDiffCmd(s), newTestCmd(s), newReportCmd(s), newMesosCmd(s), newYTCmd(s), newRulesCmd(s), newVersionCmd(s))
 	registerCompletions(root)
@@ -151,8 +160,8 @@ func execute(args []string, stdin io.Reader, stdout, stderr io.Writer, guard boo
 	// messages carry names from the files read: through the SafeWriter
 	var ee *exitError
 	if errors.As(err, &ee) {
-		if ee.msg != "" {
-			fmt.Fprintf(s.err, "aclint: %s\n", ee.msg)
+		if ee.err != nil {
+			fmt.Fprintf(s.err, "aclint: %s\n", ee.err)
 		}
 		return ee.code
 	}
@@ -186,7 +195,7 @@ func loadInputs(s *streams, paths []string, key string, verbose bool) ([]*config
 	opts := inputOptions(s, key, verbose)
 	ins, err := input.Read(paths, input.Options{Stdin: s.in, Skip: opts.Skip, Warn: s.warnInput, Exts: []string{".yaml", ".yml"}})
 	if err != nil {
-		return nil, usageErr("%v", err)
+		return nil, usageErr("%w", err)
 	}
 	var docs []*config.Document
 	var absent []*config.KeyAbsentError
@@ -215,7 +224,7 @@ func loadInputs(s *streams, paths []string, key string, verbose bool) ([]*config
 			}
 			continue
 		case err != nil:
-			return nil, usageErr("%v", err)
+			return nil, usageErr("%w", err)
 		}
 		found[in.Arg] = found[in.Arg] || len(ds) > 0
 		docs = append(docs, ds...)
@@ -320,7 +329,7 @@ func collectLintInputs(s *streams, paths []string, verbose bool, system string) 
 	}
 	ins, err := input.Read(paths, input.Options{Stdin: s.in, Skip: skip, Warn: s.warnInput, Exts: exts})
 	if err != nil {
-		return nil, usageErr("%v", err)
+		return nil, usageErr("%w", err)
 	}
 	systems := lint.Systems()
 	fallback := lint.Fallback()

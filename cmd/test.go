@@ -106,7 +106,7 @@ func runTests(s *streams, cmd *cobra.Command, paths, files []string, key, output
 			if errors.Is(err, fs.ErrNotExist) && p == expect.DefaultFile {
 				return usageErr("no %s here: name a test file, or write one with 'aclint test --generate -f queues.yaml %s' (docs/test.md)", expect.DefaultFile, expect.DefaultFile)
 			}
-			return usageErr("%v", err)
+			return usageErr("%w", err)
 		}
 		f, err := expect.Parse(p, src)
 		var fe *expect.FileError
@@ -152,7 +152,7 @@ func runTests(s *streams, cmd *cobra.Command, paths, files []string, key, output
 			err = writeTestsText(s.out, runs, n, verbose, wrapWidth(s.rawOut))
 		}
 		if err != nil {
-			return usageErr("writing output: %v", err)
+			return usageErr("writing output: %w", err)
 		}
 	}
 	switch {
@@ -204,7 +204,7 @@ func testEnv(s *streams, cmd *cobra.Command, f *expect.File, files []string, key
 	if q.Resolver == nil && f.Resolver != "" {
 		r, err := resolve.New(f.Resolver, q.Resolvers)
 		if err != nil {
-			return expect.Env{}, usageErr("%s: resolver %s: %v", f.Path, f.Resolver, err)
+			return expect.Env{}, usageErr("%s: resolver %s: %w", f.Path, f.Resolver, err)
 		}
 		q.Resolver = r
 	}
@@ -402,12 +402,12 @@ func generateTests(s *streams, files []string, key, under string, args []string)
 	opts := expect.GenerateOptions{Config: names, Under: under, MaxCases: maxGenerated}
 	if len(args) == 0 {
 		if err := expect.Generate(s.out, policy, cfg, opts); err != nil {
-			return usageErr("--generate: %v", err)
+			return usageErr("--generate: %w", err)
 		}
 		return nil
 	}
 	if err := os.MkdirAll(filepath.Dir(args[0]), 0o755); err != nil {
-		return usageErr("%v", err)
+		return usageErr("%w", err)
 	}
 	// O_EXCL: a snapshot never replaces a curated test file
 	out, err := os.OpenFile(args[0], os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
@@ -415,7 +415,7 @@ func generateTests(s *streams, files []string, key, under string, args []string)
 		if errors.Is(err, fs.ErrExist) {
 			return usageErr("%s exists: --generate does not replace a test file; remove it or write to standard output", args[0])
 		}
-		return usageErr("%v", err)
+		return usageErr("%w", err)
 	}
 	err = expect.Generate(out, policy, cfg, opts)
 	if cerr := out.Close(); err == nil {
@@ -423,7 +423,7 @@ func generateTests(s *streams, files []string, key, under string, args []string)
 	}
 	if err != nil {
 		os.Remove(args[0])
-		return usageErr("--generate: %v", err)
+		return usageErr("--generate: %w", err)
 	}
 	fmt.Fprintf(s.err, "aclint: wrote %s\n", args[0])
 	return nil

@@ -36,7 +36,7 @@ func writeVerdict(s *streams, v verdict, output string, quiet bool) error {
 			err = v.text(s.out)
 		}
 		if err != nil {
-			return usageErr("writing output: %v", err)
+			return usageErr("writing output: %w", err)
 		}
 	}
 	if v.ok {

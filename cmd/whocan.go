@@ -33,7 +33,7 @@ Exit codes: 0 answered, 2 error (a config YuniKorn rejects, unknown partition or
 		RunE: func(cmd *cobra.Command, args []string) error {
 			act, err := acl.ParseAction(action)
 			if err != nil {
-				return usageErr("invalid --action: %v", err)
+				return usageErr("invalid --action: %w", err)
 			}
 			if err := checkOutput(output, "text", "json", "csv"); err != nil {
 				return err
@@ -44,7 +44,7 @@ Exit codes: 0 answered, 2 error (a config YuniKorn rejects, unknown partition or
 			}
 			r, err := newPolicy(cfg).WhoCan(args[0], args[1], act)
 			if err != nil {
-				return usageErr("%v", err)
+				return usageErr("%w", err)
 			}
 			r.Notes = append(notes, r.Notes...)
 			switch output {

@@ -25,7 +25,7 @@ forced with --system ytsaurus).`,
 func loadYTTree(s *streams, file, path string) (*ytsaurus.Tree, error) {
 	name, data, err := config.ReadSource(file, s.in)
 	if err != nil {
-		return nil, usageErr("%v", err)
+		return nil, usageErr("%w", err)
 	}
 	doc := ytsaurus.Parse(name, data)
 	opts := ytsaurus.Options{Path: path}

@@ -83,10 +83,10 @@ YTsaurus would refuse; usage).`,
 			}
 			r, err := tree.Check(req)
 			if errors.Is(err, ytsaurus.ErrNoSuchUser) {
-				return usageErr("%v (the user is neither in the tree's users nor a built-in user)", err)
+				return usageErr("%w (the user is neither in the tree's users nor a built-in user)", err)
 			}
 			if err != nil {
-				return usageErr("%v", err)
+				return usageErr("%w", err)
 			}
 			return writeVerdict(s, verdict{ok: r.Action == ytsaurus.Allow,
 				text: func(w io.Writer) error { return writeYTText(w, tree, req, r) },

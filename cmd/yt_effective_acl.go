@@ -44,7 +44,7 @@ does; -o text names the node each entry comes from.`,
 			}
 			entries, err := tree.EffectiveACL(args[0])
 			if err != nil {
-				return usageErr("%v", err)
+				return usageErr("%w", err)
 			}
 			if output == "json" {
 				err = writeEffectiveJSON(s.out, entries)
@@ -52,7 +52,7 @@ does; -o text names the node each entry comes from.`,
 				err = writeEffectiveText(s.out, tree, args[0], entries)
 			}
 			if err != nil {
-				return usageErr("writing output: %v", err)
+				return usageErr("writing output: %w", err)
 			}
 			return nil
 		},

@@ -328,13 +328,24 @@ func Within(dir, path string) bool {
 func describe(err error) error {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return errors.New("no such file or directory")
+		return &described{"no such file or directory", err}
 	case errors.Is(err, fs.ErrPermission):
-		return errors.New("permission denied")
+		return &described{"permission denied", err}
 	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
-		return pe.Err
+		return &described{pe.Err.Error(), err}
 	}
 	return err
 }
+
+// described is an OS error said in short words (the path is said once, by
+// Error), still unwrapping to the error itself: errors.Is(err,
+// fs.ErrNotExist) holds through every layer.
+type described struct {
+	msg string
+	err error
+}
+
+func (d *described) Error() string { return d.msg }
+func (d *described) Unwrap() error { return d.err }
