@@ -120,7 +120,7 @@ func reportLeft(s *streams, file string, left []lint.Finding, unsafe bool, docs 
 			fmt.Fprintf(s.err, "aclint: %s: %s not fixed: it reads two ways and each grants different access; edit it by hand to %s\n", f.Pos, f.Rule, strings.Join(ways, " or "))
 		case f.Fix != nil && f.Unsafe != "" && !unsafe:
 			fmt.Fprintf(s.err, "aclint: %s: %s fix not applied, it is unsafe: %s; review it and rerun with --unsafe-fixes to apply it\n", f.Pos, f.Rule, f.Unsafe)
-		case f.Fix == nil && fix.Fixable[f.Rule]:
+		case f.Fix == nil && fixes(f.Rule):
 			why := "aclint cannot edit this value character for character"
 			for _, d := range docs {
 				if r := d.NotEditable(); r != "" {
@@ -137,4 +137,10 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// fixes reports whether a rule's findings carry an edit (lint.Rule.Fixes).
+func fixes(rule string) bool {
+	r := lint.Lookup(rule)
+	return r != nil && r.Fixes
 }

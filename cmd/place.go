@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/aclint/aclint/pkg/acl"
@@ -105,7 +104,7 @@ partition, bad input, a pod whose submitter is not given).`,
 			if err != nil {
 				return err
 			}
-			var gate *admissionGate
+			var gate *admission.Gate
 			switch {
 			case derived != nil && noAdmission:
 				if submitter != "" || subGroups != "" {
@@ -119,20 +118,22 @@ partition, bad input, a pod whose submitter is not given).`,
 				if submitter != "" {
 					sub = &admission.Submitter{User: submitter, Groups: parseList(subGroups)}
 				}
-				gate = admit(admission.Read(cfg.Doc.Settings), *derived, sub)
-				if gate.unknown != "" {
-					return usageErr("%s", gate.unknown)
+				g := admission.Read(cfg.Doc.Settings).Admit(admission.Pod{Namespace: derived.Namespace, NamespaceAnnotations: derived.NamespaceAnnotations,
+					Annotations: derived.PodAnnotations, Workload: derived.Workload}, sub)
+				gate = &g
+				if gate.Unknown != "" {
+					return usageErr("%s", gate.Unknown)
 				}
-				if gate.rejected == "" && gate.bypass == "" {
-					app.User, app.Groups = gate.id.User, gate.id.Groups
-					derived.User = gate.id.How
+				if gate.Rejected == "" && gate.Bypass == "" {
+					app.User, app.Groups = gate.Identity.User, gate.Identity.Groups
+					derived.User = gate.Identity.How
 				}
 			case submitter != "" || subGroups != "":
 				return usageErr("--submitter goes with --pod: it is who creates the pod")
 			case noAdmission:
 				return usageErr("--without-admission-controller goes with --pod: without a pod, --groups and the user are the request as given")
 			}
-			if gate != nil && (gate.rejected != "" || gate.bypass != "") {
+			if gate != nil && (gate.Rejected != "" || gate.Bypass != "") {
 				return writeVerdict(s, gateVerdict(gate), output, quiet)
 			}
 			policy := newPolicy(cfg)
@@ -141,7 +142,7 @@ partition, bad input, a pod whose submitter is not given).`,
 				return usageErr("%w", err)
 			}
 			if gate != nil {
-				res.Notes = append(res.Notes, gate.notes...)
+				res.Notes = append(res.Notes, gate.Notes...)
 			}
 			res.Notes = append(notes, res.Notes...)
 			if derived != nil {
@@ -174,40 +175,3 @@ partition, bad input, a pod whose submitter is not given).`,
 	return c
 }
 
-// admissionGate is what the admission controller does with a pod.
-type admissionGate struct {
-	id       admission.Identity
-	rejected string // it refuses to create the pod
-	bypass   string // it does not send the pod to YuniKorn
-	unknown  string // the identity the core sees cannot be known from the input
-	notes    []string
-}
-
-func admit(set admission.Settings, d placement.Derivation, sub *admission.Submitter) *admissionGate {
-	g := &admissionGate{id: set.Identity(d.PodAnnotations, sub)}
-	if g.id.Rejected != "" {
-		g.rejected = "the admission controller refuses to create the pod: " + g.id.Rejected
-		return g
-	}
-	if ok, why := set.Processes(d.Namespace, d.NamespaceAnnotations); !ok {
-		g.bypass = "the admission controller does not send this pod to YuniKorn (" + why + "): no placement rule or queue ACL applies to it"
-		return g
-	}
-	what := "pod"
-	if d.Workload != "" {
-		what = d.Workload
-	}
-	if !g.id.Known {
-		// the core sees whoever creates the pod: nothing in the files says who
-		g.unknown = fmt.Sprintf("the %s carries no %s annotation, so YuniKorn's admission controller writes in the Kubernetes user who creates it, and the core decides for that user, whom no file names: give it with --submitter USER (and --submitter-groups), or pass --without-admission-controller if pods reach the shim without it (the shim then sends user nobody)", what, placement.AnnotationUserInfo)
-		return g
-	}
-	if d.Workload != "" && !set.BypassAuth && !set.TrustControllers {
-		g.notes = append(g.notes, fmt.Sprintf("%s is false: the controller that creates the %s's pods is a system user and may set the user.info annotation only if it matches %s or %s; otherwise the admission controller refuses its pods", admission.KeyTrustControllers, d.Workload, admission.KeyExternalUsers, admission.KeyExternalGroups))
-	}
-	g.notes = append(g.notes, "identity the core sees: "+g.id.How)
-	if set.BypassAuth {
-		g.notes = append(g.notes, "admissionController.accessControl.bypassAuth is true: any pod may name any user and groups, so this answer holds only if the pod's annotation is honest")
-	}
-	return g
-}

@@ -6,6 +6,7 @@ package cmd
 
 import (
 	"fmt"
+	"github.com/aclint/aclint/pkg/admission"
 	"io"
 	"strings"
 
@@ -575,10 +576,10 @@ func placeJSON(app placement.App, r *placement.Result) any {
 
 // gateVerdict is the answer for a pod the admission controller refuses
 // (exit 1) or does not send to YuniKorn (exit 2).
-func gateVerdict(g *admissionGate) verdict {
-	msg, first, code := g.bypass, "not scheduled by YuniKorn", ExitUsage
-	if g.rejected != "" {
-		msg, first, code = g.rejected, "rejected", ExitFail
+func gateVerdict(g *admission.Gate) verdict {
+	msg, first, code := g.Bypass, "not scheduled by YuniKorn", ExitUsage
+	if g.Rejected != "" {
+		msg, first, code = g.Rejected, "rejected", ExitFail
 	}
 	return verdict{code: code,
 		text: func(w io.Writer) error {

@@ -91,6 +91,16 @@ func TestExamples(t *testing.T) {
 		if !found {
 			t.Errorf("%s: bad example does not trigger the rule; got %v", r.Name, bad)
 		}
+		// "this rule can fix" is the rule's own property, and true
+		fixed := false
+		for _, f := range bad {
+			if f.Rule == r.Name && (f.Fix != nil || len(f.Alternatives) > 0) {
+				fixed = true
+			}
+		}
+		if fixed != r.Fixes {
+			t.Errorf("%s: Fixes is %v, but its bad example's finding carries a fix: %v", r.Name, r.Fixes, fixed)
+		}
 		if good, _ := Findings(r, r.Good); len(good) != 0 {
 			t.Errorf("%s: fixed example still has findings: %v", r.Name, good)
 		}

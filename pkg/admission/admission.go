@@ -243,3 +243,55 @@ func (p Pattern) Open() (everyone, unanchored bool) {
 	unanchored = !strings.HasPrefix(p.Text, "^")
 	return
 }
+
+// Pod is what the admission controller looks at: the pod's namespace with
+// its annotations, the pod's own annotations (for a workload, its pod
+// template's), and the workload's kind ("" for a pod).
+type Pod struct {
+	Namespace            string
+	NamespaceAnnotations map[string]string
+	Annotations          map[string]string
+	Workload             string
+}
+
+// Gate is what the admission controller does with a pod: refuse it, let it
+// pass to another scheduler, or send it to YuniKorn under an identity.
+// Unknown says why the identity the core sees cannot be known from the
+// files (no user.info and no submitter given): such a question has no
+// answer.
+type Gate struct {
+	Identity                  Identity
+	Rejected, Bypass, Unknown string
+	Notes                     []string
+}
+
+// Admit follows processPod (and, for a workload, processWorkload) for a pod
+// created by sub (nil: not known).
+func (s Settings) Admit(p Pod, sub *Submitter) Gate {
+	g := Gate{Identity: s.Identity(p.Annotations, sub)}
+	if g.Identity.Rejected != "" {
+		g.Rejected = "the admission controller refuses to create the pod: " + g.Identity.Rejected
+		return g
+	}
+	if ok, why := s.Processes(p.Namespace, p.NamespaceAnnotations); !ok {
+		g.Bypass = "the admission controller does not send this pod to YuniKorn (" + why + "): no placement rule or queue ACL applies to it"
+		return g
+	}
+	what := "pod"
+	if p.Workload != "" {
+		what = p.Workload
+	}
+	if !g.Identity.Known {
+		// the core sees whoever creates the pod: nothing in the files says who
+		g.Unknown = fmt.Sprintf("the %s carries no %s annotation, so YuniKorn's admission controller writes in the Kubernetes user who creates it, and the core decides for that user, whom no file names: give it with --submitter USER (and --submitter-groups), or pass --without-admission-controller if pods reach the shim without it (the shim then sends user nobody)", what, AnnotationUserInfo)
+		return g
+	}
+	if p.Workload != "" && !s.BypassAuth && !s.TrustControllers {
+		g.Notes = append(g.Notes, fmt.Sprintf("%s is false: the controller that creates the %s's pods is a system user and may set the user.info annotation only if it matches %s or %s; otherwise the admission controller refuses its pods", KeyTrustControllers, p.Workload, KeyExternalUsers, KeyExternalGroups))
+	}
+	g.Notes = append(g.Notes, "identity the core sees: "+g.Identity.How)
+	if s.BypassAuth {
+		g.Notes = append(g.Notes, "admissionController.accessControl.bypassAuth is true: any pod may name any user and groups, so this answer holds only if the pod's annotation is honest")
+	}
+	return g
+}

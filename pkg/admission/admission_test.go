@@ -73,3 +73,29 @@ func TestIdentity(t *testing.T) {
 		t.Errorf("an annotation that is not JSON is refused: %+v", id)
 	}
 }
+
+// Admit: a pod without user.info and no submitter has no answer; a
+// submitter or bypassAuth gives one; a workload under trustControllers:
+// false is noted; a bypassed namespace never reaches YuniKorn.
+func TestAdmit(t *testing.T) {
+	def := Read(nil)
+	pod := Pod{Namespace: "team-a"}
+	if g := def.Admit(pod, nil); g.Unknown == "" || !strings.Contains(g.Unknown, "--submitter") {
+		t.Errorf("no user.info, no submitter: %+v", g)
+	}
+	if g := def.Admit(pod, &Submitter{User: "alice"}); g.Unknown != "" || g.Identity.User != "alice" {
+		t.Errorf("submitter alice: %+v", g)
+	}
+	if g := def.Admit(Pod{Namespace: "kube-system"}, &Submitter{User: "alice"}); g.Bypass == "" {
+		t.Errorf("kube-system reaches YuniKorn: %+v", g)
+	}
+	strict := Read(map[string]config.Setting{KeyTrustControllers: {Value: "false"}})
+	g := strict.Admit(Pod{Namespace: "team-a", Workload: "Deployment"}, &Submitter{User: "alice"})
+	if len(g.Notes) == 0 || !strings.Contains(g.Notes[0], "trustControllers is false: the controller that creates the Deployment's pods") {
+		t.Errorf("workload under trustControllers false: %+v", g)
+	}
+	bypass := Read(map[string]config.Setting{KeyBypassAuth: {Value: "true"}})
+	if g := bypass.Admit(pod, nil); g.Unknown != "" || g.Identity.User != "nobody" {
+		t.Errorf("bypassAuth: %+v", g)
+	}
+}

@@ -189,9 +189,3 @@ func File(content []byte, run Linter, unsafe bool) (Result, error) {
 	}
 	return res, nil
 }
-
-// Fixable are the rules whose findings can carry a fix.
-var Fixable = map[string]bool{
-	"unquoted-wildcard": true, "acl-stray-space": true, "lost-leading-space": true,
-	"non-space-separator": true, "trailing-newline": true, "duplicate-entry": true,
-}

@@ -126,6 +126,10 @@ type Rule struct {
 	// "File: value" line per file.
 	Bad, Good string
 	LDAP      bool
+	// Fixes says that the rule's findings carry an edit (Finding.Fix, or
+	// Alternatives) where the file can be edited in place: --fix applies
+	// them and says why when it cannot.
+	Fixes bool
 	// System is the name of the system the rule checks.
 	System string
 	// Check runs the rule over one parsed input; state is what the system

@@ -46,8 +46,10 @@ type Rule struct {
 	Bad      string
 	Good     string
 	LDAP     bool
-	check    func(*pass)
-	source   string // what reports the findings when check is nil
+	// Fixes: the rule's findings carry an edit (lint.Rule.Fixes)
+	Fixes  bool
+	check  func(*pass)
+	source string // what reports the findings when check is nil
 }
 
 // state is what YuniKorn's rules read: one decoded config and its ACLs,
@@ -60,7 +62,7 @@ type state struct {
 // register hands a rule to the engine's registry.
 func register(r *Rule) *lint.Rule {
 	lr := &lint.Rule{Name: r.Name, Severity: r.Severity, Summary: r.Summary, Doc: r.Doc, Bad: r.Bad, Good: r.Good,
-		LDAP: r.LDAP, System: System, Source: r.source}
+		LDAP: r.LDAP, System: System, Source: r.source, Fixes: r.Fixes}
 	if check := r.check; check != nil {
 		lr.Check = func(st any, report func(lint.Finding)) {
 			s := st.(*state)

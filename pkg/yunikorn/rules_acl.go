@@ -124,6 +124,7 @@ var _ = register(&Rule{
 
 var _ = register(&Rule{
 	Name:     "acl-stray-space",
+	Fixes:    true,
 	Severity: Error,
 	Summary:  "leading, trailing or doubled spaces: validate-conf accepts them, then the queues fail to load",
 	Doc: "validate-conf trims an ACL and splits it on runs of white space, so `\"sue dev \"`, `\" sue dev\"` and\n" +
@@ -192,6 +193,7 @@ var _ = register(&Rule{
 
 var _ = register(&Rule{
 	Name:     "lost-leading-space",
+	Fixes:    true,
 	Severity: Warning,
 	Summary:  "an unquoted ACL written with extra blanks after the colon: YAML drops them, groups become users",
 	Doc: "A groups-only ACL starts with a space: `\" dev,test\"`. Written without quotes as\n" +
@@ -440,6 +442,7 @@ var _ = register(&Rule{
 
 var _ = register(&Rule{
 	Name:     "non-space-separator",
+	Fixes:    true,
 	Severity: Warning,
 	Summary:  "a tab or other blank instead of a single space: the ACL matches nobody",
 	Doc: "validate-conf splits on any white space, so `\"sue\\tdev\"` passes. The runtime parser splits only\n" +
@@ -480,6 +483,7 @@ var _ = register(&Rule{
 
 var _ = register(&Rule{
 	Name:     "comma-space",
+	Fixes:    true,
 	Severity: Warning,
 	Summary:  "a blank next to a comma moves the names after it into the group list",
 	Doc: "Inside a list names are separated by commas only; the one space separates the user list from\n" +
@@ -555,6 +559,7 @@ func describeRune(r rune) string {
 
 var _ = register(&Rule{
 	Name:     "trailing-newline",
+	Fixes:    true,
 	Severity: Warning,
 	Summary:  "a block scalar leaves a newline inside the ACL value",
 	Doc: "A `|` or `>` block scalar keeps its final line break. YuniKorn does not trim ACLs before\n" +
@@ -671,6 +676,7 @@ var _ = register(&Rule{
 
 var _ = register(&Rule{
 	Name:     "duplicate-entry",
+	Fixes:    true,
 	Severity: Info,
 	Summary:  "a name listed twice in one ACL",
 	Doc:      "Listing a name twice changes nothing; it is usually a copy-paste slip hiding a missing name.",

@@ -46,6 +46,7 @@ private copy and goes on, so the rest of the file is still checked.`,
 
 var _ = register(&Rule{
 	Name:     "unquoted-wildcard",
+	Fixes:    true,
 	Severity: Error,
 	Summary:  "an ACL value starts with an unquoted `*`, which YAML reads as an alias",
 	Doc: "In YAML a plain value starting with `*` is an alias to an anchor. `submitacl: *` therefore is not\n" +
