@@ -174,4 +174,3 @@ partition, bad input, a pod whose submitter is not given).`,
 	resolvers.register(c)
 	return c
 }
-
