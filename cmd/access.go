@@ -48,10 +48,11 @@ usage).`,
 			if err := checkOutput(output, "text", "json", "csv"); err != nil {
 				return err
 			}
-			cfg, notes, err := loadPolicyConfig(s, files, key)
+			l, err := load(s, files, key, nil)
 			if err != nil {
 				return err
 			}
+			notes := l.Notes
 			q := acl.Query{User: args[0]}
 			if err := resolvers.subject(cmd, &q, groups); err != nil {
 				return err
@@ -83,7 +84,7 @@ usage).`,
 				}
 				return row(r)
 			}
-			if err := newPolicy(cfg).Access(q, acl.Scope{Partition: partition, Under: under}, begin, emit); err != nil {
+			if err := l.Policy.Access(q, acl.Scope{Partition: partition, Under: under}, begin, emit); err != nil {
 				return usageErr("%w", err)
 			}
 			return nil

@@ -1,20 +1,12 @@
 package cmd
 
 import (
-	"github.com/aclint/aclint/pkg/yunikorn"
 	"io"
-
-	"fmt"
-	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/aclint/aclint/pkg/acl"
 	"github.com/aclint/aclint/pkg/config"
-	"github.com/aclint/aclint/pkg/lint"
-	"github.com/aclint/aclint/pkg/placement"
-	"github.com/aclint/aclint/pkg/report"
 )
 
 func newCheckCmd(s *streams) *cobra.Command {
@@ -68,7 +60,7 @@ partition or queue, usage).`,
 			if err := checkOutput(output, "text", "json"); err != nil {
 				return err
 			}
-			cfg, notes, err := loadPolicyConfig(s, files, key)
+			l, err := load(s, files, key, nil)
 			if err != nil {
 				return err
 			}
@@ -79,11 +71,11 @@ partition or queue, usage).`,
 			if q.Tags, err = requestTags(tags, podFile, nsFile); err != nil {
 				return err
 			}
-			d, err := newPolicy(cfg).Decide(q)
+			d, err := l.Policy.Decide(q)
 			if err != nil {
 				return answerErr(err)
 			}
-			d.Notes = append(notes, d.Notes...)
+			d.Notes = append(l.Notes, d.Notes...)
 			return writeVerdict(s, verdict{ok: d.Allowed,
 				text: func(w io.Writer) error { return writeDecisionText(w, d, explain) },
 				json: func() any { return decisionJSON(d) }}, output, quiet)
@@ -102,70 +94,4 @@ partition or queue, usage).`,
 	f.BoolVar(&explain, "explain", false, "also show how the groups were found (for LDAP: the filter sent and each memberOf value)")
 	resolvers.register(c)
 	return c
-}
-
-// maxRefusalErrors is how many errors a refused config shows.
-const maxRefusalErrors = 10
-
-// loadPolicyConfig finds the config an access question is asked against and
-// refuses one that YuniKorn rejects.
-func loadPolicyConfig(s *streams, files []string, key string) (*config.Config, []string, error) {
-	return loadAcceptedConfig(s, files, key, nil)
-}
-
-// loadAcceptedConfig is loadPolicyConfig; errors for which tolerate is true
-// do not refuse the config (place answers for a freshly started scheduler,
-// which runs a partition whose placement rules cannot be built).
-func loadAcceptedConfig(s *streams, files []string, key string, tolerate func(lint.Finding) bool) (*config.Config, []string, error) {
-	_, cfg, notes, err := loadAccepted(s, files, key, tolerate)
-	return cfg, notes, err
-}
-
-// loadAccepted is loadAcceptedConfig that also returns the documents read.
-func loadAccepted(s *streams, files []string, key string, tolerate func(lint.Finding) bool) ([]*config.Document, *config.Config, []string, error) {
-	var docs []*config.Document
-	if len(files) == 0 {
-		if _, err := os.Stat("queues.yaml"); err == nil {
-			files = []string{"queues.yaml"}
-		} else {
-			fmt.Fprintln(s.err, "aclint: no -f given and no ./queues.yaml: using YuniKorn's built-in default config")
-			docs = []*config.Document{config.DefaultDocument()}
-		}
-	}
-	if docs == nil {
-		var err error
-		if docs, err = loadInputs(s, files, key, false); err != nil {
-			return nil, nil, nil, err
-		}
-	}
-	cfg, notes, empty, errs := yunikorn.Accepted(docs, tolerate)
-	if empty != "" {
-		msg := empty + ": YuniKorn uses its built-in default config, where everyone may submit"
-		fmt.Fprintln(s.err, "aclint: "+msg)
-		notes = append(notes, msg)
-	}
-	if len(errs) > 0 {
-		doc := cfg.Doc
-		var b strings.Builder
-		// the first errors say what is wrong; a config of 5,000 errors
-		// must not print them all here (aclint lint lists every one)
-		shown := errs
-		if len(shown) > maxRefusalErrors {
-			shown = shown[:maxRefusalErrors]
-		}
-		_ = report.Text(&b, shown, report.Sources{doc.File: doc.Lines()}, false)
-		if more := len(errs) - len(shown); more > 0 {
-			fmt.Fprintf(&b, "... and %d more %s\n", more, plural(more, "error", "errors"))
-		}
-		return nil, nil, nil, usageErr("%s: YuniKorn rejects this config, so it answers no access question; run 'aclint lint' for details:\n%s", doc.Describe(), strings.TrimRight(b.String(), "\n"))
-	}
-	return docs, cfg, notes, nil
-}
-
-// newPolicy prepares a config for access questions, with YuniKorn's
-// placement deciding whether a queue that does not exist would be created.
-func newPolicy(cfg *config.Config) *acl.Policy {
-	p := acl.NewPolicy(cfg)
-	p.SetCreator(placement.New(cfg, p))
-	return p
 }

@@ -128,10 +128,11 @@ func configNames(cmd *cobra.Command, partition string) []string {
 	files, _ := cmd.Flags().GetStringArray("file")
 	key, _ := cmd.Flags().GetString("key")
 	quiet := &streams{in: strings.NewReader(""), out: io.Discard, err: io.Discard}
-	_, cfg, _, err := loadAccepted(quiet, files, key, func(lint.Finding) bool { return true })
-	if err != nil || cfg == nil {
+	l, err := load(quiet, files, key, func(lint.Finding) bool { return true })
+	if err != nil {
 		return nil
 	}
+	cfg := l.Config
 	var out []string
 	for _, p := range cfg.Partitions {
 		if partition == "" {

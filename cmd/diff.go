@@ -21,6 +21,7 @@ import (
 type side struct {
 	name     string
 	cfg      *config.Config
+	policy   *acl.Policy
 	accepted bool
 	errors   []lint.Finding
 }
@@ -30,11 +31,11 @@ func loadSide(s *streams, path, key string) (*side, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg, _, empty, errs := yunikorn.Accepted(docs, nil)
-	if empty != "" {
-		fmt.Fprintf(s.err, "aclint: %s: YuniKorn uses its built-in default config, where everyone may submit\n", empty)
+	l := yunikorn.Accept(docs, nil)
+	for _, w := range l.Warnings {
+		fmt.Fprintln(s.err, "aclint: "+w)
 	}
-	return &side{name: cfg.Doc.Describe(), cfg: cfg, accepted: len(errs) == 0, errors: errs}, nil
+	return &side{name: l.Config.Doc.Describe(), cfg: l.Config, policy: l.Policy, accepted: len(l.Errors) == 0, errors: l.Errors}, nil
 }
 
 func newDiffCmd(s *streams) *cobra.Command {
@@ -96,7 +97,7 @@ cannot be told from it.`,
 			old := o.sd
 			var res *acl.DiffResult
 			if old.accepted && new.accepted {
-				res = acl.Diff(acl.NewPolicy(old.cfg), acl.NewPolicy(new.cfg))
+				res = acl.Diff(old.policy, new.policy)
 			}
 			if err := writeDiffOutputs(s, targets, old, new, res, commentSize); err != nil {
 				return err

@@ -46,11 +46,11 @@ memory. The text table splits its columns to fit the terminal (COLUMNS, or --wid
 			if layout != "auto" && layout != "grid" && layout != "list" {
 				return usageErr("invalid --layout %q: use auto, grid or list", layout)
 			}
-			cfg, _, err := loadPolicyConfig(s, files, key)
+			l, err := load(s, files, key, nil)
 			if err != nil {
 				return err
 			}
-			p := newPolicy(cfg)
+			p := l.Policy
 			principals := p.NamedPrincipals()
 			extra, err := parseSubjects(subjects)
 			if err != nil {

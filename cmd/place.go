@@ -100,7 +100,7 @@ partition, bad input, a pod whose submitter is not given).`,
 				return err
 			}
 			app.Resolvers, app.Resolver = q.Resolvers, q.Resolver
-			cfg, notes, err := loadAcceptedConfig(s, files, key, func(f lint.Finding) bool { return f.Rule == "placement-rules-unbuildable" })
+			l, err := load(s, files, key, func(f lint.Finding) bool { return f.Rule == "placement-rules-unbuildable" })
 			if err != nil {
 				return err
 			}
@@ -118,7 +118,7 @@ partition, bad input, a pod whose submitter is not given).`,
 				if submitter != "" {
 					sub = &admission.Submitter{User: submitter, Groups: parseList(subGroups)}
 				}
-				g := admission.Read(cfg.Doc.Settings).Admit(admission.Pod{Namespace: derived.Namespace, NamespaceAnnotations: derived.NamespaceAnnotations,
+				g := admission.Read(l.Config.Doc.Settings).Admit(admission.Pod{Namespace: derived.Namespace, NamespaceAnnotations: derived.NamespaceAnnotations,
 					Annotations: derived.PodAnnotations, Workload: derived.Workload}, sub)
 				gate = &g
 				if gate.Unknown != "" {
@@ -136,15 +136,14 @@ partition, bad input, a pod whose submitter is not given).`,
 			if gate != nil && (gate.Rejected != "" || gate.Bypass != "") {
 				return writeVerdict(s, gateVerdict(gate), output, quiet)
 			}
-			policy := newPolicy(cfg)
-			res, err := placement.New(cfg, policy).Place(app)
+			res, err := l.Placer.Place(app)
 			if err != nil {
 				return usageErr("%w", err)
 			}
 			if gate != nil {
 				res.Notes = append(res.Notes, gate.Notes...)
 			}
-			res.Notes = append(notes, res.Notes...)
+			res.Notes = append(l.Notes, res.Notes...)
 			if derived != nil {
 				res.Notes = append(res.Notes, derived.Notes...)
 			}

@@ -42,17 +42,18 @@ Exit codes: 0 written, 2 a config YuniKorn rejects or an input or output error.`
 			if strings.Contains(output, "=") && path == "" {
 				return usageErr("invalid -o %q: give a file after =", output)
 			}
-			docs, cfg, notes, err := loadAccepted(s, files, key, nil)
+			l, err := load(s, files, key, nil)
 			if err != nil {
 				return err
 			}
+			cfg := l.Config
 			var sources []string
-			for _, d := range docs {
+			for _, d := range l.Docs {
 				sources = append(sources, d.File)
 			}
 			ver, _ := buildInfo()
-			data := htmlreport.Build(cfg, newPolicy(cfg), yunikorn.Lint(cfg), "aclint "+ver, sources)
-			data.Notes = append(data.Notes, notes...)
+			data := htmlreport.Build(cfg, l.Policy, yunikorn.Lint(cfg), "aclint "+ver, sources)
+			data.Notes = append(data.Notes, l.Notes...)
 			if path == "" {
 				w := bufio.NewWriter(s.out)
 				if err := htmlreport.Write(w, data); err != nil {

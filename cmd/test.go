@@ -190,7 +190,7 @@ func testEnv(s *streams, cmd *cobra.Command, f *expect.File, files []string, key
 	if !access {
 		tolerate = func(x lint.Finding) bool { return x.Rule == "placement-rules-unbuildable" }
 	}
-	cfg, _, err := loadAcceptedConfig(s, files, key, tolerate)
+	l, err := load(s, files, key, tolerate)
 	if err != nil {
 		return expect.Env{}, err
 	}
@@ -208,8 +208,7 @@ func testEnv(s *streams, cmd *cobra.Command, f *expect.File, files []string, key
 		}
 		q.Resolver = r
 	}
-	policy := newPolicy(cfg)
-	return expect.Env{Policy: policy, Placer: placement.New(cfg, policy), Resolver: q.Resolver, Resolvers: q.Resolvers}, nil
+	return expect.Env{Policy: l.Policy, Placer: l.Placer, Resolver: q.Resolver, Resolvers: q.Resolvers}, nil
 }
 
 // writeTestsText writes a line per failing case (every case with -v), with
@@ -379,10 +378,11 @@ func generateTests(s *streams, files []string, key, under string, args []string)
 			return usageErr("--generate names the config in the test file, so it cannot read standard input: give -f FILE")
 		}
 	}
-	cfg, _, err := loadPolicyConfig(s, files, key)
+	l, err := load(s, files, key, nil)
 	if err != nil {
 		return err
 	}
+	cfg, policy := l.Config, l.Policy
 	// the test file names the config relative to itself
 	dir := "."
 	if len(args) == 1 {
@@ -398,7 +398,6 @@ func generateTests(s *streams, files []string, key, under string, args []string)
 		}
 		names = append(names, filepath.ToSlash(rel))
 	}
-	policy := newPolicy(cfg)
 	opts := expect.GenerateOptions{Config: names, Under: under, MaxCases: maxGenerated}
 	if len(args) == 0 {
 		if err := expect.Generate(s.out, policy, cfg, opts); err != nil {

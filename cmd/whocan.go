@@ -38,15 +38,15 @@ Exit codes: 0 answered, 2 error (a config YuniKorn rejects, unknown partition or
 			if err := checkOutput(output, "text", "json", "csv"); err != nil {
 				return err
 			}
-			cfg, notes, err := loadPolicyConfig(s, files, key)
+			l, err := load(s, files, key, nil)
 			if err != nil {
 				return err
 			}
-			r, err := newPolicy(cfg).WhoCan(args[0], args[1], act)
+			r, err := l.Policy.WhoCan(args[0], args[1], act)
 			if err != nil {
 				return usageErr("%w", err)
 			}
-			r.Notes = append(notes, r.Notes...)
+			r.Notes = append(l.Notes, r.Notes...)
 			switch output {
 			case "json":
 				return writeJSON(s.out, whoCanJSON(r))

@@ -191,15 +191,13 @@ func (p *Policy) SetCreator(c Creator) { p.creator = c }
 // Kept small (two pointers each) because a policy holds one per queue.
 type queueACLs [2]LevelACL
 
-// NewPolicy prepares a config that YuniKorn accepts for access questions.
-// When the config's ACL index exists (lint's rules built it to decide
-// whether YuniKorn accepts the config), the policy shares it; otherwise
-// nothing is parsed until a question needs it, so that one check costs the
-// queues it consults, not the whole tree.
+// NewPolicy prepares a config for access questions. Nothing is parsed
+// until a question needs it, so that one check costs the queues it
+// consults, not the whole tree; Prepare parses every ACL at once. The
+// policy is the config's one ACL index: YuniKorn's rules build it to
+// decide whether YuniKorn accepts the config (yunikorn.Accept), and the
+// questions then share it.
 func NewPolicy(cfg *config.Config) *Policy {
-	if slab, ok := cfg.ACLIndex.([]queueACLs); ok {
-		return &Policy{cfg: cfg, slab: slab} // lint already parsed every ACL
-	}
 	return &Policy{cfg: cfg, lazy: map[int]*queueACLs{}}
 }
 
@@ -248,10 +246,6 @@ func (p *Policy) Prepare() *Policy {
 		}
 		return v
 	}
-	if slab, ok := p.cfg.ACLIndex.([]queueACLs); ok {
-		p.slab, p.lazy = slab, nil // another policy over this config prepared it
-		return p
-	}
 	p.slab = make([]queueACLs, p.cfg.NumQueues)
 	for _, part := range p.cfg.Partitions {
 		part.Root.Walk(func(q *config.Queue) {
@@ -261,7 +255,6 @@ func (p *Policy) Prepare() *Policy {
 		})
 	}
 	p.lazy = nil
-	p.cfg.ACLIndex = p.slab
 	return p
 }
 

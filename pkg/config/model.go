@@ -19,10 +19,6 @@ type Config struct {
 	// Default is set when the document was empty and YuniKorn's built-in
 	// default config stands in for it.
 	Default bool
-	// ACLIndex belongs to pkg/acl: every ACL of the config parsed once,
-	// shared by all the access policies built over it (lint's rules and the
-	// question asked after them), read-only once set.
-	ACLIndex any
 }
 
 // Str is a string field with the node it was read from. Node is nil when the

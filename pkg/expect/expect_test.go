@@ -10,9 +10,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/aclint/aclint/pkg/acl"
 	"github.com/aclint/aclint/pkg/config"
-	"github.com/aclint/aclint/pkg/placement"
 	"github.com/aclint/aclint/pkg/resolve"
 	"github.com/aclint/aclint/pkg/yunikorn"
 )
@@ -48,14 +46,11 @@ func env(t *testing.T, text string) (Env, *config.Config) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, _, _, errs := yunikorn.Accepted(docs, nil)
-	if len(errs) > 0 {
-		t.Fatalf("config rejected: %v", errs)
+	l := yunikorn.Accept(docs, nil)
+	if len(l.Errors) > 0 {
+		t.Fatalf("config rejected: %v", l.Errors)
 	}
-	p := acl.NewPolicy(cfg)
-	pl := placement.New(cfg, p)
-	p.SetCreator(pl)
-	return Env{Policy: p, Placer: pl}, cfg
+	return Env{Policy: l.Policy, Placer: l.Placer}, l.Config
 }
 
 func TestRunCases(t *testing.T) {

@@ -15,7 +15,6 @@ import (
 	"github.com/aclint/aclint/internal/gen"
 	"github.com/aclint/aclint/pkg/acl"
 	"github.com/aclint/aclint/pkg/config"
-	"github.com/aclint/aclint/pkg/placement"
 	"github.com/aclint/aclint/pkg/resolve"
 	"github.com/aclint/aclint/pkg/yunikorn"
 )
@@ -69,13 +68,11 @@ func load(t *testing.T, path string) (*config.Config, *acl.Policy) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, _, _, errs := yunikorn.Accepted(docs, nil)
-	if len(errs) > 0 {
-		t.Fatalf("%s rejected: %v", path, errs)
+	l := yunikorn.Accept(docs, nil)
+	if len(l.Errors) > 0 {
+		t.Fatalf("%s rejected: %v", path, l.Errors)
 	}
-	p := acl.NewPolicy(cfg)
-	p.SetCreator(placement.New(cfg, p))
-	return cfg, p
+	return l.Config, l.Policy
 }
 
 func writePage(t *testing.T, cfg *config.Config, p *acl.Policy, name string) string {

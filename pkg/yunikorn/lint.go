@@ -259,11 +259,19 @@ func quote(s string) string { return config.Render(s, yaml.DoubleQuotedStyle) }
 // Errors runs only the error rules: the findings that make YuniKorn reject
 // the config.
 func Errors(cfg *config.Config) []Finding {
+	errs, _ := errorsOf(cfg)
+	return errs
+}
+
+// errorsOf is Errors that also returns the config's ACL index the rules
+// built, for the questions asked of an accepted config.
+func errorsOf(cfg *config.Config) ([]Finding, *acl.Policy) {
 	var rules []*lint.Rule
 	for _, r := range lint.RulesOf(System) {
 		if r.Severity == Error {
 			rules = append(rules, r)
 		}
 	}
-	return run(cfg, rules)
+	st := &state{cfg: cfg, acls: newACLCache(cfg)}
+	return lint.Run(rules, st), st.acls.policy
 }

@@ -70,28 +70,6 @@ func LintDocuments(docs []*config.Document) *lint.Report {
 	return rep
 }
 
-// Accepted decodes the config YuniKorn would run from documents merged as
-// the scheduler merges its ConfigMaps. A zero-byte config (or ConfigMaps
-// without the queue config key) is YuniKorn's built-in default, which
-// empty says why. The errors are the findings for which YuniKorn refuses
-// the config, less those tolerate accepts (place answers for a freshly
-// started scheduler, which runs a partition whose rules cannot be built).
-func Accepted(docs []*config.Document, tolerate func(lint.Finding) bool) (cfg *config.Config, notes []string, empty string, errs []lint.Finding) {
-	doc, notes := config.Merge(docs)
-	notes = append(ConfigMapNotes(docs), notes...)
-	if doc.Empty() {
-		empty = doc.EmptyReason()
-		doc = config.DefaultDocument()
-	}
-	cfg = config.Decode(doc)
-	for _, f := range Errors(cfg) {
-		if tolerate == nil || !tolerate(f) {
-			errs = append(errs, f)
-		}
-	}
-	return cfg, notes, empty, errs
-}
-
 // Refuses says what an error means for this system.
 func (Sys) Refuses() string { return "configs YuniKorn rejects" }
 
