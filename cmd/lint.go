@@ -1,10 +1,8 @@
 package cmd
 
 import (
-	"github.com/aclint/aclint/pkg/yunikorn"
 	"path/filepath"
 
-	"fmt"
 	"os"
 	"strings"
 
@@ -82,45 +80,6 @@ Exit codes: 0 no finding reaches --fail-on, 1 one does, 2 usage or input error.`
 	return c
 }
 
-// lintJobRun lints one input with its system, or the documents --fix left.
-func lintJobRun(j lintJob, fixed map[*lint.Input][]*config.Document, key string) (*lint.Report, error) {
-	if docs, ok := fixed[j.in]; ok {
-		return yunikorn.LintDocuments(docs), nil
-	}
-	return j.sys.Lint(j.in, lint.Options{Key: key})
-}
-
-// fixJobs applies the fixes to every YuniKorn input and returns the
-// documents of the fixed contents, by input.
-func fixJobs(s *streams, jobs []lintJob, files *settingsFinder, key string, write, unsafe, hardLinks bool) (map[*lint.Input][]*config.Document, error) {
-	var docs []*config.Document
-	owner := map[string]*lint.Input{}
-	for _, j := range jobs {
-		if j.sys.Name() != yunikorn.System {
-			continue
-		}
-		ds, err := yunikorn.Documents(j.in, key)
-		if err != nil {
-			continue // not a queue config: nothing to fix
-		}
-		docs = append(docs, ds...)
-		owner[j.in.Path] = j.in
-	}
-	docs, err := applyFixes(s, docs, files, key, write, unsafe, hardLinks)
-	if err != nil {
-		return nil, err
-	}
-	out := map[*lint.Input][]*config.Document{}
-	for _, d := range docs {
-		if in := owner[d.File]; in != nil {
-			out[in] = append(out[in], d)
-		}
-	}
-	return out, nil
-}
-
-// lintOptions are lint's flags, resolved against .aclint.yaml (the command
-// line wins).
 type lintOptions struct {
 	outputs                     []string
 	outputsFrom                 string // the directory of the .aclint.yaml that gave outputs
@@ -218,152 +177,4 @@ func (o *lintOptions) resolve(s *streams, cmd *cobra.Command, args []string) err
 		return usageErr("--fix writes the fixes and --diff only shows them: choose one")
 	}
 	return nil
-}
-
-// collectFindings lints every input with its system, applies the
-// settings of each file, and returns the report and the number of configs
-// linted.
-func collectFindings(s *streams, o *lintOptions, args []string) (*report.Report, int, error) {
-	jobs, err := collectLintInputs(s, args, o.verbose, o.system)
-	if err != nil {
-		return nil, 0, err
-	}
-	var ldapFindings []lint.Finding
-	if o.ldapDir != "" {
-		ldapFindings, err = yunikorn.LintLDAP(o.ldapDir)
-		if err != nil {
-			return nil, 0, usageErr("--ldap-config: %w", err)
-		}
-	}
-	fixed := map[*lint.Input][]*config.Document{}
-	if o.fix || o.diff {
-		if fixed, err = fixJobs(s, jobs, o.files, o.key, o.fix, o.unsafe, o.hardLinks); err != nil {
-			return nil, 0, err
-		}
-		if o.diff {
-			o.targets = nil // stdout holds the diff; the exit code still follows the findings left
-		}
-	}
-	rep := newReport(o.colored)
-	linted, found := 0, map[string]bool{}
-	// the systems in registry order, each input once
-	for _, sys := range lint.Systems() {
-		for _, j := range jobs {
-			if j.sys != sys {
-				continue
-			}
-			set, err := o.files.forFile(j.in.Path)
-			if err != nil {
-				return nil, 0, err
-			}
-			if set.Ignored(j.in.Path) {
-				found[j.in.Arg] = true
-				if o.verbose {
-					fmt.Fprintf(s.err, "aclint: skipping %s: ignored by %s\n", j.in.Path, set.Path)
-				}
-				continue
-			}
-			r, err := lintJobRun(j, fixed, o.key)
-			if err != nil && !j.in.Explicit {
-				if o.verbose {
-					fmt.Fprintf(s.err, "aclint: skipping %s: %s\n", j.in.Path, config.SkipReason(err))
-				}
-				continue
-			}
-			if err != nil {
-				return nil, 0, usageErr("%w", err)
-			}
-			for _, n := range r.Notes {
-				fmt.Fprintf(s.err, "aclint: %s\n", n)
-			}
-			findings := r.Findings
-			if o.ldapDir != "" && sys.Name() == yunikorn.System {
-				findings = yunikorn.WithLDAPSettings(findings)
-			}
-			found[j.in.Arg] = true
-			linted += r.Configs
-			rep.Findings = append(rep.Findings, set.WithRules(o.rules).Apply(findings)...)
-			for file, lines := range r.Sources {
-				if _, ok := rep.Sources[file]; !ok {
-					rep.Sources[file] = lines
-					rep.Files = append(rep.Files, file)
-				}
-			}
-		}
-	}
-	if err := checkFound(args, found, o.system); err != nil {
-		return nil, 0, err
-	}
-	if len(ldapFindings) > 0 {
-		set, err := o.files.forFile(o.ldapDir)
-		if err != nil {
-			return nil, 0, err
-		}
-		// the settings directory is the Secret that holds the bind
-		// password, and any file in it (a misnamed bindpassword) may be it:
-		// no snippet of it is shown and no fingerprint hashes its text
-		rep.Findings = append(rep.Findings, set.WithRules(o.rules).Apply(ldapFindings)...)
-	}
-	lint.Sort(rep.Findings)
-	return rep, linted, nil
-}
-
-// writeLintOutput writes every requested output, the summary, and gives
-// the exit code --fail-on asks for.
-func writeLintOutput(s *streams, o *lintOptions, rep *report.Report, linted int) error {
-	findings := rep.Findings
-	if err := writeOutputs(s, o.targets, rep); err != nil {
-		return err
-	}
-	if len(findings) > 0 && !o.quiet && len(o.targets) > 0 && o.targets[0].format == "text" && o.targets[0].path == "" {
-		report.Summary(s.err, findings, linted)
-	}
-	for _, f := range findings {
-		if !o.never && f.Severity >= o.threshold {
-			return &exitError{code: ExitFail}
-		}
-	}
-	return nil
-}
-
-// ruleOverrides reads --disable and --enable: every name must be a rule
-// (with "did you mean"), a rule cannot be both, and a rule whose findings
-// are inputs the system refuses cannot be turned off.
-func ruleOverrides(disable, enable []string) (map[string]string, error) {
-	out := map[string]string{}
-	check := func(flag, name string) (*lint.Rule, error) {
-		r := lint.Lookup(name)
-		if r == nil {
-			if to := lint.Renamed(name); to != "" {
-				return nil, usageErr("--%s %s: the rule was renamed to %s; write the new name", flag, name, to)
-			}
-			return nil, usageErr("--%s: no rule named %q%s; run 'aclint rules' for the list", flag, name, didYouMean(name))
-		}
-		return r, nil
-	}
-	for _, name := range disable {
-		r, err := check("disable", name)
-		if err != nil {
-			return nil, err
-		}
-		if r.Severity == lint.Error {
-			what := "inputs its system refuses"
-			if sys := lint.LookupSystem(r.System); sys != nil {
-				what = sys.Refuses()
-			}
-			return nil, usageErr("--disable %s: the rule finds %s, which cannot be turned off", name, what)
-		}
-		out[name] = "off"
-	}
-	for _, name := range enable {
-		r, err := check("enable", name)
-		if err != nil {
-			return nil, err
-		}
-		if out[name] == "off" {
-			return nil, usageErr("rule %s is given to both --disable and --enable", name)
-		}
-		out[name] = r.Severity.String()
-	}
-	return out, nil
 }
