@@ -9,7 +9,6 @@ import (
 
 	"github.com/aclint/aclint/internal/progress"
 	"github.com/aclint/aclint/pkg/acl"
-	"github.com/aclint/aclint/pkg/config"
 )
 
 func newAccessCmd(s *streams) *cobra.Command {
@@ -91,16 +90,11 @@ usage).`,
 		},
 	}
 	f := c.Flags()
-	f.StringArrayVarP(&files, "file", "f", nil, "queue config or ConfigMap file, or - (repeatable; default ./queues.yaml)")
+	configFlags(f, &files, &key)
 	f.StringVar(&groups, "groups", "", "comma-separated groups as the request carries them (default: the resolver finds them)")
-	f.StringVar(&partition, "partition", "", "list only this partition")
-	f.StringVar(&under, "under", "", "list only this queue and the queues below it")
-	f.BoolVar(&onlyAccess, "only-access", false, "leave out queues where the user has neither submit nor admin")
-	f.StringArrayVar(&tags, "tag", nil, "a tag of the request KEY=VALUE, e.g. namespace=team-a (repeatable)")
-	f.StringVar(&podFile, "pod", "", "take the request's tags from a pod (or workload) manifest, as the Kubernetes shim does")
-	f.StringVar(&nsFile, "namespace", "", "with --pod: the pod's namespace manifest, for its yunikorn.apache.org annotations")
+	scopeFlags(f, &partition, &under, &onlyAccess, "queues where the user has neither submit nor admin")
+	tagFlags(f, &tags, &podFile, &nsFile)
 	f.StringVarP(&output, "output", "o", "text", "output format: text, json or csv")
-	f.StringVar(&key, "key", config.DefaultKey, "ConfigMap data key holding the queue config")
 	resolvers.register(c)
 	return c
 }

@@ -6,7 +6,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/aclint/aclint/pkg/acl"
-	"github.com/aclint/aclint/pkg/config"
 )
 
 func newCheckCmd(s *streams) *cobra.Command {
@@ -82,15 +81,11 @@ partition or queue, usage).`,
 		},
 	}
 	f := c.Flags()
-	f.StringArrayVarP(&files, "file", "f", nil, "queue config or ConfigMap file, or - for standard input (repeatable; default ./queues.yaml)")
+	configFlags(f, &files, &key)
 	f.StringVar(&groups, "groups", "", "comma-separated groups as the request carries them, used exactly as given")
 	f.StringVar(&action, "action", "submit", "access to check: submit or admin")
-	f.StringVarP(&output, "output", "o", "text", "output format: text or json")
-	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing; answer with the exit code only")
-	f.StringVar(&key, "key", config.DefaultKey, "ConfigMap data key holding the queue config")
-	f.StringArrayVar(&tags, "tag", nil, "a tag of the request KEY=VALUE, e.g. namespace=team-a (repeatable); decides what tag rules create")
-	f.StringVar(&podFile, "pod", "", "take the request's tags from a pod (or workload) manifest, as the Kubernetes shim does")
-	f.StringVar(&nsFile, "namespace", "", "with --pod: the pod's namespace manifest, for its yunikorn.apache.org annotations")
+	verdictFlags(f, &output, &quiet, "the decision, every ACL consulted and the notes")
+	tagFlags(f, &tags, &podFile, &nsFile)
 	f.BoolVar(&explain, "explain", false, "also show how the groups were found (for LDAP: the filter sent and each memberOf value)")
 	resolvers.register(c)
 	return c

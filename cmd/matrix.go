@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/aclint/aclint/pkg/acl"
-	"github.com/aclint/aclint/pkg/config"
 	"github.com/aclint/aclint/pkg/resolve"
 )
 
@@ -142,16 +141,13 @@ memory. The text table splits its columns to fit the terminal (COLUMNS, or --wid
 		},
 	}
 	f := c.Flags()
-	f.StringArrayVarP(&files, "file", "f", nil, "queue config or ConfigMap file, or - (repeatable; default ./queues.yaml)")
+	configFlags(f, &files, &key)
 	f.StringVar(&subjects, "subjects", "", "more columns: comma-separated user:NAME or group:NAME (a bare NAME is a user)")
 	f.StringVar(&groupsFile, "groups-file", "", "add the users of this groups file, each with its groups")
 	f.StringVarP(&output, "output", "o", "text", "output format: text, csv or json")
 	f.IntVar(&width, "width", 0, "text table width (default: $COLUMNS, or 120)")
-	f.StringVar(&partition, "partition", "", "show only this partition")
-	f.StringVar(&under, "under", "", "show only this queue and the queues below it")
-	f.BoolVar(&onlyAccess, "only-access", false, "leave out queues where no subject has access")
+	scopeFlags(f, &partition, &under, &onlyAccess, "queues where no subject has access")
 	f.StringVar(&layout, "layout", "auto", "text only: grid (a column per subject), list (per queue, who gains access there), or auto (grid while it fits in "+strconv.Itoa(maxGridBlocks)+" blocks of --width)")
-	f.StringVar(&key, "key", config.DefaultKey, "ConfigMap data key holding the queue config")
 	return c
 }
 

@@ -106,11 +106,7 @@ unknown ACTION, usage).`,
 	f.StringArrayVar(&objects, "object", nil, "the request's object: a user, role, path or principal, per ACTION (repeatable for register_frameworks' roles)")
 	f.StringVar(&commandUser, "command-user", "", "for the *_under_parent_with_user kinds: the launch carries a command run as this user (\"\" for none)")
 	f.StringVar(&parentUser, "parent-user", "", "for the *_as_user kinds: the user of the executor the nested container is launched under (default: none given, ANY)")
-	f.StringVarP(&output, "output", "o", "text", "output format: text or json")
-	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing; answer with the exit code only")
-	_ = c.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"text", "json"}, cobra.ShellCompDirectiveNoFileComp
-	})
+	verdictFlags(f, &output, &quiet, "the request, the decision and the entries consulted")
 	return c
 }
 
@@ -135,7 +131,7 @@ func loadMesosACLs(s *streams, file string) (*mesos.ACLs, error) {
 	}
 	doc := mesos.Parse(name, data)
 	acls := mesos.Decode(doc)
-	if acls.Rejected() {
+	if acls.Errors() != nil {
 		return nil, refusedErr(name, "Mesos refuses to start with these ACLs, so they answer no question", "aclint lint "+file, mesos.Lint(doc), doc.Lines())
 	}
 	return acls, nil

@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/aclint/aclint/pkg/admission"
-	"github.com/aclint/aclint/pkg/config"
 	"github.com/aclint/aclint/pkg/lint"
 	"github.com/aclint/aclint/pkg/placement"
 )
@@ -157,7 +156,7 @@ partition, bad input, a pod whose submitter is not given).`,
 		},
 	}
 	f := c.Flags()
-	f.StringArrayVarP(&files, "file", "f", nil, "queue config or ConfigMap file, or - for standard input (repeatable; default ./queues.yaml)")
+	configFlags(f, &files, &key)
 	f.StringVar(&groups, "groups", "", "comma-separated groups as the request carries them (default: none, so the resolver runs)")
 	f.StringVar(&queue, "queue", "", "the queue the application asks for (default: none)")
 	f.StringArrayVar(&tags, "tag", nil, "an application tag KEY=VALUE, e.g. namespace=team-a (repeatable)")
@@ -167,9 +166,7 @@ partition, bad input, a pod whose submitter is not given).`,
 	f.StringVar(&submitter, "submitter", "", "with --pod: the Kubernetes user who creates the pod, as the admission controller sees it")
 	f.StringVar(&subGroups, "submitter-groups", "", "with --pod: the submitter's Kubernetes groups, comma-separated")
 	f.BoolVar(&noAdmission, "without-admission-controller", false, "with --pod: YuniKorn's admission controller is not in the path, so the shim sees the pod as written (its user.info annotation, or user nobody)")
-	f.StringVarP(&output, "output", "o", "text", "output format: text or json")
-	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing; answer with the exit code only")
-	f.StringVar(&key, "key", config.DefaultKey, "ConfigMap data key holding the queue config")
+	verdictFlags(f, &output, &quiet, "the application, every rule's result, the queue and the submit decision")
 	resolvers.register(c)
 	return c
 }

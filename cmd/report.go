@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/aclint/aclint/pkg/config"
 	"github.com/aclint/aclint/pkg/htmlreport"
 	"github.com/aclint/aclint/pkg/yunikorn"
 )
@@ -71,8 +70,7 @@ Exit codes: 0 written, 2 a config YuniKorn rejects or an input or output error.`
 		},
 	}
 	f := c.Flags()
-	f.StringArrayVarP(&files, "file", "f", nil, "queue config or ConfigMap file, or - for standard input (repeatable; default ./queues.yaml)")
-	f.StringVar(&key, "key", config.DefaultKey, "ConfigMap data key holding the queue config")
+	configFlags(f, &files, &key)
 	f.StringVarP(&output, "output", "o", "html", "html (to standard output) or html=PATH")
 	return c
 }

@@ -5,6 +5,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/spf13/pflag"
+
+	"github.com/aclint/aclint/pkg/config"
+
 	"github.com/aclint/aclint/pkg/acl"
 
 	"github.com/aclint/aclint/pkg/input"
@@ -94,4 +98,26 @@ func answerErr(err error) error {
 		return usageErr("%w (%s, or --pod with --namespace)", err, strings.Join(flags, " "))
 	}
 	return usageErr("%w", err)
+}
+
+// configFlags registers -f and --key, the config every YuniKorn question
+// is asked against, the same way in every command.
+func configFlags(f *pflag.FlagSet, files *[]string, key *string) {
+	f.StringArrayVarP(files, "file", "f", nil, "queue config or ConfigMap file, or - for standard input (repeatable; default ./queues.yaml)")
+	f.StringVar(key, "key", config.DefaultKey, "ConfigMap data key holding the queue config")
+}
+
+// tagFlags registers --tag, --pod and --namespace: the request's tags.
+func tagFlags(f *pflag.FlagSet, tags *[]string, podFile, nsFile *string) {
+	f.StringArrayVar(tags, "tag", nil, "a tag of the request KEY=VALUE, e.g. namespace=team-a (repeatable); decides what tag rules create")
+	f.StringVar(podFile, "pod", "", "take the request's tags from a pod (or workload) manifest, as the Kubernetes shim does")
+	f.StringVar(nsFile, "namespace", "", "with --pod: the pod's namespace manifest, for its yunikorn.apache.org annotations")
+}
+
+// scopeFlags registers --partition, --under and --only-access, which narrow
+// an audit; rows says what --only-access leaves out.
+func scopeFlags(f *pflag.FlagSet, partition, under *string, onlyAccess *bool, rows string) {
+	f.StringVar(partition, "partition", "", "only this partition")
+	f.StringVar(under, "under", "", "only this queue and the queues below it")
+	f.BoolVar(onlyAccess, "only-access", false, "leave out "+rows)
 }

@@ -11,6 +11,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/spf13/pflag"
+
 	"github.com/aclint/aclint/pkg/lint"
 )
 
@@ -59,4 +61,11 @@ func writeNotes(b *strings.Builder, notes []string) {
 
 func strconvQuote(s string) string {
 	return string(jsonValue(s))
+}
+
+// verdictFlags registers -o and -q, which every check command takes, the
+// same way: what json writes is said in jsonIs.
+func verdictFlags(f *pflag.FlagSet, output *string, quiet *bool, jsonIs string) {
+	f.StringVarP(output, "output", "o", "text", "output format: text, or json ("+jsonIs+")")
+	f.BoolVarP(quiet, "quiet", "q", false, "print nothing; answer with the exit code only")
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/aclint/aclint/pkg/acl"
-	"github.com/aclint/aclint/pkg/config"
 )
 
 func newWhoCanCmd(s *streams) *cobra.Command {
@@ -57,10 +56,9 @@ Exit codes: 0 answered, 2 error (a config YuniKorn rejects, unknown partition or
 		},
 	}
 	f := c.Flags()
-	f.StringArrayVarP(&files, "file", "f", nil, "queue config or ConfigMap file, or - (repeatable; default ./queues.yaml)")
+	configFlags(f, &files, &key)
 	f.StringVar(&action, "action", "submit", "access to list: submit or admin")
 	f.StringVarP(&output, "output", "o", "text", "output format: text, json or csv")
-	f.StringVar(&key, "key", config.DefaultKey, "ConfigMap data key holding the queue config")
 	return c
 }
 

@@ -33,7 +33,7 @@ func loadYTTree(s *streams, file, path string) (*ytsaurus.Tree, error) {
 	if path != "" && !tree.Bare {
 		return nil, usageErr("--path is for a file holding a single node's ACL (the JSON of yt get //path/@acl); %s is a tree document", name)
 	}
-	if tree.Refused() {
+	if tree.Errors() != nil {
 		return nil, refusedErr(name, "YTsaurus would refuse this tree (or aclint cannot read it), so it answers no question", "aclint lint --system ytsaurus "+file, ytsaurus.Lint(doc, opts), doc.Lines())
 	}
 	return tree, nil

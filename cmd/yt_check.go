@@ -100,10 +100,6 @@ YTsaurus would refuse; usage).`,
 	f.BoolVar(&vital, "vital", false, "register_queue_consumer: the consumer to register is vital")
 	f.StringSliceVar(&groups, "member-of", nil, "with a lone ACL (--path): the groups the user is in, beyond users and everyone")
 	f.StringSliceVar(&tags, "tags", nil, "with a lone ACL (--path): the user's tags, for subject tag filters")
-	f.StringVarP(&output, "output", "o", "text", "output format: text, or json (what yt check-permission prints, without ids)")
-	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing; answer with the exit code only")
-	_ = c.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"text", "json"}, cobra.ShellCompDirectiveNoFileComp
-	})
+	verdictFlags(f, &output, &quiet, "what yt check-permission prints, without ids")
 	return c
 }

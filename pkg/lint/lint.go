@@ -176,6 +176,19 @@ func RulesOf(system string) []*Rule {
 	return out
 }
 
+// Refusals keeps the items whose rule has severity error, in order: the
+// reasons a system refuses an input, from the issues its reader noted
+// (rule gives an item's rule name). Every system asks it the same way.
+func Refusals[T any](items []T, rule func(T) string) []T {
+	var out []T
+	for _, it := range items {
+		if r := Lookup(rule(it)); r != nil && r.Severity == Error {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
 // Lookup finds a rule by name.
 func Lookup(name string) *Rule { return byName[name] }
 

@@ -148,19 +148,11 @@ type Issue struct {
 	Hint string
 }
 
-// Rejected reports whether Mesos refuses to start with these ACLs.
-func (a *ACLs) Rejected() bool { return len(a.Errors()) > 0 }
+// Errors are the reasons Mesos refuses to start with these ACLs, in file
+// order; none means it starts.
+func (a *ACLs) Errors() []Issue { return lint.Refusals(a.Issues, Issue.rule) }
 
-// Errors are the reasons Mesos refuses to start, in file order.
-func (a *ACLs) Errors() []Issue {
-	var out []Issue
-	for _, is := range a.Issues {
-		if ruleSeverity(is.Rule) == errorRule {
-			out = append(out, is)
-		}
-	}
-	return out
-}
+func (is Issue) rule() string { return is.Rule }
 
 // Decode reads a parsed document the way Mesos turns JSON into its ACLs
 // message (stout's protobuf::parse) and then validates it

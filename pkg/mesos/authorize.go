@@ -142,7 +142,7 @@ func (a *ACLs) Authorize(req Request) (*Decision, error) {
 		d.Notes = append(d.Notes, "Mesos was started without --acls: no authorizer exists and every request is allowed")
 		return d, nil
 	}
-	if a.Rejected() {
+	if a.Errors() != nil {
 		return nil, ErrRejected
 	}
 	k := req.Kind

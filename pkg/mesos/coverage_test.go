@@ -44,7 +44,7 @@ func TestUnreachable(t *testing.T) {
 			`{"principals": {"type": "ANY"}, "users": {"type": "ANY"}}, {"principals": {}, "users": {"type": "ANY"}}`, ""},
 	} {
 		a := decode(t, fmt.Sprintf(`{%q: [%s]}`, c.kind, c.entries))
-		if a.Rejected() {
+		if a.Errors() != nil {
 			t.Fatalf("%s: %v", c.name, a.Issues)
 		}
 		var got []string
@@ -125,7 +125,7 @@ func randomACLsN(r *rand.Rand, n int) string {
 
 func checkCoverage(t *testing.T, text string) {
 	a := decode(t, text)
-	if a.Rejected() {
+	if a.Errors() != nil {
 		t.Fatalf("%s: %v", text, a.Issues)
 	}
 	var k *Kind

@@ -62,7 +62,6 @@ func register(r *lint.Rule, check func(a *ACLs, report func(off int, msg, hint s
 	return lint.Register(r)
 }
 
-const errorRule = lint.Error
 
 func ruleSeverity(name string) lint.Severity { return lint.Lookup(name).Severity }
 

@@ -104,7 +104,7 @@ var ErrRefused = errors.New("YTsaurus refuses this tree")
 
 // Check answers a request as the master's CheckPermission does.
 func (t *Tree) Check(req Request) (*Response, error) {
-	if t.Refused() {
+	if t.Errors() != nil {
 		return nil, ErrRefused
 	}
 	if (len(req.Groups) > 0 || len(req.Tags) > 0) && !t.Bare {
@@ -466,7 +466,7 @@ type EffectiveEntry struct {
 // that reaches the node, its mode rewritten for the distance, up to the
 // first node that does not inherit.
 func (t *Tree) EffectiveACL(path string) ([]EffectiveEntry, error) {
-	if t.Refused() {
+	if t.Errors() != nil {
 		return nil, ErrRefused
 	}
 	n, err := t.Node(path)

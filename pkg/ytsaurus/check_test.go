@@ -10,7 +10,7 @@ import (
 func load(t *testing.T, text string) *Tree {
 	t.Helper()
 	tr := Load(Parse("tree.yaml", []byte(text)), Options{})
-	if tr.Refused() {
+	if tr.Errors() != nil {
 		t.Fatalf("tree refused: %v", tr.Errors())
 	}
 	return tr
@@ -252,7 +252,7 @@ func TestEffectiveACL(t *testing.T) {
 func TestBareACL(t *testing.T) {
 	d := Parse("acl.json", []byte(`[{"action": "allow", "subjects": ["users"], "permissions": ["read"], "inheritance_mode": "object_and_descendants"}]`))
 	tr := Load(d, Options{Path: "//home/x"})
-	if tr.Refused() || !tr.Bare {
+	if tr.Errors() != nil || !tr.Bare {
 		t.Fatal(tr.Issues)
 	}
 	if r := check(t, tr, "guest", Read, "//home/x"); r.Action != Deny {

@@ -57,7 +57,6 @@ func register(r *lint.Rule, check func(t *Tree, report func(Pos, string, string)
 	return lint.Register(r)
 }
 
-const errorSeverity = lint.Error
 
 func severity(name string) lint.Severity { return lint.Lookup(name).Severity }
 

@@ -208,20 +208,11 @@ func (t *Tree) add(rule string, p Pos, msg, hint string) {
 	t.Issues = append(t.Issues, Issue{Rule: rule, At: p, Msg: msg, Hint: hint})
 }
 
-// Refused reports whether YTsaurus would refuse part of the tree, or the
-// document cannot be read: the tree then answers no question.
-func (t *Tree) Refused() bool { return len(t.Errors()) > 0 }
+// Errors are the issues that make the tree answer no question: YTsaurus
+// would refuse part of it, or the document cannot be read.
+func (t *Tree) Errors() []Issue { return lint.Refusals(t.Issues, Issue.rule) }
 
-// Errors are the issues that make the tree answer no question.
-func (t *Tree) Errors() []Issue {
-	var out []Issue
-	for _, is := range t.Issues {
-		if severity(is.Rule) == errorSeverity {
-			out = append(out, is)
-		}
-	}
-	return out
-}
+func (is Issue) rule() string { return is.Rule }
 
 // node returns the node at a normalized path, implying it when the
 // document does not list it.
