@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"fmt"
 	"path/filepath"
 
 	"os"
@@ -26,22 +27,8 @@ func newLintCmd(s *streams) *cobra.Command {
 	)
 	c := &cobra.Command{
 		Use:   "lint FILE|DIR|- ...",
-		Short: "Report everything in YuniKorn queue configs or Mesos ACLs that the system rejects or reads differently than written",
-		Long: `Lint YuniKorn queue configs: raw queues.yaml files, ConfigMaps holding one (also
-in multi-document files and kind: List), directories searched for either, or - for
-standard input. Mesos --acls JSON files and YTsaurus trees are linted too:
-they are recognised by their content (a JSON object with permissive or Mesos
-ACL kind keys; a document with a top-level nodes key, or the JSON list of a
-YTsaurus node's ACEs; directories are searched for such .json files), or
-forced with --system mesos or --system ytsaurus.
-
-Severities: error = the system rejects the config (YuniKorn: validate-conf fails
-or the queues cannot be built; Mesos: the master and agent refuse to start;
-YTsaurus: set @acl is refused, or the tree cannot be read);
-warning = the system accepts it but it does something other than what it says;
-info = advice.
-
-Exit codes: 0 no finding reaches --fail-on, 1 one does, 2 usage or input error.`,
+		Short: "Report everything in access configs that their system rejects or reads differently than written",
+		Long:  lintHelp(),
 		Example: `  aclint lint queues.yaml
   aclint lint --fail-on error -o json deploy/
   kubectl get configmap yunikorn-configs -o yaml | aclint lint -
@@ -72,7 +59,7 @@ Exit codes: 0 no finding reaches --fail-on, 1 one does, 2 usage or input error.`
 	f.BoolVar(&hardLinks, "fix-hardlinks", false, "with --fix, rewrite a file that has other hard links in place, so every name of it gets the fix (without it such a file is refused)")
 	f.BoolVar(&unsafeFixes, "unsafe-fixes", false, "with --fix or --diff, also apply fixes that change who has access (e.g. turning users YAML read into the groups the author meant)")
 	f.StringVar(&ldapDir, "ldap-config", "", "also check YuniKorn's LDAP settings directory (the Secret mounted at "+resolve.DefaultLDAPDir+")")
-	f.StringVar(&system, "system", systemAuto, "what the files are: auto (by content), yunikorn, mesos or ytsaurus")
+	f.StringVar(&system, "system", systemAuto, "what the files are: "+systemAuto+" (by content), or one of "+strings.Join(lint.SystemNames(), ", "))
 	f.StringVar(&configFile, "config", "", "settings file (default: the nearest "+settings.FileName+" from each linted file up to the repository root)")
 	f.StringSliceVar(&disable, "disable", nil, "turn these rules off for this run (comma-separated or repeated); rules that find inputs the system refuses cannot be turned off")
 	f.StringSliceVar(&enable, "enable", nil, "turn these rules on at their own severity for this run, whatever "+settings.FileName+" says (comma-separated or repeated)")
@@ -177,4 +164,25 @@ func (o *lintOptions) resolve(s *streams, cmd *cobra.Command, args []string) err
 		return usageErr("--fix writes the fixes and --diff only shows them: choose one")
 	}
 	return nil
+}
+
+// lintHelp is lint's help, from the registry: what each system reads and
+// what its errors mean.
+func lintHelp() string {
+	var b strings.Builder
+	b.WriteString("Lint access configs, each recognised by its content (or named with --system):\n")
+	for _, sys := range lint.Systems() {
+		fmt.Fprintf(&b, "  %s: %s\n", sys.Name(), sys.Inputs())
+	}
+	fmt.Fprintf(&b, "Give files, directories (searched recursively for files ending in %s), or - for\nstandard input.\n\n", strings.Join(lint.Extensions(), ", "))
+	b.WriteString("Severities: error = the system rejects the input (")
+	for i, sys := range lint.Systems() {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "%s: %s", sys.Name(), sys.Refuses())
+	}
+	b.WriteString(");\nwarning = the system accepts it but it does something other than what it says;\ninfo = advice.\n\n")
+	b.WriteString("Exit codes: 0 no finding reaches --fail-on, 1 one does, 2 usage or input error.")
+	return b.String()
 }

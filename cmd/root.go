@@ -6,7 +6,6 @@ import (
 	"github.com/aclint/aclint/pkg/input"
 	"github.com/aclint/aclint/pkg/lint"
 	_ "github.com/aclint/aclint/pkg/systems"
-	"github.com/aclint/aclint/pkg/yunikorn"
 
 	"errors"
 	"fmt"
@@ -19,7 +18,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/aclint/aclint/internal/progress"
-	"github.com/aclint/aclint/pkg/config"
 )
 
 // Exit codes are part of the interface.
@@ -221,11 +219,9 @@ func collectLintInputs(s *streams, paths []string, verbose bool, system string) 
 			fmt.Fprintf(s.err, "aclint: skipping %s: %s\n", p, reason)
 		}
 	}
-	exts := input.DefaultExts
-	if system == yunikorn.System {
-		exts = []string{".yaml", ".yml"}
-	}
-	ins, err := input.Read(paths, input.Options{Stdin: s.in, Skip: skip, Warn: s.warnInput, Exts: exts})
+	// every system's endings, also under --system: a file of another
+	// system found in a directory is then named as skipped (-v)
+	ins, err := input.Read(paths, input.Options{Stdin: s.in, Skip: skip, Warn: s.warnInput})
 	if err != nil {
 		return nil, usageErr("%w", err)
 	}
@@ -269,7 +265,7 @@ func checkFound(paths []string, found map[string]bool, system string) error {
 		if g, ok := lint.LookupSystem(system).(lint.Guided); ok && system != systemAuto {
 			return usageErr("%s", g.NoneFound(p))
 		}
-		return usageErr("%s: no queue configs, Mesos ACL files or YTsaurus trees found (queue configs need a top-level partitions key, or a ConfigMap with a %s key; Mesos ACL files are JSON objects with ACL kinds as keys; YTsaurus trees have a top-level nodes key)", p, config.DefaultKey)
+		return usageErr("%s: nothing aclint reads found: %s", p, lint.Described())
 	}
 	return nil
 }

@@ -40,16 +40,19 @@ func ExampleOutput(r *lint.Rule) string {
 // Markdown renders the rule reference.
 func Markdown() string {
 	var b strings.Builder
-	b.WriteString("<!-- Generated from the rules in pkg/yunikorn, pkg/mesos and pkg/ytsaurus by `make docs`; do not edit. -->\n")
+	systems := lint.Systems()
+	var pkgs, refuses, reads []string
+	for _, sys := range systems {
+		pkgs = append(pkgs, "pkg/"+sys.Name())
+		refuses = append(refuses, fmt.Sprintf("%s: %s", sys.Name(), sys.Refuses()))
+		reads = append(reads, fmt.Sprintf("`%s` rules check %s", sys.Name(), sys.Inputs()))
+	}
+	fmt.Fprintf(&b, "<!-- Generated from the rules in %s by `make docs`; do not edit. -->\n", strings.Join(pkgs, ", "))
 	b.WriteString("# aclint rules\n\n")
-	b.WriteString("Severities mean the same everywhere: **error** — the system rejects the config (YuniKorn:\n")
-	b.WriteString("validate-conf fails, or the queues cannot be built when it loads; Mesos: the master and agent\n")
-	b.WriteString("refuse to start with the ACLs; YTsaurus: `set @acl` is refused, or the tree document cannot be read);\n")
+	fmt.Fprintf(&b, "Severities mean the same everywhere: **error** — the system rejects the input (%s);\n", strings.Join(refuses, "; "))
 	b.WriteString("**warning** — the system accepts it, but it does something other than what it appears to say;\n")
 	b.WriteString("**info** — advice.\n\n")
-	b.WriteString("Rule names are part of aclint's interface and do not change. Rules for Apache Mesos' `--acls`\n")
-	b.WriteString("files start with `mesos-` (see [mesos.md](mesos.md)), rules for YTsaurus trees with `yt-` (see\n")
-	b.WriteString("[ytsaurus.md](ytsaurus.md)); the others check YuniKorn queue configs.\n\n")
+	fmt.Fprintf(&b, "Rule names are part of aclint's interface and do not change. Each rule belongs to one system: %s.\n\n", strings.Join(reads, "; "))
 	b.WriteString("| rule | severity | finds |\n|---|---|---|\n")
 	for _, r := range lint.Rules() {
 		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s |\n", r.Name, r.Name, r.Severity, r.Summary)

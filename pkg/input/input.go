@@ -154,17 +154,15 @@ type Options struct {
 	Exts []string
 }
 
-// DefaultExts are what a directory search reads: YAML (queue configs,
-// ConfigMaps, YTsaurus trees) and JSON (Mesos ACLs, YTsaurus ACLs).
-var DefaultExts = []string{".yaml", ".yml", ".json"}
 
 // Read reads the inputs: a file, "-" for standard input, or a directory
-// searched recursively for files with one of opts.Exts (hidden files and
+// searched recursively for files with one of opts.Exts (default: every
+// registered system's, lint.Extensions) (hidden files and
 // directories are passed over). A file named twice, or again through a
 // directory or a link, is read once.
 func Read(paths []string, opts Options) ([]*lint.Input, error) {
 	if opts.Exts == nil {
-		opts.Exts = DefaultExts
+		opts.Exts = lint.Extensions()
 	}
 	var out []*lint.Input
 	var seen []os.FileInfo

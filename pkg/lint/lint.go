@@ -176,6 +176,17 @@ func RulesOf(system string) []*Rule {
 	return out
 }
 
+// Typed is the one way a system's rule reads the state its system hands
+// the rules: check takes the state as its own type S. A state of another
+// type (a rule run over another system's input) checks nothing.
+func Typed[S any](check func(state S, report func(Finding))) func(any, func(Finding)) {
+	return func(state any, report func(Finding)) {
+		if s, ok := state.(S); ok {
+			check(s, report)
+		}
+	}
+}
+
 // Refusals keeps the items whose rule has severity error, in order: the
 // reasons a system refuses an input, from the issues its reader noted
 // (rule gives an item's rule name). Every system asks it the same way.

@@ -74,6 +74,13 @@ type System interface {
 	// Refuses says what an error finding means for the system, completing
 	// "finds ...": "configs YuniKorn rejects".
 	Refuses() string
+	// Extensions are the file endings a directory search reads for the
+	// system (".yaml"); Detect then decides by content.
+	Extensions() []string
+	// Inputs says what the system's inputs are and look like, for help
+	// texts and for "nothing found here": "Mesos ACL files (JSON objects
+	// with ACL kinds as keys)".
+	Inputs() string
 }
 
 // Documented is a System whose rules show examples in the documentation.
@@ -122,6 +129,41 @@ func RegisterSystem(s System) {
 
 // Systems returns the registered systems in order.
 func Systems() []System { return append([]System(nil), systems...) }
+
+// Extensions are the file endings a directory search reads: every
+// system's, in registry order, each once.
+func Extensions() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, s := range systems {
+		for _, e := range s.Extensions() {
+			if !seen[e] {
+				seen[e] = true
+				out = append(out, e)
+			}
+		}
+	}
+	return out
+}
+
+// Described lists what every system reads, for help texts and "nothing
+// found" messages: "queue configs (...); Mesos ACL files (...)".
+func Described() string {
+	var parts []string
+	for _, s := range systems {
+		parts = append(parts, s.Inputs())
+	}
+	return strings.Join(parts, "; ")
+}
+
+// SystemNames are the systems' names, in registry order.
+func SystemNames() []string {
+	var out []string
+	for _, s := range systems {
+		out = append(out, s.Name())
+	}
+	return out
+}
 
 // LookupSystem finds a system by name.
 func LookupSystem(name string) System {

@@ -49,15 +49,14 @@ func register(r *lint.Rule, check func(a *ACLs, report func(off int, msg, hint s
 	if check == nil {
 		r.Source = sourceDecode
 	} else {
-		r.Check = func(st any, report func(lint.Finding)) {
-			s := st.(*state)
+		r.Check = lint.Typed(func(s *state, report func(lint.Finding)) {
 			if s.doc.Root == nil || s.doc.Root.Kind != JSONObject {
 				return
 			}
 			check(s.a, func(off int, msg, hint string) {
 				report(lint.Finding{Rule: r.Name, Severity: r.Severity, Pos: s.doc.Pos(off), Message: msg, Hint: hint})
 			})
-		}
+		})
 	}
 	return lint.Register(r)
 }

@@ -52,6 +52,14 @@ func (Sys) Lint(in *lint.Input, _ lint.Options) (*lint.Report, error) {
 	return &lint.Report{Findings: Lint(d), Sources: map[string][]string{d.File: d.Lines()}, Configs: 1}, nil
 }
 
+// Extensions: Mesos --acls files are JSON.
+func (Sys) Extensions() []string { return []string{".json"} }
+
+// Inputs says what Mesos ACL files look like.
+func (Sys) Inputs() string {
+	return "Mesos --acls files (JSON objects with Mesos ACL kinds, or permissive, as keys)"
+}
+
 // Refuses says what an error means for this system.
 func (Sys) Refuses() string { return "--acls files Mesos refuses to start with" }
 

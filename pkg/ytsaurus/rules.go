@@ -44,15 +44,14 @@ func register(r *lint.Rule, check func(t *Tree, report func(Pos, string, string)
 	if check == nil {
 		r.Source = sourceLoad
 	} else {
-		r.Check = func(st any, report func(lint.Finding)) {
-			t := st.(*Tree)
+		r.Check = lint.Typed(func(t *Tree, report func(lint.Finding)) {
 			if t.Doc.Root == nil {
 				return
 			}
 			check(t, func(p Pos, msg, hint string) {
 				report(lint.Finding{Rule: r.Name, Severity: r.Severity, Pos: t.Doc.Pos(p), Message: msg, Hint: hint})
 			})
-		}
+		})
 	}
 	return lint.Register(r)
 }

@@ -37,6 +37,14 @@ func (Sys) Lint(in *lint.Input, _ lint.Options) (*lint.Report, error) {
 }
 
 // Refuses says what an error means for this system.
+func (Sys) Extensions() []string { return []string{".yaml", ".yml", ".json"} }
+
+// Inputs says what YTsaurus trees look like.
+func (Sys) Inputs() string {
+	return "YTsaurus trees (documents with a top-level nodes key, or the JSON list of a node's ACEs)"
+}
+
+// Refuses says what an error means for this system.
 func (Sys) Refuses() string { return "ACLs YTsaurus refuses on set @acl, or trees aclint cannot read" }
 
 // Misdirected says which command takes an input given to a YuniKorn one.

@@ -64,10 +64,9 @@ func register(r *Rule) *lint.Rule {
 	lr := &lint.Rule{Name: r.Name, Severity: r.Severity, Summary: r.Summary, Doc: r.Doc, Bad: r.Bad, Good: r.Good,
 		LDAP: r.LDAP, System: System, Source: r.source, Fixes: r.Fixes}
 	if check := r.check; check != nil {
-		lr.Check = func(st any, report func(lint.Finding)) {
-			s := st.(*state)
+		lr.Check = lint.Typed(func(s *state, report func(lint.Finding)) {
 			check(&pass{rule: lr, cfg: s.cfg, doc: s.cfg.Doc, acls: s.acls, report: report})
-		}
+		})
 	}
 	return lint.Register(lr)
 }

@@ -36,7 +36,7 @@ func (e *InputError) Unwrap() error { return e.Err }
 // YuniKorn's key-by-key merge does. The notes say what the merge did.
 func Read(paths []string, opts ReadOptions) (docs []*config.Document, notes []string, err error) {
 	lopts := config.LoadOptions{Key: opts.Key, Stdin: opts.Stdin, Skip: opts.Skip}
-	ins, err := input.Read(paths, input.Options{Stdin: opts.Stdin, Skip: opts.Skip, Warn: opts.Warn, Exts: []string{".yaml", ".yml"}})
+	ins, err := input.Read(paths, input.Options{Stdin: opts.Stdin, Skip: opts.Skip, Warn: opts.Warn, Exts: Sys{}.Extensions()})
 	if err != nil {
 		return nil, nil, &InputError{err}
 	}

@@ -70,6 +70,14 @@ func LintDocuments(docs []*config.Document) *lint.Report {
 	return rep
 }
 
+// Extensions: queue configs and ConfigMaps are YAML.
+func (Sys) Extensions() []string { return []string{".yaml", ".yml"} }
+
+// Inputs says what YuniKorn's inputs look like.
+func (Sys) Inputs() string {
+	return fmt.Sprintf("YuniKorn queue configs (a top-level partitions key), ConfigMaps with a %s key, or Helm values with %s", config.DefaultKey, config.HelmValuesKey)
+}
+
 // Refuses says what an error means for this system.
 func (Sys) Refuses() string { return "configs YuniKorn rejects" }
 
