@@ -154,7 +154,6 @@ type Options struct {
 	Exts []string
 }
 
-
 // Read reads the inputs: a file, "-" for standard input, or a directory
 // searched recursively for files with one of opts.Exts (default: every
 // registered system's, lint.Extensions) (hidden files and

@@ -61,7 +61,6 @@ func register(r *lint.Rule, check func(a *ACLs, report func(off int, msg, hint s
 	return lint.Register(r)
 }
 
-
 func ruleSeverity(name string) lint.Severity { return lint.Lookup(name).Severity }
 
 // Lint checks one ACL file: every reason Mesos refuses to start with it,

@@ -56,7 +56,6 @@ func register(r *lint.Rule, check func(t *Tree, report func(Pos, string, string)
 	return lint.Register(r)
 }
 
-
 func severity(name string) lint.Severity { return lint.Lookup(name).Severity }
 
 // Lint checks one tree document: everything YTsaurus refuses, and what it
