@@ -1,48 +1,86 @@
 package cmd
 
 import (
-	"github.com/aclint/aclint/pkg/yunikorn"
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
 
-	"github.com/aclint/aclint/pkg/config"
+	"github.com/aclint/aclint/pkg/fix"
+	"github.com/aclint/aclint/pkg/input"
 	"github.com/aclint/aclint/pkg/lint"
+	"github.com/aclint/aclint/pkg/safewrite"
 )
 
-// lintJobRun lints one input with its system, or the documents --fix left.
-func lintJobRun(j lintJob, fixed map[*lint.Input][]*config.Document, key string) (*lint.Report, error) {
-	if docs, ok := fixed[j.in]; ok {
-		return yunikorn.LintDocuments(docs), nil
+// lintJobRun lints one input with its system, or takes the lint --fix made
+// of its fixed content.
+func lintJobRun(j lintJob, fixed map[*lint.Input]*lint.Report, key string) (*lint.Report, error) {
+	if rep, ok := fixed[j.in]; ok {
+		return rep, nil
 	}
 	return j.sys.Lint(j.in, lint.Options{Key: key})
 }
 
-// fixJobs applies the fixes to every YuniKorn input and returns the
-// documents of the fixed contents, by input.
-func fixJobs(s *streams, jobs []lintJob, files *settingsFinder, key string, write, unsafe, hardLinks bool) (map[*lint.Input][]*config.Document, error) {
-	var docs []*config.Document
-	owner := map[string]*lint.Input{}
+// fixJobs fixes every input whose system fixes (lint.Fixer). With write it
+// rewrites the files (safewrite.Fix: owner and mode kept, a file changed
+// since it was read refused) and says what it fixed on stderr; without, it
+// prints the fixes as a unified diff. It returns the lint of each fixed
+// content, by input.
+func fixJobs(s *streams, jobs []lintJob, o *lintOptions) (map[*lint.Input]*lint.Report, error) {
+	out := map[*lint.Input]*lint.Report{}
 	for _, j := range jobs {
-		if j.sys.Name() != yunikorn.System {
+		fx, ok := j.sys.(lint.Fixer)
+		if !ok {
 			continue
 		}
-		ds, err := yunikorn.Documents(j.in, key)
+		file := j.in.Path
+		set, err := o.files.forFile(file)
 		if err != nil {
-			continue // not a queue config: nothing to fix
+			return nil, err
 		}
-		docs = append(docs, ds...)
-		owner[j.in.Path] = j.in
-	}
-	docs, err := applyFixes(s, docs, files, key, write, unsafe, hardLinks)
-	if err != nil {
-		return nil, err
-	}
-	out := map[*lint.Input][]*config.Document{}
-	for _, d := range docs {
-		if in := owner[d.File]; in != nil {
-			out[in] = append(out[in], d)
+		if set.Ignored(file) {
+			continue
+		}
+		if file == "<stdin>" && o.fix {
+			return nil, usageErr("--fix cannot rewrite standard input; use --diff to get a patch")
+		}
+		var read safewrite.Read
+		if file != "<stdin>" && o.fix {
+			info, err := os.Stat(file)
+			if err != nil {
+				return nil, usageErr("%s: %w", file, err)
+			}
+			raw, err := input.ReadFile(file)
+			if err != nil {
+				return nil, usageErr("%s: %w", file, err)
+			}
+			if !bytes.Equal(raw, j.in.Data) {
+				return nil, usageErr("%s: not fixed: the file changed since aclint read it; run aclint again", file)
+			}
+			read = safewrite.Read{Data: raw, Info: info}
+		}
+		res, err := fx.Fix(j.in, lint.Options{Key: o.key}, set.WithRules(o.rules).Apply, o.unsafe)
+		if err != nil {
+			if !j.in.Explicit {
+				continue // not a config of the system after all: nothing to fix
+			}
+			return nil, usageErr("%w", err)
+		}
+		out[j.in] = res.Report
+		if res.Refused != "" {
+			fmt.Fprintf(s.err, "aclint: %s: not fixed: %s\n", file, res.Refused)
+			continue
+		}
+		reportLeft(s, file, res.Left, o.unsafe, res.NotEditable)
+		if o.fix && res.Applied > 0 {
+			if err := safewrite.Fix(file, read, res.Content, safewrite.FixOptions{HardLinks: o.hardLinks}); err != nil {
+				return nil, usageErr("%w", err)
+			}
+			fmt.Fprintf(s.err, "aclint: %s: applied %d %s\n", file, res.Applied, plural(res.Applied, "fix", "fixes"))
+		}
+		if o.diff {
+			fmt.Fprint(s.out, fix.Diff(filepath.ToSlash(file), j.in.Data, res.Content))
 		}
 	}
 	return out, nil
 }
-
-// lintOptions are lint's flags, resolved against .aclint.yaml (the command
-// line wins).

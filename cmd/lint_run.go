@@ -25,9 +25,9 @@ func collectFindings(s *streams, o *lintOptions, args []string) (*report.Report,
 			return nil, 0, usageErr("--ldap-config: %w", err)
 		}
 	}
-	fixed := map[*lint.Input][]*config.Document{}
+	fixed := map[*lint.Input]*lint.Report{}
 	if o.fix || o.diff {
-		if fixed, err = fixJobs(s, jobs, o.files, o.key, o.fix, o.unsafe, o.hardLinks); err != nil {
+		if fixed, err = fixJobs(s, jobs, o); err != nil {
 			return nil, 0, err
 		}
 		if o.diff {

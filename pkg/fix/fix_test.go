@@ -1,7 +1,8 @@
-package fix
+package fix_test
 
 import (
 	"github.com/aclint/aclint/internal/vectors"
+	"github.com/aclint/aclint/pkg/fix"
 	"github.com/aclint/aclint/pkg/yunikorn"
 
 	"flag"
@@ -18,7 +19,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files")
 
-func linter(name string) Linter {
+func linter(name string) fix.Linter {
 	return func(content []byte) ([]lint.Finding, error) {
 		docs, err := config.LoadBytes(name, content, config.LoadOptions{})
 		if err != nil {
@@ -44,7 +45,7 @@ func TestGolden(t *testing.T) {
 	for _, in := range files {
 		src, _ := os.ReadFile(in)
 		before, _ := linter(in)(src)
-		r, err := File(src, linter(in), true)
+		r, err := fix.File(src, linter(in), true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,7 +59,7 @@ func TestGolden(t *testing.T) {
 			t.Fatalf("%v (go test ./pkg/fix -update)", err)
 		}
 		if string(fixed) != string(want) {
-			t.Errorf("%s: fixed output differs from %s:\n%s", in, golden, Diff(in, want, fixed))
+			t.Errorf("%s: fixed output differs from %s:\n%s", in, golden, fix.Diff(in, want, fixed))
 		}
 		after, _ := linter(in)(fixed)
 		for _, f := range after {
@@ -91,10 +92,10 @@ func TestGolden(t *testing.T) {
 // for character: the finding stays, without a fix, and the file is unchanged.
 func TestQuotedConfigMapIsLeftAlone(t *testing.T) {
 	src, _ := os.ReadFile("testdata/configmap-quoted.yaml")
-	r, _ := File(src, linter("configmap-quoted.yaml"), true)
+	r, _ := fix.File(src, linter("configmap-quoted.yaml"), true)
 	fixed, n := r.Content, r.Applied
 	if n != 0 || string(fixed) != string(src) {
-		t.Errorf("quoted ConfigMap changed:\n%s", Diff("x", src, fixed))
+		t.Errorf("quoted ConfigMap changed:\n%s", fix.Diff("x", src, fixed))
 	}
 }
 
@@ -105,12 +106,12 @@ func TestApplyOverlapsAndDiff(t *testing.T) {
 		{Start: config.Position{Line: 2, Col: 5}, End: config.Position{Line: 2, Col: 6}, New: "overlap"},
 		{Start: config.Position{Line: 9, Col: 1}, End: config.Position{Line: 9, Col: 2}, New: "outside"},
 	}
-	out, n := Apply(src, edits)
+	out, n := fix.Apply(src, edits)
 	if n != 1 || string(out) != "a: x\nb: Y\nc: z\n" {
 		t.Fatalf("Apply = %q, %d", out, n)
 	}
 	want := "--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n a: x\n-b: yy\n+b: Y\n c: z\n"
-	if d := Diff("f", src, out); d != want {
+	if d := fix.Diff("f", src, out); d != want {
 		t.Errorf("Diff:\n%s\nwant:\n%s", d, want)
 	}
 }
@@ -132,7 +133,7 @@ func TestSafeFixesKeepAccess(t *testing.T) {
 	fixedSome, compared := 0, 0
 	for _, c := range corpus {
 		src := []byte(c[1])
-		r, err := File(src, linter("q.yaml"), false)
+		r, err := fix.File(src, linter("q.yaml"), false)
 		if err != nil || r.Applied == 0 {
 			continue
 		}
@@ -140,7 +141,7 @@ func TestSafeFixesKeepAccess(t *testing.T) {
 		before := config.Decode(config.Parse("q.yaml", src))
 		after := config.Decode(config.Parse("q.yaml", r.Content))
 		if len(yunikorn.Errors(after)) > 0 && len(yunikorn.Errors(before)) == 0 {
-			t.Errorf("%s: a safe fix made an accepted config rejected:\n%s", c[0], Diff("q.yaml", src, r.Content))
+			t.Errorf("%s: a safe fix made an accepted config rejected:\n%s", c[0], fix.Diff("q.yaml", src, r.Content))
 			continue
 		}
 		if len(yunikorn.Errors(before)) > 0 || len(yunikorn.Errors(after)) > 0 {
@@ -149,7 +150,7 @@ func TestSafeFixesKeepAccess(t *testing.T) {
 		compared++
 		d := acl.Diff(acl.NewPolicy(before), acl.NewPolicy(after))
 		if len(d.Changes) > 0 || len(d.Queues) > 0 {
-			t.Errorf("%s: safe fixes changed access: %+v\n%s", c[0], d.Changes, Diff("q.yaml", src, r.Content))
+			t.Errorf("%s: safe fixes changed access: %+v\n%s", c[0], d.Changes, fix.Diff("q.yaml", src, r.Content))
 		}
 	}
 	if compared < 30 {
@@ -162,7 +163,7 @@ func TestSafeFixesKeepAccess(t *testing.T) {
 // a safe run and applied when unsafe fixes are asked for.
 func TestUnsafeFixNeedsAsking(t *testing.T) {
 	src := []byte("partitions:\n  - name: default\n    queues:\n      - name: root\n        submitacl:  dev,ops\n")
-	r, err := File(src, linter("q.yaml"), false)
+	r, err := fix.File(src, linter("q.yaml"), false)
 	if err != nil || r.Applied != 0 || string(r.Content) != string(src) {
 		t.Fatalf("a safe run changed the file: %v %d\n%s", err, r.Applied, r.Content)
 	}
@@ -175,7 +176,7 @@ func TestUnsafeFixNeedsAsking(t *testing.T) {
 	if !found {
 		t.Fatalf("the unsafe fix is not reported as left: %+v", r.Left)
 	}
-	r, _ = File(src, linter("q.yaml"), true)
+	r, _ = fix.File(src, linter("q.yaml"), true)
 	if !strings.Contains(string(r.Content), `submitacl: " dev,ops"`) {
 		t.Fatalf("--unsafe-fixes did not apply it:\n%s", r.Content)
 	}

@@ -1,7 +1,8 @@
-package fix
+package fix_test
 
 import (
 	"fmt"
+	"github.com/aclint/aclint/pkg/fix"
 	"os"
 	"path/filepath"
 	"strings"
@@ -57,14 +58,14 @@ func FuzzFix(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string) {
 		src := []byte(text)
 		run := linter("f.yaml")
-		r, err := File(src, run, true)
+		r, err := fix.File(src, run, true)
 		fixed, n := r.Content, r.Applied
 		if err != nil || n == 0 {
 			return
 		}
 		a, b := strings.Split(string(src), "\n"), strings.Split(string(fixed), "\n")
 		if len(a) != len(b) {
-			t.Fatalf("fix changed the number of lines:\n%s", Diff("f", src, fixed))
+			t.Fatalf("fix changed the number of lines:\n%s", fix.Diff("f", src, fixed))
 		}
 		for i := range a {
 			if a[i] != b[i] && !strings.Contains(strings.ToLower(a[i]), "acl") {
@@ -82,11 +83,11 @@ func FuzzFix(f *testing.F) {
 			}
 			ra, rb := reading(docsA[i]), reading(docsB[i])
 			if strings.Join(ra, "\n") != strings.Join(rb, "\n") {
-				t.Fatalf("fix changed a value other than an ACL:\nbefore %v\nafter  %v\n%s", ra, rb, Diff("f", src, fixed))
+				t.Fatalf("fix changed a value other than an ACL:\nbefore %v\nafter  %v\n%s", ra, rb, fix.Diff("f", src, fixed))
 			}
 		}
-		if again, _ := File(fixed, run, true); again.Applied != 0 || string(again.Content) != string(fixed) {
-			t.Fatalf("a second --fix still changed the file:\n%s", Diff("f", fixed, again.Content))
+		if again, _ := fix.File(fixed, run, true); again.Applied != 0 || string(again.Content) != string(fixed) {
+			t.Fatalf("a second --fix still changed the file:\n%s", fix.Diff("f", fixed, again.Content))
 		}
 	})
 }

@@ -95,6 +95,32 @@ type Documented interface {
 	ExampleFile(r *Rule) string
 }
 
+// Fixer is a System whose rules' findings carry edits (Rule.Fixes): it
+// fixes one input's content in rounds until no fix it may apply is left,
+// parsing and linting the content once per round. keep filters each
+// round's findings as the run's settings do (rules off, severities), so a
+// rule turned off fixes nothing; unsafe allows the fixes that change who
+// has access. Fix writes nothing: the command decides what happens to
+// the content.
+type Fixer interface {
+	Fix(in *Input, opts Options, keep func([]Finding) []Finding, unsafe bool) (*Fixed, error)
+}
+
+// Fixed is what fixing one input did.
+type Fixed struct {
+	Content []byte // the fixed content (the input's, when nothing was fixed)
+	Applied int    // how many edits were made
+	// Left are the findings of the fixed content, as keep left them: those
+	// without a fix, and unsafe fixes not asked for.
+	Left []Finding
+	// Report is the lint of the fixed content, as Lint reports it: the
+	// command uses it instead of linting again.
+	Report *Report
+	// Refused says why the input was not fixed at all (its encoding would
+	// change); NotEditable why a value cannot be edited in place.
+	Refused, NotEditable string
+}
+
 // Guided is a System that says how to use its inputs: which command takes
 // one given to another system's command, and what its inputs look like when
 // a path holds none.
