@@ -11,8 +11,6 @@ import (
 	"testing"
 )
 
-
-
 // Read: files and directories (searched for the endings asked, hidden
 // files passed over), a file named twice read once, standard input, and
 // the refusals: a missing file, empty standard input, a FIFO or a link out
