@@ -180,41 +180,34 @@ func accessCSV(w *bufio.Writer) (func(acl.AccessResult) error, func(acl.AccessRo
 }
 
 // accessJSON streams {"user", "partitions": [{"partition", "subject",
-// "queues": [...]}]}, every value through the one JSON encoder.
+// "queues": [...]}]} through one jsonStream.
 func accessJSON(w *bufio.Writer, user string, notes []string) (func(acl.AccessResult) error, func(acl.AccessRow) error, func()) {
-	first := true
-	rows := 0
-	fmt.Fprintf(w, "{\"user\": %s, \"partitions\": [", jsonValue(user))
+	js := &jsonStream{w: w}
+	js.open("partitions", "user", user)
+	inPartition := false
 	begin := func(a acl.AccessResult) error {
-		if !first {
-			w.WriteString("]},")
+		if inPartition {
+			js.close()
 		}
-		first = false
-		head := jsonValue(map[string]any{"groups": nonNil(a.Subject.Groups), "groupsSource": a.Subject.Source, "reason": a.Subject.Reason, "notes": nonNil(append(notes, a.Subject.Notes...))})
-		fmt.Fprintf(w, "\n  {\"partition\": %s, \"subject\": %s, \"queues\": [", jsonValue(a.Partition), head)
-		rows = 0
-		return nil
+		inPartition = true
+		js.open("queues", "partition", a.Partition, "subject", map[string]any{"groups": nonNil(a.Subject.Groups), "groupsSource": a.Subject.Source, "reason": a.Subject.Reason, "notes": nonNil(append(notes, a.Subject.Notes...))})
+		return js.err
 	}
 	emit := func(r acl.AccessRow) error {
-		b := jsonValue(struct {
+		js.item(struct {
 			Queue     string      `json:"queue"`
 			Kind      string      `json:"queueKind"`
 			CreatedBy string      `json:"createdBy,omitempty"`
 			Submit    *holderJSON `json:"submit"`
 			Admin     *holderJSON `json:"admin"`
 		}{r.Queue, queueKind(r), r.CreatedBy, toHolderJSON(r.Submit), toHolderJSON(r.Admin)})
-		if rows > 0 {
-			w.WriteString(",")
-		}
-		rows++
-		_, err := fmt.Fprintf(w, "\n    %s", b)
-		return err
+		return js.err
 	}
 	end := func() {
-		if !first {
-			w.WriteString("]}")
+		if inPartition {
+			js.close()
 		}
-		w.WriteString("\n]}\n")
+		js.close()
 	}
 	return begin, emit, end
 }

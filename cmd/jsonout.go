@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"strings"
 
 	"github.com/aclint/aclint/pkg/lint"
 )
@@ -24,4 +25,60 @@ func jsonValue(v any) []byte {
 		panic(err)
 	}
 	return lint.EscapeJSON(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
+}
+
+// jsonStream writes a JSON document whose lists are too long to hold: an
+// object's fields, then one list member whose items are written as they
+// come, possibly nested one level (access: partitions, each with its
+// queues). Every key and value goes through jsonValue, so the document is
+// as valid and as escaped as writeJSON's.
+type jsonStream struct {
+	w     io.Writer
+	items []int // items written in each open list, innermost last
+	err   error
+}
+
+// open starts an object (a list item when a list is open) with the given
+// fields, in order, and opens its list named list.
+func (j *jsonStream) open(list string, fields ...any) {
+	j.itemSep("\n" + strings.Repeat("  ", len(j.items)))
+	j.write("{")
+	for i := 0; i+1 < len(fields); i += 2 {
+		j.write(string(jsonValue(fields[i])) + ": " + string(jsonValue(fields[i+1])) + ", ")
+	}
+	j.write(string(jsonValue(list)) + ": [")
+	j.items = append(j.items, 0)
+}
+
+// item writes one item of the innermost open list.
+func (j *jsonStream) item(v any) {
+	j.itemSep("\n" + strings.Repeat("  ", len(j.items)))
+	j.write(string(jsonValue(v)))
+}
+
+// close ends the innermost list and its object; the last close ends the
+// document.
+func (j *jsonStream) close() error {
+	j.items = j.items[:len(j.items)-1]
+	j.write("]}")
+	if len(j.items) == 0 {
+		j.write("\n")
+	}
+	return j.err
+}
+
+func (j *jsonStream) itemSep(indent string) {
+	if n := len(j.items); n > 0 {
+		if j.items[n-1] > 0 {
+			j.write(",")
+		}
+		j.items[n-1]++
+		j.write(indent)
+	}
+}
+
+func (j *jsonStream) write(s string) {
+	if j.err == nil {
+		_, j.err = io.WriteString(j.w, s)
+	}
 }

@@ -6,7 +6,6 @@ import (
 
 	"bufio"
 	"encoding/csv"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -115,22 +114,19 @@ memory. The text table splits its columns to fit the terminal (COLUMNS, or --wid
 					return err
 				})
 			case "json":
-				fmt.Fprintf(w, "{\"subjects\": %s, \"rows\": [", jsonValue(names))
-				n := 0
+				js := &jsonStream{w: w}
+				js.open("rows", "subjects", names)
 				err = rows(func(part, queue string, cells []acl.Cell) error {
 					vals := make([]string, len(cells))
 					for i, c := range cells {
 						vals[i] = c.String()
 					}
-					b := jsonValue(map[string]any{"partition": part, "queue": queue, "cells": vals})
-					if n > 0 {
-						w.WriteString(",")
-					}
-					n++
-					_, err := fmt.Fprintf(w, "\n  %s", b)
-					return err
+					js.item(map[string]any{"partition": part, "queue": queue, "cells": vals})
+					return js.err
 				})
-				w.WriteString("\n]}\n")
+				if cerr := js.close(); err == nil {
+					err = cerr
+				}
 			default:
 				err = writeMatrixText(w, rows, names, terminalWidth(width), layout)
 			}
