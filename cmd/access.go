@@ -13,13 +13,11 @@ import (
 
 func newAccessCmd(s *streams) *cobra.Command {
 	var (
-		files                          []string
-		groups, key, output, partition string
-		under                          string
-		onlyAccess                     bool
-		tags                           []string
-		podFile, nsFile                string
-		resolvers                      resolverFlags
+		a               auditFlags
+		groups          string
+		tags            []string
+		podFile, nsFile string
+		resolvers       resolverFlags
 	)
 	c := &cobra.Command{
 		Use:   "access USER",
@@ -44,10 +42,10 @@ usage).`,
   aclint access bob --resolver file --groups-file people.yaml -o csv`,
 		Args: exactArgs(1, "access needs USER"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkOutput(output, "text", "json", "csv"); err != nil {
+			if err := checkOutput(a.output, "text", "json", "csv"); err != nil {
 				return err
 			}
-			l, err := load(s, files, key, nil)
+			l, err := load(s, a.files, a.key, nil)
 			if err != nil {
 				return err
 			}
@@ -63,7 +61,7 @@ usage).`,
 			defer w.Flush()
 			var begin func(acl.AccessResult) error
 			var emit func(acl.AccessRow) error
-			switch output {
+			switch a.output {
 			case "csv":
 				var end func()
 				begin, emit, end = accessCSV(w)
@@ -78,23 +76,21 @@ usage).`,
 			row := emit
 			emit = func(r acl.AccessRow) error {
 				progress.Answered()
-				if onlyAccess && r.Submit == nil && r.Admin == nil {
+				if a.onlyAccess && r.Submit == nil && r.Admin == nil {
 					return nil
 				}
 				return row(r)
 			}
-			if err := l.Policy.Access(q, acl.Scope{Partition: partition, Under: under}, begin, emit); err != nil {
+			if err := l.Policy.Access(q, a.scope(), begin, emit); err != nil {
 				return usageErr("%w", err)
 			}
 			return nil
 		},
 	}
 	f := c.Flags()
-	configFlags(f, &files, &key)
 	f.StringVar(&groups, "groups", "", "comma-separated groups as the request carries them (default: the resolver finds them)")
-	scopeFlags(f, &partition, &under, &onlyAccess, "queues where the user has neither submit nor admin")
+	a.register(f, "queues where the user has neither submit nor admin", "text, json or csv")
 	tagFlags(f, &tags, &podFile, &nsFile)
-	f.StringVarP(&output, "output", "o", "text", "output format: text, json or csv")
 	resolvers.register(c)
 	return c
 }

@@ -82,3 +82,31 @@ func (j *jsonStream) write(s string) {
 		_, j.err = io.WriteString(j.w, s)
 	}
 }
+
+// jsonField is one member of a jsonObject.
+type jsonField struct {
+	key   string
+	value any
+}
+
+// jsonObject is a JSON object whose members keep their order, for
+// documents built on the spot (who-can's answer) rather than declared as a
+// struct.
+type jsonObject []jsonField
+
+// MarshalJSON writes the members in order, each value through the one
+// encoder.
+func (o jsonObject) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, f := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(jsonValue(f.key))
+		b.WriteByte(':')
+		b.Write(jsonValue(f.value))
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}

@@ -17,11 +17,9 @@ import (
 
 func newMatrixCmd(s *streams) *cobra.Command {
 	var (
-		files                             []string
-		subjects, groupsFile, key, output string
-		partition, under, layout          string
-		onlyAccess                        bool
-		width                             int
+		a                            auditFlags
+		subjects, groupsFile, layout string
+		width                        int
 	)
 	c := &cobra.Command{
 		Use:   "matrix",
@@ -37,13 +35,13 @@ memory. The text table splits its columns to fit the terminal (COLUMNS, or --wid
   aclint matrix --subjects user:alice,group:data-eng -o csv > access.csv`,
 		Args: exactArgs(0, "matrix takes no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkOutput(output, "text", "json", "csv"); err != nil {
+			if err := checkOutput(a.output, "text", "json", "csv"); err != nil {
 				return err
 			}
 			if layout != "auto" && layout != "grid" && layout != "list" {
 				return usageErr("invalid --layout %q: use auto, grid or list", layout)
 			}
-			l, err := load(s, files, key, nil)
+			l, err := load(s, a.files, a.key, nil)
 			if err != nil {
 				return err
 			}
@@ -71,18 +69,18 @@ memory. The text table splits its columns to fit the terminal (COLUMNS, or --wid
 			}
 			w := bufio.NewWriter(s.out)
 			defer w.Flush()
-			scope := acl.Scope{Partition: partition, Under: under}
+			scope := a.scope()
 			// --only-access: a row where nobody has access is left out
 			rows := func(emit func(part, queue string, cells []acl.Cell) error) error {
 				return p.Matrix(principals, scope, func(part, queue string, cells []acl.Cell) error {
 					progress.Answered()
-					if onlyAccess && acl.NoneHas(cells) {
+					if a.onlyAccess && acl.NoneHas(cells) {
 						return nil
 					}
 					return emit(part, queue, cells)
 				})
 			}
-			switch output {
+			switch a.output {
 			case "csv":
 				cw := csv.NewWriter(w)
 				cw.Write(append([]string{"partition", "queue"}, names...))
@@ -137,12 +135,10 @@ memory. The text table splits its columns to fit the terminal (COLUMNS, or --wid
 		},
 	}
 	f := c.Flags()
-	configFlags(f, &files, &key)
 	f.StringVar(&subjects, "subjects", "", "more columns: comma-separated user:NAME or group:NAME (a bare NAME is a user)")
 	f.StringVar(&groupsFile, "groups-file", "", "add the users of this groups file, each with its groups")
-	f.StringVarP(&output, "output", "o", "text", "output format: text, csv or json")
 	f.IntVar(&width, "width", 0, "text table width (default: $COLUMNS, or 120)")
-	scopeFlags(f, &partition, &under, &onlyAccess, "queues where no subject has access")
+	a.register(f, "queues where no subject has access", "text, csv or json")
 	f.StringVar(&layout, "layout", "auto", "text only: grid (a column per subject), list (per queue, who gains access there), or auto (grid while it fits in "+strconv.Itoa(maxGridBlocks)+" blocks of --width)")
 	return c
 }

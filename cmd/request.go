@@ -121,3 +121,23 @@ func scopeFlags(f *pflag.FlagSet, partition, under *string, onlyAccess *bool, ro
 	f.StringVar(under, "under", "", "only this queue and the queues below it")
 	f.BoolVar(onlyAccess, "only-access", false, "leave out "+rows)
 }
+
+// auditFlags are what the audits over a whole config (access, matrix) take
+// alike: the config, its scope, and the output format.
+type auditFlags struct {
+	files            []string
+	key, output      string
+	partition, under string
+	onlyAccess       bool
+}
+
+// register adds the flags; rows says what --only-access leaves out,
+// formats the -o values.
+func (a *auditFlags) register(f *pflag.FlagSet, rows, formats string) {
+	configFlags(f, &a.files, &a.key)
+	scopeFlags(f, &a.partition, &a.under, &a.onlyAccess, rows)
+	f.StringVarP(&a.output, "output", "o", "text", "output format: "+formats)
+}
+
+// scope is the audit's acl.Scope.
+func (a *auditFlags) scope() acl.Scope { return acl.Scope{Partition: a.partition, Under: a.under} }

@@ -125,19 +125,18 @@ func whoCanJSON(r *acl.WhoCanResult) any {
 	if notes == nil {
 		notes = []string{}
 	}
-	return struct {
-		Action    string       `json:"action"`
-		Partition string       `json:"partition"`
-		Queue     string       `json:"queue"`
-		Deciding  string       `json:"decidingQueue"`
-		Dynamic   bool         `json:"dynamic"`
-		Everyone  []holderJSON `json:"everyone"`
-		Users     []holderJSON `json:"users"`
-		Groups    []holderJSON `json:"groups"`
-		Dropped   []dropped    `json:"dropped"`
-		Notes     []string     `json:"notes"`
-	}{string(r.Action), r.Partition, r.Target.Path, r.Target.Queue.Path(), r.Target.Dynamic,
-		holdersJSON(r.Everyone), holdersJSON(r.Users), holdersJSON(r.Groups), ds, notes}
+	return jsonObject{
+		{"action", string(r.Action)},
+		{"partition", r.Partition},
+		{"queue", r.Target.Path},
+		{"decidingQueue", r.Target.Queue.Path()},
+		{"dynamic", r.Target.Dynamic},
+		{"everyone", holdersJSON(r.Everyone)},
+		{"users", holdersJSON(r.Users)},
+		{"groups", holdersJSON(r.Groups)},
+		{"dropped", ds},
+		{"notes", notes},
+	}
 }
 
 func writeWhoCanCSV(w io.Writer, r *acl.WhoCanResult) error {

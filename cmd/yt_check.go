@@ -13,11 +13,12 @@ import (
 )
 
 func newYTCheckCmd(s *streams) *cobra.Command {
-	var (
+	// the request and how to answer it
+	var o struct {
 		file, path, columns, output string
 		groups, tags                []string
 		vital, quiet                bool
-	)
+	}
 	c := &cobra.Command{
 		Use:   "check -f TREE USER PERMISSION PATH",
 		Short: "Answer yt check-permission USER PERMISSION PATH offline, with the ACE and node that decided",
@@ -54,10 +55,10 @@ YTsaurus would refuse; usage).`,
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if file == "" {
+			if o.file == "" {
 				return usageErr("yt check needs -f TREE: the tree document (or a node's @acl with --path)")
 			}
-			if err := checkOutput(output, "text", "json"); err != nil {
+			if err := checkOutput(o.output, "text", "json"); err != nil {
 				return err
 			}
 			perm, ok := ytsaurus.ParsePermission(args[1])
@@ -68,14 +69,14 @@ YTsaurus would refuse; usage).`,
 				}
 				return usageErr("%s", msg)
 			}
-			tree, err := loadYTTree(s, file, path)
+			tree, err := loadYTTree(s, o.file, o.path)
 			if err != nil {
 				return err
 			}
-			req := ytsaurus.Request{User: args[0], Permission: perm, Path: args[2], Vital: vital, Groups: groups, Tags: tags}
+			req := ytsaurus.Request{User: args[0], Permission: perm, Path: args[2], Vital: o.vital, Groups: o.groups, Tags: o.tags}
 			if cmd.Flags().Changed("columns") {
 				req.Columns = []string{}
-				for _, c := range strings.Split(columns, ",") {
+				for _, c := range strings.Split(o.columns, ",") {
 					if c = strings.TrimSpace(c); c != "" {
 						req.Columns = append(req.Columns, c)
 					}
@@ -90,16 +91,16 @@ YTsaurus would refuse; usage).`,
 			}
 			return writeVerdict(s, verdict{ok: r.Action == ytsaurus.Allow,
 				text: func(w io.Writer) error { return writeYTText(w, tree, req, r) },
-				json: func() any { return ytJSON(r) }}, output, quiet)
+				json: func() any { return ytJSON(r) }}, o.output, o.quiet)
 		},
 	}
 	f := c.Flags()
-	f.StringVarP(&file, "file", "f", "", "the tree document, or - for standard input")
-	f.StringVar(&path, "path", "", "for a file holding one node's ACL (yt get --format json //path/@acl): the Cypress path it hangs at")
-	f.StringVar(&columns, "columns", "", "comma-separated columns to answer for too (columnar ACEs)")
-	f.BoolVar(&vital, "vital", false, "register_queue_consumer: the consumer to register is vital")
-	f.StringSliceVar(&groups, "member-of", nil, "with a lone ACL (--path): the groups the user is in, beyond users and everyone")
-	f.StringSliceVar(&tags, "tags", nil, "with a lone ACL (--path): the user's tags, for subject tag filters")
-	verdictFlags(f, &output, &quiet, "what yt check-permission prints, without ids")
+	f.StringVarP(&o.file, "file", "f", "", "the tree document, or - for standard input")
+	f.StringVar(&o.path, "path", "", "for a file holding one node's ACL (yt get --format json //path/@acl): the Cypress path it hangs at")
+	f.StringVar(&o.columns, "columns", "", "comma-separated columns to answer for too (columnar ACEs)")
+	f.BoolVar(&o.vital, "vital", false, "register_queue_consumer: the consumer to register is vital")
+	f.StringSliceVar(&o.groups, "member-of", nil, "with a lone ACL (--path): the groups the user is in, beyond users and everyone")
+	f.StringSliceVar(&o.tags, "tags", nil, "with a lone ACL (--path): the user's tags, for subject tag filters")
+	verdictFlags(f, &o.output, &o.quiet, "what yt check-permission prints, without ids")
 	return c
 }
