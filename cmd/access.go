@@ -207,10 +207,3 @@ func accessJSON(w *bufio.Writer, user string, notes []string) (func(acl.AccessRe
 	}
 	return begin, emit, end
 }
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
-}

@@ -32,13 +32,6 @@ func reportLeft(s *streams, file string, left []lint.Finding, unsafe bool, notEd
 	}
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
 // fixes reports whether a rule's findings carry an edit (lint.Rule.Fixes).
 func fixes(rule string) bool {
 	r := lint.Lookup(rule)

@@ -62,50 +62,6 @@ Exit codes: 0 answered, 2 error (a config YuniKorn rejects, unknown partition or
 	return c
 }
 
-func exactArgs(n int, msg string) cobra.PositionalArgs {
-	return func(cmd *cobra.Command, args []string) error {
-		if len(args) != n {
-			return usageErr("%s, got %d argument(s)\nrun '%s --help' for usage", msg, len(args), cmd.CommandPath())
-		}
-		return nil
-	}
-}
-
-func checkOutput(o string, allowed ...string) error {
-	for _, a := range allowed {
-		if o == a {
-			return nil
-		}
-	}
-	return usageErr("invalid -o %q: use %s or %s", o, strings.Join(allowed[:len(allowed)-1], ", "), allowed[len(allowed)-1])
-}
-
-type holderJSON struct {
-	Kind      string `json:"kind"`
-	Name      string `json:"name"`
-	Queue     string `json:"queue"`
-	ACL       string `json:"acl"`
-	Inherited bool   `json:"inherited"`
-	File      string `json:"file"`
-	Line      int    `json:"line"`
-	Column    int    `json:"column"`
-}
-
-func toHolderJSON(h *acl.Holder) *holderJSON {
-	if h == nil {
-		return nil
-	}
-	return &holderJSON{h.Kind, h.Name, h.Queue, h.ACL, h.Inherited, h.Pos.File, h.Pos.Line, h.Pos.Col}
-}
-
-func holdersJSON(hs []acl.Holder) []holderJSON {
-	out := []holderJSON{}
-	for i := range hs {
-		out = append(out, *toHolderJSON(&hs[i]))
-	}
-	return out
-}
-
 func whoCanJSON(r *acl.WhoCanResult) any {
 	type dropped struct {
 		Queue  string `json:"queue"`
