@@ -68,6 +68,9 @@ cannot be told from it.`,
 			if err != nil {
 				return err
 			}
+			if commentSize < 0 {
+				return usageErr("--comment-size %d: give the most characters the comment may have, or 0 for no limit", commentSize)
+			}
 			if args[0] == "-" && args[1] == "-" {
 				return usageErr("only one of OLD and NEW can be standard input")
 			}

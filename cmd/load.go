@@ -58,15 +58,20 @@ func refusal(rej *yunikorn.RejectedError) error {
 	if more := len(rej.Errors) - len(shown); more > 0 {
 		fmt.Fprintf(&b, "... and %d more %s\n", more, plural(more, "error", "errors"))
 	}
-	return &exitError{code: ExitUsage, err: fmt.Errorf("%s: YuniKorn rejects this config, so it answers no access question; run 'aclint lint' for details:\n%s%w",
-		doc.Describe(), strings.TrimRight(b.String(), "\n"), silent{rej})}
+	return &exitError{code: ExitUsage, err: &explained{
+		msg: fmt.Sprintf("%s: YuniKorn rejects this config, so it answers no access question; run 'aclint lint' for details:\n%s", doc.Describe(), strings.TrimRight(b.String(), "\n")),
+		err: rej}}
 }
 
-// silent wraps an error for the chain without printing it again.
-type silent struct{ err error }
+// explained is an error said in the command's own words, still unwrapping
+// to the error it explains.
+type explained struct {
+	msg string
+	err error
+}
 
-func (s silent) Error() string { return "" }
-func (s silent) Unwrap() error { return s.err }
+func (e *explained) Error() string { return e.msg }
+func (e *explained) Unwrap() error { return e.err }
 
 // loadInputs reads the YuniKorn configs named by paths (yunikorn.Read) and
 // says on standard error what the ConfigMap merge did.

@@ -457,7 +457,7 @@ func (p *Policy) Decide(q Query) (*Decision, error) {
 		// CheckSubmitAccess answers a parent queue, but PlaceApplication
 		// moves on from it and AddApplication never runs an app there
 		d.Parent = true
-		d.Notes = append(d.Notes, fmt.Sprintf("%s is a parent queue: this is its ACL answer, but YuniKorn never runs an application in a parent queue; an application that names it goes to the next placement rule (aclint place --queue %s shows where)", t.Path, t.Path))
+		d.Notes = append(d.Notes, fmt.Sprintf("%s is a parent queue: this is its ACL answer, but YuniKorn never runs an application in a parent queue; an application that names it goes to the next placement rule (aclint place %s %s --queue %s shows where)", t.Path, d.Partition, q.User, t.Path))
 	}
 	target := t.Queue
 	if t.Note != "" {

@@ -21,13 +21,14 @@ var (
 )
 
 // loadAccepted is what every audit command does first: parse, decode, and
-// check that YuniKorn accepts the config.
+// check that YuniKorn accepts the config (Accept), keeping the policy the
+// error rules built.
 func loadAccepted(data []byte) *acl.Policy {
-	cfg := config.Decode(config.Parse("queues.yaml", data))
-	if len(Errors(cfg)) > 0 {
+	l := Accept([]*config.Document{config.Parse("queues.yaml", data)}, nil)
+	if len(l.Errors) > 0 {
 		panic("generated config rejected")
 	}
-	return acl.NewPolicy(cfg)
+	return l.Policy
 }
 
 func whoCanBig() {

@@ -160,7 +160,7 @@ func (e *RejectedError) Error() string {
 // started scheduler, which runs a partition whose rules cannot be built).
 func Load(paths []string, opts ReadOptions, tolerate func(lint.Finding) bool) (*Loaded, error) {
 	var read []*config.Document
-	var notes, warnings []string
+	var warnings []string
 	if len(paths) == 0 {
 		if _, err := os.Stat("queues.yaml"); err == nil {
 			paths = []string{"queues.yaml"}
@@ -170,12 +170,12 @@ func Load(paths []string, opts ReadOptions, tolerate func(lint.Finding) bool) (*
 		}
 	}
 	if read == nil {
+		var merged []string // what the ConfigMap merge did: said, not part of the answers
 		var err error
-		if read, notes, err = Read(paths, opts); err != nil {
+		if read, merged, err = Read(paths, opts); err != nil {
 			return nil, err
 		}
-		warnings = append(warnings, notes...)
-		notes = nil
+		warnings = append(warnings, merged...)
 	}
 	l := Accept(read, tolerate)
 	l.Warnings = append(warnings, l.Warnings...)
