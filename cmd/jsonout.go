@@ -110,3 +110,12 @@ func (o jsonObject) MarshalJSON() ([]byte, error) {
 	b.WriteByte('}')
 	return b.Bytes(), nil
 }
+
+// fields builds a jsonObject from alternating keys and values.
+func fields(kv ...any) jsonObject {
+	o := make(jsonObject, 0, len(kv)/2)
+	for i := 0; i+1 < len(kv); i += 2 {
+		o = append(o, jsonField{kv[i].(string), kv[i+1]})
+	}
+	return o
+}

@@ -18,6 +18,8 @@ const (
 	AnnotationQuota      = "yunikorn.apache.org/namespace.quota"
 	AnnotationGuaranteed = "yunikorn.apache.org/namespace.guaranteed"
 	AnnotationMaxApps    = "yunikorn.apache.org/namespace.maxApps"
+	AnnotationMaxCPU     = "yunikorn.apache.org/namespace.max.cpu"
+	AnnotationMaxMemory  = "yunikorn.apache.org/namespace.max.memory"
 	DefaultUser          = "nobody"
 )
 
@@ -160,10 +162,8 @@ func FromPod(pod, namespace []byte) (App, Derivation, error) {
 			app.Tags["namespace.parentqueue"] = v
 			d.Tags += ", namespace.parentqueue " + v
 		}
-		for ann, tag := range map[string]string{AnnotationQuota: "namespace.resourcequota", AnnotationGuaranteed: "namespace.resourceguaranteed", AnnotationMaxApps: "namespace.resourcemaxapps"} {
-			if v := a[ann]; v != "" {
-				app.Tags[tag] = v
-			}
+		for tag, v := range namespaceTags(a) {
+			app.Tags[tag] = v
 		}
 	}
 	if strings.TrimSpace(app.User) == "" && len(app.Groups) == 0 {

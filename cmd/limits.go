@@ -1,0 +1,111 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/aclint/aclint/pkg/acl"
+	"github.com/aclint/aclint/pkg/config"
+	"github.com/aclint/aclint/pkg/limits"
+)
+
+func newLimitsCmd(s *streams) *cobra.Command {
+	var (
+		files           []string
+		groups, key     string
+		output          string
+		resolvers       resolverFlags
+		tags            []string
+		podFile, nsFile string
+	)
+	c := &cobra.Command{
+		Use:   "limits PARTITION QUEUE USER",
+		Short: "Answer how many applications and resources USER may run in QUEUE, and which limit sets each figure",
+		Long: `Answer "why is my application accepted but not running?" from the config alone, as
+yunikorn-core's user and group manager and its queues decide it on a freshly
+started scheduler: the user's limits at each level of the queue's path (a named
+user limit, else the wildcard user limit), the limits of the one group the
+application is tracked under (searched from the queue up to root, config order
+first), and the queues' own maxapplications and resources.max. The answer is the
+most applications and resources, the entry that binds each, and every level from
+root down.
+
+Resources are YuniKorn's internal units, as its REST API shows them: memory in
+bytes, vcore in millicores, other resources as counts.
+
+A queue that does not exist is answered as check answers it: through placement,
+with the request's tags (--tag, or --pod with --namespace). A queue placement
+creates gets its ancestors' limits and its parent's childtemplate, and the
+namespace quota tags (namespace.resourcequota, namespace.resourcemaxapps) as
+YuniKorn applies them to a dynamic queue.
+
+Exit codes: 0 answered, 2 error (a config YuniKorn rejects, unknown partition, a
+queue that neither exists nor is created, a user YuniKorn rejects, a failing
+resolver).`,
+		Example: `  aclint limits -f queues.yaml default root.prod.etl alice --groups data-eng
+  aclint limits -f queues.yaml default root.teams.team-a bob --tag namespace=team-a -o json`,
+		Args:              exactArgs(3, "limits needs PARTITION QUEUE USER"),
+		ValidArgsFunction: partitionQueueArgs(true),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkOutput(output, "text", "json"); err != nil {
+				return err
+			}
+			l, err := load(s, files, key, nil)
+			if err != nil {
+				return err
+			}
+			q := acl.Query{Partition: args[0], Queue: args[1], User: args[2], Action: acl.Submit}
+			if err := resolvers.subject(cmd, &q, groups); err != nil {
+				return err
+			}
+			if q.Tags, err = requestTags(tags, podFile, nsFile); err != nil {
+				return err
+			}
+			a, err := answerLimits(l.Config, l.Policy, q)
+			if err != nil {
+				return err
+			}
+			a.Notes = append(append([]string{}, l.Notes...), a.Notes...)
+			return writeVerdict(s, verdict{ok: true,
+				text: func(w io.Writer) error { return writeLimitsText(w, a) },
+				json: func() any { return limitsJSON(a) }}, output, false)
+		},
+	}
+	f := c.Flags()
+	configFlags(f, &files, &key)
+	f.StringVar(&groups, "groups", "", "comma-separated groups as the request carries them, used exactly as given")
+	f.StringVarP(&output, "output", "o", "text", "output format: text, or json (the figures, every level and the notes)")
+	tagFlags(f, &tags, &podFile, &nsFile)
+	resolvers.register(c)
+	return c
+}
+
+// answerLimits finds the queue and the groups as check does, then the
+// limits on an application of the user there. The submit decision adds a
+// note: a denied user's application never runs, whatever its limits.
+func answerLimits(cfg *config.Config, policy *acl.Policy, q acl.Query) (*limits.Answer, error) {
+	d, err := policy.Decide(q)
+	if err != nil {
+		return nil, answerErr(err)
+	}
+	if d.Reason != "" {
+		return nil, usageErr("YuniKorn rejects %s's applications before any limit is read: %s", q.User, d.Reason)
+	}
+	part, _ := policy.FindPartition(q.Partition)
+	a, err := limits.New(cfg).Answer(limits.Request{Partition: part, Queue: d.Queue, User: q.User, Groups: d.Groups, Tags: q.Tags})
+	if err != nil {
+		return nil, usageErr("%w", err)
+	}
+	var notes []string
+	if d.GroupsSource != "" {
+		notes = append(notes, fmt.Sprintf("groups %s: %s", limitsList(d.Groups), d.GroupsSource))
+	}
+	notes = append(notes, d.Notes...)
+	if !d.Allowed {
+		notes = append(notes, fmt.Sprintf("%s may not submit to %s (aclint check %s %s %s says why): YuniKorn rejects the application, so these limits never come into play", q.User, d.Queue, d.Partition, d.Queue, q.User))
+	}
+	a.Notes = append(notes, a.Notes...)
+	return a, nil
+}

@@ -1,0 +1,245 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/aclint/aclint/pkg/limits"
+	"github.com/aclint/aclint/pkg/lint"
+	"github.com/aclint/aclint/pkg/resources"
+)
+
+// writeLimitsText writes the figures, the level that binds each, every
+// level root first and the notes.
+func writeLimitsText(w io.Writer, a *limits.Answer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s in %s (partition %s)\n", lint.Printable(a.User), a.Queue, lint.Printable(a.Partition))
+	fmt.Fprintf(&b, "  groups: %s\n", limitsList(a.Groups))
+	switch {
+	case a.TrackedGroup == "*":
+		fmt.Fprintf(&b, "  tracked group: * (the wildcard group limit of %s)\n", a.TrackedAt)
+	case a.Tracked:
+		fmt.Fprintf(&b, "  tracked group: %s (matched on %s)\n", lint.Printable(a.TrackedGroup), a.TrackedAt)
+	default:
+		b.WriteString("  tracked group: none\n")
+	}
+	if a.MaxApplications == 0 {
+		b.WriteString("  max applications: no limit\n")
+	} else {
+		f := a.AppsBound.Figure
+		fmt.Fprintf(&b, "  max applications: %d, set by %s\n", a.MaxApplications, describeSource(f.Source, appsAt(f.Source)))
+	}
+	if a.MaxResources == nil {
+		b.WriteString("  max resources: no limit\n")
+	} else {
+		for i, k := range resourceNames(a.MaxResources) {
+			label := "  max resources:"
+			if i > 0 {
+				label = strings.Repeat(" ", len(label))
+			}
+			src := a.ResBound[k].Figure.ResourcesFrom()
+			fmt.Fprintf(&b, "%s %s, set by %s\n", label, quantity(k, a.MaxResources[k]), describeSource(src, resAt(src, k)))
+		}
+	}
+	b.WriteString("\nby level, root first:\n")
+	for _, lv := range a.Levels {
+		fmt.Fprintf(&b, "  %s", lv.Queue)
+		if lv.Dynamic {
+			b.WriteString(" (created by placement)")
+		}
+		b.WriteString("\n")
+		any := false
+		for _, x := range []struct {
+			who string
+			f   *limits.Figure
+		}{{"user", lv.User}, {"group", lv.Group}, {"queue", lv.QueueOwn}} {
+			if x.f == nil {
+				continue
+			}
+			any = true
+			fmt.Fprintf(&b, "    %-5s  %s: %s\n", x.who, figureText(x.f), describeSource(x.f.Source, x.f.Source.At))
+			if x.f.ResSource != nil {
+				fmt.Fprintf(&b, "    %-5s  resources from %s\n", "", describeSource(x.f.ResSource, x.f.ResSource.At))
+			}
+		}
+		if !any {
+			b.WriteString("    no limit\n")
+		}
+	}
+	writeNotes(&b, a.Notes)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func figureText(f *limits.Figure) string {
+	var parts []string
+	if f.MaxApplications != 0 {
+		parts = append(parts, fmt.Sprintf("%d %s", f.MaxApplications, pluralWord(int(f.MaxApplications), "application", "applications")))
+	}
+	for _, k := range resourceNames(f.MaxResources) {
+		parts = append(parts, quantity(k, f.MaxResources[k]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func pluralWord(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// quantity names a resource's internal unit.
+func quantity(name string, v int64) string {
+	switch name {
+	case resources.CPU:
+		return fmt.Sprintf("%s %d millicores", name, v)
+	case "memory", "ephemeral-storage":
+		return fmt.Sprintf("%s %d bytes", name, v)
+	}
+	return fmt.Sprintf("%s %d", lint.Printable(name), v)
+}
+
+// describeSource says which config entry sets a figure, and where.
+func describeSource(s *limits.Source, at lint.Position) string {
+	var what string
+	switch s.Kind {
+	case limits.KindUser:
+		what = fmt.Sprintf("user %s's limit %s on %s", lint.Printable(s.Name), strconvQuote(s.Limit), lint.Printable(s.Queue))
+	case limits.KindUserWildcard:
+		what = fmt.Sprintf("the wildcard user limit %s on %s", strconvQuote(s.Limit), lint.Printable(s.Queue))
+	case limits.KindGroup:
+		what = fmt.Sprintf("group %s's limit %s on %s", lint.Printable(s.Name), strconvQuote(s.Limit), lint.Printable(s.Queue))
+	case limits.KindGroupWildcard:
+		what = fmt.Sprintf("the wildcard group limit %s on %s", strconvQuote(s.Limit), lint.Printable(s.Queue))
+	case limits.KindQueue:
+		what = fmt.Sprintf("queue %s's own maxapplications and resources.max", s.Queue)
+	case limits.KindTemplate:
+		what = fmt.Sprintf("the childtemplate of %s", s.Queue)
+	case limits.KindTag:
+		return fmt.Sprintf("the request's tag %s", s.Name)
+	}
+	return fmt.Sprintf("%s (%s)", what, at)
+}
+
+func appsAt(s *limits.Source) lint.Position {
+	if s.AppsAt != nil {
+		return *s.AppsAt
+	}
+	return s.At
+}
+
+func resAt(s *limits.Source, k string) lint.Position {
+	if p, ok := s.ResAt[k]; ok {
+		return p
+	}
+	return s.At
+}
+
+func resourceNames(r resources.Resource) []string {
+	keys := make([]string, 0, len(r))
+	for k := range r {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func limitsList(s []string) string {
+	out := make([]string, len(s))
+	for i, v := range s {
+		out[i] = lint.Printable(v)
+	}
+	return "[" + strings.Join(out, ", ") + "]"
+}
+
+// limitsJSON is the answer as -o json writes it: the figures with null for
+// no limit, the entry that binds each, and every level.
+func limitsJSON(a *limits.Answer) any {
+	var tracked any
+	if a.Tracked {
+		tracked = a.TrackedGroup
+	}
+	var apps, res any
+	setBy := jsonObject{}
+	if a.MaxApplications != 0 {
+		apps = a.MaxApplications
+		setBy = append(setBy, jsonField{"maxApplications", boundJSON(a.AppsBound, a.AppsBound.Figure.Source, appsAt(a.AppsBound.Figure.Source))})
+	}
+	if a.MaxResources != nil {
+		res = map[string]int64(a.MaxResources)
+		by := jsonObject{}
+		for _, k := range resourceNames(a.MaxResources) {
+			src := a.ResBound[k].Figure.ResourcesFrom()
+			by = append(by, jsonField{k, boundJSON(a.ResBound[k], src, resAt(src, k))})
+		}
+		setBy = append(setBy, jsonField{"maxResources", by})
+	}
+	levels := make([]any, 0, len(a.Levels))
+	for _, lv := range a.Levels {
+		var ls []any
+		for _, x := range []struct {
+			who string
+			f   *limits.Figure
+		}{{"user", lv.User}, {"group", lv.Group}, {"queue", lv.QueueOwn}} {
+			if x.f != nil {
+				ls = append(ls, figureJSON(x.who, x.f))
+			}
+		}
+		if ls == nil {
+			ls = []any{}
+		}
+		levels = append(levels, fields("queue", lv.Queue, "dynamic", lv.Dynamic, "limits", ls))
+	}
+	groups := a.Groups
+	if groups == nil {
+		groups = []string{}
+	}
+	notes := a.Notes
+	if notes == nil {
+		notes = []string{}
+	}
+	return fields("partition", a.Partition, "queue", a.Queue, "user", a.User, "groups", groups,
+		"trackedGroup", tracked, "trackedGroupAt", nullIfEmpty(a.TrackedAt),
+		"maxApplications", apps, "maxResources", res, "setBy", setBy, "levels", levels, "notes", notes)
+}
+
+func nullIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+func boundJSON(b *limits.Bound, s *limits.Source, at lint.Position) any {
+	return fields("level", b.Level, "applies", b.Who, "source", sourceJSON(s, at))
+}
+
+func figureJSON(who string, f *limits.Figure) any {
+	var apps, res any
+	if f.MaxApplications != 0 {
+		apps = f.MaxApplications
+	}
+	if f.MaxResources != nil {
+		res = map[string]int64(f.MaxResources)
+	}
+	o := fields("applies", who, "maxApplications", apps, "maxResources", res, "source", sourceJSON(f.Source, f.Source.At))
+	if f.ResSource != nil {
+		o = append(o, jsonField{"resourcesSource", sourceJSON(f.ResSource, f.ResSource.At)})
+	}
+	return o
+}
+
+func sourceJSON(s *limits.Source, at lint.Position) any {
+	o := fields("kind", string(s.Kind), "partition", s.Partition)
+	if s.Kind == limits.KindTag {
+		return append(o, jsonField{"tag", s.Name})
+	}
+	o = append(o, jsonField{"queue", s.Queue})
+	if s.Limit != "" || s.Kind != limits.KindQueue && s.Kind != limits.KindTemplate {
+		o = append(o, fields("limit", s.Limit, "name", s.Name)...)
+	}
+	return append(o, jsonField{"position", at.String()})
+}

@@ -1,0 +1,420 @@
+// Package limits answers "how many applications, and how many resources,
+// may this user run in this queue" as yunikorn-core decides it: the user
+// and group limits of its user and group manager (pkg/scheduler/ugm) and the
+// queues' own maxapplications and resources.max (objects/queue.go), for an
+// existing queue or one placement creates.
+package limits
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/aclint/aclint/pkg/config"
+	"github.com/aclint/aclint/pkg/lint"
+	"github.com/aclint/aclint/pkg/resources"
+)
+
+// Kind says what sets a figure.
+type Kind string
+
+// The kinds of figure.
+const (
+	KindUser          Kind = "user"          // a named user's limit
+	KindUserWildcard  Kind = "user *"        // the wildcard user limit
+	KindGroup         Kind = "group"         // a named group's limit
+	KindGroupWildcard Kind = "group *"       // the wildcard group limit
+	KindQueue         Kind = "queue"         // the queue's own maxapplications or resources.max
+	KindTemplate      Kind = "childtemplate" // a dynamic queue's childtemplate
+	KindTag           Kind = "tag"           // a namespace quota tag on a dynamic queue
+)
+
+// Source is the config entry that sets a figure.
+type Source struct {
+	Kind      Kind
+	Partition string // the partition it was written in
+	Queue     string // the queue path as written (limits), or the queue's path
+	Limit     string // the limit's name
+	Name      string // the user, the group or "*"; the tag's name
+	At        lint.Position
+	// AppsAt and ResAt point at the maxapplications value and at each
+	// resource's value; unset when the entry does not write them.
+	AppsAt *lint.Position
+	ResAt  map[string]lint.Position
+}
+
+// Figure is what one entry allows at one level.
+type Figure struct {
+	MaxApplications uint64             // 0: no limit
+	MaxResources    resources.Resource // nil: no limit
+	Source          *Source
+	// ResSource, when set, sets MaxResources instead of Source: a
+	// dynamic queue's tags override its childtemplate one figure at a time.
+	ResSource *Source
+}
+
+// ResourcesFrom is the entry that sets MaxResources.
+func (f *Figure) ResourcesFrom() *Source {
+	if f.ResSource != nil {
+		return f.ResSource
+	}
+	return f.Source
+}
+
+// Level is one queue of the path, root first.
+type Level struct {
+	Queue string // as the scheduler names it (lower case)
+	// User and Group are the user's and the tracked group's limits here,
+	// QueueOwn the queue's own; nil where none applies.
+	User, Group, QueueOwn *Figure
+	Dynamic               bool // the queue does not exist until placement creates it
+}
+
+// Bound says which figure binds an effective value.
+type Bound struct {
+	Level string
+	Who   string // "user", "group" or "queue"
+	Figure *Figure
+}
+
+// Answer is the limits on one application of User in Queue.
+type Answer struct {
+	Partition, Queue, User string
+	Groups                 []string
+	// TrackedGroup is the one group the application is tracked under; ""
+	// with Tracked false when none. TrackedAt is the level that decided.
+	TrackedGroup, TrackedAt string
+	Tracked                 bool
+	MaxApplications         uint64 // 0: no limit
+	AppsBound               *Bound
+	MaxResources            resources.Resource // nil: no limit
+	ResBound                map[string]*Bound
+	Levels                  []Level
+	Notes                   []string
+}
+
+// Model is the user and group manager a freshly started scheduler builds
+// from one accepted config.
+type Model struct {
+	cfg *config.Config
+	m   *manager
+	// last is the partition whose limits are in force; "" when no
+	// partition writes any.
+	last *config.Partition
+}
+
+// New replays UpdateConfig for every partition, in config order.
+func New(cfg *config.Config) *Model {
+	md := &Model{cfg: cfg, m: newManager()}
+	for _, p := range cfg.Partitions {
+		if p.Root == nil {
+			continue
+		}
+		md.m.update(p, cfg.Doc)
+		if hasLimits(p) {
+			md.last = p
+		}
+	}
+	return md
+}
+
+// Request is one application: its partition, its queue (lower case; it
+// exists or placement creates it), the user and groups as converted, and
+// the request's tags.
+type Request struct {
+	Partition *config.Partition
+	Queue     string
+	User      string
+	Groups    []string
+	Tags      map[string]string
+}
+
+// Answer works out the limits on req.
+func (md *Model) Answer(req Request) (*Answer, error) {
+	part := req.Partition
+	h := strings.Split(req.Queue, ".")
+	if len(h) == 0 || h[0] != "root" {
+		return nil, fmt.Errorf("queue %s is not under root", req.Queue)
+	}
+	a := &Answer{Partition: part.CanonicalName(), Queue: req.Queue, User: req.User, Groups: req.Groups, ResBound: map[string]*Bound{}}
+	// the configured queues of the path; nil from the first that does not exist
+	queues := make([]*config.Queue, len(h))
+	queues[0] = part.Root
+	for i := 1; i < len(h) && queues[i-1] != nil; i++ {
+		queues[i] = queues[i-1].Child(h[i])
+	}
+	users := md.m.walkTracker(md.m.users[req.User], h, true)
+	group, at := md.m.trackedGroup(req.Groups, req.Queue)
+	a.TrackedGroup, a.TrackedAt, a.Tracked = group, at, group != ""
+	var groups []*node
+	if a.Tracked {
+		groups = md.m.walkTracker(md.m.groups[group], h, false)
+	}
+	for i := range h {
+		lv := Level{Queue: strings.Join(h[:i+1], "."), Dynamic: queues[i] == nil}
+		if f := figure(users[i]); f != nil {
+			lv.User = f
+		}
+		if groups != nil {
+			lv.Group = figure(groups[i])
+		}
+		if queues[i] != nil {
+			lv.QueueOwn = md.queueFigure(part, queues[i])
+		} else if i == len(h)-1 {
+			f, notes, err := md.dynamicFigure(part, queues, req.Tags)
+			if err != nil {
+				return nil, err
+			}
+			lv.QueueOwn = f
+			a.Notes = append(a.Notes, notes...)
+		}
+		a.Levels = append(a.Levels, lv)
+	}
+	a.combine()
+	a.Notes = append(a.Notes, md.notes(req, a, queues)...)
+	return a, nil
+}
+
+func figure(n *node) *Figure {
+	if n == nil || (n.apps == 0 && n.res.IsZero()) {
+		return nil
+	}
+	f := &Figure{MaxApplications: n.apps, Source: n.src}
+	if !n.res.IsZero() {
+		f.MaxResources = n.res
+	}
+	return f
+}
+
+// combine takes the smallest figure of every level: canRunApp needs every
+// level of the user's, the group's and the queues' to allow one more, and
+// the headroom is the component-wise minimum of all of them.
+func (a *Answer) combine() {
+	consider := func(lv string, who string, f *Figure) {
+		if f == nil {
+			return
+		}
+		if f.MaxApplications != 0 && (a.MaxApplications == 0 || f.MaxApplications < a.MaxApplications) {
+			a.MaxApplications = f.MaxApplications
+			a.AppsBound = &Bound{Level: lv, Who: who, Figure: f}
+		}
+		for k, v := range f.MaxResources {
+			if cur, ok := a.MaxResources[k]; !ok || v < cur {
+				if a.MaxResources == nil {
+					a.MaxResources = resources.Resource{}
+				}
+				a.MaxResources[k] = v
+				a.ResBound[k] = &Bound{Level: lv, Who: who, Figure: f}
+			}
+		}
+	}
+	for i := len(a.Levels) - 1; i >= 0; i-- {
+		lv := a.Levels[i]
+		consider(lv.Queue, "user", lv.User)
+		consider(lv.Queue, "group", lv.Group)
+		consider(lv.Queue, "queue", lv.QueueOwn)
+	}
+}
+
+// queueFigure is a configured queue's own maxapplications and max
+// resources (NewConfiguredQueue, applyConf): root keeps its
+// maxapplications but never its max resources, which are the cluster's
+// size; a max that is not above zero is not set.
+func (md *Model) queueFigure(part *config.Partition, q *config.Queue) *Figure {
+	doc := md.cfg.Doc
+	f := &Figure{MaxApplications: q.MaxApplications, Source: &Source{Kind: KindQueue, Partition: part.CanonicalName(), Queue: q.Path(), At: doc.NodePos(q.Node)}}
+	if q.MaxApplications != 0 {
+		p := doc.NodePos(q.MaxAppsNode)
+		f.Source.AppsAt = &p
+	}
+	if q.Parent != nil {
+		if res, _ := parse(q.Max); res.StrictlyPositive() {
+			f.MaxResources = res
+			f.Source.ResAt = positions(doc, q.Max)
+		}
+	}
+	if f.MaxApplications == 0 && f.MaxResources == nil {
+		return nil
+	}
+	return f
+}
+
+// dynamicFigure is what a new leaf queue gets: its parent's child
+// template (the nearest configured ancestor's non-empty childtemplate;
+// addChildQueue hands it down), then the namespace tags, which
+// AddApplication applies to any unmanaged leaf.
+func (md *Model) dynamicFigure(part *config.Partition, queues []*config.Queue, tags map[string]string) (*Figure, []string, error) {
+	doc := md.cfg.Doc
+	var notes []string
+	var f *Figure
+	var deepest *config.Queue
+	for _, q := range queues {
+		if q != nil {
+			deepest = q
+		}
+	}
+	for q := deepest; q != nil; q = q.Parent {
+		if q.IsLeaf() || q.TemplateEmpty() {
+			continue
+		}
+		f = &Figure{MaxApplications: q.TemplateMaxApps, Source: &Source{Kind: KindTemplate, Partition: part.CanonicalName(), Queue: q.Path(), At: doc.NodePos(q.ChildTemplate)}}
+		if res, _ := parse(q.TemplateMax); res.StrictlyPositive() {
+			f.MaxResources = res
+			f.Source.ResAt = positions(doc, q.TemplateMax)
+		}
+		notes = append(notes, fmt.Sprintf("the new queue takes the childtemplate of %s", q.Path()))
+		break
+	}
+	apps, err := tagApps(tags)
+	if err != nil {
+		return nil, nil, err
+	}
+	quota, qerr := tagResource(tags, "namespace.resourcequota")
+	guar, gerr := tagResource(tags, "namespace.resourceguaranteed")
+	if qerr != nil {
+		return nil, nil, qerr
+	}
+	if gerr != nil {
+		return nil, nil, gerr
+	}
+	if apps != 0 || quota != nil || guar != nil {
+		// AddApplication: SetMaxRunningApps for a non-zero maxapps tag, and
+		// SetResources when either resource tag is set, which replaces the
+		// max with the quota tag's, even with none
+		g := &Figure{}
+		if f != nil {
+			*g = *f
+		}
+		if apps != 0 {
+			g.MaxApplications = apps
+			g.Source = &Source{Kind: KindTag, Partition: part.CanonicalName(), Name: "namespace.resourcemaxapps"}
+		}
+		if quota != nil || guar != nil {
+			if f != nil && f.MaxResources != nil && quota == nil {
+				notes = append(notes, "the request carries namespace.resourceguaranteed but no namespace.resourcequota: YuniKorn then clears the max resources the childtemplate gave the queue")
+			}
+			g.MaxResources = quota
+			name := "namespace.resourcequota"
+			if quota == nil {
+				name = "namespace.resourceguaranteed"
+			}
+			g.ResSource = &Source{Kind: KindTag, Partition: part.CanonicalName(), Name: name}
+		}
+		if g.Source == nil {
+			g.Source, g.ResSource = g.ResSource, nil
+		}
+		f = g
+	}
+	if f != nil && f.MaxApplications == 0 && f.MaxResources == nil {
+		f = nil
+	}
+	return f, notes, nil
+}
+
+// tagApps reads namespace.resourcemaxapps as getUint64Tag does: anything
+// ParseUint refuses is no limit.
+func tagApps(tags map[string]string) (uint64, error) {
+	v := tags["namespace.resourcemaxapps"]
+	if v == "" {
+		return 0, nil
+	}
+	n, err := strconv.ParseUint(v, 10, 64)
+	if err != nil {
+		return 0, nil
+	}
+	return n, nil
+}
+
+// tagResource reads a namespace resource tag as getResourceFromTags does:
+// the shim's JSON of an si.Resource; a value that is not such JSON, or not
+// above zero, is no resource.
+func tagResource(tags map[string]string, key string) (resources.Resource, error) {
+	v := tags[key]
+	if v == "" {
+		return nil, nil
+	}
+	var r *struct {
+		Resources map[string]*struct {
+			Value int64 `json:"value"`
+		} `json:"resources"`
+	}
+	if err := json.Unmarshal([]byte(v), &r); err != nil {
+		return nil, nil
+	}
+	out := resources.Resource{}
+	if r != nil {
+		for k, q := range r.Resources {
+			if q == nil {
+				out[k] = 0
+				continue
+			}
+			out[k] = q.Value
+		}
+	}
+	if !out.StrictlyPositive() {
+		return nil, nil
+	}
+	return out, nil
+}
+
+func parse(m config.StrMap) (resources.Resource, bool) {
+	if len(m.Entries) == 0 {
+		return nil, true
+	}
+	out := resources.Resource{}
+	for k, v := range m.Entries {
+		q, err := resources.Parse(k, v)
+		if err != nil {
+			return nil, false
+		}
+		out[k] = q
+	}
+	return out, true
+}
+
+func positions(doc *config.Document, m config.StrMap) map[string]lint.Position {
+	out := map[string]lint.Position{}
+	for k, n := range m.Nodes {
+		out[k] = doc.NodePos(n)
+	}
+	return out
+}
+
+func hasLimits(p *config.Partition) bool {
+	found := len(p.Limits) > 0
+	p.Root.Walk(func(q *config.Queue) { found = found || len(q.Limits) > 0 })
+	return found
+}
+
+// limitsOf is the queue's limits as the validator leaves them: root
+// without limits of its own takes the partition's (checkLimitsStructure).
+func limitsOf(part *config.Partition, q *config.Queue) []*config.Limit {
+	if q == part.Root && len(q.Limits) == 0 {
+		return part.Limits
+	}
+	return q.Limits
+}
+
+func limitSource(doc *config.Document, part *config.Partition, q *config.Queue, path string, l *config.Limit, name config.Str, kind Kind) *Source {
+	s := &Source{Kind: kind, Partition: part.CanonicalName(), Queue: path, Limit: l.Limit.Value, Name: name.Value, At: doc.NodePos(name.Node)}
+	if l.MaxApplications != 0 {
+		p := doc.NodePos(l.MaxAppsNode)
+		s.AppsAt = &p
+	}
+	if len(l.MaxResources.Entries) > 0 {
+		s.ResAt = positions(doc, l.MaxResources)
+	}
+	return s
+}
+
+// sortedResources lists a resource's names in order.
+func sortedResources(r resources.Resource) []string {
+	keys := make([]string, 0, len(r))
+	for k := range r {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
