@@ -29,7 +29,7 @@ func writeLimitsText(w io.Writer, a *limits.Answer) error {
 		b.WriteString("  max applications: no limit\n")
 	} else {
 		f := a.AppsBound.Figure
-		fmt.Fprintf(&b, "  max applications: %d, set by %s\n", a.MaxApplications, describeSource(f.Source, appsAt(f.Source)))
+		fmt.Fprintf(&b, "  max applications: %d, set by %s\n", a.MaxApplications, describeField(f.Source, "maxapplications", appsAt(f.Source)))
 	}
 	if a.MaxResources == nil {
 		b.WriteString("  max resources: no limit\n")
@@ -40,7 +40,7 @@ func writeLimitsText(w io.Writer, a *limits.Answer) error {
 				label = strings.Repeat(" ", len(label))
 			}
 			src := a.ResBound[k].Figure.ResourcesFrom()
-			fmt.Fprintf(&b, "%s %s, set by %s\n", label, quantity(k, a.MaxResources[k]), describeSource(src, resAt(src, k)))
+			fmt.Fprintf(&b, "%s %s, set by %s\n", label, quantity(k, a.MaxResources[k]), describeField(src, "resources.max", resAt(src, k)))
 		}
 	}
 	b.WriteString("\nby level, root first:\n")
@@ -115,13 +115,25 @@ func describeSource(s *limits.Source, at lint.Position) string {
 	case limits.KindGroupWildcard:
 		what = fmt.Sprintf("the wildcard group limit %s on %s", strconvQuote(s.Limit), lint.Printable(s.Queue))
 	case limits.KindQueue:
-		what = fmt.Sprintf("queue %s's own maxapplications and resources.max", s.Queue)
+		what = fmt.Sprintf("queue %s's own limits", s.Queue)
 	case limits.KindTemplate:
 		what = fmt.Sprintf("the childtemplate of %s", s.Queue)
 	case limits.KindTag:
 		return fmt.Sprintf("the request's tag %s", s.Name)
 	}
 	return fmt.Sprintf("%s (%s)", what, at)
+}
+
+// describeField is describeSource for one figure: a queue's own limit is
+// its maxapplications or its resources.max.
+func describeField(s *limits.Source, field string, at lint.Position) string {
+	if s.Kind == limits.KindQueue {
+		return fmt.Sprintf("queue %s's %s (%s)", s.Queue, field, at)
+	}
+	if s.Kind == limits.KindTemplate && field == "resources.max" {
+		return fmt.Sprintf("the childtemplate of %s, resources.max (%s)", s.Queue, at)
+	}
+	return describeSource(s, at)
 }
 
 func appsAt(s *limits.Source) lint.Position {

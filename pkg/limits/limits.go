@@ -74,8 +74,8 @@ type Level struct {
 
 // Bound says which figure binds an effective value.
 type Bound struct {
-	Level string
-	Who   string // "user", "group" or "queue"
+	Level  string
+	Who    string // "user", "group" or "queue"
 	Figure *Figure
 }
 
