@@ -1,11 +1,14 @@
 package cmd
 
 import (
+	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/aclint/aclint/pkg/acl"
+	"github.com/aclint/aclint/pkg/limits"
 )
 
 func newCheckCmd(s *streams) *cobra.Command {
@@ -14,6 +17,7 @@ func newCheckCmd(s *streams) *cobra.Command {
 		groups, action, key string
 		output              string
 		quiet, explain      bool
+		verbose             bool
 		resolvers           resolverFlags
 		tags                []string
 		podFile, nsFile     string
@@ -75,9 +79,25 @@ partition or queue, usage).`,
 				return answerErr(err)
 			}
 			d.Notes = append(l.Notes, d.Notes...)
+			var lim *limits.Answer
+			if verbose && act == acl.Submit && d.Reason == "" && !d.Parent {
+				part, _ := l.Policy.FindPartition(q.Partition)
+				if lim, err = limits.New(l.Config).Answer(limits.Request{Partition: part, Queue: d.Queue, User: q.User, Groups: d.Groups, Tags: q.Tags}); err != nil {
+					return usageErr("%w", err)
+				}
+			}
 			return writeVerdict(s, verdict{ok: d.Allowed,
-				text: func(w io.Writer) error { return writeDecisionText(w, d, explain) },
-				json: func() any { return decisionJSON(d) }}, output, quiet)
+				text: func(w io.Writer) error {
+					if err := writeDecisionText(w, d, explain); err != nil || lim == nil {
+						return err
+					}
+					var b strings.Builder
+					fmt.Fprintf(&b, "limits on %s (aclint limits shows every level):\n", lim.Queue)
+					writeLimitsFigures(&b, lim, "  ")
+					_, err := io.WriteString(w, b.String())
+					return err
+				},
+				json: func() any { return decisionLimitsJSON(d, lim) }}, output, quiet)
 		},
 	}
 	f := c.Flags()
@@ -86,6 +106,7 @@ partition or queue, usage).`,
 	f.StringVar(&action, "action", "submit", "access to check: submit or admin")
 	verdictFlags(f, &output, &quiet, "the decision, every ACL consulted and the notes")
 	tagFlags(f, &tags, &podFile, &nsFile)
+	f.BoolVarP(&verbose, "verbose", "v", false, "also show the limits on an application of the user in the queue (submit only), as aclint limits gives them")
 	f.BoolVar(&explain, "explain", false, "also show how the groups were found (for LDAP: the filter sent and each memberOf value)")
 	resolvers.register(c)
 	return c

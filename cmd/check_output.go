@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/aclint/aclint/pkg/acl"
+	"github.com/aclint/aclint/pkg/limits"
 	"github.com/aclint/aclint/pkg/lint"
 )
 
@@ -89,7 +90,10 @@ type jsonConsulted struct {
 	Result string `json:"result"`
 }
 
-func decisionJSON(d *acl.Decision) any {
+func decisionJSON(d *acl.Decision) any { return decisionLimitsJSON(d, nil) }
+
+// decisionLimitsJSON is check's JSON, with the limits check -v adds.
+func decisionLimitsJSON(d *acl.Decision, lim *limits.Answer) any {
 	out := struct {
 		Allowed      bool            `json:"allowed"`
 		Action       string          `json:"action"`
@@ -106,6 +110,7 @@ func decisionJSON(d *acl.Decision) any {
 		DecidedBy    *jsonGrant      `json:"decidedBy"`
 		Consulted    []jsonConsulted `json:"consulted"`
 		Notes        []string        `json:"notes"`
+		Limits       any             `json:"limits,omitempty"`
 	}{
 		Allowed: d.Allowed, Action: string(d.Query.Action), Partition: d.Partition, Queue: d.Queue,
 		DecidingQ: d.Deciding, Dynamic: d.Dynamic, ParentQueue: d.Parent, User: d.Query.User, Groups: d.Groups,
@@ -113,6 +118,9 @@ func decisionJSON(d *acl.Decision) any {
 	}
 	if out.Groups == nil {
 		out.Groups = []string{}
+	}
+	if lim != nil {
+		out.Limits = limitsJSON(lim)
 	}
 	if out.Notes == nil {
 		out.Notes = []string{}

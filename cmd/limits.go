@@ -9,6 +9,7 @@ import (
 	"github.com/aclint/aclint/pkg/acl"
 	"github.com/aclint/aclint/pkg/config"
 	"github.com/aclint/aclint/pkg/limits"
+	"github.com/aclint/aclint/pkg/placement"
 )
 
 func newLimitsCmd(s *streams) *cobra.Command {
@@ -82,6 +83,24 @@ resolver).`,
 	return c
 }
 
+// placedLimits are the limits on the application place placed; nil when
+// it was not placed. The user and groups are the converted ones placement
+// used, the queue the one it landed in.
+func placedLimits(cfg *config.Config, policy *acl.Policy, r *placement.Result, tags map[string]string) (*limits.Answer, error) {
+	if !r.Placed || r.Crash != "" {
+		return nil, nil
+	}
+	part, err := policy.FindPartition(r.Partition)
+	if err != nil {
+		return nil, err
+	}
+	a, err := limits.New(cfg).Answer(limits.Request{Partition: part, Queue: r.Queue, User: r.User, Groups: r.Groups, Tags: tags})
+	if err != nil {
+		return nil, usageErr("%w", err)
+	}
+	return a, nil
+}
+
 // answerLimits finds the queue and the groups as check does, then the
 // limits on an application of the user there. The submit decision adds a
 // note: a denied user's application never runs, whatever its limits.
@@ -98,11 +117,8 @@ func answerLimits(cfg *config.Config, policy *acl.Policy, q acl.Query) (*limits.
 	if err != nil {
 		return nil, usageErr("%w", err)
 	}
-	var notes []string
-	if d.GroupsSource != "" {
-		notes = append(notes, fmt.Sprintf("groups %s: %s", limitsList(d.Groups), d.GroupsSource))
-	}
-	notes = append(notes, d.Notes...)
+	a.GroupsSource = d.GroupsSource
+	notes := append([]string{}, d.Notes...)
 	if !d.Allowed {
 		notes = append(notes, fmt.Sprintf("%s may not submit to %s (aclint check %s %s %s says why): YuniKorn rejects the application, so these limits never come into play", q.User, d.Queue, d.Partition, d.Queue, q.User))
 	}

@@ -16,33 +16,12 @@ import (
 func writeLimitsText(w io.Writer, a *limits.Answer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s in %s (partition %s)\n", lint.Printable(a.User), a.Queue, lint.Printable(a.Partition))
-	fmt.Fprintf(&b, "  groups: %s\n", limitsList(a.Groups))
-	switch {
-	case a.TrackedGroup == "*":
-		fmt.Fprintf(&b, "  tracked group: * (the wildcard group limit of %s)\n", a.TrackedAt)
-	case a.Tracked:
-		fmt.Fprintf(&b, "  tracked group: %s (matched on %s)\n", lint.Printable(a.TrackedGroup), a.TrackedAt)
-	default:
-		b.WriteString("  tracked group: none\n")
+	fmt.Fprintf(&b, "  groups: %s", limitsList(a.Groups))
+	if a.GroupsSource != "" {
+		fmt.Fprintf(&b, " (%s)", lint.Printable(a.GroupsSource))
 	}
-	if a.MaxApplications == 0 {
-		b.WriteString("  max applications: no limit\n")
-	} else {
-		f := a.AppsBound.Figure
-		fmt.Fprintf(&b, "  max applications: %d, set by %s\n", a.MaxApplications, describeField(f.Source, "maxapplications", appsAt(f.Source)))
-	}
-	if a.MaxResources == nil {
-		b.WriteString("  max resources: no limit\n")
-	} else {
-		for i, k := range resourceNames(a.MaxResources) {
-			label := "  max resources:"
-			if i > 0 {
-				label = strings.Repeat(" ", len(label))
-			}
-			src := a.ResBound[k].Figure.ResourcesFrom()
-			fmt.Fprintf(&b, "%s %s, set by %s\n", label, quantity(k, a.MaxResources[k]), describeField(src, "resources.max", resAt(src, k)))
-		}
-	}
+	b.WriteString("\n")
+	writeLimitsFigures(&b, a, "  ")
 	b.WriteString("\nby level, root first:\n")
 	for _, lv := range a.Levels {
 		fmt.Fprintf(&b, "  %s", lv.Queue)
@@ -71,6 +50,38 @@ func writeLimitsText(w io.Writer, a *limits.Answer) error {
 	writeNotes(&b, a.Notes)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeLimitsFigures writes the tracked group and the two figures with the
+// entry that sets each: the head of limits' answer, and what place and
+// check -v add.
+func writeLimitsFigures(b *strings.Builder, a *limits.Answer, indent string) {
+	switch {
+	case a.TrackedGroup == "*":
+		fmt.Fprintf(b, indent+"tracked group: * (the wildcard group limit of %s)\n", a.TrackedAt)
+	case a.Tracked:
+		fmt.Fprintf(b, indent+"tracked group: %s (matched on %s)\n", lint.Printable(a.TrackedGroup), a.TrackedAt)
+	default:
+		b.WriteString(indent + "tracked group: none\n")
+	}
+	if a.MaxApplications == 0 {
+		b.WriteString(indent + "max applications: no limit\n")
+	} else {
+		f := a.AppsBound.Figure
+		fmt.Fprintf(b, indent+"max applications: %d, set by %s\n", a.MaxApplications, describeField(f.Source, "maxapplications", appsAt(f.Source)))
+	}
+	if a.MaxResources == nil {
+		b.WriteString(indent + "max resources: no limit\n")
+	} else {
+		for i, k := range resourceNames(a.MaxResources) {
+			label := indent + "max resources:"
+			if i > 0 {
+				label = strings.Repeat(" ", len(label))
+			}
+			src := a.ResBound[k].Figure.ResourcesFrom()
+			fmt.Fprintf(b, "%s %s, set by %s\n", label, quantity(k, a.MaxResources[k]), describeField(src, "resources.max", resAt(src, k)))
+		}
+	}
 }
 
 func figureText(f *limits.Figure) string {
@@ -107,13 +118,13 @@ func describeSource(s *limits.Source, at lint.Position) string {
 	var what string
 	switch s.Kind {
 	case limits.KindUser:
-		what = fmt.Sprintf("user %s's limit %s on %s", lint.Printable(s.Name), strconvQuote(s.Limit), lint.Printable(s.Queue))
+		what = fmt.Sprintf("limit %s for user %s on %s", strconvQuote(s.Limit), lint.Printable(s.Name), lint.Printable(s.Queue))
 	case limits.KindUserWildcard:
-		what = fmt.Sprintf("the wildcard user limit %s on %s", strconvQuote(s.Limit), lint.Printable(s.Queue))
+		what = fmt.Sprintf("limit %s for users * on %s", strconvQuote(s.Limit), lint.Printable(s.Queue))
 	case limits.KindGroup:
-		what = fmt.Sprintf("group %s's limit %s on %s", lint.Printable(s.Name), strconvQuote(s.Limit), lint.Printable(s.Queue))
+		what = fmt.Sprintf("limit %s for group %s on %s", strconvQuote(s.Limit), lint.Printable(s.Name), lint.Printable(s.Queue))
 	case limits.KindGroupWildcard:
-		what = fmt.Sprintf("the wildcard group limit %s on %s", strconvQuote(s.Limit), lint.Printable(s.Queue))
+		what = fmt.Sprintf("limit %s for groups * on %s", strconvQuote(s.Limit), lint.Printable(s.Queue))
 	case limits.KindQueue:
 		what = fmt.Sprintf("queue %s's own limits", s.Queue)
 	case limits.KindTemplate:

@@ -146,9 +146,13 @@ partition, bad input, a pod whose submitter is not given).`,
 			if derived != nil {
 				res.Notes = append(res.Notes, derived.Notes...)
 			}
+			lim, err := placedLimits(l.Config, l.Policy, res, app.Tags)
+			if err != nil {
+				return err
+			}
 			v := verdict{ok: res.Placed && res.Crash == "",
-				text: func(w io.Writer) error { return writePlaceText(w, app, res, derived) },
-				json: func() any { return placeJSON(app, res) }}
+				text: func(w io.Writer) error { return writePlaceText(w, app, res, derived, lim) },
+				json: func() any { return placeJSON(app, res, lim) }}
 			if res.Crash != "" {
 				v.code = ExitUsage
 			}

@@ -2,15 +2,16 @@ package cmd
 
 import (
 	"fmt"
-	"github.com/aclint/aclint/pkg/admission"
 	"io"
 	"strings"
 
 	"github.com/aclint/aclint/pkg/acl"
+	"github.com/aclint/aclint/pkg/admission"
+	"github.com/aclint/aclint/pkg/limits"
 	"github.com/aclint/aclint/pkg/placement"
 )
 
-func writePlaceText(w io.Writer, app placement.App, r *placement.Result, d *placement.Derivation) error {
+func writePlaceText(w io.Writer, app placement.App, r *placement.Result, d *placement.Derivation, lim *limits.Answer) error {
 	var b strings.Builder
 	switch {
 	case r.Crash != "":
@@ -73,6 +74,14 @@ func writePlaceText(w io.Writer, app placement.App, r *placement.Result, d *plac
 		if g := grantOf(r.Decision); g != nil {
 			fmt.Fprintf(&b, "submit: allowed by %s\n", g.String())
 		}
+		switch {
+		case lim == nil:
+		case lim.MaxApplications == 0 && lim.MaxResources == nil && !lim.Tracked:
+			b.WriteString("limits: none (no user, group or queue limit applies)\n")
+		default:
+			fmt.Fprintf(&b, "limits on %s (aclint limits shows every level):\n", lim.Queue)
+			writeLimitsFigures(&b, lim, "  ")
+		}
 	default:
 		fmt.Fprintf(&b, "reason: %s\n", r.Reason)
 		if r.Decision != nil && !r.Decision.Allowed {
@@ -84,7 +93,7 @@ func writePlaceText(w io.Writer, app placement.App, r *placement.Result, d *plac
 	return err
 }
 
-func placeJSON(app placement.App, r *placement.Result) any {
+func placeJSON(app placement.App, r *placement.Result, lim *limits.Answer) any {
 	type ruleJSON struct {
 		Index  int    `json:"index"`
 		Rule   string `json:"rule"`
@@ -112,11 +121,15 @@ func placeJSON(app placement.App, r *placement.Result) any {
 		DecidedBy *jsonGrant `json:"decidedBy"`
 		Reason    string     `json:"reason,omitempty"`
 		Crash     string     `json:"crash,omitempty"`
+		Limits    any        `json:"limits"`
 		Notes     []string   `json:"notes"`
 	}{Placed: r.Placed, Created: r.Created, Under: r.CreatedUnder, Partition: r.Partition, User: r.User, Groups: r.Groups,
 		Requested: app.Queue, Tags: app.Tags, Rules: []ruleJSON{}, NoRules: r.NoRules, Fallback: r.Fallback, Reason: r.Reason, Crash: r.Crash, Notes: r.Notes}
 	if r.Placed {
 		out.Queue = &r.Queue
+	}
+	if lim != nil {
+		out.Limits = limitsJSON(lim)
 	}
 	if out.Groups == nil {
 		out.Groups = []string{}

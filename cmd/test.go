@@ -12,6 +12,7 @@ import (
 	"github.com/aclint/aclint/pkg/acl"
 	"github.com/aclint/aclint/pkg/config"
 	"github.com/aclint/aclint/pkg/expect"
+	"github.com/aclint/aclint/pkg/limits"
 	"github.com/aclint/aclint/pkg/lint"
 	"github.com/aclint/aclint/pkg/resolve"
 )
@@ -201,5 +202,5 @@ func testEnv(s *streams, cmd *cobra.Command, f *expect.File, files []string, key
 		}
 		q.Resolver = r
 	}
-	return expect.Env{Policy: l.Policy, Placer: l.Placer, Resolver: q.Resolver, Resolvers: q.Resolvers}, nil
+	return expect.Env{Policy: l.Policy, Placer: l.Placer, Resolver: q.Resolver, Resolvers: q.Resolvers, Limits: limits.New(l.Config)}, nil
 }

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aclint/aclint/pkg/expect"
+	"github.com/aclint/aclint/pkg/limits"
 	"github.com/aclint/aclint/pkg/lint"
 	"github.com/aclint/aclint/pkg/placement"
 	"github.com/aclint/aclint/pkg/report"
@@ -102,11 +103,16 @@ func testsJSON(runs []testRun, n [3]int) any {
 			if c.Place != nil {
 				cj.Kind, cj.Queue, cj.Action, cj.Tags = "place", c.Place.Queue, "", c.Place.Tags
 			}
+			if c.Limits != nil {
+				cj.Kind, cj.Action = "limits", ""
+			}
 			switch {
+			case x.Limits != nil:
+				cj.Decision = limitsJSON(x.Limits)
 			case x.Decision != nil:
 				cj.Decision = decisionJSON(x.Decision)
 			case x.Placement != nil:
-				cj.Decision = placeJSON(placement.App{Partition: c.Partition, User: c.User, Groups: c.Groups, Queue: c.Place.Queue, Tags: c.Place.Tags}, x.Placement)
+				cj.Decision = placeJSON(placement.App{Partition: c.Partition, User: c.User, Groups: c.Groups, Queue: c.Place.Queue, Tags: c.Place.Tags}, x.Placement, nil)
 			}
 			fj.Cases = append(fj.Cases, cj)
 		}
@@ -204,7 +210,7 @@ func generateTests(s *streams, files []string, key, under string, args []string)
 		}
 		names = append(names, filepath.ToSlash(rel))
 	}
-	opts := expect.GenerateOptions{Config: names, Under: under, MaxCases: maxGenerated}
+	opts := expect.GenerateOptions{Config: names, Under: under, MaxCases: maxGenerated, Limits: limits.New(cfg)}
 	if len(args) == 0 {
 		if err := expect.Generate(s.out, policy, cfg, opts); err != nil {
 			return usageErr("--generate: %w", err)

@@ -56,8 +56,11 @@ type Case struct {
 	// Tags are an access case's request tags (namespace and the
 	// namespace's annotations): they decide what tag rules create. nil
 	// when the case gives none.
-	Tags      map[string]string
-	Place     *Place // set for a placement case
+	Tags  map[string]string
+	Place *Place // set for a placement case
+	// Limits is set for a limits case: the figures aclint limits must give
+	// for the user on Queue.
+	Limits    *Limits
 	Expect    string // allow, deny, rejected or the queue an app lands in
 	ExpectPos lint.Position
 }
@@ -106,7 +109,7 @@ func (e *FileError) Error() string {
 
 var (
 	fileKeys  = []string{"config", "partition", "resolver", "groupsFile", "cases"}
-	caseKeys  = []string{"name", "user", "groups", "partition", "queue", "action", "tags", "place", "expect"}
+	caseKeys  = []string{"name", "user", "groups", "partition", "queue", "action", "tags", "place", "expect", "limits"}
 	placeKeys = []string{"queue", "tags", "forced"}
 )
 
@@ -319,6 +322,8 @@ func (p *parser) testCase(n *yaml.Node, partition string) *Case {
 			c.Tags, tagsNode = p.tags(v), v
 		case "place":
 			c.Place = p.place(v)
+		case "limits":
+			c.Limits = p.limitsExpect(v)
 		case "expect":
 			expectNode = v
 			c.Expect = p.str(k, v)
@@ -327,6 +332,23 @@ func (p *parser) testCase(n *yaml.Node, partition string) *Case {
 	})
 	if !userSet {
 		p.fail(n, "this case has no user: every case names the user who submits")
+	}
+	if c.Limits != nil {
+		switch {
+		case expectNode != nil:
+			p.fail(expectNode, "a limits case states its figures under limits: and has no expect")
+		case c.Place != nil:
+			p.fail(n, "a limits case names the queue with queue:, not place:")
+		case !queueSet:
+			p.fail(n, "this limits case has no queue: name the queue the application runs in (root.a.b)")
+		case actionSet:
+			p.fail(actionNode, "action is for access cases: limits are about running applications")
+		}
+		if len(p.problems) > before {
+			return nil
+		}
+		c.Expect = c.Limits.String()
+		return c
 	}
 	if expectNode == nil {
 		p.fail(n, "this case has no expect: write allow or deny (or, for a place case, the queue or rejected)")

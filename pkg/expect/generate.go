@@ -10,6 +10,7 @@ import (
 
 	"github.com/aclint/aclint/pkg/acl"
 	"github.com/aclint/aclint/pkg/config"
+	"github.com/aclint/aclint/pkg/limits"
 	"github.com/aclint/aclint/pkg/resolve"
 )
 
@@ -21,6 +22,10 @@ type GenerateOptions struct {
 	Under string
 	// MaxCases refuses a snapshot larger than this (0: no limit).
 	MaxCases int
+	// Limits, when set and the config writes limits, adds a limits case
+	// for every user and group a limit names (and a user no limit names)
+	// on every leaf queue in scope.
+	Limits *limits.Model
 }
 
 // TooLargeError is a snapshot that would exceed GenerateOptions.MaxCases.
@@ -38,24 +43,29 @@ func (e *TooLargeError) Error() string {
 // snapshot passes by construction.
 func Generate(w io.Writer, p *acl.Policy, cfg *config.Config, o GenerateOptions) error {
 	principals := p.NamedPrincipals()
-	member := memberName(principals)
-	type target struct {
-		part  *config.Partition
-		queue string
-	}
-	var targets []target
+	named := limitPrincipals(cfg)
+	member := memberName(append(append([]acl.Principal{}, principals...), named...))
+	var targets []leafTarget
 	for _, part := range cfg.Partitions {
 		part.Root.Walk(func(q *config.Queue) {
 			path := q.Path()
 			if o.Under == "" || strings.EqualFold(path, o.Under) || strings.HasPrefix(strings.ToLower(path), strings.ToLower(o.Under)+".") {
-				targets = append(targets, target{part, path})
+				targets = append(targets, leafTarget{part, path})
 			}
 		})
 	}
 	if o.Under != "" && len(targets) == 0 {
 		return fmt.Errorf("--under %s: no queue of the config has that path", o.Under)
 	}
-	n := len(targets) * len(principals) * 2
+	var leaves []leafTarget
+	if o.Limits != nil && len(named) > 0 {
+		for _, t := range targets {
+			if q, _, _ := acl.FindQueue(t.part.Root, t.queue); q != nil && q.IsLeaf() {
+				leaves = append(leaves, t)
+			}
+		}
+	}
+	n := len(targets)*len(principals)*2 + len(leaves)*(len(named)+1)
 	if o.MaxCases > 0 && n > o.MaxCases {
 		return &TooLargeError{n, o.MaxCases}
 	}
@@ -117,6 +127,11 @@ func Generate(w io.Writer, p *acl.Policy, cfg *config.Config, o GenerateOptions)
 				fmt.Fprintf(&b, ", expect: %s}\n", got)
 				bw.WriteString(b.String())
 			}
+		}
+	}
+	if len(leaves) > 0 {
+		if err := generateLimits(bw, p, o.Limits, leaves, named, member, first); err != nil {
+			return err
 		}
 	}
 	return bw.Flush()

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/aclint/aclint/pkg/acl"
+	"github.com/aclint/aclint/pkg/limits"
 	"github.com/aclint/aclint/pkg/placement"
 	"github.com/aclint/aclint/pkg/resolve"
 )
@@ -30,6 +31,8 @@ type Env struct {
 	// Resolver replaces the partition's usergroupresolver when set.
 	Resolver  resolve.Resolver
 	Resolvers resolve.Options
+	// Limits answers limits cases.
+	Limits *limits.Model
 }
 
 // Result is one case's answer.
@@ -44,6 +47,7 @@ type Result struct {
 	Why       string
 	Decision  *acl.Decision
 	Placement *placement.Result
+	Limits    *limits.Answer
 }
 
 // Notes are what check says under an answer: the near misses ("lists
@@ -51,6 +55,8 @@ type Result struct {
 // from, a queue that does not exist yet; placement's notes for a place case.
 func (r Result) Notes() []string {
 	switch {
+	case r.Limits != nil:
+		return r.Limits.Notes
 	case r.Decision != nil:
 		return r.Decision.Notes
 	case r.Placement != nil:
@@ -63,6 +69,9 @@ func (r Result) Notes() []string {
 func (e Env) Run(c *Case) Result {
 	if c.Place != nil {
 		return e.place(c)
+	}
+	if c.Limits != nil {
+		return e.limits(c)
 	}
 	r := Result{Case: c}
 	d, err := e.Policy.Decide(acl.Query{Partition: c.Partition, Queue: c.Queue, User: c.User, Groups: c.Groups,

@@ -83,6 +83,7 @@ type Bound struct {
 type Answer struct {
 	Partition, Queue, User string
 	Groups                 []string
+	GroupsSource           string // where the groups came from, as check says
 	// TrackedGroup is the one group the application is tracked under; ""
 	// with Tracked false when none. TrackedAt is the level that decided.
 	TrackedGroup, TrackedAt string
@@ -290,6 +291,9 @@ func (md *Model) dynamicFigure(part *config.Partition, queues []*config.Queue, t
 		if apps != 0 {
 			g.MaxApplications = apps
 			g.Source = &Source{Kind: KindTag, Partition: part.CanonicalName(), Name: "namespace.resourcemaxapps"}
+			if f != nil && f.MaxResources != nil {
+				g.ResSource = f.Source // until a resource tag replaces them
+			}
 		}
 		if quota != nil || guar != nil {
 			if f != nil && f.MaxResources != nil && quota == nil {

@@ -45,7 +45,7 @@ func (md *Model) notes(req Request, a *Answer, queues []*config.Queue) []string 
 		if a.Tracked {
 			by = "group " + a.TrackedGroup
 		}
-		add("group %s's limits on %s do not apply to this application: YuniKorn tracks each application under one group only, here %s", g, strings.Join(where, ", "), by)
+		add("the limits of group %s on %s do not apply to this application: YuniKorn tracks each application under one group only, here %s", g, strings.Join(where, ", "), by)
 	}
 	for i, lv := range a.Levels {
 		if lv.User != nil && lv.User.Source.Kind == KindUser {

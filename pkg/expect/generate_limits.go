@@ -1,0 +1,126 @@
+package expect
+
+import (
+	"bufio"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/aclint/aclint/pkg/acl"
+	"github.com/aclint/aclint/pkg/config"
+	"github.com/aclint/aclint/pkg/limits"
+	"github.com/aclint/aclint/pkg/resolve"
+	"github.com/aclint/aclint/pkg/resources"
+)
+
+// leafTarget is a queue of a partition a snapshot asks about.
+type leafTarget struct {
+	part  *config.Partition
+	queue string
+}
+
+// limitPrincipals are the users and groups the config's limits name, in
+// name order: the subjects of the limits snapshot.
+func limitPrincipals(cfg *config.Config) []acl.Principal {
+	type key struct{ kind, name string }
+	seen := map[key]bool{}
+	add := func(ls []*config.Limit) {
+		for _, l := range ls {
+			for _, u := range l.Users {
+				if u.Value != "" && u.Value != "*" {
+					seen[key{"user", u.Value}] = true
+				}
+			}
+			for _, g := range l.Groups {
+				if g.Value != "" && g.Value != "*" {
+					seen[key{"group", g.Value}] = true
+				}
+			}
+		}
+	}
+	for _, p := range cfg.Partitions {
+		add(p.Limits)
+		p.Root.Walk(func(q *config.Queue) { add(q.Limits) })
+	}
+	out := make([]acl.Principal, 0, len(seen))
+	for k := range seen {
+		out = append(out, acl.Principal{Kind: k.kind, Name: k.name})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Kind != out[j].Kind {
+			return out[i].Kind > out[j].Kind // users first
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}
+
+// generateLimits writes today's limits for every user and group a limit
+// names, and for a user no limit names, on every leaf queue.
+func generateLimits(bw *bufio.Writer, p *acl.Policy, md *limits.Model, leaves []leafTarget, named []acl.Principal, member, first string) error {
+	fmt.Fprintln(bw, "  # limits: what each user and group a limit names may run on each leaf queue,")
+	fmt.Fprintf(bw, "  # and %s, whom no limit names (aclint limits explains each figure)\n", member)
+	subjects := append(append([]acl.Principal{}, named...), acl.Principal{Kind: "user", Name: member})
+	for _, pr := range subjects {
+		for _, t := range leaves {
+			q := acl.Query{Partition: t.part.CanonicalName(), Queue: t.queue, Action: acl.Submit, Resolver: resolve.None{}}
+			if pr.Kind == "user" {
+				q.User = pr.Name
+			} else {
+				q.User, q.Groups = member, []string{pr.Name}
+			}
+			d, err := p.Decide(q)
+			if err != nil {
+				return err
+			}
+			if d.Reason != "" {
+				continue
+			}
+			a, err := md.Answer(limits.Request{Partition: t.part, Queue: d.Queue, User: q.User, Groups: d.Groups})
+			if err != nil {
+				return err
+			}
+			var b strings.Builder
+			fmt.Fprintf(&b, "  - {user: %s", yamlScalar(q.User))
+			if q.Groups != nil {
+				fmt.Fprintf(&b, ", groups: [%s]", yamlScalar(pr.Name))
+			}
+			if q.Partition != first {
+				fmt.Fprintf(&b, ", partition: %s", yamlScalar(q.Partition))
+			}
+			fmt.Fprintf(&b, ", queue: %s, limits: {maxApplications: %s, maxResources: %s, trackedGroup: %s}}\n",
+				yamlScalar(t.queue), appsWord(a.MaxApplications), confResources(a.MaxResources), yamlGroup(a.TrackedGroup))
+			bw.WriteString(b.String())
+		}
+	}
+	return nil
+}
+
+// confResources writes a resource back in queues.yaml's syntax: vcore in
+// millicores with the m suffix, everything else as a plain count.
+func confResources(r resources.Resource) string {
+	if r == nil {
+		return "none"
+	}
+	keys := make([]string, 0, len(r))
+	for k := range r {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		v := fmt.Sprint(r[k])
+		if k == resources.CPU {
+			v += "m"
+		}
+		parts[i] = yamlScalar(k) + ": " + v
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+func yamlGroup(g string) string {
+	if g == "" {
+		return "none"
+	}
+	return yamlScalar(g)
+}

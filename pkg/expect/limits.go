@@ -1,0 +1,195 @@
+package expect
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/aclint/aclint/pkg/acl"
+	"github.com/aclint/aclint/pkg/limits"
+	"github.com/aclint/aclint/pkg/resources"
+)
+
+// Limits is a limits case's expectation: only the figures it gives are
+// compared.
+type Limits struct {
+	AppsSet bool
+	Apps    uint64 // 0: no limit
+	ResSet  bool
+	Res     resources.Resource // nil: no limit
+	// GroupSet: TrackedGroup is compared; "" means no group is tracked.
+	GroupSet     bool
+	TrackedGroup string
+}
+
+var limitsKeys = []string{"maxApplications", "maxResources", "trackedGroup"}
+
+// none reports whether v says "no limit": none, or null.
+func none(v *yaml.Node) bool {
+	return v.Kind == yaml.ScalarNode && (v.Value == "none" || v.Tag == "!!null")
+}
+
+// limitsExpect reads limits: {maxApplications: 2, maxResources: {memory:
+// 16Gi, vcore: 4}, trackedGroup: data-eng}; resources are written as in
+// queues.yaml and compared in YuniKorn's units.
+func (p *parser) limitsExpect(v *yaml.Node) *Limits {
+	l := &Limits{}
+	if v.Kind != yaml.MappingNode {
+		p.fail(v, "limits is a mapping: {maxApplications: N, maxResources: {vcore: 4}, trackedGroup: NAME}")
+		return l
+	}
+	p.mapping(v, limitsKeys, "limits", func(key string, k, v *yaml.Node) {
+		switch key {
+		case "maxApplications":
+			l.AppsSet = true
+			if none(v) {
+				return
+			}
+			n, err := strconv.ParseUint(p.str(k, v), 10, 64)
+			if err != nil || n == 0 {
+				p.fail(v, "maxApplications is a number of applications above 0, or none for no limit")
+			}
+			l.Apps = n
+		case "maxResources":
+			l.ResSet = true
+			if none(v) {
+				return
+			}
+			if v.Kind != yaml.MappingNode || len(v.Content) == 0 {
+				p.fail(v, "maxResources is a mapping of resources as queues.yaml writes them ({memory: 16Gi, vcore: 4}), or none for no limit")
+				return
+			}
+			l.Res = resources.Resource{}
+			for i := 0; i+1 < len(v.Content); i += 2 {
+				rk, rv := deref(v.Content[i]), deref(v.Content[i+1])
+				q, err := resources.Parse(rk.Value, rv.Value)
+				if rk.Kind != yaml.ScalarNode || rv.Kind != yaml.ScalarNode || err != nil {
+					p.fail(rv, "%s: %q is not a quantity YuniKorn reads (e.g. 16Gi, 500m for vcore)", rk.Value, rv.Value)
+					continue
+				}
+				l.Res[rk.Value] = q
+			}
+		case "trackedGroup":
+			l.GroupSet = true
+			if !none(v) {
+				l.TrackedGroup = p.str(k, v)
+			}
+		}
+	})
+	if !l.AppsSet && !l.ResSet && !l.GroupSet {
+		p.fail(v, "limits names no figure: give maxApplications, maxResources or trackedGroup")
+	}
+	return l
+}
+
+// String says the expectation in the words of Result.Got.
+func (l *Limits) String() string {
+	var parts []string
+	if l.AppsSet {
+		parts = append(parts, "maxApplications "+appsWord(l.Apps))
+	}
+	if l.ResSet {
+		parts = append(parts, "maxResources "+resWord(l.Res))
+	}
+	if l.GroupSet {
+		parts = append(parts, "trackedGroup "+groupWord(l.TrackedGroup))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func appsWord(n uint64) string {
+	if n == 0 {
+		return "none"
+	}
+	return strconv.FormatUint(n, 10)
+}
+
+func resWord(r resources.Resource) string {
+	if r == nil {
+		return "none"
+	}
+	keys := make([]string, 0, len(r))
+	for k := range r {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s: %d", k, r[k])
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+func groupWord(g string) string {
+	if g == "" {
+		return "none"
+	}
+	return g
+}
+
+// limits answers a limits case as aclint limits does: the queue and the
+// groups as check finds them, then the limits there.
+func (e Env) limits(c *Case) Result {
+	r := Result{Case: c}
+	d, err := e.Policy.Decide(acl.Query{Partition: c.Partition, Queue: c.Queue, User: c.User, Groups: c.Groups,
+		Action: acl.Submit, Resolver: e.Resolver, Resolvers: e.Resolvers, Tags: c.Tags})
+	if err != nil {
+		r.Outcome, r.Why = Error, err.Error()
+		return r
+	}
+	r.Decision = d
+	if d.Reason != "" {
+		r.Outcome, r.Why = Error, "YuniKorn rejects this user's applications before any limit is read: "+d.Reason
+		return r
+	}
+	part, err := e.Policy.FindPartition(c.Partition)
+	if err != nil || e.Limits == nil {
+		r.Outcome, r.Why = Error, "no limits model for this config"
+		return r
+	}
+	a, err := e.Limits.Answer(limits.Request{Partition: part, Queue: d.Queue, User: c.User, Groups: d.Groups, Tags: c.Tags})
+	if err != nil {
+		r.Outcome, r.Why = Error, err.Error()
+		return r
+	}
+	r.Limits = a
+	want := c.Limits
+	got := &Limits{AppsSet: want.AppsSet, Apps: a.MaxApplications, ResSet: want.ResSet, Res: a.MaxResources, GroupSet: want.GroupSet, TrackedGroup: a.TrackedGroup}
+	r.Got = got.String()
+	r.Why = explainLimits(a)
+	r.Outcome = judge(r.Got == want.String())
+	return r
+}
+
+// explainLimits names the entries that bind the figures.
+func explainLimits(a *limits.Answer) string {
+	var parts []string
+	if a.AppsBound != nil {
+		s := a.AppsBound.Figure.Source
+		parts = append(parts, fmt.Sprintf("applications bound on %s by the %s limit at %s", a.AppsBound.Level, s.Kind, at(s)))
+	}
+	keys := make([]string, 0, len(a.ResBound))
+	for k := range a.ResBound {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		b := a.ResBound[k]
+		s := b.Figure.ResourcesFrom()
+		parts = append(parts, fmt.Sprintf("%s bound on %s by the %s limit at %s", k, b.Level, s.Kind, at(s)))
+	}
+	if len(parts) == 0 {
+		return "no limit applies"
+	}
+	return strings.Join(parts, "; ")
+}
+
+func at(s *limits.Source) string {
+	if s.Kind == limits.KindTag {
+		return "the request's tag " + s.Name
+	}
+	return s.At.String()
+}
