@@ -2,6 +2,7 @@ package htmlreport
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"html"
 	"image/png"
@@ -15,6 +16,7 @@ import (
 	"github.com/aclint/aclint/internal/gen"
 	"github.com/aclint/aclint/pkg/acl"
 	"github.com/aclint/aclint/pkg/config"
+	"github.com/aclint/aclint/pkg/limits"
 	"github.com/aclint/aclint/pkg/resolve"
 	"github.com/aclint/aclint/pkg/yunikorn"
 )
@@ -88,7 +90,7 @@ func writePage(t *testing.T, cfg *config.Config, p *acl.Policy, name string) str
 	return page
 }
 
-var rowRE = regexp.MustCompile(`<tr data-(queue|principal)="([^"]*)"(?: data-partition="([^"]*)")? data-submit="([^"]*)" data-admin="([^"]*)">`)
+var rowRE = regexp.MustCompile(`<tr data-(queue|principal)="([^"]*)"(?: data-partition="([^"]*)")? data-submit="([^"]*)" data-admin="([^"]*)"(?: data-limits="[^"]*")?>`)
 
 // rows reads the answer rows of #results: key -> "submit|admin".
 func rows(t *testing.T, dom string) map[string]string {
@@ -367,4 +369,81 @@ func TestHeatMapAxes(t *testing.T) {
 	if !strings.Contains(attr("aria-label"), "rows are queues in tree order, columns are everyone and every user and group") {
 		t.Errorf("no description of the axes: %s", canvas)
 	}
+}
+
+var limitsRowRE = regexp.MustCompile(`data-queue="([^"]*)" data-partition="([^"]*)"[^>]*data-limits="([^"]*)"`)
+
+// TestBrowserLimits: the limits the page's user search shows on each leaf
+// queue agree with aclint limits, on the limits example and on configs of
+// the limits vectors where an earlier partition leaves limits behind.
+func TestBrowserLimits(t *testing.T) {
+	bin := chromium(t)
+	type search struct {
+		file, user string
+		groups     []string
+	}
+	searches := []search{
+		{"../../examples/limits/queues.yaml", "alice", []string{"data-eng", "analysts"}},
+		{"../../examples/limits/queues.yaml", "etl-bot", []string{"etl-bot"}},
+		{"../../examples/limits/queues.yaml", "bob", []string{"marketing"}},
+	}
+	// three configs of the limits vectors whose answers depend on limits an
+	// earlier partition left behind
+	b, err := os.ReadFile("../../testdata/conformance/limits/aclint-limits.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		var v struct {
+			Why, Config, User string
+			Groups            []string
+		}
+		if json.Unmarshal([]byte(line), &v) != nil || v.Why != "leftover" {
+			continue
+		}
+		f := filepath.Join(t.TempDir(), "queues.yaml")
+		os.WriteFile(f, []byte(v.Config), 0o644)
+		searches = append(searches, search{f, v.User, v.Groups})
+		if len(searches) == 6 {
+			break
+		}
+	}
+	checked := 0
+	for _, s := range searches {
+		cfg, p := load(t, s.file)
+		page := writePage(t, cfg, p, "report.html")
+		dom := browse(t, bin, page, "#user="+s.user+"&groups="+strings.Join(s.groups, ","), "")
+		got := map[string]string{}
+		for _, m := range limitsRowRE.FindAllStringSubmatch(dom, -1) {
+			got[m[2]+"/"+html.UnescapeString(m[1])] = html.UnescapeString(m[3])
+		}
+		md := limits.New(cfg)
+		for _, part := range cfg.Partitions {
+			part.Root.Walk(func(q *config.Queue) {
+				if !q.IsLeaf() {
+					return
+				}
+				d := decide(t, p, part.CanonicalName(), q.Path(), s.user, s.groups, acl.Submit)
+				key := part.CanonicalName() + "/" + q.Path()
+				if d == nil || !d.Allowed {
+					if got[key] != "" {
+						t.Errorf("%s: the page shows limits for %s on %s, where it may not submit", s.file, s.user, key)
+					}
+					return
+				}
+				a, err := md.Answer(limits.Request{Partition: part, Queue: q.Path(), User: s.user, Groups: s.groups})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := LimitsText(a); got[key] != want {
+					t.Errorf("%s: %s %v on %s: the page says %q, aclint limits says %q", s.file, s.user, s.groups, key, got[key], want)
+				}
+				checked++
+			})
+		}
+	}
+	if checked < 10 {
+		t.Fatalf("only %d limits compared", checked)
+	}
+	t.Logf("%d limits answers agree", checked)
 }

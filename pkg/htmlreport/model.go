@@ -15,10 +15,12 @@ package htmlreport
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/aclint/aclint/pkg/acl"
 	"github.com/aclint/aclint/pkg/config"
+	"github.com/aclint/aclint/pkg/limits"
 	"github.com/aclint/aclint/pkg/lint"
 	"github.com/aclint/aclint/pkg/placement"
 	"github.com/aclint/aclint/pkg/resolve"
@@ -40,6 +42,36 @@ type Data struct {
 	Queues     []Queue     `json:"queues"` // every partition's queues, parents before children
 	Findings   []Finding   `json:"findings"`
 	Notes      []string    `json:"notes"`
+	// Limits is the user and group manager the page's limits answers walk
+	// (limits.State); nil when no partition writes limits.
+	Limits *Limits `json:"limits,omitempty"`
+}
+
+// Limits is limits.State with short figures.
+type Limits struct {
+	Users      map[string]map[string]*Fig `json:"users"`
+	Groups     map[string]map[string]*Fig `json:"groups"`
+	UserWild   map[string]*Fig            `json:"userWild"`
+	Configured map[string][]string        `json:"configured"`
+	GroupWild  map[string]bool            `json:"groupWild"`
+}
+
+// Fig is a figure: applications (0: none), resources in YuniKorn's units,
+// and where it is written.
+type Fig struct {
+	Apps uint64           `json:"a,omitempty"`
+	Res  map[string]int64 `json:"r,omitempty"`
+	Pos  string           `json:"p,omitempty"`
+}
+
+// LimitRow is one entry of a queue's limits as written.
+type LimitRow struct {
+	Name   string            `json:"n"`
+	Users  []string          `json:"u,omitempty"`
+	Groups []string          `json:"g,omitempty"`
+	Apps   uint64            `json:"a,omitempty"`
+	Res    map[string]string `json:"r,omitempty"`
+	Pos    string            `json:"p"`
 }
 
 // Principal is a user ("u") or group ("g") some ACL names.
@@ -83,6 +115,10 @@ type Queue struct {
 	Dropped  []Dropped `json:"d,omitempty"`
 	Findings []int     `json:"f,omitempty"`
 	Note     string    `json:"note,omitempty"`
+	// Own is the queue's own maxapplications and max resources; Lim its
+	// limits as written.
+	Own *Fig       `json:"own,omitempty"`
+	Lim []LimitRow `json:"lim,omitempty"`
 }
 
 // ACL is an ACL value as written.
@@ -138,6 +174,10 @@ func Build(cfg *config.Config, p *acl.Policy, findings []lint.Finding, tool stri
 		part        int
 	}
 	var spans []span
+	md := limits.New(cfg)
+	if st := md.State(); st != nil {
+		d.Limits = limitsData(st, doc)
+	}
 	for pi, part := range cfg.Partitions {
 		dp := Partition{Name: part.CanonicalName(), Resolver: part.Resolver.Value, Rules: []Rule{}, Findings: []int{}}
 		dp.Root = len(d.Queues)
@@ -185,6 +225,17 @@ func Build(cfg *config.Config, p *acl.Policy, findings []lint.Finding, tool stri
 						continue // the wildcard lets everyone in; entries decide nothing
 					}
 					dq.Grants = append(dq.Grants, Grant{Who: who[Principal{Kind: e.Kind.String()[:1], Name: e.Name}], Admin: admin, Pos: pos})
+				}
+			}
+			if f := md.QueueFigure(part, q); f != nil {
+				dq.Own = fig(f, doc)
+			}
+			for _, l := range q.Limits {
+				dq.Lim = append(dq.Lim, limitRow(l, doc))
+			}
+			if q == part.Root && len(q.Limits) == 0 {
+				for _, l := range part.Limits {
+					dq.Lim = append(dq.Lim, limitRow(l, doc))
 				}
 			}
 			for _, c := range q.Children {
@@ -254,4 +305,77 @@ func describeFilter(f config.Filter) string {
 		parts = append(parts, "groups "+names(f.Groups))
 	}
 	return strings.Join(parts, ", ")
+}
+
+func fig(f *limits.Figure, doc *config.Document) *Fig {
+	if f == nil {
+		return nil
+	}
+	out := &Fig{Apps: f.MaxApplications, Pos: f.Source.At.String()}
+	if f.MaxResources != nil {
+		out.Res = map[string]int64(f.MaxResources)
+	}
+	return out
+}
+
+func limitsData(st *limits.State, doc *config.Document) *Limits {
+	out := &Limits{Users: map[string]map[string]*Fig{}, Groups: map[string]map[string]*Fig{}, UserWild: map[string]*Fig{},
+		Configured: st.Configured, GroupWild: st.GroupWild}
+	conv := func(m map[string]*limits.Figure) map[string]*Fig {
+		r := map[string]*Fig{}
+		for p, f := range m {
+			r[p] = fig(f, doc)
+		}
+		return r
+	}
+	for n, m := range st.Users {
+		out.Users[n] = conv(m)
+	}
+	for n, m := range st.Groups {
+		out.Groups[n] = conv(m)
+	}
+	out.UserWild = conv(st.UserWild)
+	return out
+}
+
+func limitRow(l *config.Limit, doc *config.Document) LimitRow {
+	r := LimitRow{Name: l.Limit.Value, Apps: l.MaxApplications, Pos: doc.NodePos(l.Node).String()}
+	for _, u := range l.Users {
+		r.Users = append(r.Users, u.Value)
+	}
+	for _, g := range l.Groups {
+		r.Groups = append(r.Groups, g.Value)
+	}
+	if len(l.MaxResources.Entries) > 0 {
+		r.Res = l.MaxResources.Entries
+	}
+	return r
+}
+
+// LimitsText is how the page's search states a user's limits on a leaf
+// queue (the row's data-limits): the browser test compares it with
+// limits.Answer through this one function.
+func LimitsText(a *limits.Answer) string {
+	apps := "none"
+	if a.MaxApplications != 0 {
+		apps = strconv.FormatUint(a.MaxApplications, 10)
+	}
+	res := "none"
+	if a.MaxResources != nil {
+		keys := make([]string, 0, len(a.MaxResources))
+		for k := range a.MaxResources {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		var parts []string
+		for _, k := range keys {
+			parts = append(parts, k+" "+strconv.FormatInt(a.MaxResources[k], 10))
+		}
+		res = strings.Join(parts, ", ")
+	}
+	group := "none"
+	if a.Tracked {
+		group = a.TrackedGroup
+	}
+	return "apps " + apps + "; resources " + res + "; group " + group
 }

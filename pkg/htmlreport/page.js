@@ -107,6 +107,51 @@
     nodes.get(qi).scrollIntoView({ block: "nearest" });
   }
 
+  // ---- limits: YuniKorn's user and group manager as aclint exports it ----
+  // limitsFor walks the queue's path as the manager does: a named user's
+  // tracker node where it exists (no limit there keeps the wildcard out),
+  // the wildcard user limit of the path from the first missing node on; the
+  // one tracked group (from the leaf up: that level's group limits in
+  // config order, then its wildcard group limit); the queues' own limits.
+  function limitsFor(qi, user, groups) {
+    const L = D.limits;
+    const path = [];
+    for (let q = qi; q >= 0; q = Q[q].p) path.unshift(q);
+    const levels = path.map(q => Q[q].path);
+    const figs = [];
+    const ut = L ? L.users[user] : null;
+    let fresh = !ut;
+    let tracked = "";
+    if (L && groups.length) {
+      search: for (let i = levels.length - 1; i >= 0; i--) {
+        for (const c of L.configured[levels[i]] || []) if (groups.includes(c)) { tracked = c; break search; }
+        if (L.groupWild[levels[i]]) { tracked = "*"; break; }
+      }
+    }
+    const gt = L && tracked ? L.groups[tracked] : null;
+    let gfresh = !gt;
+    levels.forEach((p, i) => {
+      if (L) {
+        if (!fresh && !(p in ut)) fresh = true;
+        figs.push(fresh ? L.userWild[p] : ut[p]);
+        if (!gfresh && !(p in gt)) gfresh = true;
+        if (!gfresh) figs.push(gt[p]);
+      }
+      figs.push(Q[path[i]].own);
+    });
+    let apps = 0, res = null;
+    for (const f of figs) {
+      if (!f) continue;
+      if (f.a && (!apps || f.a < apps)) apps = f.a;
+      for (const k in f.r || {}) {
+        if (!res) res = {};
+        if (!(k in res) || f.r[k] < res[k]) res[k] = f.r[k];
+      }
+    }
+    const rs = res ? Object.keys(res).sort().map(k => k + " " + res[k]).join(", ") : "none";
+    return "apps " + (apps || "none") + "; resources " + rs + "; group " + (tracked || "none");
+  }
+
   // ---- the queue panel ----
   function aclRow(label, acl) {
     if (!acl) return el("tr", null, el("th", { text: label }), el("td", { cls: "muted", text: "not set" }));
@@ -128,6 +173,16 @@
       const t = el("table", null, el("tr", null, el("th", { text: "ACL" }), el("th", { text: "entry" }), el("th", { text: "why YuniKorn drops it" })));
       for (const x of q.d) t.append(el("tr", null, el("td", { text: x.acl }), el("td", null, el("code", { text: JSON.stringify(x.n) }), " ", el("span", { cls: "pos", text: x.p })), el("td", { text: x.why })));
       box.append(el("h3", { text: "Dropped entries" }), t);
+    }
+    if (q.own || q.lim) {
+      const t = el("table", null, el("tr", null, el("th", { text: "limit" }), el("th", { text: "for" }), el("th", { text: "max applications" }), el("th", { text: "max resources" })));
+      const res = (r) => r ? Object.keys(r).sort().map(k => k + " " + r[k]).join(", ") : "-";
+      if (q.own) t.append(el("tr", null, el("td", null, "the queue's own ", el("span", { cls: "pos", text: q.own.p })), el("td", { text: "every application in it" }), el("td", { text: q.own.a || "-" }), el("td", { text: res(q.own.r) })));
+      for (const l of q.lim || []) {
+        const who = (l.u || []).map(u => "user " + u).concat((l.g || []).map(g => "group " + g)).join(", ");
+        t.append(el("tr", null, el("td", null, JSON.stringify(l.n) + " ", el("span", { cls: "pos", text: l.p })), el("td", { text: who }), el("td", { text: l.a || "-" }), el("td", { text: res(l.r) })));
+      }
+      box.append(el("h3", { text: "Limits (search a user for what applies to them: aclint limits explains each figure)" }), t);
     }
     if (q.f) box.append(el("h3", { text: "Findings" }), findingsTable(q.f));
     box.append(el("h3", { text: "Effective access (who can reach this queue)" }), whoCanTable(qi));
@@ -232,15 +287,19 @@
       if (s || a) rows.push({ qi: qi, s: s, a: a });
     }
     if (!rows.length) { out.append(el("p", { cls: "answer bad", text: "No queue: nothing lets this request in." })); return; }
-    const t = el("table", { cls: "reach" }, el("tr", null, el("th", { text: "queue" }), el("th", { text: "submit" }), el("th", { text: "admin" })));
+    const showLimits = user !== null;
+    const t = el("table", { cls: "reach" }, el("tr", null, el("th", { text: "queue" }), el("th", { text: "submit" }), el("th", { text: "admin" }), showLimits ? el("th", { text: "limits on an application here" }) : null));
     out.append(el("p", { cls: "muted", text: rows.length + " of " + Q.length + " queues" }), t);
     const add = (from) => {
       for (const r of rows.slice(from, from + PAGE)) {
         const part = partitionOf(r.qi).name;
         const link = el("span", { cls: "qname", text: Q[r.qi].path, onclick: () => reveal(r.qi) });
-        t.append(el("tr", { "data-queue": Q[r.qi].path, "data-partition": part, "data-submit": r.s ? describe(r.s.g, r.s.q) : "", "data-admin": r.a ? describe(r.a.g, r.a.q) : "" },
+        const lim = showLimits && r.s && Q[r.qi].leaf ? limitsFor(r.qi, user, groups) : "";
+        const attrs = { "data-queue": Q[r.qi].path, "data-partition": part, "data-submit": r.s ? describe(r.s.g, r.s.q) : "", "data-admin": r.a ? describe(r.a.g, r.a.q) : "" };
+        if (lim) attrs["data-limits"] = lim;
+        t.append(el("tr", attrs,
           el("td", null, link, D.partitions.length > 1 ? el("span", { cls: "muted", text: " (" + part + ")" }) : null),
-          el("td", { text: r.s ? describe(r.s.g, r.s.q) : "-" }), el("td", { text: r.a ? describe(r.a.g, r.a.q) : "-" })));
+          el("td", { text: r.s ? describe(r.s.g, r.s.q) : "-" }), el("td", { text: r.a ? describe(r.a.g, r.a.q) : "-" }), showLimits ? el("td", { text: lim || "-" }) : null));
       }
       if (from + PAGE < rows.length) {
         const b = el("button", { text: "show more (" + (rows.length - from - PAGE) + " left)", onclick: () => { b.remove(); add(from + PAGE); } });

@@ -422,3 +422,66 @@ func sortedResources(r resources.Resource) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// State is the user and group manager a freshly started scheduler holds,
+// for a reader that answers limits itself (the HTML report's search): the
+// nodes of every named user's and group's tracker, the wildcard user
+// limits a new user node takes, and what ensureGroup reads.
+type State struct {
+	// Users and Groups map each tracker's existing nodes (by queue path)
+	// to their figure; nil where the node exists with no limit, which
+	// keeps the wildcard out as YuniKorn's existing node does.
+	Users, Groups map[string]map[string]*Figure
+	UserWild      map[string]*Figure
+	// Configured are each path's named group limits in config order;
+	// GroupWild the paths with a wildcard group limit.
+	Configured map[string][]string
+	GroupWild  map[string]bool
+}
+
+// State exports the manager; nil when no partition writes any limit.
+func (md *Model) State() *State {
+	if md.last == nil {
+		return nil
+	}
+	st := &State{Users: map[string]map[string]*Figure{}, Groups: map[string]map[string]*Figure{},
+		UserWild: map[string]*Figure{}, Configured: md.m.configured, GroupWild: map[string]bool{}}
+	nodes := func(t *tracker) map[string]*Figure {
+		out := map[string]*Figure{}
+		var walk func(n *node)
+		walk = func(n *node) {
+			out[n.path] = figure(n)
+			for _, c := range n.kids {
+				walk(c)
+			}
+		}
+		walk(t.root)
+		return out
+	}
+	for name, t := range md.m.users {
+		st.Users[name] = nodes(t)
+	}
+	for name, t := range md.m.groups {
+		st.Groups[name] = nodes(t)
+	}
+	for p, e := range md.m.userWild {
+		st.UserWild[p] = &Figure{MaxApplications: e.apps, MaxResources: nonZero(e.res), Source: e.src}
+	}
+	for p := range md.m.groupWild {
+		st.GroupWild[p] = true
+	}
+	return st
+}
+
+func nonZero(r resources.Resource) resources.Resource {
+	if r.IsZero() {
+		return nil
+	}
+	return r
+}
+
+// QueueFigure is a configured queue's own maxapplications and max
+// resources as YuniKorn applies them; nil when it sets neither.
+func (md *Model) QueueFigure(part *config.Partition, q *config.Queue) *Figure {
+	return md.queueFigure(part, q)
+}
