@@ -83,7 +83,9 @@ var _ = register(&Rule{
 	Doc: "YuniKorn has one user and group manager for the whole scheduler. Each partition hands it its\n" +
 		"queues' limits in turn, and each time they replace every limit before, so only the last\n" +
 		"partition's limits are in force, and they apply by queue path to applications of every partition.\n" +
-		"The limits of any other partition never apply.",
+		"The limits of any other partition do not apply; the one trace they leave is on the trackers of\n" +
+		"users they name, where a limit the next partition's update does not clear stays in force\n" +
+		"(`aclint limits` replays the manager and shows such a limit as left over).",
 	Bad: `partitions:
   - name: default
     queues:

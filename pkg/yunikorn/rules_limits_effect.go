@@ -1,0 +1,274 @@
+package yunikorn
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/aclint/aclint/pkg/config"
+)
+
+// Rules on limits YuniKorn accepts but that do not do what they seem to
+// say, from its user and group manager (ugm/manager.go ensureGroup, and a
+// named user limit replacing the wildcard user limit of its queue in
+// queue_tracker.go setLimit).
+
+var _ = register(&Rule{
+	Name:     "group-limit-never-applies",
+	Severity: Warning,
+	Summary:  "a group limit that no application is ever tracked under",
+	Doc: "YuniKorn tracks each application under one group: searching from the application's queue up to\n" +
+		"root, at each level the named group limits in config order, then that level's wildcard group\n" +
+		"limit. A wildcard group limit therefore catches every application below it whose user's groups\n" +
+		"it meets first, and a group's limit higher up never sees them. When every queue an application\n" +
+		"can run in below a group limit has such a wildcard on the way up (and the group is not named\n" +
+		"there before it), the group's limit applies to nobody. (Queues placement may create count as\n" +
+		"places an application can run when the partition has a placement rule with create: true.)",
+	Bad: `partitions:
+  - name: default
+    queues:
+      - name: root
+        submitacl: "*"
+        limits:
+          - limit: analysts
+            groups: [analysts]
+            maxapplications: 10
+        queues:
+          - name: reports
+            limits:
+              - limit: ops
+                groups: [ops]
+                maxapplications: 3
+              - limit: everyone else
+                groups: ["*"]
+                maxapplications: 2
+`,
+	Good: `partitions:
+  - name: default
+    queues:
+      - name: root
+        submitacl: "*"
+        limits:
+          - limit: analysts
+            groups: [analysts]
+            maxapplications: 10
+        queues:
+          - name: reports
+            limits:
+              - limit: ops
+                groups: [ops]
+                maxapplications: 3
+              - limit: analysts
+                groups: [analysts]
+                maxapplications: 5
+              - limit: everyone else
+                groups: ["*"]
+                maxapplications: 2
+`,
+	check: func(p *pass) {
+		// the manager holds the last partition's limits, keyed by path, and
+		// applications of every partition meet them by their queue's path
+		var last *config.Partition
+		for _, part := range p.cfg.Partitions {
+			if hasAnyLimits(part) {
+				last = part
+			}
+		}
+		if last == nil {
+			return
+		}
+		named, wild := map[string]map[string]bool{}, map[string]bool{}
+		last.Root.Walk(func(q *config.Queue) {
+			if w := writtenPath(q); w != strings.ToLower(w) {
+				return // filed under a path no application has
+			}
+			for _, l := range limitsAt(last, q) {
+				for _, g := range l.Groups {
+					if g.Value == "*" {
+						wild[q.Path()] = true
+					} else if g.Value != "" {
+						if named[q.Path()] == nil {
+							named[q.Path()] = map[string]bool{}
+						}
+						named[q.Path()][g.Value] = true
+					}
+				}
+			}
+		})
+		// where an application can run: a leaf, or a new queue under any
+		// parent of a partition whose placement rules create queues
+		var starts []string
+		for _, part := range p.cfg.Partitions {
+			creates := false
+			for _, r := range part.PlacementRules {
+				for x := r; x != nil; x = x.Parent {
+					creates = creates || x.Create
+				}
+			}
+			part.Root.Walk(func(q *config.Queue) {
+				if q.IsLeaf() || creates {
+					starts = append(starts, q.Path())
+				}
+			})
+		}
+		last.Root.Walk(func(a *config.Queue) {
+			if w := writtenPath(a); w != strings.ToLower(w) {
+				return // limit-path-case says why these never apply
+			}
+			for _, l := range limitsAt(last, a) {
+				for _, g := range l.Groups {
+					if g.Value == "" || g.Value == "*" {
+						continue
+					}
+					if by := groupBlocked(a.Path(), g.Value, starts, named, wild); by != "" {
+						p.reportf(p.doc.NodePos(g.Node), fmt.Sprintf("name group %s in the limits of %s before its wildcard, or move this limit there", g.Value, by),
+							"the limit %q for group %s on %s never applies: every queue an application can run in below it meets the wildcard group limit of %s first, so its members' applications are tracked under the wildcard group instead", l.Limit.Value, g.Value, a.Path(), by)
+					}
+				}
+			}
+		})
+	},
+})
+
+func hasAnyLimits(part *config.Partition) bool {
+	found := len(part.Limits) > 0
+	part.Root.Walk(func(q *config.Queue) { found = found || len(q.Limits) > 0 })
+	return found
+}
+
+// limitsAt is a queue's limits as the validator leaves them: root without
+// limits of its own takes the partition's.
+func limitsAt(part *config.Partition, q *config.Queue) []*config.Limit {
+	if q == part.Root && len(q.Limits) == 0 {
+		return part.Limits
+	}
+	return q.Limits
+}
+
+// groupBlocked returns the path whose wildcard group limit keeps every
+// application below path a from being tracked under group g, or "" when
+// some application can be: walking from where it runs up to a (not
+// included), the first level that names g or has a wildcard group limit
+// decides (ensureGroupInternal), and reaching a undecided lets g's limit
+// there apply.
+func groupBlocked(a, g string, starts []string, named map[string]map[string]bool, wild map[string]bool) string {
+	by := ""
+	for _, s := range starts {
+		if s != a && !strings.HasPrefix(s, a+".") {
+			continue
+		}
+		blocked := false
+		for x := s; x != a; x = x[:strings.LastIndexByte(x, '.')] {
+			if named[x][g] {
+				break
+			}
+			if wild[x] {
+				blocked = true
+				if by == "" {
+					by = x
+				}
+				break
+			}
+		}
+		if !blocked {
+			return ""
+		}
+	}
+	return by
+}
+
+var _ = register(&Rule{
+	Name:     "user-limit-escapes-wildcard",
+	Severity: Warning,
+	Summary:  "a named user limit that looks stricter than the wildcard user limit of its queue but leaves out a figure the wildcard sets",
+	Doc: "On the queue where it is written, a named user's limit replaces the wildcard user limit: YuniKorn\n" +
+		"does not combine the two. A named limit that is stricter in one figure but sets no maxapplications\n" +
+		"or no quantity of a resource the wildcard limits gives that user no limit at all for that figure\n" +
+		"on the queue, while every other user is held to the wildcard's.",
+	Bad: `partitions:
+  - name: default
+    queues:
+      - name: root
+        submitacl: "*"
+        queues:
+          - name: batch
+            limits:
+              - limit: intern
+                users: [intern]
+                maxapplications: 1
+              - limit: everyone
+                users: ["*"]
+                maxapplications: 5
+                maxresources: {vcore: 8}
+`,
+	Good: `partitions:
+  - name: default
+    queues:
+      - name: root
+        submitacl: "*"
+        queues:
+          - name: batch
+            limits:
+              - limit: intern
+                users: [intern]
+                maxapplications: 1
+                maxresources: {vcore: 2}
+              - limit: everyone
+                users: ["*"]
+                maxapplications: 5
+                maxresources: {vcore: 8}
+`,
+	check: func(p *pass) {
+		for _, part := range p.cfg.Partitions {
+			part.Root.Walk(func(q *config.Queue) {
+				lims := q.Limits
+				if q == part.Root && len(lims) == 0 {
+					lims = part.Limits
+				}
+				var wild *config.Limit
+				for _, l := range lims {
+					for _, u := range l.Users {
+						if u.Value == "*" {
+							wild = l
+						}
+					}
+				}
+				if wild == nil {
+					return
+				}
+				wres, _ := parseResource(wild.MaxResources)
+				for _, l := range lims {
+					if l == wild {
+						continue
+					}
+					res, _ := parseResource(l.MaxResources)
+					stricter := wild.MaxApplications != 0 && l.MaxApplications != 0 && l.MaxApplications <= wild.MaxApplications
+					var missing []string
+					if wild.MaxApplications != 0 && l.MaxApplications == 0 {
+						missing = append(missing, fmt.Sprintf("maxapplications (the wildcard's is %d)", wild.MaxApplications))
+					}
+					for k, v := range wres {
+						w, ok := res[k]
+						if ok && w <= v {
+							stricter = true
+						}
+						if !ok {
+							missing = append(missing, fmt.Sprintf("%s (the wildcard's is %s)", k, wild.MaxResources.Entries[k]))
+						}
+					}
+					if !stricter || len(missing) == 0 {
+						continue
+					}
+					sort.Strings(missing)
+					for _, u := range l.Users {
+						if u.Value == "" || u.Value == "*" {
+							continue
+						}
+						p.reportf(p.doc.NodePos(u.Node), "give limit "+fmt.Sprintf("%q", l.Limit.Value)+" the figures the wildcard sets, at most as large",
+							"limit %q for user %s on %s replaces the wildcard user limit there and sets no %s: %s has no such limit on %s, while every other user has", l.Limit.Value, u.Value, q.Path(), strings.Join(missing, " and no "), u.Value, q.Path())
+					}
+				}
+			})
+		}
+	},
+})
