@@ -103,6 +103,7 @@ func main() {
 	rows := []row{
 		{"lint --fail-on error (text)", []string{"yaml", cfg}, []string{"lint", "--color", "never", "--fail-on", "error", cfg}, 1.5, 2.0, false},
 		{"check", []string{"yaml", cfg}, []string{"check", "-f", cfg, "default", "root.dept3.team5.q1", "u3", "--groups", "g3"}, 1.3, 2.0, false},
+		{"limits", []string{"yaml", cfg}, []string{"limits", "-f", cfg, "default", "root.dept3.team5.q1", "u3", "--groups", "g3"}, 1.3, 2.0, false},
 		{"who-can", []string{"yaml", cfg}, []string{"who-can", "-f", cfg, "default", "root.dept3.team5.q1"}, 1.5, 2.0, false},
 		{"access -o csv", []string{"yaml", cfg}, []string{"access", "-f", cfg, "u3", "--groups", "g3", "-o", "csv"}, 1.5, 2.0, true},
 		{"diff (vs decoding both files)", []string{"yaml", cfg, cfg2}, []string{"diff", cfg, cfg2}, 2.0, 2.0, false},

@@ -113,8 +113,12 @@ func New(cfg *config.Config) *Model {
 		if p.Root == nil {
 			continue
 		}
+		has := hasLimits(p)
+		if !has && md.m.empty() {
+			continue // UpdateConfig of no limits on an empty manager changes nothing
+		}
 		md.m.update(p, cfg.Doc)
-		if hasLimits(p) {
+		if has {
 			md.last = p
 		}
 	}

@@ -53,6 +53,12 @@ func newManager() *manager {
 		userWild: map[string]*entry{}, groupWild: map[string]*entry{}}
 }
 
+// empty reports whether the manager holds no tracker and no limit.
+func (m *manager) empty() bool {
+	return len(m.users) == 0 && len(m.groups) == 0 && len(m.userWild) == 0 && len(m.groupWild) == 0 &&
+		len(m.configured) == 0 && len(m.userLimits) == 0 && len(m.groupLimits) == 0
+}
+
 // newNode is newQueueTracker: a user tracker's new node takes the wildcard
 // user limit its path has at the moment it is created.
 func (m *manager) newNode(parent, name string, user bool) *node {
