@@ -6,7 +6,7 @@ import "testing"
 // unit, MilliValue to a thousandth.
 func TestParseKube(t *testing.T) {
 	for _, c := range []struct {
-		in          string
+		in           string
 		value, milli int64
 	}{
 		{"1", 1, 1000}, {"500m", 1, 500}, {"1.5", 2, 1500}, {"1Gi", 1 << 30, 1000 << 30}, {"256M", 256e6, 256e9},
