@@ -81,8 +81,7 @@ partition or queue, usage).`,
 			d.Notes = append(l.Notes, d.Notes...)
 			var lim *limits.Answer
 			if verbose && act == acl.Submit && d.Reason == "" && !d.Parent {
-				part, _ := l.Policy.FindPartition(q.Partition)
-				if lim, err = limits.New(l.Config).Answer(limits.Request{Partition: part, Queue: d.Queue, User: q.User, Groups: d.Groups, Tags: q.Tags}); err != nil {
+				if lim, err = limits.New(l.Config).Decided(l.Policy, d, q.Tags); err != nil {
 					return usageErr("%w", err)
 				}
 			}

@@ -3,11 +3,14 @@ package cmd
 import (
 	"bytes"
 	"fmt"
-	"github.com/aclint/aclint/internal/vectors"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/aclint/aclint/internal/vectors"
 )
 
 // vector is one line of a conformance file: a config, YuniKorn's verdict on
@@ -76,6 +79,15 @@ func eachVector[T any](t *testing.T, glob, env string, fn func(file string, n in
 		globs = append(globs, extra)
 	}
 	vectors.Each(t, globs, fn)
+}
+
+// tagArgs writes a request's tags as --tag flags, in key order.
+func tagArgs(tags map[string]string) []string {
+	var args []string
+	for _, k := range slices.Sorted(maps.Keys(tags)) {
+		args = append(args, "--tag", k+"="+tags[k])
+	}
+	return args
 }
 
 func run(args ...string) (int, string, string) {

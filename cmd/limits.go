@@ -43,8 +43,8 @@ namespace quota tags (namespace.resourcequota, namespace.resourcemaxapps) as
 YuniKorn applies them to a dynamic queue.
 
 Exit codes: 0 answered, 2 error (a config YuniKorn rejects, unknown partition, a
-queue that neither exists nor is created, a user YuniKorn rejects, a failing
-resolver).`,
+queue that neither exists nor is created, a parent queue, a user YuniKorn
+rejects, a failing resolver).`,
 		Example: `  aclint limits -f queues.yaml default root.prod.etl alice --groups data-eng
   aclint limits -f queues.yaml default root.teams.team-a bob --tag namespace=team-a -o json`,
 		Args:              exactArgs(3, "limits needs PARTITION QUEUE USER"),
@@ -101,23 +101,13 @@ func placedLimits(cfg *config.Config, policy *acl.Policy, r *placement.Result, t
 	return a, nil
 }
 
-// answerLimits finds the queue and the groups as check does, then the
-// limits on an application of the user there. The submit decision adds a
-// note: a denied user's application never runs, whatever its limits.
+// answerLimits is the limits command's answer; a denied user's
+// application never runs, whatever its limits, and a note says so.
 func answerLimits(cfg *config.Config, policy *acl.Policy, q acl.Query) (*limits.Answer, error) {
-	d, err := policy.Decide(q)
+	a, d, err := limits.New(cfg).Ask(policy, q)
 	if err != nil {
 		return nil, answerErr(err)
 	}
-	if d.Reason != "" {
-		return nil, usageErr("YuniKorn rejects %s's applications before any limit is read: %s", q.User, d.Reason)
-	}
-	part, _ := policy.FindPartition(q.Partition)
-	a, err := limits.New(cfg).Answer(limits.Request{Partition: part, Queue: d.Queue, User: q.User, Groups: d.Groups, Tags: q.Tags})
-	if err != nil {
-		return nil, usageErr("%w", err)
-	}
-	a.GroupsSource = d.GroupsSource
 	notes := append([]string{}, d.Notes...)
 	if !d.Allowed {
 		notes = append(notes, fmt.Sprintf("%s may not submit to %s (aclint check %s %s %s says why): YuniKorn rejects the application, so these limits never come into play", q.User, d.Queue, d.Partition, d.Queue, q.User))

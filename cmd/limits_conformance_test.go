@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"sort"
 	"strings"
 	"testing"
 )
@@ -47,15 +46,7 @@ func TestLimitsConformance(t *testing.T) {
 			t.Fatal(err)
 		}
 		args := []string{"limits", "-o", "json", "-f", path, v.Partition, v.Queue, v.User, "--groups", strings.Join(v.Groups, ",")}
-		keys := make([]string, 0, len(v.Tags))
-		for k := range v.Tags {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			args = append(args, "--tag", k+"="+v.Tags[k])
-		}
-		code, out, errOut := run(args...)
+		code, out, errOut := run(append(args, tagArgs(v.Tags)...)...)
 		if code != 0 {
 			t.Errorf("%s (%s): exit %d: %s", v.ID, v.Why, code, errOut)
 			return

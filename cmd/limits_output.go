@@ -3,7 +3,6 @@ package cmd
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
 	"github.com/aclint/aclint/pkg/limits"
@@ -73,7 +72,7 @@ func writeLimitsFigures(b *strings.Builder, a *limits.Answer, indent string) {
 	if a.MaxResources == nil {
 		b.WriteString(indent + "max resources: no limit\n")
 	} else {
-		for i, k := range resourceNames(a.MaxResources) {
+		for i, k := range a.MaxResources.Names() {
 			label := indent + "max resources:"
 			if i > 0 {
 				label = strings.Repeat(" ", len(label))
@@ -89,7 +88,7 @@ func figureText(f *limits.Figure) string {
 	if f.MaxApplications != 0 {
 		parts = append(parts, fmt.Sprintf("%d %s", f.MaxApplications, pluralWord(int(f.MaxApplications), "application", "applications")))
 	}
-	for _, k := range resourceNames(f.MaxResources) {
+	for _, k := range f.MaxResources.Names() {
 		parts = append(parts, quantity(k, f.MaxResources[k]))
 	}
 	return strings.Join(parts, ", ")
@@ -161,15 +160,6 @@ func resAt(s *limits.Source, k string) lint.Position {
 	return s.At
 }
 
-func resourceNames(r resources.Resource) []string {
-	keys := make([]string, 0, len(r))
-	for k := range r {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 func limitsList(s []string) string {
 	out := make([]string, len(s))
 	for i, v := range s {
@@ -194,7 +184,7 @@ func limitsJSON(a *limits.Answer) any {
 	if a.MaxResources != nil {
 		res = map[string]int64(a.MaxResources)
 		by := jsonObject{}
-		for _, k := range resourceNames(a.MaxResources) {
+		for _, k := range a.MaxResources.Names() {
 			src := a.ResBound[k].Figure.ResourcesFrom()
 			by = append(by, jsonField{k, boundJSON(a.ResBound[k], src, resAt(src, k))})
 		}

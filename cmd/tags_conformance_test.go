@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"testing"
 )
@@ -54,14 +53,7 @@ func TestTagConformance(t *testing.T) {
 			if len(q.Groups) > 0 {
 				args = append(args, "--groups", strings.Join(q.Groups, ","))
 			}
-			keys := make([]string, 0, len(q.Tags))
-			for k := range q.Tags {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			for _, k := range keys {
-				args = append(args, "--tag", k+"="+q.Tags[k])
-			}
+			args = append(args, tagArgs(q.Tags)...)
 			code, out, errOut := run(args...)
 			total++
 			where := fmt.Sprintf("%s (%s) query %d: %q", filepath.Base(file), v.ID, i, args[4:])

@@ -234,3 +234,30 @@ func (c *Config) Partition(name string) *Partition {
 	}
 	return nil
 }
+
+// LimitsOf is a queue's limits as YuniKorn's validator leaves them: the
+// root queue without limits of its own takes the partition's
+// (checkLimitsStructure).
+func (p *Partition) LimitsOf(q *Queue) []*Limit {
+	if q == p.Root && len(q.Limits) == 0 {
+		return p.Limits
+	}
+	return q.Limits
+}
+
+// HasLimits reports whether the partition writes any user or group limit.
+func (p *Partition) HasLimits() bool {
+	found := len(p.Limits) > 0
+	p.Root.Walk(func(q *Queue) { found = found || len(q.Limits) > 0 })
+	return found
+}
+
+// WrittenPath is the queue's path from the names as written: the key
+// YuniKorn's user and group manager files the queue's limits under, while
+// it looks them up with Path, which is lower case.
+func (q *Queue) WrittenPath() string {
+	if q.Parent == nil {
+		return "root" // YuniKorn builds a partition only on a root named exactly so
+	}
+	return q.Parent.WrittenPath() + "." + q.Name.Value
+}

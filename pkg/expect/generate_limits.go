@@ -2,6 +2,7 @@ package expect
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -39,8 +40,7 @@ func limitPrincipals(cfg *config.Config) []acl.Principal {
 		}
 	}
 	for _, p := range cfg.Partitions {
-		add(p.Limits)
-		p.Root.Walk(func(q *config.Queue) { add(q.Limits) })
+		p.Root.Walk(func(q *config.Queue) { add(p.LimitsOf(q)) })
 	}
 	out := make([]acl.Principal, 0, len(seen))
 	for k := range seen {
@@ -69,14 +69,11 @@ func generateLimits(bw *bufio.Writer, p *acl.Policy, md *limits.Model, leaves []
 			} else {
 				q.User, q.Groups = member, []string{pr.Name}
 			}
-			d, err := p.Decide(q)
-			if err != nil {
-				return err
+			a, _, err := md.Ask(p, q)
+			var qe *acl.QueryError
+			if errors.As(err, &qe) {
+				continue // a user YuniKorn rejects runs nothing: no case to record
 			}
-			if d.Reason != "" {
-				continue
-			}
-			a, err := md.Answer(limits.Request{Partition: t.part, Queue: d.Queue, User: q.User, Groups: d.Groups})
 			if err != nil {
 				return err
 			}
@@ -102,11 +99,7 @@ func confResources(r resources.Resource) string {
 	if r == nil {
 		return "none"
 	}
-	keys := make([]string, 0, len(r))
-	for k := range r {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := r.Names()
 	parts := make([]string, len(keys))
 	for i, k := range keys {
 		v := fmt.Sprint(r[k])

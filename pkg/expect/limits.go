@@ -2,7 +2,6 @@ package expect
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -111,11 +110,7 @@ func resWord(r resources.Resource) string {
 	if r == nil {
 		return "none"
 	}
-	keys := make([]string, 0, len(r))
-	for k := range r {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := r.Names()
 	parts := make([]string, len(keys))
 	for i, k := range keys {
 		parts[i] = fmt.Sprintf("%s: %d", k, r[k])
@@ -134,23 +129,13 @@ func groupWord(g string) string {
 // groups as check finds them, then the limits there.
 func (e Env) limits(c *Case) Result {
 	r := Result{Case: c}
-	d, err := e.Policy.Decide(acl.Query{Partition: c.Partition, Queue: c.Queue, User: c.User, Groups: c.Groups,
-		Action: acl.Submit, Resolver: e.Resolver, Resolvers: e.Resolvers, Tags: c.Tags})
-	if err != nil {
-		r.Outcome, r.Why = Error, err.Error()
-		return r
-	}
-	r.Decision = d
-	if d.Reason != "" {
-		r.Outcome, r.Why = Error, "YuniKorn rejects this user's applications before any limit is read: "+d.Reason
-		return r
-	}
-	part, err := e.Policy.FindPartition(c.Partition)
-	if err != nil || e.Limits == nil {
+	if e.Limits == nil {
 		r.Outcome, r.Why = Error, "no limits model for this config"
 		return r
 	}
-	a, err := e.Limits.Answer(limits.Request{Partition: part, Queue: d.Queue, User: c.User, Groups: d.Groups, Tags: c.Tags})
+	a, d, err := e.Limits.Ask(e.Policy, acl.Query{Partition: c.Partition, Queue: c.Queue, User: c.User, Groups: c.Groups,
+		Resolver: e.Resolver, Resolvers: e.Resolvers, Tags: c.Tags})
+	r.Decision = d
 	if err != nil {
 		r.Outcome, r.Why = Error, err.Error()
 		return r
@@ -171,12 +156,7 @@ func explainLimits(a *limits.Answer) string {
 		s := a.AppsBound.Figure.Source
 		parts = append(parts, fmt.Sprintf("applications bound on %s by the %s limit at %s", a.AppsBound.Level, s.Kind, at(s)))
 	}
-	keys := make([]string, 0, len(a.ResBound))
-	for k := range a.ResBound {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range a.MaxResources.Names() {
 		b := a.ResBound[k]
 		s := b.Figure.ResourcesFrom()
 		parts = append(parts, fmt.Sprintf("%s bound on %s by the %s limit at %s", k, b.Level, s.Kind, at(s)))

@@ -176,7 +176,7 @@ func Build(cfg *config.Config, p *acl.Policy, findings []lint.Finding, tool stri
 	var spans []span
 	md := limits.New(cfg)
 	if st := md.State(); st != nil {
-		d.Limits = limitsData(st, doc)
+		d.Limits = limitsData(st)
 	}
 	for pi, part := range cfg.Partitions {
 		dp := Partition{Name: part.CanonicalName(), Resolver: part.Resolver.Value, Rules: []Rule{}, Findings: []int{}}
@@ -228,15 +228,10 @@ func Build(cfg *config.Config, p *acl.Policy, findings []lint.Finding, tool stri
 				}
 			}
 			if f := md.QueueFigure(part, q); f != nil {
-				dq.Own = fig(f, doc)
+				dq.Own = fig(f)
 			}
-			for _, l := range q.Limits {
+			for _, l := range part.LimitsOf(q) {
 				dq.Lim = append(dq.Lim, limitRow(l, doc))
-			}
-			if q == part.Root && len(q.Limits) == 0 {
-				for _, l := range part.Limits {
-					dq.Lim = append(dq.Lim, limitRow(l, doc))
-				}
 			}
 			for _, c := range q.Children {
 				ci := walk(c, i)
@@ -307,7 +302,7 @@ func describeFilter(f config.Filter) string {
 	return strings.Join(parts, ", ")
 }
 
-func fig(f *limits.Figure, doc *config.Document) *Fig {
+func fig(f *limits.Figure) *Fig {
 	if f == nil {
 		return nil
 	}
@@ -318,13 +313,13 @@ func fig(f *limits.Figure, doc *config.Document) *Fig {
 	return out
 }
 
-func limitsData(st *limits.State, doc *config.Document) *Limits {
+func limitsData(st *limits.State) *Limits {
 	out := &Limits{Users: map[string]map[string]*Fig{}, Groups: map[string]map[string]*Fig{}, UserWild: map[string]*Fig{},
 		Configured: st.Configured, GroupWild: st.GroupWild}
 	conv := func(m map[string]*limits.Figure) map[string]*Fig {
 		r := map[string]*Fig{}
 		for p, f := range m {
-			r[p] = fig(f, doc)
+			r[p] = fig(f)
 		}
 		return r
 	}
@@ -362,13 +357,8 @@ func LimitsText(a *limits.Answer) string {
 	}
 	res := "none"
 	if a.MaxResources != nil {
-		keys := make([]string, 0, len(a.MaxResources))
-		for k := range a.MaxResources {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
 		var parts []string
-		for _, k := range keys {
+		for _, k := range a.MaxResources.Names() {
 			parts = append(parts, k+" "+strconv.FormatInt(a.MaxResources[k], 10))
 		}
 		res = strings.Join(parts, ", ")

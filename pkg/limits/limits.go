@@ -8,7 +8,6 @@ package limits
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -113,7 +112,7 @@ func New(cfg *config.Config) *Model {
 		if p.Root == nil {
 			continue
 		}
-		has := hasLimits(p)
+		has := p.HasLimits()
 		if !has && md.m.empty() {
 			continue // UpdateConfig of no limits on an empty manager changes nothing
 		}
@@ -140,7 +139,7 @@ type Request struct {
 func (md *Model) Answer(req Request) (*Answer, error) {
 	part := req.Partition
 	h := strings.Split(req.Queue, ".")
-	if len(h) == 0 || h[0] != "root" {
+	if h[0] != "root" {
 		return nil, fmt.Errorf("queue %s is not under root", req.Queue)
 	}
 	a := &Answer{Partition: part.CanonicalName(), Queue: req.Queue, User: req.User, Groups: req.Groups, ResBound: map[string]*Bound{}}
@@ -159,19 +158,14 @@ func (md *Model) Answer(req Request) (*Answer, error) {
 	}
 	for i := range h {
 		lv := Level{Queue: strings.Join(h[:i+1], "."), Dynamic: queues[i] == nil}
-		if f := figure(users[i]); f != nil {
-			lv.User = f
-		}
+		lv.User = figure(users[i])
 		if groups != nil {
 			lv.Group = figure(groups[i])
 		}
 		if queues[i] != nil {
 			lv.QueueOwn = md.queueFigure(part, queues[i])
 		} else if i == len(h)-1 {
-			f, notes, err := md.dynamicFigure(part, queues, req.Tags)
-			if err != nil {
-				return nil, err
-			}
+			f, notes := md.dynamicFigure(part, queues, req.Tags)
 			lv.QueueOwn = f
 			a.Notes = append(a.Notes, notes...)
 		}
@@ -235,7 +229,7 @@ func (md *Model) queueFigure(part *config.Partition, q *config.Queue) *Figure {
 		f.Source.AppsAt = &p
 	}
 	if q.Parent != nil {
-		if res, _ := parse(q.Max); res.StrictlyPositive() {
+		if res, _ := resources.FromConf(q.Max.Entries); res.StrictlyPositive() {
 			f.MaxResources = res
 			f.Source.ResAt = positions(doc, q.Max)
 		}
@@ -250,7 +244,7 @@ func (md *Model) queueFigure(part *config.Partition, q *config.Queue) *Figure {
 // template (the nearest configured ancestor's non-empty childtemplate;
 // addChildQueue hands it down), then the namespace tags, which
 // AddApplication applies to any unmanaged leaf.
-func (md *Model) dynamicFigure(part *config.Partition, queues []*config.Queue, tags map[string]string) (*Figure, []string, error) {
+func (md *Model) dynamicFigure(part *config.Partition, queues []*config.Queue, tags map[string]string) (*Figure, []string) {
 	doc := md.cfg.Doc
 	var notes []string
 	var f *Figure
@@ -265,25 +259,16 @@ func (md *Model) dynamicFigure(part *config.Partition, queues []*config.Queue, t
 			continue
 		}
 		f = &Figure{MaxApplications: q.TemplateMaxApps, Source: &Source{Kind: KindTemplate, Partition: part.CanonicalName(), Queue: q.Path(), At: doc.NodePos(q.ChildTemplate)}}
-		if res, _ := parse(q.TemplateMax); res.StrictlyPositive() {
+		if res, _ := resources.FromConf(q.TemplateMax.Entries); res.StrictlyPositive() {
 			f.MaxResources = res
 			f.Source.ResAt = positions(doc, q.TemplateMax)
 		}
 		notes = append(notes, fmt.Sprintf("the new queue takes the childtemplate of %s", q.Path()))
 		break
 	}
-	apps, err := tagApps(tags)
-	if err != nil {
-		return nil, nil, err
-	}
-	quota, qerr := tagResource(tags, "namespace.resourcequota")
-	guar, gerr := tagResource(tags, "namespace.resourceguaranteed")
-	if qerr != nil {
-		return nil, nil, qerr
-	}
-	if gerr != nil {
-		return nil, nil, gerr
-	}
+	apps := tagApps(tags)
+	quota := tagResource(tags, "namespace.resourcequota")
+	guar := tagResource(tags, "namespace.resourceguaranteed")
 	if apps != 0 || quota != nil || guar != nil {
 		// AddApplication: SetMaxRunningApps for a non-zero maxapps tag, and
 		// SetResources when either resource tag is set, which replaces the
@@ -318,68 +303,40 @@ func (md *Model) dynamicFigure(part *config.Partition, queues []*config.Queue, t
 	if f != nil && f.MaxApplications == 0 && f.MaxResources == nil {
 		f = nil
 	}
-	return f, notes, nil
+	return f, notes
 }
 
 // tagApps reads namespace.resourcemaxapps as getUint64Tag does: anything
 // ParseUint refuses is no limit.
-func tagApps(tags map[string]string) (uint64, error) {
-	v := tags["namespace.resourcemaxapps"]
-	if v == "" {
-		return 0, nil
-	}
-	n, err := strconv.ParseUint(v, 10, 64)
-	if err != nil {
-		return 0, nil
-	}
-	return n, nil
+func tagApps(tags map[string]string) uint64 {
+	n, _ := strconv.ParseUint(tags["namespace.resourcemaxapps"], 10, 64)
+	return n
 }
 
 // tagResource reads a namespace resource tag as getResourceFromTags does:
 // the shim's JSON of an si.Resource; a value that is not such JSON, or not
 // above zero, is no resource.
-func tagResource(tags map[string]string, key string) (resources.Resource, error) {
-	v := tags[key]
-	if v == "" {
-		return nil, nil
-	}
+func tagResource(tags map[string]string, key string) resources.Resource {
 	var r *struct {
 		Resources map[string]*struct {
 			Value int64 `json:"value"`
 		} `json:"resources"`
 	}
-	if err := json.Unmarshal([]byte(v), &r); err != nil {
-		return nil, nil
+	if json.Unmarshal([]byte(tags[key]), &r) != nil || r == nil {
+		return nil
 	}
 	out := resources.Resource{}
-	if r != nil {
-		for k, q := range r.Resources {
-			if q == nil {
-				out[k] = 0
-				continue
-			}
+	for k, q := range r.Resources {
+		if q != nil {
 			out[k] = q.Value
+		} else {
+			out[k] = 0
 		}
 	}
 	if !out.StrictlyPositive() {
-		return nil, nil
+		return nil
 	}
-	return out, nil
-}
-
-func parse(m config.StrMap) (resources.Resource, bool) {
-	if len(m.Entries) == 0 {
-		return nil, true
-	}
-	out := resources.Resource{}
-	for k, v := range m.Entries {
-		q, err := resources.Parse(k, v)
-		if err != nil {
-			return nil, false
-		}
-		out[k] = q
-	}
-	return out, true
+	return out
 }
 
 func positions(doc *config.Document, m config.StrMap) map[string]lint.Position {
@@ -388,21 +345,6 @@ func positions(doc *config.Document, m config.StrMap) map[string]lint.Position {
 		out[k] = doc.NodePos(n)
 	}
 	return out
-}
-
-func hasLimits(p *config.Partition) bool {
-	found := len(p.Limits) > 0
-	p.Root.Walk(func(q *config.Queue) { found = found || len(q.Limits) > 0 })
-	return found
-}
-
-// limitsOf is the queue's limits as the validator leaves them: root
-// without limits of its own takes the partition's (checkLimitsStructure).
-func limitsOf(part *config.Partition, q *config.Queue) []*config.Limit {
-	if q == part.Root && len(q.Limits) == 0 {
-		return part.Limits
-	}
-	return q.Limits
 }
 
 func limitSource(doc *config.Document, part *config.Partition, q *config.Queue, path string, l *config.Limit, name config.Str, kind Kind) *Source {
@@ -415,16 +357,6 @@ func limitSource(doc *config.Document, part *config.Partition, q *config.Queue, 
 		s.ResAt = positions(doc, l.MaxResources)
 	}
 	return s
-}
-
-// sortedResources lists a resource's names in order.
-func sortedResources(r resources.Resource) []string {
-	keys := make([]string, 0, len(r))
-	for k := range r {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // State is the user and group manager a freshly started scheduler holds,

@@ -152,8 +152,8 @@ func (m *manager) update(part *config.Partition, doc *config.Document) {
 	newCG := map[string][]string{}
 	var walk func(q *config.Queue, path string)
 	walk = func(q *config.Queue, path string) {
-		for _, l := range limitsOf(part, q) {
-			res, _ := parse(l.MaxResources)
+		for _, l := range part.LimitsOf(q) {
+			res, _ := resources.FromConf(l.MaxResources.Entries)
 			for _, u := range l.Users {
 				if u.Value == "" {
 					continue
@@ -206,41 +206,8 @@ func (m *manager) update(part *config.Partition, doc *config.Document) {
 	}
 	walk(part.Root, "root")
 
-	// clearEarlierSetGroupLimits, then clearEarlierSetUserLimits
-	for _, path := range sortedKeys(m.groupLimits) {
-		for _, g := range sortedKeys(m.groupLimits[path]) {
-			if newGL[path][g] != nil {
-				continue
-			}
-			if t := m.groups[g]; t != nil {
-				h := strings.Split(path, ".")
-				if trackedCompletely(t.root, h) {
-					m.setLimit(t.root, h, nil, false, false, false)
-					unlink(t.root, h)
-					if removable(t.root) {
-						delete(m.groups, g)
-					}
-				}
-			}
-		}
-	}
-	for _, path := range sortedKeys(m.userLimits) {
-		for _, u := range sortedKeys(m.userLimits[path]) {
-			if newUL[path][u] != nil {
-				continue
-			}
-			if t := m.users[u]; t != nil {
-				h := strings.Split(path, ".")
-				if trackedCompletely(t.root, h) {
-					m.setLimit(t.root, h, nil, false, true, false)
-					unlink(t.root, h)
-					if removable(t.root) {
-						delete(m.users, u)
-					}
-				}
-			}
-		}
-	}
+	m.clearEarlier(m.groups, m.groupLimits, newGL, false)
+	m.clearEarlier(m.users, m.userLimits, newUL, true)
 	// clearEarlierSetUserWildCardLimits
 	for _, path := range sortedKeys(m.userWild) {
 		cur := m.userWild[path]
@@ -273,6 +240,29 @@ func (m *manager) update(part *config.Partition, doc *config.Document) {
 		}
 	}
 	m.userLimits, m.groupLimits, m.userWild, m.groupWild, m.configured = newUL, newGL, newUW, newGW, newCG
+}
+
+// clearEarlier is clearEarlierSetGroupLimits (user false) and
+// clearEarlierSetUserLimits: a limit the old config set and the new one
+// does not is cleared on its tracker, whose node at that path is unlinked
+// with everything below it, and a tracker left with no limit is dropped.
+func (m *manager) clearEarlier(trackers map[string]*tracker, old, cur map[string]map[string]*entry, user bool) {
+	for _, path := range sortedKeys(old) {
+		for _, name := range sortedKeys(old[path]) {
+			t := trackers[name]
+			if cur[path][name] != nil || t == nil {
+				continue
+			}
+			h := strings.Split(path, ".")
+			if trackedCompletely(t.root, h) {
+				m.setLimit(t.root, h, nil, false, user, false)
+				unlink(t.root, h)
+				if removable(t.root) {
+					delete(trackers, name)
+				}
+			}
+		}
+	}
 }
 
 // trackedGroup is ensureGroupInternal: from the leaf up, the level's

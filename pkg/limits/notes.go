@@ -54,10 +54,10 @@ func (md *Model) notes(req Request, a *Answer, queues []*config.Queue) []string 
 			}
 		}
 		q := queues[i]
-		if q == nil || len(limitsOf(req.Partition, q)) == 0 {
+		if q == nil || len(req.Partition.LimitsOf(q)) == 0 {
 			continue
 		}
-		if w := written(q); w != lv.Queue {
+		if w := q.WrittenPath(); w != lv.Queue {
 			add("the limits written on %s (%s) never apply: YuniKorn files them under the path as written and looks them up as %s (rule limit-path-case)", w, md.cfg.Doc.NodePos(q.LimitsKey), lv.Queue)
 		}
 	}
@@ -72,14 +72,6 @@ func (md *Model) notes(req Request, a *Answer, queues []*config.Queue) []string 
 		}
 	}
 	return out
-}
-
-// written is the queue's path from the names as written.
-func written(q *config.Queue) string {
-	if q.Parent == nil {
-		return "root"
-	}
-	return written(q.Parent) + "." + q.Name.Value
 }
 
 func list(s []string) string { return "[" + strings.Join(s, ", ") + "]" }

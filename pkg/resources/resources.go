@@ -121,14 +121,41 @@ func (r Resource) String() string {
 	if r == nil {
 		return "nil resource"
 	}
-	keys := make([]string, 0, len(r))
-	for k := range r {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := r.Names()
 	parts := make([]string, len(keys))
 	for i, k := range keys {
 		parts[i] = fmt.Sprintf("%s:%d", k, r[k])
 	}
 	return "map[" + strings.Join(parts, " ") + "]"
+}
+
+// Names lists the resource's names in order.
+func (r Resource) Names() []string {
+	keys := make([]string, 0, len(r))
+	for k := range r {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// FromConf reads a resources map as written in a queue config
+// (NewResourceFromConf): nil for an empty map, and the names of the
+// quantities YuniKorn cannot read, in order.
+func FromConf(entries map[string]string) (Resource, []string) {
+	if len(entries) == 0 {
+		return nil, nil
+	}
+	out := Resource{}
+	var bad []string
+	for k, v := range entries {
+		q, err := Parse(k, v)
+		if err != nil {
+			bad = append(bad, k)
+			continue
+		}
+		out[k] = q
+	}
+	sort.Strings(bad)
+	return out, bad
 }

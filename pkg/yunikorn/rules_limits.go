@@ -37,22 +37,11 @@ func (p *pass) partitionLimits(part *config.Partition) []limitIssue {
 		out = append(out, limitIssue{kind, pos, fmt.Sprintf(format, args...), hint})
 	}
 	root := part.Root
-	rootLimits := root.Limits
-	if len(part.Limits) > 0 {
-		if len(root.Limits) > 0 && !sameLimits(part.Limits, root.Limits) {
-			add("partition-differs", p.doc.NodePos(root.LimitsKey), "keep the limits in one place: remove them from the partition or from root",
-				"the limits of partition %s and of its root queue differ (YuniKorn: partition limits and root queue limits are not equivalent)", part.CanonicalName())
-		}
-		if len(root.Limits) == 0 {
-			rootLimits = part.Limits // YuniKorn applies the partition's limits to root
-		}
+	if len(part.Limits) > 0 && len(root.Limits) > 0 && !sameLimits(part.Limits, root.Limits) {
+		add("partition-differs", p.doc.NodePos(root.LimitsKey), "keep the limits in one place: remove them from the partition or from root",
+			"the limits of partition %s and of its root queue differ (YuniKorn: partition limits and root queue limits are not equivalent)", part.CanonicalName())
 	}
-	limitsOf := func(q *config.Queue) []*config.Limit {
-		if q == root {
-			return rootLimits
-		}
-		return q.Limits
-	}
+	limitsOf := part.LimitsOf
 	// each queue's own limits
 	root.Walk(func(q *config.Queue) {
 		if len(limitsOf(q)) == 0 {

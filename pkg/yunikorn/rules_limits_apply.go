@@ -14,15 +14,6 @@ import (
 // built from the names as written (internalProcessConfig), while an
 // application's queue path is lower case.
 
-// writtenPath is the queue's path from the names as written, the key the
-// user and group manager files its limits under.
-func writtenPath(q *config.Queue) string {
-	if q.Parent == nil {
-		return "root" // YuniKorn builds a partition only on a root named exactly so
-	}
-	return writtenPath(q.Parent) + "." + q.Name.Value
-}
-
 var _ = register(&Rule{
 	Name:     "limit-path-case",
 	Severity: Warning,
@@ -65,7 +56,7 @@ var _ = register(&Rule{
 				if len(q.Limits) == 0 || q.LimitsKey == nil {
 					return
 				}
-				w := writtenPath(q)
+				w := q.WrittenPath()
 				if w == strings.ToLower(w) {
 					return
 				}

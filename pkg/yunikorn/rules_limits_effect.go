@@ -70,7 +70,7 @@ var _ = register(&Rule{
 		// applications of every partition meet them by their queue's path
 		var last *config.Partition
 		for _, part := range p.cfg.Partitions {
-			if hasAnyLimits(part) {
+			if part.HasLimits() {
 				last = part
 			}
 		}
@@ -79,10 +79,10 @@ var _ = register(&Rule{
 		}
 		named, wild := map[string]map[string]bool{}, map[string]bool{}
 		last.Root.Walk(func(q *config.Queue) {
-			if w := writtenPath(q); w != strings.ToLower(w) {
+			if w := q.WrittenPath(); w != strings.ToLower(w) {
 				return // filed under a path no application has
 			}
-			for _, l := range limitsAt(last, q) {
+			for _, l := range last.LimitsOf(q) {
 				for _, g := range l.Groups {
 					if g.Value == "*" {
 						wild[q.Path()] = true
@@ -112,10 +112,10 @@ var _ = register(&Rule{
 			})
 		}
 		last.Root.Walk(func(a *config.Queue) {
-			if w := writtenPath(a); w != strings.ToLower(w) {
+			if w := a.WrittenPath(); w != strings.ToLower(w) {
 				return // limit-path-case says why these never apply
 			}
-			for _, l := range limitsAt(last, a) {
+			for _, l := range last.LimitsOf(a) {
 				for _, g := range l.Groups {
 					if g.Value == "" || g.Value == "*" {
 						continue
@@ -129,21 +129,6 @@ var _ = register(&Rule{
 		})
 	},
 })
-
-func hasAnyLimits(part *config.Partition) bool {
-	found := len(part.Limits) > 0
-	part.Root.Walk(func(q *config.Queue) { found = found || len(q.Limits) > 0 })
-	return found
-}
-
-// limitsAt is a queue's limits as the validator leaves them: root without
-// limits of its own takes the partition's.
-func limitsAt(part *config.Partition, q *config.Queue) []*config.Limit {
-	if q == part.Root && len(q.Limits) == 0 {
-		return part.Limits
-	}
-	return q.Limits
-}
 
 // groupBlocked returns the path whose wildcard group limit keeps every
 // application below path a from being tracked under group g, or "" when
@@ -221,10 +206,7 @@ var _ = register(&Rule{
 	check: func(p *pass) {
 		for _, part := range p.cfg.Partitions {
 			part.Root.Walk(func(q *config.Queue) {
-				lims := q.Limits
-				if q == part.Root && len(lims) == 0 {
-					lims = part.Limits
-				}
+				lims := part.LimitsOf(q)
 				var wild *config.Limit
 				for _, l := range lims {
 					for _, u := range l.Users {

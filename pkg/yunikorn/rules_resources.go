@@ -2,7 +2,6 @@ package yunikorn
 
 import (
 	"fmt"
-	"sort"
 
 	"github.com/aclint/aclint/pkg/config"
 	"github.com/aclint/aclint/pkg/resources"
@@ -12,21 +11,7 @@ import (
 // that do not parse are left out (invalid-quantity reports them), so the
 // comparisons can still run on the rest.
 func parseResource(m config.StrMap) (resources.Resource, []string) {
-	if len(m.Entries) == 0 {
-		return nil, nil
-	}
-	out := resources.Resource{}
-	var bad []string
-	for k, v := range m.Entries {
-		q, err := resources.Parse(k, v)
-		if err != nil {
-			bad = append(bad, k)
-			continue
-		}
-		out[k] = q
-	}
-	sort.Strings(bad)
-	return out, bad
+	return resources.FromConf(m.Entries)
 }
 
 // keyPos points at a map's key, or at the queue when the key is absent.
