@@ -68,6 +68,9 @@ rejects, a failing resolver).`,
 			if err != nil {
 				return err
 			}
+			if podFile != "" && nsFile == "" && a.Dynamic() {
+				return usageErr("%s is created for this pod, and the namespace's quota annotations (%s, %s) would set its limits: give the namespace with --namespace NS.yaml", a.Queue, placement.AnnotationQuota, placement.AnnotationMaxApps)
+			}
 			a.Notes = append(append([]string{}, l.Notes...), a.Notes...)
 			return writeVerdict(s, verdict{ok: true,
 				text: func(w io.Writer) error { return writeLimitsText(w, a) },

@@ -150,6 +150,10 @@ partition, bad input, a pod whose submitter is not given).`,
 			if err != nil {
 				return err
 			}
+			if lim != nil && derived != nil && nsFile == "" && lim.Dynamic() {
+				lim.Notes = append(lim.Notes, "the namespace was not given (--namespace): its quota annotations would set the new queue's limits, so the limits shown leave them out")
+				res.Notes = append(res.Notes, "the limits shown for the new queue leave out the namespace's quota annotations, which were not given (--namespace NS.yaml)")
+			}
 			v := verdict{ok: res.Placed && res.Crash == "",
 				text: func(w io.Writer) error { return writePlaceText(w, app, res, derived, lim) },
 				json: func() any { return placeJSON(app, res, lim) }}

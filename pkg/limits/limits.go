@@ -95,6 +95,12 @@ type Answer struct {
 	Notes                   []string
 }
 
+// Dynamic reports whether the queue does not exist until placement
+// creates it: the request's namespace tags then take part in its limits.
+func (a *Answer) Dynamic() bool {
+	return len(a.Levels) > 0 && a.Levels[len(a.Levels)-1].Dynamic
+}
+
 // Model is the user and group manager a freshly started scheduler builds
 // from one accepted config.
 type Model struct {
