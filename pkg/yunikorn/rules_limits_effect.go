@@ -68,12 +68,7 @@ var _ = register(&Rule{
 	check: func(p *pass) {
 		// the manager holds the last partition's limits, keyed by path, and
 		// applications of every partition meet them by their queue's path
-		var last *config.Partition
-		for _, part := range p.cfg.Partitions {
-			if part.HasLimits() {
-				last = part
-			}
-		}
+		last := limitsPartition(p.cfg)
 		if last == nil {
 			return
 		}
@@ -99,12 +94,7 @@ var _ = register(&Rule{
 		// parent of a partition whose placement rules create queues
 		var starts []string
 		for _, part := range p.cfg.Partitions {
-			creates := false
-			for _, r := range part.PlacementRules {
-				for x := r; x != nil; x = x.Parent {
-					creates = creates || x.Create
-				}
-			}
+			creates := createsQueues(part)
 			part.Root.Walk(func(q *config.Queue) {
 				if q.IsLeaf() || creates {
 					starts = append(starts, q.Path())
@@ -254,3 +244,120 @@ var _ = register(&Rule{
 		}
 	},
 })
+
+var _ = register(&Rule{
+	Name:     "limits-unreachable",
+	Severity: Warning,
+	Summary:  "limits on a queue where no application can run",
+	Doc: "Limits only count applications that run at or below their queue, and an application runs only\n" +
+		"where its user may submit: the submitacl or adminacl of the queue or of an ancestor lets them in.\n" +
+		"When every queue at or below a queue with limits allows nobody (in every partition: YuniKorn's\n" +
+		"user and group manager looks limits up by queue path alone), the limits never hold anyone back:\n" +
+		"usually an ACL is missing, or the limits sit on the wrong queue. (Queues placement may create\n" +
+		"count as places an application can run when the partition has a placement rule with create: true.\n" +
+		"A partition nobody may submit to at all, or with nowhere to place an application, is reported once,\n" +
+		"by no-submit-access or placement-nothing-placed.)",
+	Bad: `partitions:
+  - name: default
+    queues:
+      - name: root
+        queues:
+          - name: open
+            submitacl: "*"
+          - name: batch
+            limits:
+              - limit: everyone
+                users: ["*"]
+                maxapplications: 5
+`,
+	Good: `partitions:
+  - name: default
+    queues:
+      - name: root
+        queues:
+          - name: open
+            submitacl: "*"
+          - name: batch
+            submitacl: " batch-users"
+            limits:
+              - limit: everyone
+                users: ["*"]
+                maxapplications: 5
+`,
+	check: func(p *pass) {
+		last := limitsPartition(p.cfg)
+		if last == nil {
+			return
+		}
+		// paths at or above a queue where some user may run an application,
+		// over every partition: the manager meets them all by path
+		reached := map[string]bool{}
+		closed := map[*config.Partition]bool{}
+		for _, part := range p.cfg.Partitions {
+			open := make(map[*config.Queue]bool)
+			someOpen, someStart := false, false
+			creates := createsQueues(part)
+			part.Root.Walk(func(q *config.Queue) {
+				s, a := p.acls.get(q)
+				// an invalid ACL already makes the config an error: count it as open
+				own := !s.Valid() || !s.MatchesNobody() || !a.Valid() || !a.MatchesNobody()
+				open[q] = own || (q.Parent != nil && open[q.Parent])
+				someOpen = someOpen || own
+				// root is always built as a parent queue
+				start := (q.IsLeaf() && q.Parent != nil) || creates
+				someStart = someStart || start
+				if !open[q] || !start {
+					return
+				}
+				for x := q; x != nil && !reached[x.Path()]; x = x.Parent {
+					reached[x.Path()] = true
+				}
+			})
+			closed[part] = (!someOpen || !someStart) && part.QueuesSet
+		}
+		if closed[last] {
+			return // no-submit-access or placement-nothing-placed: one cause, one finding
+		}
+		last.Root.Walk(func(q *config.Queue) {
+			lims := last.LimitsOf(q)
+			if len(lims) == 0 || reached[q.Path()] {
+				return
+			}
+			if w := q.WrittenPath(); w != strings.ToLower(w) {
+				return // limit-path-case says why these never apply
+			}
+			key := q.LimitsKey
+			if len(q.Limits) == 0 {
+				key = last.LimitsKey
+			}
+			p.reportf(p.doc.NodePos(key), "give a submitacl on "+q.Path()+" (or a queue below it) to the users who run applications there, or move these limits to a queue they can submit to",
+				"the limits on %s never hold anyone back: nobody may submit to %s or any queue below it (no submitacl or adminacl there or above lets anyone in), so no application runs there", q.Path(), q.Path())
+		})
+	},
+})
+
+// limitsPartition is the partition whose limits YuniKorn's single user and
+// group manager keeps: the last one that writes any (UpdateConfig is called
+// per partition, each replacing the limits before).
+func limitsPartition(cfg *config.Config) *config.Partition {
+	var last *config.Partition
+	for _, part := range cfg.Partitions {
+		if part.HasLimits() {
+			last = part
+		}
+	}
+	return last
+}
+
+// createsQueues reports whether any placement rule of the partition, or a
+// parent rule of one, may create a queue.
+func createsQueues(part *config.Partition) bool {
+	for _, r := range part.PlacementRules {
+		for x := r; x != nil; x = x.Parent {
+			if x.Create {
+				return true
+			}
+		}
+	}
+	return false
+}
