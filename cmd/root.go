@@ -123,7 +123,7 @@ scheduler itself would make.`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageErr("%w\nrun '%s --help' for usage", err, c.CommandPath())
 	})
-	root.AddCommand(newLintCmd(s), newCheckCmd(s), newPlaceCmd(s), newLimitsCmd(s), newWhoCanCmd(s), newAccessCmd(s), newMatrixCmd(s), newDiffCmd(s), newTestCmd(s), newReportCmd(s), newMesosCmd(s), newYTCmd(s), newRulesCmd(s), newVersionCmd(s))
+	root.AddCommand(newLintCmd(s), newCheckCmd(s), newPlaceCmd(s), newLimitsCmd(s), newWhoCanCmd(s), newAccessCmd(s), newMatrixCmd(s), newDiffCmd(s), newTestCmd(s), newReportCmd(s), newMesosCmd(s), newYTCmd(s), newRulesCmd(s), newLSPCmd(s), newVersionCmd(s))
 	registerCompletions(root)
 	return root, s
 }
@@ -225,7 +225,6 @@ func collectLintInputs(s *streams, paths []string, verbose bool, system string) 
 	if err != nil {
 		return nil, usageErr("%w", err)
 	}
-	systems := lint.Systems()
 	fallback := lint.Fallback()
 	var jobs []lintJob
 	for _, in := range ins {
@@ -237,18 +236,10 @@ func collectLintInputs(s *streams, paths []string, verbose bool, system string) 
 			skip(in.Path, "not the kind of file --system asks for")
 			continue
 		default:
-			for _, c := range systems {
-				if c.Detect(in) {
-					sys = c
-					break
-				}
-			}
-			if sys == nil {
-				if !in.Explicit && strings.ToLower(filepath.Ext(in.Path)) == ".json" {
-					skip(in.Path, "neither a queue config nor a file of another system aclint checks")
-					continue
-				}
-				sys = fallback
+			sys = lint.SystemFor(in)
+			if sys == fallback && !sys.Detect(in) && !in.Explicit && strings.ToLower(filepath.Ext(in.Path)) == ".json" {
+				skip(in.Path, "neither a queue config nor a file of another system aclint checks")
+				continue
 			}
 		}
 		jobs = append(jobs, lintJob{in, sys})

@@ -103,6 +103,16 @@ type Finding struct {
 	// nil, --fix applies none of them, and each says what it grants. An
 	// editor offers each as its own action.
 	Alternatives []Alternative
+	// Related are the other places a finding points to (the ACL that
+	// shadows it, the first of two duplicates): an editor shows them with
+	// the finding.
+	Related []Related
+}
+
+// Related is a second place of a finding, with what is there.
+type Related struct {
+	Pos     Position
+	Message string
 }
 
 // Alternative is one of several fixes of a finding, each unsafe: choosing

@@ -153,6 +153,17 @@ func RegisterSystem(s System) {
 	systems = append(systems, s)
 }
 
+// SystemFor is the system that reads an input when no system is forced:
+// the first that detects it, in registry order, else the fallback.
+func SystemFor(in *Input) System {
+	for _, s := range systems {
+		if s.Detect(in) {
+			return s
+		}
+	}
+	return fallback
+}
+
 // Systems returns the registered systems in order.
 func Systems() []System { return append([]System(nil), systems...) }
 

@@ -85,6 +85,12 @@ func (p *pass) reportf(pos config.Position, hint, format string, args ...any) {
 	p.reportFix(pos, nil, hint, format, args...)
 }
 
+// reportRelated reports a finding with a second place it points to.
+func (p *pass) reportRelated(pos config.Position, related config.Position, relatedMsg, hint, format string, args ...any) {
+	p.report(Finding{Rule: p.rule.Name, Severity: p.rule.Severity, Pos: pos, Message: fmt.Sprintf(format, args...), Hint: hint,
+		Related: []lint.Related{{Pos: related, Message: relatedMsg}}})
+}
+
 // reportFix reports a finding with its certain fix (nil when the file
 // cannot be edited there).
 func (p *pass) reportFix(pos config.Position, fix *config.Edit, hint, format string, args ...any) {

@@ -87,7 +87,11 @@ func (p *pass) shadow(q *config.Queue, field string, s config.Str, by *config.Qu
 	if by == q {
 		where = "its own " + byField
 	}
-	p.reportf(p.doc.NodePos(s.Node),
+	byNode := by.SubmitACL.Node
+	if byField == acl.AdminField {
+		byNode = by.AdminACL.Node
+	}
+	p.reportRelated(p.doc.NodePos(s.Node), p.doc.NodePos(byNode), "the ACL that lets everyone in",
 		"remove this ACL, or narrow "+by.Path()+" "+byField+": YuniKorn has no deny, an ancestor's grant cannot be taken away below it",
 		"%s of %s has no effect: %s \"*\" already lets everyone %s %s", field, q.Path(), where, what, q.Path())
 }

@@ -101,7 +101,7 @@ func (p *pass) duplicateChildrenSmall(q *config.Queue, level int) {
 }
 
 func (p *pass) duplicateQueue(parent, first, c *config.Queue, level int) {
-	p.reportf(p.doc.NodePos(c.Name.Node), "rename or merge the two queues: YuniKorn compares queue names ignoring case",
+	p.reportRelated(p.doc.NodePos(c.Name.Node), p.doc.NodePos(first.Name.Node), "the first queue of that name", "rename or merge the two queues: YuniKorn compares queue names ignoring case",
 		"queue %q under %s repeats %q at line %d (YuniKorn: duplicate child name found with name '%s', level %d)",
 		c.Name.Value, parent.Path(), first.Name.Value, p.doc.NodePos(first.Name.Node).Line, c.Name.Value, level)
 }
@@ -195,7 +195,7 @@ var _ = register(&Rule{
 		for _, part := range p.cfg.Partitions {
 			k := strings.ToLower(part.CanonicalName())
 			if first, ok := seen[k]; ok {
-				p.reportf(p.partitionPos(part), "give each partition its own name",
+				p.reportRelated(p.partitionPos(part), p.partitionPos(first), "the first partition of that name", "give each partition its own name",
 					"partition %q repeats partition %q defined at line %d (YuniKorn: duplicate partition name found with name %s)",
 					part.Name.Value, first.Name.Value, p.doc.NodePos(first.Node).Line, part.CanonicalName())
 				continue
