@@ -24,6 +24,9 @@ tools:
 	@if ! command -v chromium >/dev/null 2>&1; then \
 		if [ -n "$$CI" ]; then echo "make test: chromium is missing in CI: .ci/run installs it"; exit 1; fi; \
 		echo "make test: chromium is not installed: the HTML report's browser tests are skipped (apt-get install chromium, or run .ci/run)"; fi
+	@if ! command -v nvim >/dev/null 2>&1; then \
+		if [ -n "$$CI" ]; then echo "make test: nvim is missing in CI: .ci/run installs it"; exit 1; fi; \
+		echo "make test: nvim is not installed: the real-editor LSP test is skipped (apt-get install neovim, or run .ci/run)"; fi
 
 fmt-check:
 	@out=$$(gofmt -l . | grep -v '^vendor/'); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
