@@ -3,15 +3,17 @@ package ruledoc
 import (
 	"github.com/aclint/aclint/pkg/yunikorn"
 
+	"bytes"
 	"flag"
 	"os"
 	"strings"
 	"testing"
 
+	"github.com/aclint/aclint/pkg/config"
 	"github.com/aclint/aclint/pkg/lint"
 )
 
-var update = flag.Bool("update", false, "rewrite docs/rules.md")
+var update = flag.Bool("update", false, "rewrite docs/rules.md, the system pages' rule tables and schema/queues.schema.json")
 
 const rulesMD = "../../docs/rules.md"
 
@@ -117,4 +119,26 @@ func hasRule(fs []lint.Finding, name string) bool {
 		}
 	}
 	return false
+}
+
+// TestSchemaFileUpToDate fails when schema/queues.schema.json differs from
+// what `aclint schema` prints (config.JSONSchema). Refresh it with `make docs`.
+func TestSchemaFileUpToDate(t *testing.T) {
+	const path = "../../schema/queues.schema.json"
+	want := config.JSONSchema()
+	if *update {
+		if err := os.MkdirAll("../../schema", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (generate it with `make docs`)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("schema/queues.schema.json is stale: run `make docs` and commit the result")
+	}
 }

@@ -12,20 +12,20 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// Key sets of YuniKorn's config structs: yaml.v3 matches the Go field names
-// lower-cased, and YuniKorn decodes with KnownFields(true).
+// Key sets of YuniKorn's config structs, from the model in schema.go (which
+// the JSON Schema is generated from too).
 var (
-	schedulerKeys = []string{"partitions", "checksum"}
-	partitionKeys = []string{"name", "queues", "placementrules", "limits", "preemption", "nodesortpolicy", "usergroupresolver"}
-	queueKeys     = []string{"name", "parent", "resources", "maxapplications", "properties", "adminacl", "submitacl", "childtemplate", "queues", "limits"}
-	resourceKeys  = []string{"guaranteed", "max"}
-	templateKeys  = []string{"maxapplications", "properties", "resources"}
-	ruleKeys      = []string{"name", "create", "filter", "parent", "value"}
-	filterKeys    = []string{"type", "users", "groups"}
-	limitKeys     = []string{"limit", "users", "groups", "maxresources", "maxapplications"}
-	resolverKeys  = []string{"type"}
-	preemptKeys   = []string{"enabled", "quotapreemptionenabled"}
-	nodeSortKeys  = []string{"type", "resourceweights"}
+	schedulerKeys = keysOf("scheduler")
+	partitionKeys = keysOf("partition")
+	queueKeys     = keysOf("queue")
+	resourceKeys  = keysOf("resources")
+	templateKeys  = keysOf("childtemplate")
+	ruleKeys      = keysOf("rule")
+	filterKeys    = keysOf("filter")
+	limitKeys     = keysOf("limit")
+	resolverKeys  = keysOf("usergroupresolver")
+	preemptKeys   = keysOf("preemption")
+	nodeSortKeys  = keysOf("nodesortpolicy")
 )
 
 // Go type names YuniKorn's decoder uses in its messages.

@@ -1,7 +1,7 @@
 package lsp
 
 import (
-		"context"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
