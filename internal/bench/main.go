@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/pprof"
 	"sort"
 	"syscall"
 	"time"
@@ -71,8 +72,28 @@ func main() {
 	floorBin := flag.String("floor", "bin/floor", "the yardstick binary")
 	runs := flag.Int("runs", 9, "runs of each command, alternating with its floor (the median counts)")
 	queues := flag.Int("queues", 100000, "queues of the generated config")
+	lspRuns := flag.Int("lsp-runs", 41, "edits measured per config size in the language server's rows")
+	lspOnly := flag.Bool("lsp", false, "measure only the language server")
+	profile := flag.String("cpuprofile", "", "with -lsp: write the language server's CPU profile to this file")
 	flag.Parse()
 
+	if *lspOnly {
+		if *profile != "" {
+			f, err := os.Create(*profile)
+			if err != nil {
+				fail(err)
+			}
+			if err := pprof.StartCPUProfile(f); err != nil {
+				fail(err)
+			}
+			defer pprof.StopCPUProfile()
+		}
+		if benchLSP(*lspRuns) > 0 {
+			pprof.StopCPUProfile()
+			os.Exit(1)
+		}
+		return
+	}
 	dir, err := os.MkdirTemp("", "aclint-bench")
 	if err != nil {
 		fail(err)
@@ -155,6 +176,7 @@ func main() {
 	_, dc, _, _, _ := pair(1, io.Discard, []string{*floorBin, "write", "0"}, []string{*floorBin, "yaml", cfg})
 	fmt.Printf("\nmatrix -o csv: %s CPU, %.0f MB peak, %.0f MB of CSV; writing the same bytes takes %s and decoding the config %s (%.2fx of both)\n",
 		cc.Round(time.Millisecond), float64(cm)/1e6, float64(st.Size())/1e6, wc.Round(time.Millisecond), dc.Round(time.Millisecond), float64(cc)/float64(wc+dc))
+	failed += benchLSP(*lspRuns)
 	if failed > 0 {
 		fmt.Printf("\n%d command(s) over target\n", failed)
 		os.Exit(1)

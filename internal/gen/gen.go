@@ -4,6 +4,7 @@ package gen
 
 import (
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -66,6 +67,41 @@ func AuditConfig(n, subjects int, variant bool) []byte {
 				}
 				fmt.Fprintf(&b, "                  - name: %s\n                    submitacl: \"u%d,u%d g%d\"\n", name, k%half, (k+1)%half, k%half)
 				k++
+			}
+		}
+	}
+	return []byte(b.String())
+}
+
+// EditorConfig returns a queues.yaml of about n queues (root, departments,
+// teams, leaves), for the language server's latency: a config someone edits.
+// With findings, its ACLs are those of Config, so a quarter of the leaves
+// name a service account (an ignored-name warning each, thousands in all);
+// without, those leaves name a group instead and the config lints clean.
+func EditorConfig(n int, findings bool) []byte {
+	leaves := max(5, int(math.Round(math.Cbrt(float64(n))*1.1)))
+	top := max(1, int(math.Round(math.Sqrt(float64(n)/float64(leaves)))))
+	var b strings.Builder
+	b.Grow(n * 100)
+	b.WriteString("partitions:\n  - name: default\n    queues:\n      - name: root\n        adminacl: \" admins\"\n        queues:\n")
+	for t := 0; t < top; t++ {
+		fmt.Fprintf(&b, "          - name: dept%d\n            submitacl: \"lead%d dept%d\"\n            queues:\n", t, t, t)
+		for m := 0; m < top; m++ {
+			fmt.Fprintf(&b, "              - name: team%d\n                adminacl: \" team%d-%d-admins\"\n                queues:\n", m, t, m)
+			for l := 0; l < leaves; l++ {
+				fmt.Fprintf(&b, "                  - name: q%d\n", l)
+				switch l % 4 {
+				case 0:
+					fmt.Fprintf(&b, "                    submitacl: \"user%d,user%d grp%d\"\n", l, l+1, l%97)
+				case 1:
+					fmt.Fprintf(&b, "                    submitacl: \" grp%d,grp%d\"\n", l%89, 89+l%83)
+				case 2:
+					if findings {
+						fmt.Fprintf(&b, "                    submitacl: \"svc%d,system:serviceaccount:ns%d:sa\"\n", l, t)
+					} else {
+						fmt.Fprintf(&b, "                    submitacl: \"svc%d ns%d-workloads\"\n", l, t)
+					}
+				}
 			}
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
@@ -70,6 +71,11 @@ type Document struct {
 	innerName string       // how to name Text when positions are not exact
 	patched   map[[2]int]bool
 	cursors   cursors // makes many positions inside one long value or line linear
+
+	// simple is 1 when the tree has no anchor, alias, tag or flow
+	// collection (Reparse may reuse it), 2 when it has, 0 before asked
+	simple     int8
+	simpleOnce sync.Once
 }
 
 // Empty reports whether the config is zero bytes long, the only case in

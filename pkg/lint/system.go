@@ -14,6 +14,11 @@ type Input struct {
 	Data     []byte
 	Explicit bool   // named on the command line, not found in a directory
 	Arg      string // the command-line argument it came from
+	// Previous is the Report.Parsed of the same system for an earlier
+	// version of this file (the language server's last analysis). A system
+	// may build on it where it can prove the result is what reading Data
+	// afresh gives; it must not change it.
+	Previous any
 
 	keysOnce sync.Once
 	shape    Shape
@@ -54,6 +59,10 @@ type Report struct {
 	Configs int
 	// Notes are said on standard error, once.
 	Notes []string
+	// Parsed is what the system read, in its own types, for a tool on top
+	// of it (the language server's hover) to answer from without reading
+	// the same bytes again; nil when the system keeps nothing.
+	Parsed any
 }
 
 // Options are what a lint run tells every system.

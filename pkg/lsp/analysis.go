@@ -25,6 +25,9 @@ type analysis struct {
 	// diagnostic, never as a clean document.
 	failure string
 	ignored bool
+	// parsed is what the system read while linting (YuniKorn: the
+	// documents), so a hover does not parse the same bytes again
+	parsed any
 
 	ykOnce sync.Once
 	yk     *ykModel
@@ -33,10 +36,16 @@ type analysis struct {
 // analyze lints one version of a document as `aclint lint PATH` lints the
 // same bytes: the system that detects it, the nearest .aclint.yaml's rule
 // settings and ignore globs, the inline suppressions the system applies.
-func analyze(path string, t *text, version int, sc *settingsCache) *analysis {
+// previous is what the system parsed for an earlier version of the
+// document, which it may build on (lint.Input.Previous).
+func analyze(path string, t *text, version int, sc *settingsCache, previous any) *analysis {
 	an := &analysis{path: path, uri: "", version: version, t: t}
-	in := &lint.Input{Path: path, Data: []byte(t.s), Explicit: true, Arg: path}
+	in := &lint.Input{Path: path, Data: []byte(t.s), Explicit: true, Arg: path, Previous: previous}
 	an.sys = lint.SystemFor(in)
+	if an.sys == nil {
+		an.failure = "aclint cannot lint this file: no system is registered to read it"
+		return an
+	}
 	set, err := sc.forFile(path)
 	if err != nil {
 		an.failure = fmt.Sprintf("aclint cannot lint this file: its settings are invalid: %v", err)
@@ -54,6 +63,7 @@ func analyze(path string, t *text, version int, sc *settingsCache) *analysis {
 		an.failure = "aclint cannot lint this file: " + err.Error()
 		return an
 	}
+	an.parsed = rep.Parsed
 	for _, f := range set.Apply(rep.Findings) {
 		if f.Pos.File == path {
 			an.findings = append(an.findings, f)

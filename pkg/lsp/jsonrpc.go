@@ -189,6 +189,15 @@ func (wr *writer) write(v any) error {
 	if err != nil {
 		return err
 	}
+	return wr.writeBody(body)
+}
+
+// publish sends diagnostics, encoded by hand (appendPublishDiagnostics).
+func (wr *writer) publish(p PublishDiagnosticsParams) error {
+	return wr.writeBody(appendPublishDiagnostics(make([]byte, 0, 256+len(p.Diagnostics)*320), p))
+}
+
+func (wr *writer) writeBody(body []byte) error {
 	wr.mu.Lock()
 	defer wr.mu.Unlock()
 	if wr.err != nil {

@@ -19,6 +19,10 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	// the server reads every system aclint lints: importing the registry
+	// registers them, whoever starts the server
+	_ "github.com/aclint/aclint/pkg/systems"
 )
 
 // Options bound the server and tune it.
@@ -77,6 +81,9 @@ type document struct {
 	// the analysis of one version, computed once and shared by
 	// diagnostics and requests
 	an *analysis
+	// what the system parsed for the last analysed version, kept from a
+	// change until the next analysis, which may build on it
+	previous any
 }
 
 // ErrNoShutdown is Run's error when exit came without shutdown: the
@@ -364,12 +371,15 @@ func (s *Server) change(p DidChangeParams) {
 			s.mu.Unlock()
 			_ = s.out.notify("window/showMessage", ShowMessageParams{Type: messageWarning,
 				Message: fmt.Sprintf("aclint: %s grew past %d bytes (--max-input-size): it is no longer linted", d.path, s.opts.MaxDocumentSize)})
-			_ = s.out.notify("textDocument/publishDiagnostics", PublishDiagnosticsParams{URI: uri, Diagnostics: []Diagnostic{}})
+			_ = s.out.publish(PublishDiagnosticsParams{URI: uri, Diagnostics: []Diagnostic{}})
 			return
 		}
 		t = newText(next, s.enc)
 	}
 	s.openBytes += int64(len(t.s) - len(d.text.s))
+	if d.an != nil {
+		d.previous = d.an.parsed
+	}
 	d.text, d.version, d.an = t, p.TextDocument.Version, nil
 	if d.timer != nil {
 		d.timer.Stop()
@@ -389,7 +399,8 @@ func (s *Server) save(p DidSaveParams) {
 	if d != nil && d.timer != nil {
 		d.timer.Stop()
 	}
-	if d != nil {
+	if d != nil && d.an != nil {
+		d.previous = d.an.parsed
 		d.an = nil // the settings next to it may have changed with it
 	}
 	s.mu.Unlock()
@@ -407,7 +418,7 @@ func (s *Server) close(uri string) {
 	}
 	s.mu.Unlock()
 	if d != nil {
-		_ = s.out.notify("textDocument/publishDiagnostics", PublishDiagnosticsParams{URI: uri, Diagnostics: []Diagnostic{}})
+		_ = s.out.publish(PublishDiagnosticsParams{URI: uri, Diagnostics: []Diagnostic{}})
 	}
 }
 
@@ -475,7 +486,7 @@ func (s *Server) publish(uri string) {
 		return
 	}
 	v := an.version
-	_ = s.out.notify("textDocument/publishDiagnostics", PublishDiagnosticsParams{URI: uri, Version: &v, Diagnostics: diags})
+	_ = s.out.publish(PublishDiagnosticsParams{URI: uri, Version: &v, Diagnostics: diags})
 }
 
 // analyze returns a document and the analysis of its current version,
@@ -492,11 +503,12 @@ func (s *Server) analyze(uri string) (*document, *analysis) {
 		return d, an
 	}
 	t, version := d.text, d.version
+	previous := d.previous // the last version's parse, for an edit inside a value
 	s.mu.Unlock()
-	an := analyze(d.path, t, version, s.settings)
+	an := analyze(d.path, t, version, s.settings, previous)
 	s.mu.Lock()
 	if d.version == version {
-		d.an = an
+		d.an, d.previous = an, nil
 	}
 	s.mu.Unlock()
 	return d, an

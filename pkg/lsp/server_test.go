@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aclint/aclint/internal/gen"
 	"github.com/aclint/aclint/pkg/lint"
-	_ "github.com/aclint/aclint/pkg/systems"
 )
 
 // client drives a server in-process over pipes, as an editor would: it
@@ -225,16 +225,7 @@ func TestDiagnosticsAreLintFindings(t *testing.T) {
 			t.Errorf("%s: %d diagnostics, aclint lint finds %d", f, len(got.Diagnostics), len(want))
 			continue
 		}
-		tx := newText(body, encUTF16)
-		for i, w := range want {
-			d := got.Diagnostics[i]
-			if d.Code != w.Rule || d.Range.Start != tx.pos(w.Pos.Line, w.Pos.Col) || !strings.HasPrefix(d.Message, w.Message) || d.Severity != severity(w.Severity) {
-				t.Errorf("%s: diagnostic %d is %s at %v %q, lint says %s at %v %q", f, i, d.Code, d.Range.Start, d.Message, w.Rule, w.Pos, w.Message)
-			}
-			if d.CodeDescription == nil || !strings.HasSuffix(d.CodeDescription.Href, "rules.md#"+w.Rule) {
-				t.Errorf("%s: diagnostic %d has no link to its rule", f, i)
-			}
-		}
+		sameAsLint(t, f, body, got.Diagnostics, want)
 		c.send("textDocument/didClose", 0, map[string]any{"textDocument": map[string]any{"uri": uri}})
 		if got := c.diagnostics(uri); len(got.Diagnostics) != 0 {
 			t.Errorf("%s: closing did not clear the diagnostics", f)
@@ -243,6 +234,77 @@ func TestDiagnosticsAreLintFindings(t *testing.T) {
 	}
 	if checked < 50 {
 		t.Fatalf("only %d documents compared", checked)
+	}
+	c.stop()
+}
+
+// sameAsLint requires the diagnostics of text to be the findings of lint.
+func sameAsLint(t *testing.T, what, text string, got []Diagnostic, want []lint.Finding) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("%s: %d diagnostics, aclint lint finds %d", what, len(got), len(want))
+		return
+	}
+	tx := newText(text, encUTF16)
+	for i, w := range want {
+		d := got[i]
+		if d.Code != w.Rule || d.Range.Start != tx.pos(w.Pos.Line, w.Pos.Col) || !strings.HasPrefix(d.Message, w.Message) || d.Severity != severity(w.Severity) {
+			t.Errorf("%s: diagnostic %d is %s at %v %q, lint says %s at %v %q", what, i, d.Code, d.Range.Start, d.Message, w.Rule, w.Pos, w.Message)
+		}
+		if d.CodeDescription == nil || !strings.HasSuffix(d.CodeDescription.Href, "rules.md#"+w.Rule) {
+			t.Errorf("%s: diagnostic %d has no link to its rule", what, i)
+		}
+	}
+}
+
+// TestTypingMatchesLint types into a config character by character, in
+// values (where the server builds on the last parse) and across lines
+// (where it parses again), and after every keystroke requires the
+// diagnostics to be what aclint lint finds in the same text.
+func TestTypingMatchesLint(t *testing.T) {
+	c := start(t, testOptions())
+	c.initialize()
+	text := string(gen.EditorConfig(120, true))
+	uri, path := fileURI(t, "queues.yaml", text)
+	c.open(uri, text)
+	sameAsLint(t, "opened", text, c.diagnostics(uri).Diagnostics, lintFile(t, path, text))
+	tx := newText(text, encUTF16)
+	version := 1
+	typeAt := func(line, col int, s string) {
+		for _, r := range s {
+			version++
+			pos := Position{Line: line, Character: col}
+			c.send("textDocument/didChange", 0, map[string]any{
+				"textDocument":   map[string]any{"uri": uri, "version": version},
+				"contentChanges": []any{map[string]any{"range": Range{Start: pos, End: pos}, "text": string(r)}},
+			})
+			off := tx.offset(pos)
+			text = text[:off] + string(r) + text[off:]
+			tx = newText(text, encUTF16)
+			if r == '\n' {
+				line, col = line+1, 0
+			} else {
+				col++
+			}
+			sameAsLint(t, fmt.Sprintf("after typing %q", r), text, c.diagnostics(uri).Diagnostics, lintFile(t, path, text))
+		}
+	}
+	// into dept1's submitacl, after "lead1": a service account, then a
+	// second space (two findings appear and go)
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		if strings.Contains(l, `"lead1 dept1"`) {
+			typeAt(i, strings.Index(l, "lead1")+5, ",system:x y")
+			break
+		}
+	}
+	// a new queue after q0 of the first team: lines change
+	for i, l := range strings.Split(text, "\n") {
+		if strings.HasSuffix(l, "- name: q0") {
+			indent := strings.Repeat(" ", len(l)-len("- name: q0"))
+			typeAt(i+1, 0, indent+"- name: q0\n")
+			break
+		}
 	}
 	c.stop()
 }

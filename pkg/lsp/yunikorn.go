@@ -37,10 +37,13 @@ func (an *analysis) model() *ykModel {
 				an.yk = nil
 			}
 		}()
-		in := &lint.Input{Path: an.path, Data: []byte(an.t.s), Explicit: true, Arg: an.path}
-		docs, err := config.FromInput(in, config.LoadOptions{Key: an.key})
-		if err != nil || len(docs) == 0 {
-			return
+		docs, _ := an.parsed.([]*config.Document)
+		if docs == nil {
+			in := &lint.Input{Path: an.path, Data: []byte(an.t.s), Explicit: true, Arg: an.path}
+			var err error
+			if docs, err = config.FromInput(in, config.LoadOptions{Key: an.key}); err != nil || len(docs) == 0 {
+				return
+			}
 		}
 		l := yunikorn.Accept(docs, nil)
 		if l.Config == nil || l.Config.Doc == nil || l.Config.Doc.File != an.path {

@@ -39,6 +39,18 @@ func Documents(in *lint.Input, key string) ([]*config.Document, error) {
 
 // Lint lints every queue config of the input.
 func (Sys) Lint(in *lint.Input, opts lint.Options) (*lint.Report, error) {
+	if prev, ok := in.Previous.([]*config.Document); ok && len(prev) == 1 && prev[0].File == in.Path {
+		// an edit inside one value of the same raw file, as typing does:
+		// the earlier parse with that value replaced, exactly what parsing
+		// afresh gives (config.Reparse says when, and FuzzReparse checks)
+		d := config.Reparse(prev[0], in.Data)
+		if d != nil {
+			docs := []*config.Document{d}
+			rep := LintDocuments(docs)
+			rep.Parsed = docs
+			return rep, nil
+		}
+	}
 	docs, err := config.FromInput(in, config.LoadOptions{Key: opts.Key})
 	var ka *config.KeyAbsentError
 	if errors.As(err, &ka) {
@@ -54,7 +66,9 @@ func (Sys) Lint(in *lint.Input, opts lint.Options) (*lint.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	return LintDocuments(docs), nil
+	rep := LintDocuments(docs)
+	rep.Parsed = docs
+	return rep, nil
 }
 
 // LintDocuments lints documents already read (after --fix rewrote them).
