@@ -63,6 +63,9 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzCoverage$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/mesos
 	$(GO) test -run '^$$' -fuzz '^FuzzFormula$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/ytsaurus
 	$(GO) test -run '^$$' -fuzz '^FuzzLint$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/ytsaurus
+	$(GO) test -run '^$$' -fuzz '^FuzzReparse$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/config
+	$(GO) test -run '^$$' -fuzz '^FuzzSession$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/lsp
+	$(GO) test -run '^$$' -fuzz '^FuzzAppendPublishDiagnostics$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/lsp
 
 ## bench: whole-process CPU time and peak memory of aclint against a process that only decodes
 ## the same file (internal/bench), failing above the targets of docs/performance.md; then the
