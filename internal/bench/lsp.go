@@ -85,9 +85,8 @@ func cpuNow() time.Duration {
 
 type lspResult struct {
 	queues, diagnostics int
-	// medians: typing in a value, an edit across lines (a line added and
-	// taken out again: the server parses the text again), hovers after a
-	// change
+	// medians: typing in a value, an edit across lines (a queue's line
+	// added and taken out again), hovers after a change
 	change, lines, hoverQueue time.Duration
 	hoverACL                  time.Duration
 }
@@ -170,16 +169,21 @@ func measureLSP(n, runs int, findings bool) lspResult {
 			changes, hq, ha = append(changes, spent), append(hq, hoverQ), append(ha, hoverA)
 		}
 	}
-	// lines: a queue added after the department's line and taken out again
+	// lines: a leaf queue added after q3 of the department's first team (a
+	// leaf without ACLs), and taken out again
 	var across []time.Duration
-	newLine := "\n" + strings.Repeat(" ", strings.Index(lines[line-1], "- name:")) + "- name: added"
-	end := len(lines[line-1])
+	leaf := line
+	for leaf < len(lines) && !strings.HasSuffix(lines[leaf], "- name: q3") {
+		leaf++
+	}
+	newLine := "\n" + strings.Repeat(" ", strings.Index(lines[leaf], "- name:")) + "- name: added"
+	end := len(lines[leaf])
 	for i := 0; i < runs+3; i++ {
 		version++
-		rng := map[string]any{"start": map[string]any{"line": line - 1, "character": end}, "end": map[string]any{"line": line - 1, "character": end}}
+		rng := map[string]any{"start": map[string]any{"line": leaf, "character": end}, "end": map[string]any{"line": leaf, "character": end}}
 		insert := newLine
 		if i%2 == 1 {
-			rng["end"] = map[string]any{"line": line, "character": len(newLine) - 1}
+			rng["end"] = map[string]any{"line": leaf + 1, "character": len(newLine) - 1}
 			insert = ""
 		}
 		before := cpuNow()
@@ -201,11 +205,12 @@ func measureLSP(n, runs int, findings bool) lspResult {
 
 // benchLSP prints the language server's rows and returns how many are over
 // their targets (issue 24: 10,000 queues re-linted in 50 ms of CPU, 100 in
-// 5), for a config that lints clean and for one with a warning on every
-// fourth leaf (thousands of diagnostics to publish on every keystroke).
+// 5; both kinds of edit), for a config that lints clean and for one with a
+// warning on every fourth leaf (thousands of diagnostics to publish on
+// every keystroke).
 func benchLSP(runs int) int {
 	fmt.Printf("\nlanguage server (aclint lsp, in process): CPU time from a change to its diagnostics and of a hover, median of %d\n", runs)
-	fmt.Printf("(typing: a character typed into an ACL; lines: a line added or taken out, which parses the text again)\n\n")
+	fmt.Printf("(typing: a character typed into an ACL; lines: a queue's line added or taken out)\n\n")
 	fmt.Printf("%-8s %11s %10s %8s %6s %10s %13s %11s\n", "queues", "diagnostics", "typing", "target", "", "lines", "hover queue", "hover ACL")
 	failed := 0
 	for _, row := range []struct {
@@ -215,7 +220,7 @@ func benchLSP(runs int) int {
 	}{{100, false, 5 * time.Millisecond}, {100, true, 5 * time.Millisecond}, {10000, false, 50 * time.Millisecond}, {10000, true, 50 * time.Millisecond}} {
 		r := measureLSP(row.n, runs, row.findings)
 		mark := ""
-		if r.change > row.target {
+		if r.change > row.target || r.lines > row.target {
 			mark = "OVER"
 			failed++
 		}

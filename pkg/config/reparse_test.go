@@ -119,7 +119,7 @@ func randomEdit(r *rand.Rand, text string) string {
 // takes an edit, to give exactly what a full parse gives.
 func TestReparseEqualsParse(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
-	taken, edits := 0, 0
+	taken, edits, acrossLines := 0, 0, 0
 	rounds := 12
 	if testing.Short() {
 		rounds = 6
@@ -132,14 +132,21 @@ func TestReparseEqualsParse(t *testing.T) {
 		prev := docs[0]
 		for k := 0; k < rounds; k++ {
 			var next string
-			if r.Intn(2) == 0 {
+			kind := r.Intn(3)
+			switch kind {
+			case 0:
 				next = randomEdit(r, string(prev.Text))
-			} else {
+			case 1:
 				next = valueEdit(r, string(prev.Text))
+			default:
+				next = lineEdit(r, string(prev.Text))
 			}
 			edits++
 			if checkReparse(t, prev, next) {
 				taken++
+				if kind == 2 && strings.Count(next, "\n") != strings.Count(string(prev.Text), "\n") {
+					acrossLines++
+				}
 			}
 			// typing goes on from the new text while it stays clean YAML;
 			// a broken one is left, as its next keystrokes are full parses
@@ -148,9 +155,9 @@ func TestReparseEqualsParse(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d edits, %d taken by Reparse, each equal to a full parse", edits, taken)
-	if taken < edits/10 {
-		t.Fatalf("Reparse took %d of %d edits: the fast path is not exercised", taken, edits)
+	t.Logf("%d edits, %d taken by Reparse (%d of them adding or removing lines), each equal to a full parse", edits, taken, acrossLines)
+	if taken < edits/10 || acrossLines < edits/100 {
+		t.Fatalf("Reparse took %d of %d edits, %d across lines: the fast paths are not exercised", taken, edits, acrossLines)
 	}
 }
 
@@ -177,6 +184,40 @@ func valueEdit(r *rand.Rand, text string) string {
 	return text
 }
 
+// lineEdit adds, removes, copies or splits lines, as pressing Enter,
+// deleting a line or pasting one does.
+func lineEdit(r *rand.Rand, text string) string {
+	lines := strings.Split(text, "\n")
+	l := r.Intn(len(lines))
+	line := lines[l]
+	indent := line[:len(line)-len(strings.TrimLeft(line, " "))]
+	var repl []string
+	switch r.Intn(7) {
+	case 0: // a copy of the line below it
+		repl = []string{line, line}
+	case 1: // the line removed
+		repl = nil
+	case 2: // a blank line
+		repl = []string{line, ""}
+	case 3: // a new item at the line's indentation
+		repl = []string{line, indent + "- name: n" + fmt.Sprint(r.Intn(9))}
+	case 4: // a new key below
+		repl = []string{line, indent + "  submitacl: \"x y\""}
+	case 5: // the line split where the cursor is
+		c := r.Intn(len(line) + 1)
+		repl = []string{line[:c], indent + line[c:]}
+	default: // two lines joined
+		if l+1 < len(lines) {
+			repl = []string{line + strings.TrimLeft(lines[l+1], " ")}
+			lines = append(lines[:l+1], lines[l+2:]...)
+		} else {
+			repl = []string{line}
+		}
+	}
+	out := append(append(append([]string(nil), lines[:l]...), repl...), lines[l+1:]...)
+	return strings.Join(out, "\n")
+}
+
 // TestReparseCases: what Reparse must refuse, and that prev is unchanged.
 func TestReparseCases(t *testing.T) {
 	base := "partitions:\n  - name: default\n    queues:\n      - name: root\n        submitacl: \"alice dev\"\n        queues:\n          - name: a\n            adminacl: bob\n"
@@ -196,8 +237,12 @@ func TestReparseCases(t *testing.T) {
 		{strings.Replace(base, "adminacl: bob", "adminacls: bob", 1), false},      // the key
 		{strings.Replace(base, "name: default", "name: other", 1), true},
 		{strings.Replace(base, "partitions:", "partition:", 1), false}, // the top level
-		{strings.Replace(base, "alice dev", "alice\ndev", 1), false},   // a new line
 		{base + "  extra", false},
+		// lines: a queue added, a key added, a queue removed
+		{strings.Replace(base, "          - name: a\n", "          - name: a\n          - name: b\n", 1), true},
+		{strings.Replace(base, "            adminacl: bob\n", "            adminacl: bob\n            submitacl: sue\n", 1), true},
+		{strings.Replace(base, "        queues:\n          - name: a\n            adminacl: bob\n", "", 1), true},
+		{strings.Replace(base, "            adminacl: bob\n", "            adminacl: bob\n            # who\n", 1), false}, // a comment
 	} {
 		nd := Reparse(prev, []byte(c.next))
 		if (nd != nil) != c.take {

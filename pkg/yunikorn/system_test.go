@@ -28,6 +28,8 @@ func TestLintBuildsOnPrevious(t *testing.T) {
 		// a user typed into a department's ACL: a new finding appears
 		{strings.Replace(v1, `"lead1 dept1"`, `"lead1 dept1 ops"`, 1), true},
 		{strings.Replace(v1, `"lead1 dept1"`, `"lead1,system:admin dept1"`, 1), true},
+		// a queue added after a leaf: only its team is parsed again
+		{strings.Replace(v1, "                  - name: q3\n", "                  - name: q3\n                  - name: q9\n                    submitacl: \"a b,system:x\"\n", 1), true},
 		{strings.Replace(v1, "- name: q3\n", "- name: q3\n  x\n", 1), false},
 		{strings.Replace(v1, `"lead1 dept1"`, `*lead1`, 1), false},
 	} {
