@@ -1,0 +1,167 @@
+// Package yarn reads Apache Hadoop YARN's queue access control lists
+// exactly as YARN does. This file is Hadoop's ACL string grammar: the
+// AccessControlList constructor of hadoop-common
+// (org.apache.hadoop.security.authorize.AccessControlList, buildACL and
+// isUserInList), whose Java string semantics (split, trim, isBlank) decide
+// what a value means.
+package yarn
+
+import (
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// ACL is an AccessControlList as `new AccessControlList(value)` builds it.
+type ACL struct {
+	// Value is the string as YARN received it.
+	Value string
+	// All is isAllAllowed: the users part or the groups part, trimmed, is
+	// exactly "*". The other part is then not read at all.
+	All bool
+	// Users and Groups are the entries in the order written, each once
+	// (Hadoop keeps them in a TreeSet: sorted, without repeats), with
+	// where each was written.
+	Users, Groups []Entry
+	// Split is the byte offset of the space that separates users from
+	// groups, or -1 when there is none (then every entry is a user).
+	Split int
+}
+
+// Entry is one user or group of an ACL.
+type Entry struct {
+	Name string
+	// Offset is where the entry's text (before trimming) starts in Value.
+	Offset int
+	// Repeat is set on an entry whose name came earlier in the same list:
+	// Hadoop's set holds it once.
+	Repeat bool
+}
+
+// ParseACL reads an ACL string as AccessControlList(String) does:
+// aclString.split(" ", 2) splits at the first space only; a part that is
+// "*" once trimmed makes the ACL allow everyone; otherwise each part is
+// split at commas, blank entries are skipped and the others trimmed.
+// A tab or a newline is not a separator: "alice\tbob" is one user.
+func ParseACL(value string) ACL {
+	a := ACL{Value: value, Split: strings.IndexByte(value, ' ')}
+	users, groups := value, ""
+	if a.Split >= 0 {
+		users, groups = value[:a.Split], value[a.Split+1:]
+	}
+	// buildACL looks for the wildcard in every part before reading any
+	if javaTrim(users) == "*" || (a.Split >= 0 && javaTrim(groups) == "*") {
+		a.All = true
+		return a
+	}
+	a.Users = entries(users, 0)
+	if a.Split >= 0 {
+		a.Groups = entries(groups, a.Split+1)
+	}
+	return a
+}
+
+// entries splits a part at commas as Java's String.split(",") does (empty
+// strings at the end dropped, which the blank test drops anyway), keeping
+// the entries that are not blank, trimmed.
+func entries(part string, base int) []Entry {
+	var out []Entry
+	seen := map[string]bool{}
+	off := 0
+	for _, raw := range strings.Split(part, ",") {
+		if !javaIsBlank(raw) {
+			name := javaTrim(raw)
+			out = append(out, Entry{Name: name, Offset: base + off, Repeat: seen[name]})
+			seen[name] = true
+		}
+		off += len(raw) + 1
+	}
+	return out
+}
+
+// javaTrim is String.trim(): it removes every character up to U+0020
+// (spaces and all control characters) from both ends, and nothing else.
+func javaTrim(s string) string {
+	i, j := 0, len(s)
+	for i < j && s[i] <= ' ' {
+		i++
+	}
+	for j > i && s[j-1] <= ' ' {
+		j--
+	}
+	return s[i:j]
+}
+
+// javaIsBlank is commons-lang3's StringUtils.isBlank: empty, or every
+// character is Character.isWhitespace.
+func javaIsBlank(s string) bool {
+	for _, r := range s {
+		if !javaIsWhitespace(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// javaIsWhitespace is Character.isWhitespace: the Unicode space, line and
+// paragraph separators except the non-breaking ones (U+00A0, U+2007,
+// U+202F), and \t \n \v \f \r and U+001C to U+001F. Invalid UTF-8 is not
+// whitespace.
+func javaIsWhitespace(r rune) bool {
+	switch r {
+	case '\t', '\n', '\v', '\f', '\r', 0x1C, 0x1D, 0x1E, 0x1F:
+		return true
+	case 0xA0, 0x2007, 0x202F, utf8.RuneError:
+		return false
+	}
+	return unicode.In(r, unicode.Zs, unicode.Zl, unicode.Zp)
+}
+
+// UserNames are the distinct users, sorted as Hadoop's TreeSet holds them.
+func (a ACL) UserNames() []string { return names(a.Users) }
+
+// GroupNames are the distinct groups, sorted.
+func (a ACL) GroupNames() []string { return names(a.Groups) }
+
+func names(es []Entry) []string {
+	out := make([]string, 0, len(es))
+	for _, e := range es {
+		if !e.Repeat {
+			out = append(out, e.Name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Allows is isUserInList: everyone when the ACL allows all, else the user's
+// short name among the users or any of the user's groups among the
+// groups. Names match exactly, case and all.
+func (a ACL) Allows(user string, groups []string) bool {
+	if a.All {
+		return true
+	}
+	for _, u := range a.Users {
+		if u.Name == user {
+			return true
+		}
+	}
+	for _, g := range groups {
+		for _, e := range a.Groups {
+			if e.Name == g {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// String is AccessControlList.getAclString: "*", or the sorted users and
+// groups joined by commas with one space between.
+func (a ACL) String() string {
+	if a.All {
+		return "*"
+	}
+	return strings.Join(a.UserNames(), ",") + " " + strings.Join(a.GroupNames(), ",")
+}
