@@ -1,0 +1,229 @@
+package yarn
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Pos is a place in a configuration file: 1-based line and column (in
+// bytes), as encoding/xml counts them.
+type Pos struct{ Line, Col int }
+
+// Property is one <property> of a Hadoop configuration file, as
+// Configuration's parser (org.apache.hadoop.conf.Configuration.Parser, the
+// StAX reader of Hadoop 3) reads it.
+type Property struct {
+	// Name is the <name> text, trimmed (or the name attribute, as written).
+	Name string
+	// Value is the <value> text as written: not trimmed. HasValue is false
+	// when there is none (no <value>, or an empty one): Configuration then
+	// does not set the property at all, so its default applies.
+	Value    string
+	HasValue bool
+	// Final is set by <final>true</final> exactly (or final="true").
+	Final bool
+	// Pos is the <property> element, NamePos the name, ValuePos the first
+	// character of the value's text.
+	Pos, NamePos, ValuePos Pos
+	// Ignored is set when an earlier property of the same name was final:
+	// Configuration keeps the earlier one ("an attempt to override final
+	// parameter").
+	Ignored bool
+	// Overridden is set when a later property of the same name replaced
+	// this one.
+	Overridden bool
+
+	named bool // a name was given (Hadoop drops a property without one)
+}
+
+// Conf is a Hadoop configuration file: every property in file order, and
+// for each name the one Configuration ends up with.
+type Conf struct {
+	File  string
+	Props []*Property
+	// Root is the document element's name (Hadoop 3's parser reads
+	// <property> elements wherever they are; a file of YARN settings has
+	// <configuration> at the top).
+	Root    string
+	RootPos Pos
+	set     map[string]*Property
+	final   map[string]bool
+	// Unknown lists what aclint cannot read as Hadoop does, with where:
+	// an XInclude (Hadoop reads the other file), a DOCTYPE (entities), a
+	// CDATA section in a name or value. A question that depends on them
+	// is not answered.
+	Unknown []Unknown
+}
+
+// Unknown is something in a file aclint does not read as Hadoop would.
+type Unknown struct {
+	Pos Pos
+	Why string
+}
+
+// FileError is a configuration file that cannot be read: Refused when
+// Hadoop refuses it too (it is not well-formed XML), otherwise aclint
+// cannot read it as Hadoop does (a character set other than UTF-8, an
+// entity a DOCTYPE declares).
+type FileError struct {
+	File    string
+	Pos     Pos
+	Refused bool
+	Err     error
+}
+
+func (e *FileError) Error() string {
+	if e.Refused {
+		return fmt.Sprintf("%s:%d:%d: not well-formed XML, which Hadoop refuses: %v", e.File, e.Pos.Line, e.Pos.Col, e.Err)
+	}
+	return fmt.Sprintf("%s:%d:%d: aclint cannot read this as Hadoop does: %v", e.File, e.Pos.Line, e.Pos.Col, e.Err)
+}
+
+func (e *FileError) Unwrap() error { return e.Err }
+
+// Get returns the property a name resolves to, when it has a value.
+func (c *Conf) Get(name string) (*Property, bool) {
+	p, ok := c.set[name]
+	return p, ok
+}
+
+// IsFinal reports whether a property of this name was marked final.
+func (c *Conf) IsFinal(name string) bool { return c.final[name] }
+
+// ReadConf reads a Hadoop configuration file. It follows Configuration's
+// StAX parser event by event: <property> starts a property (its name,
+// value and final attributes read as written); the text of <name>,
+// <value> and <final> (and of anything nested in them) is collected; at
+// </name> the name is the text trimmed, at </value> the value is the text
+// as written when there is any, at </final> final is the text equal to
+// "true"; at </property> a property without a name is dropped. Loading
+// then sets a name's value unless an earlier property of that name was
+// final, and a final property marks its name final even without a value.
+// A file that is not well-formed XML is an error, as it is for Hadoop.
+func ReadConf(file string, data []byte) (*Conf, error) {
+	c := &Conf{File: file, set: map[string]*Property{}, final: map[string]bool{}}
+	d := xml.NewDecoder(bytes.NewReader(data))
+	d.Strict = true
+	d.Entity = nil // only XML's own entities; a DOCTYPE's are not expanded
+	otherCharset := false
+	d.CharsetReader = func(label string, in io.Reader) (io.Reader, error) {
+		otherCharset = true
+		return nil, fmt.Errorf("the file declares encoding %q; aclint reads UTF-8 only", label)
+	}
+	doctype := false
+	pos := func() Pos {
+		l, col := d.InputPos()
+		return Pos{l, col}
+	}
+	var (
+		cur        *Property
+		token      strings.Builder
+		tokenStart Pos
+		parseToken bool
+		depth      int
+	)
+	for {
+		at := pos()
+		startOff := d.InputOffset()
+		t, err := d.Token()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			// after a DOCTYPE, an unknown entity may be one it declares
+			return nil, &FileError{File: file, Pos: at, Refused: !doctype && !otherCharset, Err: err}
+		}
+		switch t := t.(type) {
+		case xml.StartElement:
+			depth++
+			if depth == 1 {
+				c.Root, c.RootPos = t.Name.Local, at
+			}
+			for i, a := range t.Attr {
+				for _, o := range t.Attr[:i] {
+					if a.Name == o.Name {
+						return nil, &FileError{File: file, Pos: at, Refused: true, Err: fmt.Errorf("attribute %q twice in <%s>", a.Name.Local, t.Name.Local)}
+					}
+				}
+			}
+			switch t.Name.Local {
+			case "property":
+				cur = &Property{Pos: at}
+				for _, a := range t.Attr {
+					switch a.Name.Local {
+					case "name":
+						cur.Name, cur.NamePos, cur.named = a.Value, at, true
+					case "value":
+						cur.Value, cur.HasValue, cur.ValuePos = a.Value, true, at
+					case "final":
+						cur.Final = a.Value == "true"
+					}
+				}
+			case "name", "value", "final", "source", "tag":
+				parseToken = true
+				token.Reset()
+				tokenStart = pos()
+			case "include":
+				c.Unknown = append(c.Unknown, Unknown{at, "an XInclude: Hadoop reads the included file into this one, aclint does not follow it"})
+			}
+		case xml.CharData:
+			if parseToken {
+				if bytes.HasPrefix(data[startOff:], []byte("<![CDATA[")) && cur != nil {
+					c.Unknown = append(c.Unknown, Unknown{at, "a CDATA section: Hadoop's XML reader may report it apart from the text around it, and aclint cannot tell what the value is"})
+				}
+				token.Write(t)
+			}
+		case xml.Directive:
+			if bytes.HasPrefix(bytes.TrimSpace(t), []byte("DOCTYPE")) {
+				doctype = true
+				c.Unknown = append(c.Unknown, Unknown{at, "a DOCTYPE: its entities and defaults are not applied by aclint"})
+			}
+		case xml.EndElement:
+			depth--
+			if cur == nil {
+				continue
+			}
+			text := token.String()
+			switch t.Name.Local {
+			case "name":
+				if text != "" {
+					cur.Name, cur.NamePos, cur.named = javaTrim(text), tokenStart, true
+				}
+			case "value":
+				if text != "" {
+					cur.Value, cur.HasValue, cur.ValuePos = text, true, tokenStart
+				}
+			case "final":
+				cur.Final = text == "true"
+			case "property":
+				if cur.named {
+					c.load(cur)
+				}
+				cur = nil
+			}
+		}
+	}
+	return c, nil
+}
+
+// load is Configuration.loadProperty for one parsed property.
+func (c *Conf) load(p *Property) {
+	c.Props = append(c.Props, p)
+	if p.HasValue {
+		if c.final[p.Name] {
+			p.Ignored = true
+		} else {
+			if prev := c.set[p.Name]; prev != nil {
+				prev.Overridden = true
+			}
+			c.set[p.Name] = p
+		}
+	}
+	if p.Final {
+		c.final[p.Name] = true
+	}
+}

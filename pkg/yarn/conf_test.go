@@ -1,0 +1,137 @@
+package yarn
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func conf(t *testing.T, props string) *Conf {
+	t.Helper()
+	c, err := ReadConf("c.xml", []byte("<?xml version=\"1.0\"?>\n<configuration>\n"+props+"\n</configuration>\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestReadConf: Configuration's parser (Hadoop 3, Configuration.Parser
+// and loadProperty), case by case.
+func TestReadConf(t *testing.T) {
+	get := func(c *Conf, name string) (string, bool) {
+		p, ok := c.Get(name)
+		if !ok {
+			return "", false
+		}
+		return p.Value, true
+	}
+	cases := []struct {
+		why, props, name, value string
+		set                     bool
+	}{
+		{"the name is trimmed, the value is not", "<property><name> a </name><value> x </value></property>", "a", " x ", true},
+		{"an empty value leaves the property unset (handleEndElement keeps a null value; loadProperty skips it)", "<property><name>a</name><value></value></property>", "a", "", false},
+		{"no value element: unset", "<property><name>a</name></property>", "a", "", false},
+		{"a value of one space is set", "<property><name>a</name><value> </value></property>", "a", " ", true},
+		{"the short form's attributes are read as written", `<property name="a" value="v"/>`, "a", "v", true},
+		{"the name attribute is not trimmed", `<property name=" a" value="v"/>`, " a", "v", true},
+		{"an element's text overrides the attribute", `<property name="a" value="v"><value>w</value></property>`, "a", "w", true},
+		{"the later property wins", "<property><name>a</name><value>1</value></property><property><name>a</name><value>2</value></property>", "a", "2", true},
+		{"a final property is not overridden", "<property><name>a</name><value>1</value><final>true</final></property><property><name>a</name><value>2</value></property>", "a", "1", true},
+		{"final must be exactly true", "<property><name>a</name><value>1</value><final> true</final></property><property><name>a</name><value>2</value></property>", "a", "2", true},
+		{"final without a value still makes the name final, and unset", "<property><name>a</name><final>true</final></property><property><name>a</name><value>2</value></property>", "a", "", false},
+		{"a comment inside the value: the text around it is joined", "<property><name>a</name><value>x<!-- c -->y</value></property>", "a", "xy", true},
+		{"text of elements nested in the value counts", "<property><name>a</name><value>x<b>y</b>z</value></property>", "a", "xyz", true},
+		{"XML's entities are expanded", "<property><name>a</name><value>x &amp; &#121;</value></property>", "a", "x & y", true},
+		{"a property without a name is dropped", "<property><value>x</value></property>", "", "", false},
+		{"an empty name element is no name", "<property><name></name><value>x</value></property>", "", "", false},
+		{"a blank name is the empty name", "<property><name> </name><value>x</value></property>", "", "x", true},
+		{"a description is ignored", "<property><name>a</name><description>d</description><value>v</value></property>", "a", "v", true},
+		{"properties are read wherever they are", "<x><property><name>a</name><value>v</value></property></x>", "a", "v", true},
+	}
+	for _, c := range cases {
+		got, ok := get(conf(t, c.props), c.name)
+		if ok != c.set || got != c.value {
+			t.Errorf("%s: got %q set=%v, want %q set=%v", c.why, got, ok, c.value, c.set)
+		}
+	}
+}
+
+func TestReadConfFinalAndOverride(t *testing.T) {
+	c := conf(t, "<property><name>a</name><value>1</value><final>true</final></property>\n<property><name>a</name><value>2</value></property>\n<property><name>b</name><value>1</value></property><property><name>b</name><value>2</value></property>")
+	if !c.Props[1].Ignored || c.Props[0].Ignored || !c.IsFinal("a") {
+		t.Errorf("the second a should be ignored: %+v", c.Props[:2])
+	}
+	if !c.Props[2].Overridden || c.Props[3].Overridden {
+		t.Errorf("the first b should be overridden: %+v", c.Props[2:])
+	}
+}
+
+func TestReadConfPositions(t *testing.T) {
+	c, err := ReadConf("c.xml", []byte("<configuration>\n  <property>\n    <name>a</name>\n    <value>v w</value>\n  </property>\n</configuration>\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := c.Get("a")
+	if p.Pos != (Pos{2, 3}) || p.NamePos != (Pos{3, 11}) || p.ValuePos != (Pos{4, 12}) {
+		t.Errorf("positions: property %v name %v value %v", p.Pos, p.NamePos, p.ValuePos)
+	}
+	if c.Root != "configuration" || c.RootPos != (Pos{1, 1}) {
+		t.Errorf("root %q at %v", c.Root, c.RootPos)
+	}
+}
+
+// TestReadConfUnknown: what aclint does not read as Hadoop would is said,
+// never guessed.
+func TestReadConfUnknown(t *testing.T) {
+	for props, want := range map[string]string{
+		"<property><name>a</name><value><![CDATA[x]]></value></property>":          "CDATA",
+		`<xi:include xmlns:xi="http://www.w3.org/2001/XInclude" href="more.xml"/>`: "XInclude",
+	} {
+		c := conf(t, props)
+		if len(c.Unknown) != 1 || !strings.Contains(c.Unknown[0].Why, want) {
+			t.Errorf("%s: unknown %+v, want %s", props, c.Unknown, want)
+		}
+	}
+	var fe *FileError
+	for in, refused := range map[string]bool{
+		"<configuration><property></configuration>":                                                                            true,
+		`<configuration><property name="a" name="b"/></configuration>`:                                                         true,
+		"<!DOCTYPE c [<!ENTITY e \"x\">]><configuration><property><name>a</name><value>&e;</value></property></configuration>": false,
+		"<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><configuration/>":                                                      false,
+	} {
+		_, err := ReadConf("c.xml", []byte(in))
+		if !errors.As(err, &fe) || fe.Refused != refused {
+			t.Errorf("%s: %v, want refused=%v", in, err, refused)
+		}
+	}
+}
+
+// FuzzReadConf: any bytes. The reader and the tree never panic, every
+// position is inside the file, and a decision can always be asked.
+func FuzzReadConf(f *testing.F) {
+	f.Add([]byte("<configuration><property><name>yarn.scheduler.capacity.root.queues</name><value>a, b</value></property>" +
+		"<property name=\"yarn.scheduler.capacity.root.a.acl_submit_applications\" value=\" g\"/></configuration>"))
+	f.Add([]byte("<!DOCTYPE c [<!ENTITY e \"x\">]><configuration><property><name>a</name><value>&e;<![CDATA[y]]></value></property></configuration>"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 1<<16 {
+			return
+		}
+		c, err := ReadConf("f.xml", data)
+		if err != nil {
+			return
+		}
+		lines := 1 + strings.Count(string(data), "\n")
+		for _, p := range c.Props {
+			for _, at := range []Pos{p.Pos, p.NamePos, p.ValuePos} {
+				if at.Line > lines || at.Line < 0 {
+					t.Fatalf("position %v outside the %d-line file", at, lines)
+				}
+			}
+		}
+		cs := ReadCS(c)
+		for path := range cs.ByPath {
+			cs.Decide(path+".x", "u", []string{"g"}, Submit)
+		}
+	})
+}

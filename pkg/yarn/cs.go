@@ -1,0 +1,177 @@
+package yarn
+
+import "strings"
+
+// The Capacity Scheduler's queues and their ACLs, as
+// CapacitySchedulerConfiguration reads them from capacity-scheduler.xml.
+
+// CSPrefix is CapacitySchedulerConfiguration.PREFIX.
+const CSPrefix = "yarn.scheduler.capacity."
+
+// Action is a queue ACL: QueueACL.SUBMIT_APPLICATIONS or ADMINISTER_QUEUE.
+type Action int
+
+const (
+	Submit Action = iota
+	Administer
+)
+
+// Key is the ACL's key suffix: "acl_" + QueueACL lower-cased
+// (CapacitySchedulerConfiguration.getAclKey).
+func (a Action) Key() string {
+	if a == Administer {
+		return "acl_administer_queue"
+	}
+	return "acl_submit_applications"
+}
+
+func (a Action) String() string {
+	if a == Administer {
+		return "administer"
+	}
+	return "submit"
+}
+
+// Queue is one queue of the tree.
+type Queue struct {
+	Name, Path string
+	Parent     *Queue
+	Children   []*Queue
+	// ListedAt is the property whose .queues value names this queue
+	// (nil for root).
+	ListedAt *Property
+	// ACLs by Action: the ACL YARN builds, and the property it comes from
+	// (nil when the default applies: "*" for root, " " for every other
+	// queue, CapacitySchedulerConfiguration.ALL_ACL and NONE_ACL).
+	ACL  [2]ACL
+	From [2]*Property
+	// Unknown is set for an ACL aclint cannot know: its value uses
+	// Configuration's ${...} substitution, which reads other
+	// configuration and the JVM's system properties.
+	Unknown [2]bool
+}
+
+// CS is a capacity-scheduler.xml read as a queue tree.
+type CS struct {
+	Conf *Conf
+	Root *Queue
+	// ByPath finds a queue by its full path, as written ("root.a.b").
+	ByPath map[string]*Queue
+	// Truncated is set when the tree went past maxQueues or maxDepth:
+	// what is below is not read, and questions about it are not answered.
+	Truncated bool
+}
+
+// maxQueues and maxDepth bound the tree a hostile file can make: every
+// level is a property, but paths grow with depth, so a deep chain would
+// cost memory by the square of its depth. Real trees are a few levels.
+const (
+	maxQueues = 1 << 20
+	maxDepth  = 256
+)
+
+// ReadCS builds the queue tree from root as the Capacity Scheduler does:
+// a queue's children are yarn.scheduler.capacity.<path>.queues, read as
+// Configuration.getStrings reads a list (split at commas, empty pieces
+// dropped) and each name trimmed (getQueues). Each queue's ACLs are
+// getAcl: the value of <path>.acl_submit_applications and
+// <path>.acl_administer_queue, else "*" for root and " " (nobody) for the
+// rest.
+func ReadCS(c *Conf) *CS {
+	cs := &CS{Conf: c, ByPath: map[string]*Queue{}}
+	cs.Root = &Queue{Name: "root", Path: "root"}
+	count := 0
+	var walk func(q *Queue, depth int)
+	walk = func(q *Queue, depth int) {
+		cs.ByPath[q.Path] = q
+		for _, a := range []Action{Submit, Administer} {
+			if p, ok := c.Get(CSPrefix + q.Path + "." + a.Key()); ok {
+				q.ACL[a], q.From[a] = ParseACL(p.Value), p
+				q.Unknown[a] = strings.Contains(p.Value, "${")
+			} else if q.Path == "root" {
+				q.ACL[a] = ParseACL("*")
+			} else {
+				q.ACL[a] = ParseACL(" ")
+			}
+		}
+		p, ok := c.Get(CSPrefix + q.Path + ".queues")
+		if !ok {
+			return
+		}
+		if depth >= maxDepth {
+			cs.Truncated = true
+			return
+		}
+		for _, piece := range strings.Split(p.Value, ",") {
+			if piece == "" {
+				continue // StringTokenizer skips empty tokens
+			}
+			if count >= maxQueues {
+				cs.Truncated = true
+				return
+			}
+			name := javaTrim(piece)
+			count++
+			child := &Queue{Name: name, Path: q.Path + "." + name, Parent: q, ListedAt: p}
+			q.Children = append(q.Children, child)
+			if _, dup := cs.ByPath[child.Path]; !dup {
+				walk(child, depth+1)
+			}
+		}
+	}
+	walk(cs.Root, 0)
+	return cs
+}
+
+// Decision is YARN's answer to one access question, with the ACL that
+// decided it.
+type Decision struct {
+	Allowed bool
+	// Queue and Action are where access was granted (nil when denied).
+	Queue  *Queue
+	Action Action
+	// Consulted are the queues whose ACLs were read, from the queue up.
+	Consulted []*Queue
+	// Unknown is set when an ACL on the way could not be read: the answer
+	// is not known.
+	Unknown bool
+}
+
+// Decide answers whether user (with groups) may act on the queue at path,
+// with ACLs enabled: ConfiguredYarnAuthorizer.checkPermission asks the
+// queue's ACL for the access type and, when it does not allow the user,
+// the ACL of the queue named by the path up to its last dot, up to a name
+// without a dot; there is no deny. A path with no queue has no ACLs and
+// the walk goes on. Submitting is allowed when the submit check or the
+// administer check passes (RMAppManager, and the scheduler's own check
+// when the application is added).
+func (cs *CS) Decide(path string, user string, groups []string, action Action) Decision {
+	tries := []Action{action}
+	if action == Submit {
+		tries = []Action{Submit, Administer}
+	}
+	// below a cut-off tree, a queue's own ACLs are not known
+	d := Decision{Unknown: cs.Truncated && cs.ByPath[path] == nil}
+	for p := path; ; {
+		if q := cs.ByPath[p]; q != nil {
+			d.Consulted = append(d.Consulted, q)
+		}
+		i := strings.LastIndexByte(p, '.')
+		if i < 0 {
+			break
+		}
+		p = p[:i]
+	}
+	for _, a := range tries {
+		for _, x := range d.Consulted {
+			if x.Unknown[a] {
+				d.Unknown = true
+				continue
+			}
+			if x.ACL[a].Allows(user, groups) {
+				return Decision{Allowed: true, Queue: x, Action: a, Consulted: d.Consulted}
+			}
+		}
+	}
+	return d
+}
