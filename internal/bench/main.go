@@ -118,6 +118,7 @@ func main() {
 	}
 	acls := write("acls.json", gen.MesosACLs(kinds, 1000))
 	tree := write("tree.yaml", gen.YTTree(20000))
+	csXML := write("capacity-scheduler.xml", gen.CapacityScheduler(*queues))
 	info, _ := os.Stat(cfg)
 	fmt.Printf("config: %d queues, %.1f MB; CPU time is the median of %d runs, user+sys, whole process\n\n", *queues, float64(info.Size())/1e6, *runs)
 
@@ -130,6 +131,7 @@ func main() {
 		{"diff (vs decoding both files)", []string{"yaml", cfg, cfg2}, []string{"diff", cfg, cfg2}, 2.0, 2.0, false},
 		{"Mesos lint (vs encoding/json)", []string{"json", acls}, []string{"lint", "--color", "never", acls}, 1.5, 2.0, false},
 		{"YTsaurus lint (vs yaml.v3)", []string{"yaml", tree}, []string{"lint", "--color", "never", tree}, 1.5, 2.0, false},
+		{"YARN lint (vs encoding/xml)", []string{"xml", csXML}, []string{"lint", "--color", "never", csXML}, 1.5, 2.0, false},
 	}
 	failed := 0
 	fmt.Printf("%-32s %10s %10s %7s %7s %9s %9s %6s %6s\n", "command", "floor CPU", "aclint", "ratio", "target", "floor RSS", "RSS", "ratio", "target")

@@ -6,6 +6,7 @@ package systems
 import (
 	"github.com/aclint/aclint/pkg/lint"
 	"github.com/aclint/aclint/pkg/mesos"
+	"github.com/aclint/aclint/pkg/yarn"
 	"github.com/aclint/aclint/pkg/ytsaurus"
 	"github.com/aclint/aclint/pkg/yunikorn"
 )
@@ -15,6 +16,7 @@ func init() {
 	// their files by content first, YuniKorn (which takes the rest) last
 	lint.RegisterSystem(mesos.Sys{})
 	lint.RegisterSystem(ytsaurus.Sys{})
+	lint.RegisterSystem(yarn.Sys{})
 	lint.RegisterSystem(yunikorn.Sys{})
 	// YuniKorn reads what no system recognises: queue configs come raw,
 	// indented, in flow style or inside Kubernetes manifests

@@ -67,15 +67,37 @@ func ParseACL(value string) ACL {
 // the entries that are not blank, trimmed.
 func entries(part string, base int) []Entry {
 	var out []Entry
-	seen := map[string]bool{}
+	var seen map[string]bool // for long lists; short ones are searched
 	off := 0
-	for _, raw := range strings.Split(part, ",") {
+	for len(part) >= 0 {
+		raw, rest, more := strings.Cut(part, ",")
 		if !javaIsBlank(raw) {
 			name := javaTrim(raw)
-			out = append(out, Entry{Name: name, Offset: base + off, Repeat: seen[name]})
-			seen[name] = true
+			repeat := false
+			if len(out) < 16 {
+				for _, e := range out {
+					if e.Name == name {
+						repeat = true
+						break
+					}
+				}
+			} else {
+				if seen == nil {
+					seen = make(map[string]bool, 2*len(out))
+					for _, e := range out {
+						seen[e.Name] = true
+					}
+				}
+				repeat = seen[name]
+				seen[name] = true
+			}
+			out = append(out, Entry{Name: name, Offset: base + off, Repeat: repeat})
 		}
 		off += len(raw) + 1
+		if !more {
+			break
+		}
+		part = rest
 	}
 	return out
 }

@@ -24,6 +24,9 @@ type Property struct {
 	// does not set the property at all, so its default applies.
 	Value    string
 	HasValue bool
+	// EmptyValue is set when a <value> element is there but empty: the
+	// property is then not set, which is easily taken for "set to empty".
+	EmptyValue bool
 	// Final is set by <final>true</final> exactly (or final="true").
 	Final bool
 	// Pos is the <property> element, NamePos the name, ValuePos the first
@@ -38,6 +41,7 @@ type Property struct {
 	Overridden bool
 
 	named bool // a name was given (Hadoop drops a property without one)
+	read  bool // the queue tree read it as a queue's ACL
 }
 
 // Conf is a Hadoop configuration file: every property in file order, and
@@ -125,6 +129,11 @@ func ReadConf(file string, data []byte) (*Conf, error) {
 		tokenStart Pos
 		parseToken bool
 		depth      int
+		// open elements whose text is collected: Hadoop keeps appending
+		// text after they end, but it is only ever read at the end of
+		// one of them, which starts by clearing it; so text outside them
+		// never counts
+		inToken int
 	)
 	for {
 		at := pos()
@@ -165,13 +174,14 @@ func ReadConf(file string, data []byte) (*Conf, error) {
 				}
 			case "name", "value", "final", "source", "tag":
 				parseToken = true
+				inToken++
 				token.Reset()
 				tokenStart = pos()
 			case "include":
 				c.Unknown = append(c.Unknown, Unknown{at, "an XInclude: Hadoop reads the included file into this one, aclint does not follow it"})
 			}
 		case xml.CharData:
-			if parseToken {
+			if parseToken && inToken > 0 {
 				if bytes.HasPrefix(data[startOff:], []byte("<![CDATA[")) && cur != nil {
 					c.Unknown = append(c.Unknown, Unknown{at, "a CDATA section: Hadoop's XML reader may report it apart from the text around it, and aclint cannot tell what the value is"})
 				}
@@ -184,6 +194,10 @@ func ReadConf(file string, data []byte) (*Conf, error) {
 			}
 		case xml.EndElement:
 			depth--
+			switch t.Name.Local {
+			case "name", "value", "final", "source", "tag":
+				inToken--
+			}
 			if cur == nil {
 				continue
 			}
@@ -195,7 +209,9 @@ func ReadConf(file string, data []byte) (*Conf, error) {
 				}
 			case "value":
 				if text != "" {
-					cur.Value, cur.HasValue, cur.ValuePos = text, true, tokenStart
+					cur.Value, cur.HasValue, cur.ValuePos, cur.EmptyValue = text, true, tokenStart, false
+				} else if !cur.HasValue {
+					cur.EmptyValue, cur.ValuePos = true, tokenStart
 				}
 			case "final":
 				cur.Final = text == "true"

@@ -49,6 +49,9 @@ type Queue struct {
 	// Configuration's ${...} substitution, which reads other
 	// configuration and the JVM's system properties.
 	Unknown [2]bool
+	// Repeat is set on a queue listed again under the same parent: the
+	// first one is the queue, this one is not read again.
+	Repeat bool
 }
 
 // CS is a capacity-scheduler.xml read as a queue tree.
@@ -81,12 +84,19 @@ func ReadCS(c *Conf) *CS {
 	cs := &CS{Conf: c, ByPath: map[string]*Queue{}}
 	cs.Root = &Queue{Name: "root", Path: "root"}
 	count := 0
+	var key []byte // reused: a lookup with string(key) does not allocate
+	get := func(path, suffix string) (*Property, bool) {
+		key = append(append(append(append(key[:0], CSPrefix...), path...), '.'), suffix...)
+		p, ok := c.set[string(key)]
+		return p, ok
+	}
 	var walk func(q *Queue, depth int)
 	walk = func(q *Queue, depth int) {
 		cs.ByPath[q.Path] = q
 		for _, a := range []Action{Submit, Administer} {
-			if p, ok := c.Get(CSPrefix + q.Path + "." + a.Key()); ok {
+			if p, ok := get(q.Path, a.Key()); ok {
 				q.ACL[a], q.From[a] = ParseACL(p.Value), p
+				p.read = true
 				q.Unknown[a] = strings.Contains(p.Value, "${")
 			} else if q.Path == "root" {
 				q.ACL[a] = ParseACL("*")
@@ -94,7 +104,7 @@ func ReadCS(c *Conf) *CS {
 				q.ACL[a] = ParseACL(" ")
 			}
 		}
-		p, ok := c.Get(CSPrefix + q.Path + ".queues")
+		p, ok := get(q.Path, "queues")
 		if !ok {
 			return
 		}
@@ -114,7 +124,9 @@ func ReadCS(c *Conf) *CS {
 			count++
 			child := &Queue{Name: name, Path: q.Path + "." + name, Parent: q, ListedAt: p}
 			q.Children = append(q.Children, child)
-			if _, dup := cs.ByPath[child.Path]; !dup {
+			if _, dup := cs.ByPath[child.Path]; dup {
+				child.Repeat = true
+			} else {
 				walk(child, depth+1)
 			}
 		}

@@ -6,12 +6,15 @@
 //	                     tree is kept to the end, as a command comparing
 //	                     two files (diff) must keep both
 //	floor json FILE...   encoding/json into an any, per file
+//	floor xml FILE...    encoding/xml's tokens, the text kept, per file
 //	floor write N FILE   writes N bytes like a CSV of the file's size (the
 //	                     floor of a command bound by writing its output)
 package main
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/xml"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -27,6 +30,28 @@ func main() {
 		os.Exit(2)
 	}
 	switch os.Args[1] {
+	case "xml":
+		// encoding/xml reading every token, keeping the text: what any
+		// reader of a Hadoop configuration file must do at least
+		var kept [][]byte
+		defer func() { runtime.KeepAlive(kept) }()
+		for _, f := range os.Args[2:] {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(2)
+			}
+			d := xml.NewDecoder(bytes.NewReader(data))
+			for {
+				t, err := d.Token()
+				if err != nil {
+					break
+				}
+				if c, ok := t.(xml.CharData); ok {
+					kept = append(kept, bytes.Clone(c))
+				}
+			}
+		}
 	case "yaml", "json":
 		var kept []any
 		defer func() { runtime.KeepAlive(kept) }()

@@ -1,0 +1,706 @@
+package yarn
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/aclint/aclint/pkg/lint"
+)
+
+// Keys of yarn-site.xml that decide whether queue ACLs count at all
+// (YarnConfiguration.YARN_ACL_ENABLE, default false, and YARN_ADMIN_ACL,
+// default "*").
+const (
+	ACLEnableKey = "yarn.acl.enable"
+	AdminACLKey  = "yarn.admin.acl"
+)
+
+// The rules' names.
+const (
+	ruleXML        = "yarn-xml"
+	ruleUnread     = "yarn-unread"
+	ruleRootOpen   = "yarn-root-default-open"
+	ruleNarrower   = "yarn-acl-narrower"
+	ruleOrphan     = "yarn-acl-orphan"
+	ruleWhitespace = "yarn-acl-whitespace"
+	ruleEmpty      = "yarn-acl-empty-value"
+	ruleOverridden = "yarn-property-overridden"
+)
+
+// state is what YARN's rules read: one file, and its queue tree.
+type state struct {
+	conf *Conf
+	cs   *CS
+}
+
+func (s *state) pos(p Pos) lint.Position {
+	return lint.Position{File: s.conf.File, Line: p.Line, Col: p.Col}
+}
+
+type reporter func(at Pos, msg, hint string)
+
+// register hands a rule to the engine; without a check, the reader
+// reports its findings.
+func register(r *lint.Rule, check func(s *state, report reporter)) *lint.Rule {
+	r.System = System
+	if check == nil {
+		r.Source = "ReadConf: reading the file as Hadoop's Configuration does, before any check runs"
+	} else {
+		r.Check = lint.Typed(func(s *state, report func(lint.Finding)) {
+			check(s, func(at Pos, msg, hint string) {
+				report(lint.Finding{Rule: r.Name, Severity: r.Severity, Pos: s.pos(at), Message: msg, Hint: hint})
+			})
+		})
+	}
+	return lint.Register(r)
+}
+
+// Lint runs YARN's rules over one file.
+func Lint(c *Conf) []lint.Finding {
+	out := lint.Run(lint.RulesOf(System), &state{conf: c, cs: ReadCS(c)})
+	lint.Sort(out)
+	return out
+}
+
+// aclSites calls fn for every ACL property of a queue in the tree.
+func (s *state) aclSites(fn func(q *Queue, a Action, p *Property)) {
+	var walk func(q *Queue)
+	walk = func(q *Queue) {
+		for _, a := range []Action{Submit, Administer} {
+			if p := q.From[a]; p != nil {
+				fn(q, a, p)
+			}
+		}
+		for _, c := range q.Children {
+			if !c.Repeat {
+				walk(c)
+			}
+		}
+	}
+	walk(s.cs.Root)
+}
+
+func aclKey(q *Queue, a Action) string { return CSPrefix + q.Path + "." + a.Key() }
+
+const csExampleHead = "<?xml version=\"1.0\"?>\n<configuration>\n"
+
+var _ = register(&lint.Rule{
+	Name:     ruleXML,
+	Severity: lint.Error,
+	Summary:  "the file is not well-formed XML: Hadoop refuses to load it",
+	Doc: "Hadoop's `Configuration` reads its files with a strict XML parser and throws on the first\n" +
+		"error, so the ResourceManager does not start (or a refresh fails) with this file. An element\n" +
+		"left open, an attribute given twice or a bare `&` are the usual causes.",
+	Bad: csExampleHead + `  <property>
+    <name>yarn.scheduler.capacity.root.queues</name>
+    <value>prod,dev</value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.prod.acl_submit_applications</name>
+    <value>etl data&eng</value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
+    <value> </value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
+    <value> </value>
+  </property>
+</configuration>
+`,
+	Good: csExampleHead + `  <property>
+    <name>yarn.scheduler.capacity.root.queues</name>
+    <value>prod,dev</value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.prod.acl_submit_applications</name>
+    <value>etl data-eng</value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
+    <value> </value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
+    <value> </value>
+  </property>
+</configuration>
+`,
+}, nil)
+
+var _ = register(&lint.Rule{
+	Name:     ruleUnread,
+	Severity: lint.Warning,
+	Summary:  "part of the file aclint does not read as Hadoop does (an XInclude, a CDATA section, a DOCTYPE)",
+	Doc: "aclint never follows an XInclude (Hadoop reads the other file into this one), does not apply a\n" +
+		"DOCTYPE's entities, and cannot tell how Hadoop's XML reader reports a CDATA section inside a\n" +
+		"value. Findings and answers that depend on those parts are not given; this says where they are.",
+	Bad: csExampleHead + `  <xi:include xmlns:xi="http://www.w3.org/2001/XInclude" href="queues.xml"/>
+  <property>
+    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
+    <value> </value>
+  </property>
+</configuration>
+`,
+	Good: csExampleHead + `  <property>
+    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
+    <value> </value>
+  </property>
+</configuration>
+`,
+}, func(s *state, report reporter) {
+	for _, u := range s.conf.Unknown {
+		report(u.Pos, "aclint does not read this as Hadoop does: "+u.Why, "write the settings into this file, or lint the file they come from as well")
+	}
+})
+
+// openAbove says why everyone may act at q through root's defaults: the
+// root ACL of kind a not set (its default is *), or for submitting, the
+// root administer ACL not set (administering lets one submit).
+func openAbove(s *state, a Action) (string, bool) {
+	root := s.cs.Root
+	if root.From[a] == nil {
+		return fmt.Sprintf("%s is not set, and YARN's default for root is * (everyone)", aclKey(root, a)), true
+	}
+	if a == Submit && root.From[Administer] == nil {
+		return fmt.Sprintf("%s is not set, so root's default * lets everyone administer, and so submit to, every queue", aclKey(root, Administer)), true
+	}
+	return "", false
+}
+
+var _ = register(&lint.Rule{
+	Name:     ruleRootOpen,
+	Severity: lint.Warning,
+	Summary:  "an ACL below root restricts no one: root's ACL is not set, and its default is * (everyone)",
+	Doc: "`CapacitySchedulerConfiguration.getAcl` gives the root queue `*` when its ACL is not set, and a\n" +
+		"queue is allowed when its own ACL or any ancestor's allows. So while\n" +
+		"`yarn.scheduler.capacity.root.acl_submit_applications` (or `acl_administer_queue`) is unset,\n" +
+		"every ACL of that kind below root is decoration. Submitting is also allowed to whoever may\n" +
+		"administer, so an unset root administer ACL opens submission too. Set both root ACLs, to a\n" +
+		"single space (nobody) or to the administrators.",
+	Bad: csExampleHead + `  <property>
+    <name>yarn.scheduler.capacity.root.queues</name>
+    <value>prod</value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.prod.acl_submit_applications</name>
+    <value>etl</value>
+  </property>
+</configuration>
+`,
+	Good: csExampleHead + `  <property>
+    <name>yarn.scheduler.capacity.root.queues</name>
+    <value>prod</value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
+    <value> </value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
+    <value> yarn-admins</value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.prod.acl_submit_applications</name>
+    <value>etl</value>
+  </property>
+</configuration>
+`,
+}, func(s *state, report reporter) {
+	s.aclSites(func(q *Queue, a Action, p *Property) {
+		if q == s.cs.Root || q.ACL[a].All {
+			return
+		}
+		if why, open := openAbove(s, a); open {
+			report(p.ValuePos, fmt.Sprintf("%s of %s restricts no one: %s", a.Key(), q.Path, why),
+				fmt.Sprintf("set %s (a single space for nobody, or the administrators)", aclKey(s.cs.Root, a)))
+		}
+	})
+})
+
+// admitted is who ACLs above a queue let in: everyone, or names with the
+// place that names them.
+type admitted struct {
+	all     string // where everyone is let in ("" when nowhere)
+	users   map[string]string
+	groups  map[string]string
+	unknown bool
+}
+
+// coveredAbove reports whether every name of q's ACL of kind a is named,
+// or everyone let in, by a set ACL of the same kind above q, with none of
+// those unknown: the cheap test before above builds the full picture.
+func coveredAbove(q *Queue, a Action) bool {
+	var ancestors []ACL
+	for x := q.Parent; x != nil; x = x.Parent {
+		if x.From[a] == nil {
+			continue
+		}
+		if x.Unknown[a] {
+			return false
+		}
+		if x.ACL[a].All {
+			return true
+		}
+		ancestors = append(ancestors, x.ACL[a])
+	}
+	if len(ancestors) == 0 {
+		return false
+	}
+	named := func(name string, users bool) bool {
+		for _, acl := range ancestors {
+			list := acl.Groups
+			if users {
+				list = acl.Users
+			}
+			if hasName(list, name) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, u := range q.ACL[a].Users {
+		if !named(u.Name, true) {
+			return false
+		}
+	}
+	for _, g := range q.ACL[a].Groups {
+		if !named(g.Name, false) {
+			return false
+		}
+	}
+	return true
+}
+
+// above collects what the ACLs of the same kind on q's ancestors admit
+// (those set: yarn-root-default-open says root's defaults). Administrators
+// may submit too, but that is what administering means; the rule is about
+// an ACL meant to keep people out.
+func above(q *Queue, a Action) admitted {
+	ad := admitted{users: map[string]string{}, groups: map[string]string{}}
+	add := func(x *Queue, k Action) {
+		if x.From[k] == nil {
+			return
+		}
+		if x.Unknown[k] {
+			ad.unknown = true
+			return
+		}
+		where := x.Path + " " + k.Key()
+		acl := x.ACL[k]
+		if acl.All {
+			if ad.all == "" {
+				ad.all = where
+			}
+			return
+		}
+		for _, u := range acl.Users {
+			if _, ok := ad.users[u.Name]; !ok {
+				ad.users[u.Name] = where
+			}
+		}
+		for _, g := range acl.Groups {
+			if _, ok := ad.groups[g.Name]; !ok {
+				ad.groups[g.Name] = where
+			}
+		}
+	}
+	for x := q.Parent; x != nil; x = x.Parent {
+		add(x, a)
+	}
+	return ad
+}
+
+var _ = register(&lint.Rule{
+	Name:     ruleNarrower,
+	Severity: lint.Warning,
+	Summary:  "an ACL narrower than the ACLs above it, adding no one: YARN has no deny, so it keeps no one out",
+	Doc: "A queue is allowed when its own ACL or any ancestor's allows (`ConfiguredYarnAuthorizer` walks\n" +
+		"up the path). An ACL whose names are all let in above already, and that leaves out some of\n" +
+		"those, reads as a restriction but is none: it grants nothing and keeps no one out. (An ACL that\n" +
+		"adds names is a grant, and is not reported.) Keep the levels above narrow and list people at the\n" +
+		"lowest level that needs them.",
+	Bad: csExampleHead + `  <property>
+    <name>yarn.scheduler.capacity.root.queues</name>
+    <value>prod</value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
+    <value> </value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
+    <value> </value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.prod.queues</name>
+    <value>etl</value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.prod.acl_submit_applications</name>
+    <value>alice,bob</value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.prod.etl.acl_submit_applications</name>
+    <value>alice</value>
+  </property>
+</configuration>
+`,
+	Good: csExampleHead + `  <property>
+    <name>yarn.scheduler.capacity.root.queues</name>
+    <value>prod</value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
+    <value> </value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
+    <value> </value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.prod.queues</name>
+    <value>etl</value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.prod.etl.acl_submit_applications</name>
+    <value>alice,bob</value>
+  </property>
+</configuration>
+`,
+}, func(s *state, report reporter) {
+	s.aclSites(func(q *Queue, a Action, p *Property) {
+		if q == s.cs.Root || q.ACL[a].All || q.Unknown[a] {
+			return
+		}
+		if _, open := openAbove(s, a); open {
+			return // yarn-root-default-open says it
+		}
+		if !coveredAbove(q, a) {
+			return // the ACL adds someone: a grant (or something above is unknown)
+		}
+		ad := above(q, a)
+		if ad.all != "" {
+			report(p.ValuePos, fmt.Sprintf("%s of %s restricts no one: %s lets everyone in", a.Key(), q.Path, ad.all),
+				"narrow the ACL above, or remove this one")
+			return
+		}
+		acl := q.ACL[a]
+		// an ACL that adds someone is a grant, whoever else gets in from
+		// above; one that adds no one and leaves out names let in above
+		// reads as a restriction that is not there
+		for _, u := range acl.Users {
+			if _, ok := ad.users[u.Name]; !ok {
+				return
+			}
+		}
+		for _, g := range acl.Groups {
+			if _, ok := ad.groups[g.Name]; !ok {
+				return
+			}
+		}
+		var extra []string
+		for _, name := range sortedKeys(ad.users) {
+			if !hasName(acl.Users, name) {
+				extra = append(extra, fmt.Sprintf("user %s (%s)", name, ad.users[name]))
+			}
+		}
+		for _, name := range sortedKeys(ad.groups) {
+			if !hasName(acl.Groups, name) {
+				extra = append(extra, fmt.Sprintf("group %s (%s)", name, ad.groups[name]))
+			}
+		}
+		if len(extra) == 0 {
+			return
+		}
+		shown := extra
+		if len(shown) > 5 {
+			shown = append(shown[:5:5], fmt.Sprintf("%d more", len(extra)-5))
+		}
+		report(p.ValuePos, fmt.Sprintf("%s of %s adds no one to the ACLs above it and leaves out %s, who may %s here anyway (YARN has no deny)",
+			a.Key(), q.Path, strings.Join(shown, ", "), a), "narrow the ACL that lets them in above, or remove this one")
+	})
+})
+
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func hasName(es []Entry, name string) bool {
+	for _, e := range es {
+		if e.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+var _ = register(&lint.Rule{
+	Name:     ruleOrphan,
+	Severity: lint.Warning,
+	Summary:  "an ACL for a queue that is not in the queue tree: it is never read",
+	Doc: "The Capacity Scheduler builds its queues from `yarn.scheduler.capacity.root.queues` and each\n" +
+		"queue's `.queues` list, and reads ACLs only for those queues. An ACL under another path (a\n" +
+		"typo, a queue removed from its parent's list, a path that skips a level) is never read.",
+	Bad: csExampleHead + `  <property>
+    <name>yarn.scheduler.capacity.root.queues</name>
+    <value>prod</value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
+    <value> </value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
+    <value> </value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.prd.acl_submit_applications</name>
+    <value>etl</value>
+  </property>
+</configuration>
+`,
+	Good: csExampleHead + `  <property>
+    <name>yarn.scheduler.capacity.root.queues</name>
+    <value>prod</value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
+    <value> </value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
+    <value> </value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.prod.acl_submit_applications</name>
+    <value>etl</value>
+  </property>
+</configuration>
+`,
+}, func(s *state, report reporter) {
+	if s.cs.Truncated {
+		return
+	}
+	var paths []string
+	for p := range s.cs.ByPath {
+		paths = append(paths, p)
+	}
+	for _, p := range s.conf.Props {
+		if p.read || !strings.HasPrefix(p.Name, CSPrefix) {
+			continue
+		}
+		rest := strings.TrimPrefix(p.Name, CSPrefix)
+		for _, a := range []Action{Submit, Administer} {
+			path, ok := strings.CutSuffix(rest, "."+a.Key())
+			if !ok || !strings.HasPrefix(path, "root") || s.cs.ByPath[path] != nil {
+				continue // an earlier or ignored definition of a queue's ACL is yarn-property-overridden's
+			}
+			hint := "add the queue to its parent's .queues list, or remove this property"
+			if near := lint.Nearest(path, paths); near != "" {
+				hint = fmt.Sprintf("did you mean %s?", near)
+			}
+			report(p.NamePos, fmt.Sprintf("no queue %s in the queue tree: this %s is never read", path, a.Key()), hint)
+		}
+	}
+})
+
+var _ = register(&lint.Rule{
+	Name:     ruleWhitespace,
+	Severity: lint.Warning,
+	Summary:  "an ACL value Hadoop reads differently than it looks: users read as groups, names with blanks, * inside a list",
+	Doc: "`AccessControlList` splits a value at its first space only: users before it, groups after it,\n" +
+		"each list split at commas and each name trimmed. So a value that starts with a line break or\n" +
+		"a tab (an XML value written over several lines) has no users at all: its names are groups. A\n" +
+		"name with a blank inside (`dev ops`, after the first space) is one group that no one is in, and\n" +
+		"a tab does not separate anything. `*` means everyone only as a whole list: inside a list it is a\n" +
+		"user named `*`.",
+	Bad: csExampleHead + `  <property>
+    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
+    <value>
+      alice,bob
+    </value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
+    <value> </value>
+  </property>
+</configuration>
+`,
+	Good: csExampleHead + `  <property>
+    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
+    <value>alice,bob</value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
+    <value> </value>
+  </property>
+</configuration>
+`,
+}, func(s *state, report reporter) {
+	s.aclSites(func(q *Queue, a Action, p *Property) {
+		acl := q.ACL[a]
+		if acl.All || q.Unknown[a] {
+			return
+		}
+		v := p.Value
+		if acl.Split >= 0 && len(acl.Users) == 0 && len(acl.Groups) > 0 && (v[0] != ' ' || (len(v) > 1 && unicode.IsSpace(rune(v[1])))) {
+			report(p.ValuePos, fmt.Sprintf("%s of %s has no users: it starts with %s, so everything after the first space, %s, is read as groups",
+				a.Key(), q.Path, describeBlank(v), quoteNames(acl.Groups)),
+				"write the users first on the same line as <value>, and start with one space only for groups-only ACLs")
+		}
+		for _, e := range append(append([]Entry(nil), acl.Users...), acl.Groups...) {
+			kind := "user"
+			if hasName(acl.Groups, e.Name) && !hasName(acl.Users, e.Name) {
+				kind = "group"
+			}
+			switch {
+			case strings.IndexFunc(e.Name, unicode.IsSpace) >= 0:
+				report(p.ValuePos, fmt.Sprintf("%s of %s has the %s %q, with a blank inside: no one is in it (only the first space separates users from groups)",
+					a.Key(), q.Path, kind, e.Name), "separate names with commas")
+			case e.Name == "*":
+				report(p.ValuePos, fmt.Sprintf("%s of %s lists * inside a list: it is a %s named *, not everyone", a.Key(), q.Path, kind),
+					"write * alone for everyone, or remove it")
+			}
+		}
+	})
+})
+
+func describeBlank(v string) string {
+	switch {
+	case strings.HasPrefix(v, "\n"), strings.HasPrefix(v, "\r"):
+		return "a line break"
+	case strings.HasPrefix(v, "\t"):
+		return "a tab"
+	}
+	return "more than one blank"
+}
+
+func quoteNames(es []Entry) string {
+	var q []string
+	for _, e := range es {
+		if !e.Repeat {
+			q = append(q, fmt.Sprintf("%q", e.Name))
+		}
+	}
+	return strings.Join(q, ", ")
+}
+
+var _ = register(&lint.Rule{
+	Name:     ruleEmpty,
+	Severity: lint.Warning,
+	Summary:  "an ACL with an empty <value>: Hadoop treats it as not set, so the default applies (for root, everyone)",
+	Doc: "`Configuration` keeps no value for an empty `<value></value>`: the property is not set at all,\n" +
+		"and `getAcl` falls back to its default, `*` (everyone) for root and a single space (no one) for\n" +
+		"other queues. To let no one in at a level, write a single space.",
+	Bad: csExampleHead + `  <property>
+    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
+    <value></value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
+    <value> </value>
+  </property>
+</configuration>
+`,
+	Good: csExampleHead + `  <property>
+    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
+    <value> </value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
+    <value> </value>
+  </property>
+</configuration>
+`,
+}, func(s *state, report reporter) {
+	for _, p := range s.conf.Props {
+		if !p.EmptyValue || !strings.HasPrefix(p.Name, CSPrefix) {
+			continue
+		}
+		for _, a := range []Action{Submit, Administer} {
+			path, ok := strings.CutSuffix(strings.TrimPrefix(p.Name, CSPrefix), "."+a.Key())
+			if !ok {
+				continue
+			}
+			what := "the default, a single space (no one at this level), applies"
+			if path == "root" {
+				what = "the default for root, * (everyone), applies"
+			}
+			report(p.ValuePos, fmt.Sprintf("%s has an empty value, which Hadoop treats as not set: %s", p.Name, what),
+				"write a single space to let no one in here, or the users and groups")
+		}
+	}
+})
+
+var _ = register(&lint.Rule{
+	Name:     ruleOverridden,
+	Severity: lint.Warning,
+	Summary:  "a property given twice: the later one wins, unless the earlier is final and the later is ignored",
+	Doc: "`Configuration` loads properties in order: a later property of the same name replaces the\n" +
+		"earlier one, except after one marked `<final>true</final>`, which keeps its value and makes\n" +
+		"later ones ignored. Either way one of the two does nothing.",
+	Bad: csExampleHead + `  <property>
+    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
+    <value> admins</value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
+    <value> </value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
+    <value>alice</value>
+  </property>
+</configuration>
+`,
+	Good: csExampleHead + `  <property>
+    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
+    <value>alice admins</value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
+    <value> </value>
+  </property>
+</configuration>
+`,
+}, func(s *state, report reporter) {
+	last := map[string]*Property{}
+	for _, p := range s.conf.Props {
+		if prev := last[p.Name]; prev != nil {
+			switch {
+			case p.Ignored:
+				report(p.NamePos, fmt.Sprintf("%s is given again, and ignored: the one at line %d is final", p.Name, finalLine(s.conf, p)),
+					"remove this one, or change the final one")
+			case p.HasValue && prev.Overridden:
+				report(prev.NamePos, fmt.Sprintf("%s is given again at line %d, which replaces this value", p.Name, p.NamePos.Line),
+					"keep one of the two")
+			}
+		}
+		if p.HasValue && !p.Ignored {
+			last[p.Name] = p
+		} else if last[p.Name] == nil {
+			last[p.Name] = p
+		}
+	}
+})
+
+func finalLine(c *Conf, p *Property) int {
+	for _, q := range c.Props {
+		if q == p {
+			break
+		}
+		if q.Name == p.Name && q.Final {
+			return q.NamePos.Line
+		}
+	}
+	return 0
+}

@@ -1,0 +1,150 @@
+package yarn
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/aclint/aclint/pkg/lint"
+)
+
+// System is the name YARN's rules carry.
+const System = "yarn"
+
+// Sys is YARN as a lint.System.
+type Sys struct{}
+
+// Name is the system's name.
+func (Sys) Name() string { return System }
+
+// Detect takes Hadoop configuration files that hold YARN's queue or ACL
+// settings: an XML document whose first element is <configuration> and
+// that names a yarn.scheduler.capacity. key or yarn.acl.enable or
+// yarn.admin.acl. A file with syntax errors is still recognised, so that
+// they are reported.
+func (Sys) Detect(in *lint.Input) bool {
+	root := firstElement(in.Data)
+	if root != "configuration" {
+		return false
+	}
+	return bytes.Contains(in.Data, []byte(CSPrefix)) || bytes.Contains(in.Data, []byte(ACLEnableKey)) || bytes.Contains(in.Data, []byte(AdminACLKey))
+}
+
+// firstElement is the name of a document's first element, skipping a byte
+// order mark, the XML declaration, comments, processing instructions and a
+// DOCTYPE; "" when the text does not start like XML.
+func firstElement(data []byte) string {
+	s := bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	for guard := 0; guard < 1000; guard++ {
+		s = bytes.TrimLeft(s, " \t\r\n")
+		switch {
+		case bytes.HasPrefix(s, []byte("<?")):
+			i := bytes.Index(s, []byte("?>"))
+			if i < 0 {
+				return ""
+			}
+			s = s[i+2:]
+		case bytes.HasPrefix(s, []byte("<!--")):
+			i := bytes.Index(s, []byte("-->"))
+			if i < 0 {
+				return ""
+			}
+			s = s[i+3:]
+		case bytes.HasPrefix(s, []byte("<!")):
+			i := bytes.IndexByte(s, '>')
+			if i < 0 {
+				return ""
+			}
+			if j := bytes.IndexByte(s[:i], '['); j >= 0 { // an internal subset
+				k := bytes.Index(s, []byte("]>"))
+				if k < 0 {
+					return ""
+				}
+				i = k + 1
+			}
+			s = s[i+1:]
+		case bytes.HasPrefix(s, []byte("<")):
+			end := bytes.IndexAny(s[1:], " \t\r\n/>")
+			if end < 0 {
+				return ""
+			}
+			name := string(s[1 : 1+end])
+			if i := strings.IndexByte(name, ':'); i >= 0 {
+				name = name[i+1:]
+			}
+			return name
+		default:
+			return ""
+		}
+	}
+	return ""
+}
+
+// Lint reads one file and runs YARN's rules over it.
+func (Sys) Lint(in *lint.Input, _ lint.Options) (*lint.Report, error) {
+	// the lines are for the findings' snippets: only a file with findings
+	// needs them split
+	rep := &lint.Report{Sources: map[string][]string{}, Configs: 1}
+	defer func() {
+		if len(rep.Findings) > 0 {
+			rep.Sources[in.Path] = lines(in.Data)
+		}
+	}()
+	c, err := ReadConf(in.Path, in.Data)
+	var fe *FileError
+	if errors.As(err, &fe) && fe.Refused {
+		rep.Findings = []lint.Finding{{Rule: ruleXML, Severity: lint.Error, Pos: lint.Position{File: in.Path, Line: fe.Pos.Line, Col: fe.Pos.Col},
+			Message: fmt.Sprintf("not well-formed XML: %v; Hadoop refuses the file (Configuration throws while loading it)", fe.Err),
+			Hint:    "fix the XML: every element closed, attributes once, & written as &amp;"}}
+		return rep, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	rep.Findings = Lint(c)
+	return rep, nil
+}
+
+func lines(data []byte) []string {
+	return strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+}
+
+// Extensions: Hadoop configuration files are XML.
+func (Sys) Extensions() []string { return []string{".xml"} }
+
+// Inputs says what YARN files look like.
+func (Sys) Inputs() string {
+	return "Hadoop YARN configuration files (capacity-scheduler.xml, yarn-site.xml: <configuration> with yarn.scheduler.capacity. or yarn.acl keys)"
+}
+
+// Refuses says what an error means for this system.
+func (Sys) Refuses() string { return "configuration files Hadoop refuses to load" }
+
+// Misdirected says which command takes an input given to a YuniKorn one.
+func (Sys) Misdirected(path string) string {
+	return fmt.Sprintf("%s holds Hadoop YARN settings, not a YuniKorn queue config: use `aclint lint %s`", path, path)
+}
+
+// NoneFound says what the system's inputs look like.
+func (Sys) NoneFound(path string) string {
+	return fmt.Sprintf("%s: no YARN configuration files found (<configuration> XML with yarn.scheduler.capacity. or yarn.acl keys; directories are searched for .xml files)", path)
+}
+
+// exampleFile is the name YARN examples are linted under.
+const exampleFile = "capacity-scheduler.xml"
+
+// Example lints a rule's example as `aclint lint capacity-scheduler.xml`.
+func (s Sys) Example(_ *lint.Rule, text string) (string, []lint.Finding, map[string][]string) {
+	rep, err := s.Lint(&lint.Input{Path: exampleFile, Data: []byte(text), Explicit: true}, lint.Options{})
+	if err != nil {
+		return "aclint lint " + exampleFile, nil, nil
+	}
+	return "aclint lint " + exampleFile, rep.Findings, rep.Sources
+}
+
+// ExampleBlock shows an example as XML.
+func (Sys) ExampleBlock(_ *lint.Rule, text string) string { return "```xml\n" + text + "```\n" }
+
+// ExampleFile is the name examples are shown as.
+func (Sys) ExampleFile(*lint.Rule) string { return exampleFile }
