@@ -14,8 +14,8 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"encoding/xml"
 	"encoding/json"
+	"encoding/xml"
 	"fmt"
 	"os"
 	"runtime"
