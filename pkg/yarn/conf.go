@@ -17,6 +17,8 @@ type Pos struct{ Line, Col int }
 // Configuration's parser (org.apache.hadoop.conf.Configuration.Parser, the
 // StAX reader of Hadoop 3) reads it.
 type Property struct {
+	// File is the file it is written in.
+	File string
 	// Name is the <name> text, trimmed (or the name attribute, as written).
 	Name string
 	// Value is the <value> text as written: not trimmed. HasValue is false
@@ -161,7 +163,7 @@ func ReadConf(file string, data []byte) (*Conf, error) {
 			}
 			switch t.Name.Local {
 			case "property":
-				cur = &Property{Pos: at}
+				cur = &Property{File: file, Pos: at}
 				for _, a := range t.Attr {
 					switch a.Name.Local {
 					case "name":

@@ -1,0 +1,47 @@
+package cmd
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/aclint/aclint/pkg/config"
+	"github.com/aclint/aclint/pkg/lint"
+	"github.com/aclint/aclint/pkg/yarn"
+)
+
+func newYarnCmd(s *streams) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "yarn",
+		Short: "Hadoop YARN: answer queue access questions over capacity-scheduler.xml and yarn-site.xml",
+		Long: `Commands for Hadoop YARN's queue ACLs, answered offline over the ResourceManager's
+files exactly as YARN decides. Lint the files with 'aclint lint' (recognised by their
+yarn.scheduler.capacity. and yarn.acl keys). See docs/yarn.md.`,
+	}
+	c.AddCommand(newYarnCheckCmd(s))
+	return c
+}
+
+// loadYarn reads the files a question is asked over and refuses one Hadoop
+// refuses to load, showing why.
+func loadYarn(s *streams, files []string) (*yarn.Setup, error) {
+	var confs []*yarn.Conf
+	for _, file := range files {
+		name, data, err := config.ReadSource(file, s.in)
+		if err != nil {
+			return nil, usageErr("%w", err)
+		}
+		c, err := yarn.ReadConf(name, data)
+		var fe *yarn.FileError
+		if errors.As(err, &fe) && fe.Refused {
+			rep, _ := yarn.Sys{}.Lint(&lint.Input{Path: name, Data: data, Explicit: true}, lint.Options{})
+			return nil, refusedErr(name, "Hadoop refuses to load this file, so it answers no question", "aclint lint "+file, rep.Findings, strings.Split(string(data), "\n"))
+		}
+		if err != nil {
+			return nil, usageErr("%w", err)
+		}
+		confs = append(confs, c)
+	}
+	return yarn.NewSetup(confs), nil
+}

@@ -1,0 +1,154 @@
+package yarn
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Setup is what the ResourceManager reads for queue ACLs: the files in
+// the order Configuration loads them (yarn-site.xml before
+// capacity-scheduler.xml: CapacitySchedulerConfiguration starts from the
+// ResourceManager's configuration and adds its own file), merged property
+// by property as loadProperty merges them, and the Capacity Scheduler's
+// queue tree over the result.
+type Setup struct {
+	Conf *Conf
+	CS   *CS
+	// ACLEnable is yarn.acl.enable when a file sets it, and Known says
+	// whether one did: without yarn-site.xml, aclint does not know it.
+	ACLEnable, Known bool
+	// ACLEnableFrom is the property that set it (nil: the default, false,
+	// from a yarn-site.xml that does not set it).
+	ACLEnableFrom *Property
+	// Unknown lists what no file could tell.
+	Unknown []Unknown
+}
+
+// SiteFile reports whether a file holds ResourceManager settings (a
+// yarn-site.xml): yarn.acl.enable, yarn.admin.acl, or another yarn.
+// property that is not the Capacity Scheduler's.
+func SiteFile(c *Conf) bool {
+	for _, p := range c.Props {
+		if strings.HasPrefix(p.Name, "yarn.") && !strings.HasPrefix(p.Name, CSPrefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// NewSetup merges the files: site files first, then the others, each in
+// the order given.
+func NewSetup(files []*Conf) *Setup {
+	merged := &Conf{File: "", set: map[string]*Property{}, final: map[string]bool{}}
+	var order []*Conf
+	var site bool
+	for _, c := range files {
+		if SiteFile(c) {
+			order = append(order, c)
+			site = true
+		}
+	}
+	for _, c := range files {
+		if !SiteFile(c) {
+			order = append(order, c)
+		}
+	}
+	for _, c := range order {
+		if merged.File == "" {
+			merged.File = c.File
+		}
+		merged.Unknown = append(merged.Unknown, c.Unknown...)
+		for _, p := range c.Props {
+			cp := *p
+			cp.Ignored, cp.Overridden = false, false
+			merged.load(&cp)
+		}
+	}
+	s := &Setup{Conf: merged, CS: ReadCS(merged), Unknown: merged.Unknown}
+	if p, ok := merged.Get(ACLEnableKey); ok {
+		v, known := javaBoolean(p.Value)
+		s.ACLEnable, s.Known, s.ACLEnableFrom = v, true, p
+		if !known {
+			s.ACLEnable = false // getBoolean's default for a value that is neither
+		}
+		if strings.Contains(p.Value, "${") {
+			s.Known = false
+		}
+	} else if site {
+		s.Known = true // YarnConfiguration.DEFAULT_YARN_ACL_ENABLE
+	}
+	return s
+}
+
+// javaBoolean is Configuration.getBoolean on a set value: trimmed, "true"
+// or "false" in any case; anything else gives the default.
+func javaBoolean(v string) (value, ok bool) {
+	switch strings.ToLower(javaTrim(v)) {
+	case "true":
+		return true, true
+	case "false":
+		return false, true
+	}
+	return false, false
+}
+
+// Answer is the answer to "may USER act on QUEUE".
+type Answer struct {
+	Queue    *Queue
+	Allowed  bool
+	Known    bool // false: aclint cannot know (see Why)
+	Why      string
+	Decision Decision
+	// ACLsOff is set when yarn.acl.enable is false: no queue ACL is
+	// checked and everyone is allowed.
+	ACLsOff bool
+}
+
+// FindQueue finds a queue as the Capacity Scheduler's getQueue does for a
+// submission: by its full path, or by its leaf name when no other queue
+// has that name.
+func (s *Setup) FindQueue(name string) (*Queue, error) {
+	if q := s.CS.ByPath[name]; q != nil {
+		return q, nil
+	}
+	var found []*Queue
+	for _, q := range s.CS.ByPath {
+		if q.Name == name {
+			found = append(found, q)
+		}
+	}
+	switch len(found) {
+	case 1:
+		return found[0], nil
+	case 0:
+		return nil, fmt.Errorf("no queue %s in the Capacity Scheduler's tree (its queues come from yarn.scheduler.capacity.root.queues and each queue's .queues)", name)
+	}
+	var paths []string
+	for _, q := range found {
+		paths = append(paths, q.Path)
+	}
+	return nil, fmt.Errorf("the queue name %s is ambiguous (%s): give the full path", name, strings.Join(paths, ", "))
+}
+
+// Check answers whether user may act on q.
+func (s *Setup) Check(q *Queue, user string, groups []string, a Action) Answer {
+	d := s.CS.Decide(q.Path, user, groups, a)
+	ans := Answer{Queue: q, Decision: d, Allowed: d.Allowed, Known: !d.Unknown}
+	if d.Unknown {
+		ans.Why = "an ACL on the way uses ${...}, which Configuration substitutes from settings aclint does not have"
+	}
+	if len(s.Unknown) > 0 && !d.Allowed {
+		ans.Known = false
+		ans.Why = fmt.Sprintf("%s:%d:%d: %s", s.Conf.File, s.Unknown[0].Pos.Line, s.Unknown[0].Pos.Col, s.Unknown[0].Why)
+	}
+	switch {
+	case s.Known && !s.ACLEnable:
+		// QueueACLsManager and RMAppManager check queue ACLs only with
+		// yarn.acl.enable
+		ans.ACLsOff, ans.Allowed, ans.Known, ans.Why = true, true, true, ""
+	case !s.Known && !d.Allowed && ans.Known:
+		ans.Known = false
+		ans.Why = "the ACLs deny it, but queue ACLs count only when yarn.acl.enable is true (default false): give yarn-site.xml with -f"
+	}
+	return ans
+}

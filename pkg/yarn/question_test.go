@@ -1,0 +1,84 @@
+package yarn
+
+import "testing"
+
+func readConf(t *testing.T, name, body string) *Conf {
+	t.Helper()
+	c, err := ReadConf(name, []byte("<configuration>\n"+body+"</configuration>\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+const closedCS = `<property><name>yarn.scheduler.capacity.root.queues</name><value>a</value></property>
+<property><name>yarn.scheduler.capacity.root.acl_submit_applications</name><value> </value></property>
+<property><name>yarn.scheduler.capacity.root.acl_administer_queue</name><value> </value></property>
+<property><name>yarn.scheduler.capacity.root.a.acl_submit_applications</name><value>alice</value></property>
+`
+
+// TestSetupACLEnable: yarn.acl.enable as Configuration.getBoolean reads it
+// (trimmed, either case; anything else is the default, false), unknown
+// without a yarn-site.xml.
+func TestSetupACLEnable(t *testing.T) {
+	cs := readConf(t, "cs.xml", closedCS)
+	for value, want := range map[string]bool{"true": true, " TRUE ": true, "True": true, "false": false, "yes": false, "1": false} {
+		site := readConf(t, "yarn-site.xml", "<property><name>yarn.acl.enable</name><value>"+value+"</value></property>\n")
+		s := NewSetup([]*Conf{cs, site})
+		if !s.Known || s.ACLEnable != want {
+			t.Errorf("yarn.acl.enable %q: known=%v enabled=%v, want %v", value, s.Known, s.ACLEnable, want)
+		}
+	}
+	// a yarn-site.xml without it: the default, false
+	site := readConf(t, "yarn-site.xml", "<property><name>yarn.resourcemanager.hostname</name><value>rm</value></property>\n")
+	if s := NewSetup([]*Conf{cs, site}); !s.Known || s.ACLEnable {
+		t.Errorf("unset in yarn-site.xml: known=%v enabled=%v, want the default false", s.Known, s.ACLEnable)
+	}
+	if s := NewSetup([]*Conf{cs}); s.Known {
+		t.Error("without yarn-site.xml yarn.acl.enable is not known")
+	}
+}
+
+func TestSetupCheck(t *testing.T) {
+	cs := readConf(t, "cs.xml", closedCS)
+	on := readConf(t, "yarn-site.xml", "<property><name>yarn.acl.enable</name><value>true</value></property>\n")
+	off := readConf(t, "yarn-site.xml", "<property><name>yarn.acl.enable</name><value>false</value></property>\n")
+	sOn, sOff, sNone := NewSetup([]*Conf{cs, on}), NewSetup([]*Conf{cs, off}), NewSetup([]*Conf{cs})
+	q, err := sOn.FindQueue("a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		s            *Setup
+		user         string
+		allowed, kno bool
+	}{
+		{sOn, "alice", true, true}, {sOn, "bob", false, true},
+		{sOff, "bob", true, true},
+		{sNone, "alice", true, true}, {sNone, "bob", false, false},
+	} {
+		a := c.s.Check(q, c.user, nil, Submit)
+		if a.Allowed != c.allowed || a.Known != c.kno {
+			t.Errorf("%s: allowed=%v known=%v, want %v %v (%s)", c.user, a.Allowed, a.Known, c.allowed, c.kno, a.Why)
+		}
+	}
+}
+
+// TestSetupOrder: the Capacity Scheduler's file is loaded after the
+// ResourceManager's, whatever the order on the command line; a final
+// property in yarn-site.xml keeps its value.
+func TestSetupOrder(t *testing.T) {
+	cs := readConf(t, "cs.xml", closedCS)
+	site := readConf(t, "yarn-site.xml", "<property><name>yarn.acl.enable</name><value>true</value></property>\n"+
+		"<property><name>yarn.scheduler.capacity.root.a.acl_submit_applications</name><value>bob</value><final>true</final></property>\n")
+	s := NewSetup([]*Conf{cs, site})
+	if a := s.Check(s.CS.ByPath["root.a"], "bob", nil, Submit); !a.Allowed {
+		t.Error("a final ACL in yarn-site.xml should stand against capacity-scheduler.xml's")
+	}
+	site2 := readConf(t, "yarn-site.xml", "<property><name>yarn.acl.enable</name><value>true</value></property>\n"+
+		"<property><name>yarn.scheduler.capacity.root.a.acl_submit_applications</name><value>bob</value></property>\n")
+	s2 := NewSetup([]*Conf{site2, cs})
+	if a := s2.Check(s2.CS.ByPath["root.a"], "alice", nil, Submit); !a.Allowed {
+		t.Error("capacity-scheduler.xml is loaded after yarn-site.xml and wins")
+	}
+}
