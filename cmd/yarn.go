@@ -27,10 +27,27 @@ yarn.scheduler.capacity. and yarn.acl keys). See docs/yarn.md.`,
 // refuses to load, showing why.
 func loadYarn(s *streams, files []string) (*yarn.Setup, error) {
 	var confs []*yarn.Conf
+	var fs *yarn.CS
 	for _, file := range files {
 		name, data, err := config.ReadSource(file, s.in)
 		if err != nil {
 			return nil, usageErr("%w", err)
+		}
+		if yarn.IsAllocationFile(data) {
+			if fs != nil {
+				return nil, usageErr("%s: a second allocation file; the Fair Scheduler reads one", name)
+			}
+			tree, err := yarn.ReadFS(name, data)
+			if err != nil {
+				var fe *yarn.FileError
+				if errors.As(err, &fe) && !fe.Refused {
+					return nil, usageErr("%w", err)
+				}
+				rep, _ := yarn.Sys{}.Lint(&lint.Input{Path: name, Data: data, Explicit: true}, lint.Options{})
+				return nil, refusedErr(name, "the Fair Scheduler refuses this file, so it answers no question", "aclint lint "+file, rep.Findings, strings.Split(string(data), "\n"))
+			}
+			fs = tree
+			continue
 		}
 		c, err := yarn.ReadConf(name, data)
 		var fe *yarn.FileError
@@ -42,6 +59,9 @@ func loadYarn(s *streams, files []string) (*yarn.Setup, error) {
 			return nil, usageErr("%w", err)
 		}
 		confs = append(confs, c)
+	}
+	if fs != nil {
+		return yarn.NewFSSetup(fs, confs), nil
 	}
 	return yarn.NewSetup(confs), nil
 }

@@ -17,8 +17,8 @@ func newYarnCheckCmd(s *streams) *cobra.Command {
 		quiet                  bool
 	)
 	c := &cobra.Command{
-		Use:   "check -f capacity-scheduler.xml [-f yarn-site.xml] QUEUE USER",
-		Short: "Answer whether USER may submit to (or administer) a Capacity Scheduler queue, and which ACL decides it",
+		Use:   "check -f capacity-scheduler.xml|fair-scheduler.xml [-f yarn-site.xml] QUEUE USER",
+		Short: "Answer whether USER may submit to (or administer) a YARN queue, and which ACL decides it",
 		Long: `Answer a queue access question exactly as YARN's ResourceManager decides it with the
 Capacity Scheduler: a queue's ACL of the kind asked, or any ancestor's up the queue's
 path, allows (there is no deny); submitting is allowed to whoever may submit or
@@ -28,6 +28,11 @@ a full path (root.prod.etl) or a leaf name no other queue has.
 Queue ACLs count only when yarn.acl.enable is true (default false), which is read from
 yarn-site.xml: give it with a second -f. Without it, a question the ACLs allow is
 answered (allowed either way), and one they deny is not (exit 2).
+
+-f may also be a Fair Scheduler allocation file (<allocations>): its queues and their
+aclSubmitApps and aclAdministerApps, checked the same way. The Fair Scheduler checks
+them itself when it adds an application, whatever yarn.acl.enable says. QUEUE is then
+a full path (root.prod.etl, or prod.etl under root).
 
 Exit codes: 0 allowed, 1 denied, 2 error (a file Hadoop refuses, an unknown queue,
 an answer aclint cannot know, usage).`,
@@ -123,7 +128,7 @@ func writeYarnText(w io.Writer, s *yarn.Setup, ans yarn.Answer, user string, gro
 		fmt.Fprintf(&b, "allowed: %s may %s %s\n  yarn.acl.enable is %s: YARN checks no queue ACL\n", who, verbOn(a), ans.Queue.Path, where)
 	case ans.Allowed:
 		d := ans.Decision
-		fmt.Fprintf(&b, "allowed: %s may %s %s\n  by %s of %s: %s\n", who, verbOn(a), ans.Queue.Path, d.Action.Key(), d.Queue.Path, aclText(d.Queue, d.Action))
+		fmt.Fprintf(&b, "allowed: %s may %s %s\n  by %s of %s: %s\n", who, verbOn(a), ans.Queue.Path, s.ACLName(d.Action), d.Queue.Path, aclText(d.Queue, d.Action))
 		if d.Action != a {
 			b.WriteString("  (administering a queue lets one submit to it)\n")
 		}
@@ -138,7 +143,7 @@ func writeYarnText(w io.Writer, s *yarn.Setup, ans yarn.Answer, user string, gro
 		}
 		for _, k := range kinds {
 			for _, q := range ans.Decision.Consulted {
-				fmt.Fprintf(&b, "    %s %s: %s\n", q.Path, k.Key(), aclText(q, k))
+				fmt.Fprintf(&b, "    %s %s: %s\n", q.Path, s.ACLName(k), aclText(q, k))
 			}
 		}
 	}
@@ -155,8 +160,8 @@ type yarnACLJSON struct {
 	Column int     `json:"column,omitempty"`
 }
 
-func yarnACL(q *yarn.Queue, a yarn.Action) yarnACLJSON {
-	j := yarnACLJSON{Queue: q.Path, ACL: a.Key()}
+func yarnACL(s *yarn.Setup, q *yarn.Queue, a yarn.Action) yarnACLJSON {
+	j := yarnACLJSON{Queue: q.Path, ACL: s.ACLName(a)}
 	if p := q.From[a]; p != nil {
 		v := p.Value
 		j.Value, j.File, j.Line, j.Column = &v, p.File, p.ValuePos.Line, p.ValuePos.Col
@@ -194,7 +199,7 @@ func yarnJSON(s *yarn.Setup, ans yarn.Answer, user string, groups []string, a ya
 		j.Verdict = "deny"
 	}
 	if ans.Known && ans.Allowed && !ans.ACLsOff {
-		d := yarnACL(ans.Decision.Queue, ans.Decision.Action)
+		d := yarnACL(s, ans.Decision.Queue, ans.Decision.Action)
 		j.DecidedBy = &d
 	}
 	kinds := []yarn.Action{a}
@@ -203,7 +208,7 @@ func yarnJSON(s *yarn.Setup, ans yarn.Answer, user string, groups []string, a ya
 	}
 	for _, k := range kinds {
 		for _, q := range ans.Decision.Consulted {
-			j.Consulted = append(j.Consulted, yarnACL(q, k))
+			j.Consulted = append(j.Consulted, yarnACL(s, q, k))
 		}
 	}
 	return j

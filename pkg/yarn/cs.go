@@ -63,6 +63,9 @@ type CS struct {
 	// Truncated is set when the tree went past maxQueues or maxDepth:
 	// what is below is not read, and questions about it are not answered.
 	Truncated bool
+	// FS is set for a Fair Scheduler allocation file's tree (ReadFS); its
+	// Conf then holds the ACL elements as properties.
+	FS bool
 }
 
 // maxQueues and maxDepth bound the tree a hostile file can make: every

@@ -22,6 +22,21 @@ type Setup struct {
 	ACLEnableFrom *Property
 	// Unknown lists what no file could tell.
 	Unknown []Unknown
+	// FS is set when the queues come from a Fair Scheduler allocation
+	// file: FairScheduler.addApplication checks the queue ACLs itself,
+	// whatever yarn.acl.enable says.
+	FS bool
+}
+
+// NewFSSetup is the setup of a Fair Scheduler: its allocation file's queue
+// tree, and the yarn-site.xml files given (for yarn.acl.enable, which the
+// Fair Scheduler's own check does not read).
+func NewFSSetup(fs *CS, sites []*Conf) *Setup {
+	s := NewSetup(sites)
+	s.CS, s.FS = fs, true
+	s.Unknown = append(s.Unknown, fs.Conf.Unknown...)
+	s.Conf = fs.Conf
+	return s
 }
 
 // SiteFile reports whether a file holds ResourceManager settings (a
@@ -106,10 +121,17 @@ type Answer struct {
 
 // FindQueue finds a queue as the Capacity Scheduler's getQueue does for a
 // submission: by its full path, or by its leaf name when no other queue
-// has that name.
+// has that name. The Fair Scheduler takes full paths only (a name without
+// "root." is put under root).
 func (s *Setup) FindQueue(name string) (*Queue, error) {
 	if q := s.CS.ByPath[name]; q != nil {
 		return q, nil
+	}
+	if s.FS {
+		if q := s.CS.ByPath["root."+name]; q != nil && !strings.HasPrefix(name, "root.") {
+			return q, nil
+		}
+		return nil, fmt.Errorf("no queue %s in the allocation file (the Fair Scheduler may create it at submission, as its placement policy says; aclint does not answer for queues the file does not name)", name)
 	}
 	var found []*Queue
 	for _, q := range s.CS.ByPath {
@@ -142,6 +164,10 @@ func (s *Setup) Check(q *Queue, user string, groups []string, a Action) Answer {
 		ans.Why = fmt.Sprintf("%s:%d:%d: %s", s.Conf.File, s.Unknown[0].Pos.Line, s.Unknown[0].Pos.Col, s.Unknown[0].Why)
 	}
 	switch {
+	case s.FS:
+		// FairScheduler.addApplication: !hasAccess(SUBMIT) &&
+		// !hasAccess(ADMINISTER) rejects the application, with no
+		// yarn.acl.enable in the way
 	case s.Known && !s.ACLEnable:
 		// QueueACLsManager and RMAppManager check queue ACLs only with
 		// yarn.acl.enable
@@ -151,4 +177,17 @@ func (s *Setup) Check(q *Queue, user string, groups []string, a Action) Answer {
 		ans.Why = "the ACLs deny it, but queue ACLs count only when yarn.acl.enable is true (default false): give yarn-site.xml with -f"
 	}
 	return ans
+}
+
+// ACLName is an ACL's name in the setup's files: acl_submit_applications
+// and acl_administer_queue, or the allocation file's aclSubmitApps and
+// aclAdministerApps.
+func (s *Setup) ACLName(a Action) string {
+	if s.FS {
+		if a == Administer {
+			return "aclAdministerApps"
+		}
+		return "aclSubmitApps"
+	}
+	return a.Key()
 }

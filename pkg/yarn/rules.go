@@ -27,6 +27,7 @@ const (
 	ruleWhitespace = "yarn-acl-whitespace"
 	ruleEmpty      = "yarn-acl-empty-value"
 	ruleOverridden = "yarn-property-overridden"
+	ruleFSRefused  = "yarn-fs-refused"
 )
 
 // state is what YARN's rules read: one file, and its queue tree.
@@ -57,9 +58,13 @@ func register(r *lint.Rule, check func(s *state, report reporter)) *lint.Rule {
 	return lint.Register(r)
 }
 
-// Lint runs YARN's rules over one file.
-func Lint(c *Conf) []lint.Finding {
-	out := lint.Run(lint.RulesOf(System), &state{conf: c, cs: ReadCS(c)})
+// Lint runs YARN's rules over one Capacity Scheduler file.
+func Lint(c *Conf) []lint.Finding { return lintTree(c, ReadCS(c)) }
+
+// lintTree runs YARN's rules over a queue tree: a Capacity Scheduler
+// file's, or an allocation file's (ReadFS).
+func lintTree(c *Conf, tree *CS) []lint.Finding {
+	out := lint.Run(lint.RulesOf(System), &state{conf: c, cs: tree})
 	lint.Sort(out)
 	return out
 }
@@ -82,7 +87,26 @@ func (s *state) aclSites(fn func(q *Queue, a Action, p *Property)) {
 	walk(s.cs.Root)
 }
 
-func aclKey(q *Queue, a Action) string { return CSPrefix + q.Path + "." + a.Key() }
+// aclKey names where a queue's ACL is written: the property of
+// capacity-scheduler.xml, or the element of the allocation file.
+func (s *state) aclKey(q *Queue, a Action) string {
+	if s.cs.FS {
+		return fmt.Sprintf("<%s> of queue %s", s.aclName(a), q.Path)
+	}
+	return CSPrefix + q.Path + "." + a.Key()
+}
+
+// aclName is the ACL's name in the file: acl_submit_applications, or the
+// allocation file's aclSubmitApps.
+func (s *state) aclName(a Action) string {
+	if s.cs.FS {
+		if a == Administer {
+			return "aclAdministerApps"
+		}
+		return "aclSubmitApps"
+	}
+	return a.Key()
+}
 
 const csExampleHead = "<?xml version=\"1.0\"?>\n<configuration>\n"
 
@@ -132,6 +156,40 @@ var _ = register(&lint.Rule{
 }, nil)
 
 var _ = register(&lint.Rule{
+	Name:     ruleFSRefused,
+	Severity: lint.Error,
+	Summary:  "a Fair Scheduler allocation file the Fair Scheduler refuses: an empty ACL element, a queue name with a period, root beside other queues",
+	Doc: "`AllocationFileLoaderService` and `AllocationFileQueueParser` throw on these, and the\n" +
+		"ResourceManager does not start with the file (a reload keeps the old one). An ACL element is\n" +
+		"read as its first child's text, so an empty `<aclSubmitApps/>` fails with a\n" +
+		"NullPointerException, and one that starts with an element with a ClassCastException. A queue\n" +
+		"name may not contain a period or be blank, the top element must be `<allocations>`, and a\n" +
+		"`root` queue, when written, must be the only top-level queue. A single space lets no one in.",
+	Bad: `<?xml version="1.0"?>
+<allocations>
+  <queue name="root">
+    <aclSubmitApps> </aclSubmitApps>
+    <aclAdministerApps> </aclAdministerApps>
+    <queue name="prod">
+      <aclSubmitApps></aclSubmitApps>
+    </queue>
+  </queue>
+</allocations>
+`,
+	Good: `<?xml version="1.0"?>
+<allocations>
+  <queue name="root">
+    <aclSubmitApps> </aclSubmitApps>
+    <aclAdministerApps> </aclAdministerApps>
+    <queue name="prod">
+      <aclSubmitApps> </aclSubmitApps>
+    </queue>
+  </queue>
+</allocations>
+`,
+}, nil)
+
+var _ = register(&lint.Rule{
 	Name:     ruleUnread,
 	Severity: lint.Warning,
 	Summary:  "part of the file aclint does not read as Hadoop does (an XInclude, a CDATA section, a DOCTYPE)",
@@ -163,10 +221,10 @@ var _ = register(&lint.Rule{
 func openAbove(s *state, a Action) (string, bool) {
 	root := s.cs.Root
 	if root.From[a] == nil {
-		return fmt.Sprintf("%s is not set, and YARN's default for root is * (everyone)", aclKey(root, a)), true
+		return fmt.Sprintf("%s is not set, and YARN's default for root is * (everyone)", s.aclKey(root, a)), true
 	}
 	if a == Submit && root.From[Administer] == nil {
-		return fmt.Sprintf("%s is not set, so root's default * lets everyone administer, and so submit to, every queue", aclKey(root, Administer)), true
+		return fmt.Sprintf("%s is not set, so root's default * lets everyone administer, and so submit to, every queue", s.aclKey(root, Administer)), true
 	}
 	return "", false
 }
@@ -215,8 +273,8 @@ var _ = register(&lint.Rule{
 			return
 		}
 		if why, open := openAbove(s, a); open {
-			report(p.ValuePos, fmt.Sprintf("%s of %s restricts no one: %s", a.Key(), q.Path, why),
-				fmt.Sprintf("set %s (a single space for nobody, or the administrators)", aclKey(s.cs.Root, a)))
+			report(p.ValuePos, fmt.Sprintf("%s of %s restricts no one: %s", s.aclName(a), q.Path, why),
+				fmt.Sprintf("set %s (a single space for nobody, or the administrators)", s.aclKey(s.cs.Root, a)))
 		}
 	})
 })
@@ -279,7 +337,7 @@ func coveredAbove(q *Queue, a Action) bool {
 // (those set: yarn-root-default-open says root's defaults). Administrators
 // may submit too, but that is what administering means; the rule is about
 // an ACL meant to keep people out.
-func above(q *Queue, a Action) admitted {
+func above(s *state, q *Queue, a Action) admitted {
 	ad := admitted{users: map[string]string{}, groups: map[string]string{}}
 	add := func(x *Queue, k Action) {
 		if x.From[k] == nil {
@@ -289,7 +347,7 @@ func above(q *Queue, a Action) admitted {
 			ad.unknown = true
 			return
 		}
-		where := x.Path + " " + k.Key()
+		where := x.Path + " " + s.aclName(k)
 		acl := x.ACL[k]
 		if acl.All {
 			if ad.all == "" {
@@ -382,9 +440,9 @@ var _ = register(&lint.Rule{
 		if !coveredAbove(q, a) {
 			return // the ACL adds someone: a grant (or something above is unknown)
 		}
-		ad := above(q, a)
+		ad := above(s, q, a)
 		if ad.all != "" {
-			report(p.ValuePos, fmt.Sprintf("%s of %s restricts no one: %s lets everyone in", a.Key(), q.Path, ad.all),
+			report(p.ValuePos, fmt.Sprintf("%s of %s restricts no one: %s lets everyone in", s.aclName(a), q.Path, ad.all),
 				"narrow the ACL above, or remove this one")
 			return
 		}
@@ -421,7 +479,7 @@ var _ = register(&lint.Rule{
 			shown = append(shown[:5:5], fmt.Sprintf("%d more", len(extra)-5))
 		}
 		report(p.ValuePos, fmt.Sprintf("%s of %s adds no one to the ACLs above it and leaves out %s, who may %s here anyway (YARN has no deny)",
-			a.Key(), q.Path, strings.Join(shown, ", "), a), "narrow the ACL that lets them in above, or remove this one")
+			s.aclName(a), q.Path, strings.Join(shown, ", "), a), "narrow the ACL that lets them in above, or remove this one")
 	})
 })
 
@@ -554,8 +612,8 @@ var _ = register(&lint.Rule{
 		v := p.Value
 		if acl.Split >= 0 && len(acl.Users) == 0 && len(acl.Groups) > 0 && (v[0] != ' ' || (len(v) > 1 && unicode.IsSpace(rune(v[1])))) {
 			report(p.ValuePos, fmt.Sprintf("%s of %s has no users: it starts with %s, so everything after the first space, %s, is read as groups",
-				a.Key(), q.Path, describeBlank(v), quoteNames(acl.Groups)),
-				"write the users first on the same line as <value>, and start with one space only for groups-only ACLs")
+				s.aclName(a), q.Path, describeBlank(v), quoteNames(acl.Groups)),
+				"write the users first, right after the opening tag, and start with one space only for groups-only ACLs")
 		}
 		for _, e := range append(append([]Entry(nil), acl.Users...), acl.Groups...) {
 			kind := "user"
@@ -565,9 +623,9 @@ var _ = register(&lint.Rule{
 			switch {
 			case strings.IndexFunc(e.Name, unicode.IsSpace) >= 0:
 				report(p.ValuePos, fmt.Sprintf("%s of %s has the %s %q, with a blank inside: no one is in it (only the first space separates users from groups)",
-					a.Key(), q.Path, kind, e.Name), "separate names with commas")
+					s.aclName(a), q.Path, kind, e.Name), "separate names with commas")
 			case e.Name == "*":
-				report(p.ValuePos, fmt.Sprintf("%s of %s lists * inside a list: it is a %s named *, not everyone", a.Key(), q.Path, kind),
+				report(p.ValuePos, fmt.Sprintf("%s of %s lists * inside a list: it is a %s named *, not everyone", s.aclName(a), q.Path, kind),
 					"write * alone for everyone, or remove it")
 			}
 		}
@@ -623,7 +681,7 @@ var _ = register(&lint.Rule{
 `,
 }, func(s *state, report reporter) {
 	for _, p := range s.conf.Props {
-		if !p.EmptyValue || !strings.HasPrefix(p.Name, CSPrefix) {
+		if s.cs.FS || !p.EmptyValue || !strings.HasPrefix(p.Name, CSPrefix) {
 			continue
 		}
 		for _, a := range []Action{Submit, Administer} {
@@ -673,6 +731,9 @@ var _ = register(&lint.Rule{
 </configuration>
 `,
 }, func(s *state, report reporter) {
+	if s.cs.FS {
+		return // properties are capacity-scheduler.xml's; an allocation file's elements are per queue
+	}
 	last := map[string]*Property{}
 	for _, p := range s.conf.Props {
 		if prev := last[p.Name]; prev != nil {

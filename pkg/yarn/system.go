@@ -25,11 +25,18 @@ func (Sys) Name() string { return System }
 // they are reported.
 func (Sys) Detect(in *lint.Input) bool {
 	root := firstElement(in.Data)
+	if root == "allocations" {
+		return true // a Fair Scheduler allocation file
+	}
 	if root != "configuration" {
 		return false
 	}
 	return bytes.Contains(in.Data, []byte(CSPrefix)) || bytes.Contains(in.Data, []byte(ACLEnableKey)) || bytes.Contains(in.Data, []byte(AdminACLKey))
 }
+
+// IsAllocationFile reports whether data is a Fair Scheduler allocation
+// file: its first element is <allocations>.
+func IsAllocationFile(data []byte) bool { return firstElement(data) == "allocations" }
 
 // firstElement is the name of a document's first element, skipping a byte
 // order mark, the XML declaration, comments, processing instructions and a
@@ -91,6 +98,9 @@ func (Sys) Lint(in *lint.Input, _ lint.Options) (*lint.Report, error) {
 			rep.Sources[in.Path] = lines(in.Data)
 		}
 	}()
+	if firstElement(in.Data) == "allocations" {
+		return lintFS(in, rep)
+	}
 	c, err := ReadConf(in.Path, in.Data)
 	var fe *FileError
 	if errors.As(err, &fe) && fe.Refused {
@@ -106,6 +116,28 @@ func (Sys) Lint(in *lint.Input, _ lint.Options) (*lint.Report, error) {
 	return rep, nil
 }
 
+// lintFS lints a Fair Scheduler allocation file.
+func lintFS(in *lint.Input, rep *lint.Report) (*lint.Report, error) {
+	tree, err := ReadFS(in.Path, in.Data)
+	var fe *FileError
+	var fse *FSError
+	switch {
+	case errors.As(err, &fe) && fe.Refused:
+		rep.Findings = []lint.Finding{{Rule: ruleXML, Severity: lint.Error, Pos: lint.Position{File: in.Path, Line: fe.Pos.Line, Col: fe.Pos.Col},
+			Message: fmt.Sprintf("not well-formed XML: %v; the Fair Scheduler refuses the file", fe.Err),
+			Hint:    "fix the XML: every element closed, attributes once, & written as &amp;"}}
+		return rep, nil
+	case errors.As(err, &fse):
+		rep.Findings = []lint.Finding{{Rule: ruleFSRefused, Severity: lint.Error, Pos: lint.Position{File: in.Path, Line: fse.Pos.Line, Col: fse.Pos.Col},
+			Message: fse.Msg, Hint: "the ResourceManager does not start with this file (a reload keeps the old one): fix it"}}
+		return rep, nil
+	case err != nil:
+		return nil, err
+	}
+	rep.Findings = lintTree(tree.Conf, tree)
+	return rep, nil
+}
+
 func lines(data []byte) []string {
 	return strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
 }
@@ -115,7 +147,7 @@ func (Sys) Extensions() []string { return []string{".xml"} }
 
 // Inputs says what YARN files look like.
 func (Sys) Inputs() string {
-	return "Hadoop YARN configuration files (capacity-scheduler.xml, yarn-site.xml: <configuration> with yarn.scheduler.capacity. or yarn.acl keys)"
+	return "Hadoop YARN configuration files (capacity-scheduler.xml, yarn-site.xml: <configuration> with yarn.scheduler.capacity. or yarn.acl keys; Fair Scheduler allocation files: <allocations>)"
 }
 
 // Refuses says what an error means for this system.
@@ -131,20 +163,27 @@ func (Sys) NoneFound(path string) string {
 	return fmt.Sprintf("%s: no YARN configuration files found (<configuration> XML with yarn.scheduler.capacity. or yarn.acl keys; directories are searched for .xml files)", path)
 }
 
-// exampleFile is the name YARN examples are linted under.
-const exampleFile = "capacity-scheduler.xml"
-
-// Example lints a rule's example as `aclint lint capacity-scheduler.xml`.
-func (s Sys) Example(_ *lint.Rule, text string) (string, []lint.Finding, map[string][]string) {
-	rep, err := s.Lint(&lint.Input{Path: exampleFile, Data: []byte(text), Explicit: true}, lint.Options{})
-	if err != nil {
-		return "aclint lint " + exampleFile, nil, nil
+// exampleName is the name a YARN example is linted and shown under: an
+// allocation file is fair-scheduler.xml, the rest capacity-scheduler.xml.
+func exampleName(text string) string {
+	if firstElement([]byte(text)) == "allocations" {
+		return "fair-scheduler.xml"
 	}
-	return "aclint lint " + exampleFile, rep.Findings, rep.Sources
+	return "capacity-scheduler.xml"
+}
+
+// Example lints a rule's example as `aclint lint FILE`.
+func (s Sys) Example(_ *lint.Rule, text string) (string, []lint.Finding, map[string][]string) {
+	name := exampleName(text)
+	rep, err := s.Lint(&lint.Input{Path: name, Data: []byte(text), Explicit: true}, lint.Options{})
+	if err != nil {
+		return "aclint lint " + name, nil, nil
+	}
+	return "aclint lint " + name, rep.Findings, rep.Sources
 }
 
 // ExampleBlock shows an example as XML.
 func (Sys) ExampleBlock(_ *lint.Rule, text string) string { return "```xml\n" + text + "```\n" }
 
 // ExampleFile is the name examples are shown as.
-func (Sys) ExampleFile(*lint.Rule) string { return exampleFile }
+func (Sys) ExampleFile(r *lint.Rule) string { return exampleName(r.Bad) }

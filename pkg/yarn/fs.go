@@ -1,0 +1,283 @@
+package yarn
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// The Fair Scheduler's allocation file (fair-scheduler.xml), as
+// AllocationFileLoaderService.reloadAllocations and
+// AllocationFileQueueParser read it: a DOM built with comments ignored
+// (text around a comment is one text node), the root element
+// <allocations>, its <queue> and <pool> children, and in each queue the
+// aclSubmitApps and aclAdministerApps elements and the child queues.
+
+// fsChildQueueTag reports the element names AllocationFileQueueParser
+// takes for a child queue: `QUEUE.endsWith(field.getTagName())` is true for
+// every suffix of "queue" (a quirk: <ue> is a child queue too), and "pool".
+func fsChildQueueTag(tag string) bool {
+	return strings.HasSuffix("queue", tag) || tag == "pool"
+}
+
+// fsElement is a DOM element as the loader sees it: its name, attributes,
+// child elements in order, and its first child node.
+type fsElement struct {
+	name     string
+	attrs    map[string]string
+	pos      Pos
+	children []*fsElement
+	// first is the element's first child node: "" kind when it has none
+	first     fsNodeKind
+	firstText string // the text of a first child that is text or CDATA
+	firstPos  Pos
+}
+
+type fsNodeKind int
+
+const (
+	fsNone fsNodeKind = iota
+	fsText
+	fsCDATA
+	fsElementNode
+	fsOther // a processing instruction: not a Text node
+)
+
+// readDOM builds the element tree of an allocation file. Character data is
+// merged into one text node until an element, a CDATA section or a
+// processing instruction ends it, as Xerces' DOM builder merges it with
+// comments ignored; a CDATA section is a node of its own.
+func readDOM(file string, data []byte) (*fsElement, []Unknown, error) {
+	d := xml.NewDecoder(bytes.NewReader(data))
+	d.Strict = true
+	d.Entity = nil
+	doctype, otherCharset := false, false
+	d.CharsetReader = func(label string, in io.Reader) (io.Reader, error) {
+		otherCharset = true
+		return nil, fmt.Errorf("the file declares encoding %q; aclint reads UTF-8 only", label)
+	}
+	var unknown []Unknown
+	var root *fsElement
+	var stack []*fsElement
+	// the node being built in the innermost element: text merges into it
+	lastKind := fsNone
+	for {
+		l, c := d.InputPos()
+		at := Pos{l, c}
+		off := d.InputOffset()
+		t, err := d.Token()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, nil, &FileError{File: file, Pos: at, Refused: !doctype && !otherCharset, Err: err}
+		}
+		var top *fsElement
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		noteFirst := func(kind fsNodeKind, text string) {
+			if top != nil && top.first == fsNone && !(kind == fsText && len(top.children) > 0) {
+				top.first, top.firstText, top.firstPos = kind, text, at
+			}
+		}
+		switch t := t.(type) {
+		case xml.StartElement:
+			e := &fsElement{name: t.Name.Local, attrs: map[string]string{}, pos: at}
+			if t.Name.Space != "" {
+				e.name = t.Name.Space + ":" + t.Name.Local // not namespace aware: the name as written
+			}
+			for i, a := range t.Attr {
+				for _, o := range t.Attr[:i] {
+					if a.Name == o.Name {
+						return nil, nil, &FileError{File: file, Pos: at, Refused: true, Err: fmt.Errorf("attribute %q twice in <%s>", a.Name.Local, t.Name.Local)}
+					}
+				}
+				e.attrs[a.Name.Local] = a.Value
+			}
+			if top != nil {
+				if top.first == fsNone {
+					top.first, top.firstPos = fsElementNode, at
+				}
+				top.children = append(top.children, e)
+			} else {
+				root = e
+			}
+			stack = append(stack, e)
+			lastKind = fsNone
+		case xml.EndElement:
+			stack = stack[:len(stack)-1]
+			lastKind = fsElementNode
+		case xml.CharData:
+			if top == nil {
+				continue
+			}
+			if bytes.HasPrefix(data[off:], []byte("<![CDATA[")) {
+				noteFirst(fsCDATA, string(t))
+				lastKind = fsCDATA
+				continue
+			}
+			if lastKind == fsText && top.first == fsText && len(top.children) == 0 {
+				top.firstText += string(t) // one text node, as the DOM merges it
+				continue
+			}
+			noteFirst(fsText, string(t))
+			lastKind = fsText
+		case xml.Comment:
+			// ignored: the text on both sides stays one node
+		case xml.ProcInst:
+			if top != nil {
+				noteFirst(fsOther, "")
+				lastKind = fsOther
+			}
+		case xml.Directive:
+			if bytes.HasPrefix(bytes.TrimSpace(t), []byte("DOCTYPE")) {
+				doctype = true
+				unknown = append(unknown, Unknown{at, "a DOCTYPE: its entities and defaults are not applied by aclint"})
+			}
+		}
+	}
+	if root == nil {
+		return nil, nil, &FileError{File: file, Refused: true, Err: errors.New("no root element")}
+	}
+	return root, unknown, nil
+}
+
+// fsWhitespace is Guava's CharMatcher.WHITESPACE, the table
+// FairSchedulerUtilities.trimQueueName trims queue names with.
+const fsWhitespace = "\u2002\u3000\r\u0085\u200A\u2005\u2000\u2029\u000B\u2008\u2003\u205F\u1680\t \u2006\u2001\u202F\u00A0\u000C\u2009\u2004\u2028\n\u2007"
+
+// trimQueueName is FairSchedulerUtilities.trimQueueName.
+func trimQueueName(s string) string {
+	return strings.Trim(s, fsWhitespace)
+}
+
+// FSError is an allocation file the Fair Scheduler refuses
+// (AllocationConfigurationException, or an exception while reading an
+// element), with where.
+type FSError struct {
+	File string
+	Pos  Pos
+	Msg  string
+}
+
+func (e *FSError) Error() string {
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Pos.Line, e.Pos.Col, e.Msg)
+}
+
+// ReadFS reads an allocation file into a queue tree: queues named by their
+// name attribute (trimmed; no dot, not empty), root's queues under root
+// unless the file's only queue is root itself, the ACLs of aclSubmitApps
+// and aclAdministerApps read from the element's first child, untrimmed,
+// and the defaults, * for root and " " for every other queue.
+func ReadFS(file string, data []byte) (*CS, error) {
+	rootEl, unknown, err := readDOM(file, data)
+	if err != nil {
+		return nil, err
+	}
+	if rootEl.name != "allocations" {
+		return nil, &FSError{file, rootEl.pos, "top-level element not <allocations>: the Fair Scheduler refuses the file"}
+	}
+	fs := &CS{Conf: &Conf{File: file, Unknown: unknown, set: map[string]*Property{}, final: map[string]bool{}}, ByPath: map[string]*Queue{}, FS: true}
+	var tops []*fsElement
+	for _, e := range rootEl.children {
+		if e.name == "queue" || e.name == "pool" {
+			tops = append(tops, e)
+		}
+	}
+	root := &Queue{Name: "root", Path: "root"}
+	fs.Root = root
+	count := 0
+	var load func(parent *Queue, e *fsElement, depth int) error
+	load = func(parent *Queue, e *fsElement, depth int) error {
+		name := trimQueueName(e.attrs["name"])
+		if strings.Contains(name, ".") {
+			return &FSError{file, e.pos, fmt.Sprintf("queue name %q contains a period: the Fair Scheduler refuses the file", name)}
+		}
+		if name == "" {
+			return &FSError{file, e.pos, "a queue name is empty or only whitespace: the Fair Scheduler refuses the file"}
+		}
+		q := root
+		if parent == nil {
+			// the file's own root queue, named as written (trimmed):
+			// Hadoop compares it with "root" ignoring case only to place it
+			root.Name, root.Path = name, name
+		} else {
+			q = &Queue{Name: name, Path: parent.Path + "." + name, Parent: parent, ListedAt: &Property{File: file, Name: e.name, Pos: e.pos, NamePos: e.pos}}
+			if _, dup := fs.ByPath[q.Path]; dup {
+				// the loader merges a repeated queue's settings, setting by
+				// setting; aclint does not
+				q.Repeat = true
+				fs.Conf.Unknown = append(fs.Conf.Unknown, Unknown{e.pos, fmt.Sprintf("queue %s is defined twice: the Fair Scheduler merges the two definitions setting by setting, which aclint does not", q.Path)})
+			}
+			parent.Children = append(parent.Children, q)
+		}
+		count++
+		if count > maxQueues || depth > maxDepth {
+			fs.Truncated = true
+			return nil
+		}
+		if !q.Repeat {
+			fs.ByPath[q.Path] = q
+		}
+		for _, f := range e.children {
+			var a Action
+			switch f.name {
+			case "aclSubmitApps":
+				a = Submit
+			case "aclAdministerApps":
+				a = Administer
+			default:
+				if fsChildQueueTag(f.name) {
+					if err := load(q, f, depth+1); err != nil {
+						return err
+					}
+				}
+				continue
+			}
+			switch f.first {
+			case fsNone:
+				return &FSError{file, f.pos, fmt.Sprintf("<%s> is empty: the Fair Scheduler reads its first child as text and fails (NullPointerException), refusing the file", f.name)}
+			case fsElementNode, fsOther:
+				return &FSError{file, f.pos, fmt.Sprintf("<%s> does not start with text: the Fair Scheduler reads its first child as text and fails (ClassCastException), refusing the file", f.name)}
+			}
+			p := &Property{File: file, Name: f.name, Value: f.firstText, HasValue: true, Pos: f.pos, NamePos: f.pos, ValuePos: f.firstPos}
+			q.ACL[a], q.From[a], q.Unknown[a] = ParseACL(p.Value), p, false
+			p.read = true
+			fs.Conf.Props = append(fs.Conf.Props, p)
+		}
+		for _, a := range []Action{Submit, Administer} {
+			if q.From[a] == nil { // the parser's defaults: * for root, " " for the rest
+				if q.Path == "root" {
+					q.ACL[a] = ParseACL("*")
+				} else {
+					q.ACL[a] = ParseACL(" ")
+				}
+			}
+		}
+		return nil
+	}
+	if len(tops) == 1 && strings.EqualFold(tops[0].attrs["name"], "root") {
+		if err := load(nil, tops[0], 0); err != nil {
+			return nil, err
+		}
+	} else {
+		for _, e := range tops {
+			if strings.EqualFold(e.attrs["name"], "root") {
+				return nil, &FSError{file, e.pos, "a root queue with other queues beside it: the Fair Scheduler refuses the file (if configuring root queue, no other queues can be placed alongside it)"}
+			}
+		}
+		if err := load(nil, &fsElement{attrs: map[string]string{"name": "root"}}, 0); err != nil {
+			return nil, err
+		}
+		for _, e := range tops {
+			if err := load(root, e, 1); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return fs, nil
+}
