@@ -66,6 +66,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzReparse$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/config
 	$(GO) test -run '^$$' -fuzz '^FuzzParseACL$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/yarn
 	$(GO) test -run '^$$' -fuzz '^FuzzReadConf$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/yarn
+	$(GO) test -run '^$$' -fuzz '^FuzzReadFS$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/yarn
 	$(GO) test -run '^$$' -fuzz '^FuzzSession$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/lsp
 	$(GO) test -run '^$$' -fuzz '^FuzzAppendPublishDiagnostics$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/lsp
 

@@ -106,3 +106,23 @@ func TestFSDecide(t *testing.T) {
 		t.Errorf("bob: %+v", d)
 	}
 }
+
+// FuzzReadFS: any bytes as an allocation file. The reader never panics,
+// and a tree it builds answers any question.
+func FuzzReadFS(f *testing.F) {
+	f.Add([]byte("<allocations><queue name=\"a\"><aclSubmitApps>\n x\n</aclSubmitApps><ue name=\"b\"/></queue></allocations>"))
+	f.Add([]byte("<allocations><queue name=\"root\"><aclSubmitApps>a<!--c-->b<![CDATA[c]]></aclSubmitApps></queue></allocations>"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 1<<16 {
+			return
+		}
+		fs, err := ReadFS("f.xml", data)
+		if err != nil {
+			return
+		}
+		for path := range fs.ByPath {
+			fs.Decide(path, "u", []string{"g"}, Submit)
+		}
+		lintTree(fs.Conf, fs)
+	})
+}
