@@ -52,6 +52,9 @@ type Queue struct {
 	// Repeat is set on a queue listed again under the same parent: the
 	// first one is the queue, this one is not read again.
 	Repeat bool
+	// MarkedParent is a Fair Scheduler queue with type="parent": a parent
+	// queue even without children.
+	MarkedParent bool
 }
 
 // CS is a capacity-scheduler.xml read as a queue tree.

@@ -215,6 +215,7 @@ func ReadFS(file string, data []byte) (*CS, error) {
 			}
 			parent.Children = append(parent.Children, q)
 		}
+		q.MarkedParent = e.attrs["type"] == "parent"
 		count++
 		if count > maxQueues || depth > maxDepth {
 			fs.Truncated = true

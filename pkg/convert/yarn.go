@@ -1,0 +1,359 @@
+// Package convert turns another scheduler's queue access into a YuniKorn
+// queues.yaml and proves what it kept: it asks both systems, through
+// aclint's own models of them, every access question that can tell them
+// apart, and reports each answer that differs. It stands on the systems
+// (pkg/yarn, pkg/yunikorn, pkg/acl); cmd only runs it.
+package convert
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/aclint/aclint/pkg/acl"
+	"github.com/aclint/aclint/pkg/config"
+	"github.com/aclint/aclint/pkg/yarn"
+	"github.com/aclint/aclint/pkg/yunikorn"
+)
+
+// Result is a conversion: the YuniKorn config, what differs in access and
+// what was not converted.
+type Result struct {
+	YAML []byte
+	// Differences are the access answers YuniKorn gives differently from
+	// YARN, each for one queue, action and principal.
+	Differences []Difference
+	// NotConverted lists what the YuniKorn config does not carry, with
+	// where it is written: capacities, placement, preemption, queues
+	// whose names YuniKorn refuses.
+	NotConverted []string
+	// Notes say what the conversion assumed.
+	Notes []string
+}
+
+// Difference is one access answer that differs.
+type Difference struct {
+	Queue     string
+	Action    yarn.Action
+	Principal string // "user alice", "group data", "everyone"
+	YARN      bool
+	YuniKorn  bool
+	Why       string
+}
+
+func (d Difference) String() string {
+	verb := map[bool]string{true: "may", false: "may not"}
+	return fmt.Sprintf("%s %s: YARN: %s %s, YuniKorn: %s %s%s", d.Queue, d.Action, d.Principal, verb[d.YARN], d.Principal, verb[d.YuniKorn], d.Why)
+}
+
+// probe names are the user and group that stand for "someone no ACL names":
+// chosen so that no real ACL names them.
+const probeUser, probeGroup = "aclint-probe-user", "aclint-probe-group"
+
+// FromYARN converts a YARN setup (Capacity or Fair Scheduler) into a
+// YuniKorn config of one partition, default, with the queue tree and every
+// queue's submit and admin ACL as YARN reads them: root's defaults written
+// out (* in YARN, nothing in YuniKorn), and when yarn.acl.enable is off
+// (Capacity Scheduler), everyone let in at root, as YARN then lets everyone
+// in. It then compares the two.
+func FromYARN(s *yarn.Setup) (*Result, error) {
+	if !s.FS && !s.Known {
+		return nil, fmt.Errorf("yarn.acl.enable is not known: give yarn-site.xml with -f (queue ACLs count only when it is true; default false)")
+	}
+	if s.CS.Truncated {
+		return nil, fmt.Errorf("the queue tree is deeper or larger than aclint reads: not converted")
+	}
+	r := &Result{}
+	aclsOff := !s.FS && !s.ACLEnable
+	if aclsOff {
+		r.Notes = append(r.Notes, "yarn.acl.enable is false: YARN checks no queue ACL, so root lets everyone submit and administer in the YuniKorn config")
+	}
+	for _, u := range s.Unknown {
+		return nil, fmt.Errorf("%s:%d:%d: %s; the conversion would not be proven", s.Conf.File, u.Pos.Line, u.Pos.Col, u.Why)
+	}
+	root := queueNode(s, s.CS.Root, aclsOff, r)
+	doc := mapping("partitions", &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{
+		mapping("name", str("default"), "queues", &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{root}}),
+	}})
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(doc); err != nil {
+		return nil, err
+	}
+	out := buf.Bytes()
+	r.YAML = append([]byte("# Converted from YARN by aclint convert yarn: queues and their submit and admin ACLs only.\n"), out...)
+	r.NotConverted = append(r.NotConverted, notConverted(s)...)
+	diffs, err := compare(s, r.YAML)
+	if err != nil {
+		return nil, err
+	}
+	r.Differences = diffs
+	return r, nil
+}
+
+func str(v string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Value: v} }
+
+// mapping builds a YAML mapping from keys and values, in the order given.
+func mapping(kv ...any) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.MappingNode}
+	for i := 0; i+1 < len(kv); i += 2 {
+		n.Content = append(n.Content, str(kv[i].(string)), kv[i+1].(*yaml.Node))
+	}
+	return n
+}
+
+// queueNode is a queue of the YuniKorn config: name, parent, submitacl,
+// adminacl, queues, in that order.
+func queueNode(s *yarn.Setup, q *yarn.Queue, aclsOff bool, r *Result) *yaml.Node {
+	n := mapping("name", str(q.Name))
+	var kids []*yaml.Node
+	seen := map[string]string{}
+	for _, c := range q.Children {
+		if c.Repeat {
+			continue
+		}
+		if !acl.ValidQueueName(c.Name) {
+			r.NotConverted = append(r.NotConverted, fmt.Sprintf("queue %s: YuniKorn refuses the name %q (queue names are 1 to 64 of a-z A-Z 0-9 _ : # / @ -), so it and the queues below it are left out", c.Path, c.Name))
+			continue
+		}
+		if prev, ok := seen[strings.ToLower(c.Name)]; ok {
+			r.NotConverted = append(r.NotConverted, fmt.Sprintf("queue %s: YuniKorn's queue names ignore case, and %s is already there, so it and the queues below it are left out", c.Path, prev))
+			continue
+		}
+		seen[strings.ToLower(c.Name)] = c.Path
+		kids = append(kids, queueNode(s, c, aclsOff, r))
+	}
+	if len(kids) == 0 && (q.Parent == nil || q.MarkedParent) {
+		n.Content = append(n.Content, str("parent"), &yaml.Node{Kind: yaml.ScalarNode, Value: "true", Tag: "!!bool"})
+	}
+	for _, a := range []yarn.Action{yarn.Submit, yarn.Administer} {
+		key := "submitacl"
+		if a == yarn.Administer {
+			key = "adminacl"
+		}
+		v, ok := yuniKornACL(q.ACL[a])
+		if aclsOff {
+			v, ok = "", false
+			if q == s.CS.Root {
+				v, ok = "*", true
+			}
+		}
+		if ok && !(aclsOff && q == s.CS.Root) {
+			if where := openAbove(q, a, aclsOff); where != "" {
+				// an ancestor lets everyone in: the ACL has no effect in
+				// YARN either, and YuniKorn would flag it (shadowed-acl)
+				r.NotConverted = append(r.NotConverted, fmt.Sprintf("%s of %s: it has no effect, as %s lets everyone in (in YARN too)", s.ACLName(a), q.Path, where))
+				continue
+			}
+		}
+		if ok {
+			n.Content = append(n.Content, str(key), &yaml.Node{Kind: yaml.ScalarNode, Value: v, Style: yaml.DoubleQuotedStyle})
+		}
+	}
+	if len(kids) > 0 {
+		n.Content = append(n.Content, str("queues"), &yaml.Node{Kind: yaml.SequenceNode, Content: kids})
+	}
+	return n
+}
+
+// openAbove names the ACL above q (or q's own admin ACL, for submitting)
+// that lets everyone act, or "".
+func openAbove(q *yarn.Queue, a yarn.Action, aclsOff bool) string {
+	if a == yarn.Submit && q.ACL[yarn.Administer].All && !aclsOff {
+		return q.Path + " admin ACL"
+	}
+	for x := q.Parent; x != nil; x = x.Parent {
+		if aclsOff && x.Parent == nil {
+			return x.Path + " (yarn.acl.enable is false)"
+		}
+		if x.ACL[a].All {
+			return x.Path + " " + a.String() + " ACL"
+		}
+		if a == yarn.Submit && x.ACL[yarn.Administer].All {
+			return x.Path + " admin ACL"
+		}
+	}
+	return ""
+}
+
+// yuniKornACL writes a YARN ACL in YuniKorn's grammar: "*", or users, one
+// space, groups.
+func yuniKornACL(a yarn.ACL) (string, bool) {
+	if a.All {
+		return "*", true
+	}
+	// only the names YuniKorn's ACL parser keeps: the others it would drop
+	// silently (and aclint lint would warn about them); the comparison
+	// reports each
+	var users, groups []string
+	for _, n := range a.UserNames() {
+		if acl.IsUserName(n) {
+			users = append(users, n)
+		}
+	}
+	for _, n := range a.GroupNames() {
+		if acl.IsGroupName(n) {
+			groups = append(groups, n)
+		}
+	}
+	switch {
+	case len(users) == 0 && len(groups) == 0:
+		return "", false
+	case len(groups) == 0:
+		return strings.Join(users, ","), true
+	}
+	return strings.Join(users, ",") + " " + strings.Join(groups, ","), true
+}
+
+// notConverted lists the settings of the files the YuniKorn config does
+// not carry: everything but the queue lists, the queue ACLs and
+// yarn.acl.enable.
+func notConverted(s *yarn.Setup) []string {
+	var out []string
+	if s.FS {
+		return []string{"the allocation file's settings other than queues and their aclSubmitApps and aclAdministerApps (resources, weights, policies, placement, preemption, reservations) are not converted"}
+	}
+	counts := map[string]int{}
+	for _, p := range s.Conf.Props {
+		name := p.Name
+		switch {
+		case strings.HasSuffix(name, ".queues") && strings.HasPrefix(name, yarn.CSPrefix),
+			strings.HasSuffix(name, ".acl_submit_applications"), strings.HasSuffix(name, ".acl_administer_queue"),
+			name == yarn.ACLEnableKey:
+			continue
+		}
+		kind := name
+		if strings.HasPrefix(name, yarn.CSPrefix) {
+			kind = yarn.CSPrefix + "*." + name[strings.LastIndexByte(name, '.')+1:]
+		}
+		counts[kind]++
+	}
+	keys := make([]string, 0, len(counts))
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		out = append(out, fmt.Sprintf("%s (%d): not converted", k, counts[k]))
+	}
+	return out
+}
+
+// compare asks both systems every question that can tell them apart: for
+// each queue both have and each action, every user and group any ACL of
+// either names, alone, and someone no ACL names. Access is an OR over the
+// user and each of their groups in both systems, so these answers decide
+// every other.
+func compare(s *yarn.Setup, text []byte) ([]Difference, error) {
+	doc := config.Parse("converted.yaml", text)
+	cfg := config.Decode(doc)
+	if errs := yunikorn.Errors(cfg); len(errs) > 0 {
+		return nil, fmt.Errorf("the converted config is refused by YuniKorn (an aclint bug, please report it): %s", errs[0].Message)
+	}
+	pol := acl.NewPolicy(cfg)
+	users, groups := map[string]bool{}, map[string]bool{}
+	var paths []string
+	for path, q := range s.CS.ByPath {
+		paths = append(paths, path)
+		for _, a := range []yarn.Action{yarn.Submit, yarn.Administer} {
+			for _, n := range q.ACL[a].UserNames() {
+				users[n] = true
+			}
+			for _, n := range q.ACL[a].GroupNames() {
+				groups[n] = true
+			}
+		}
+	}
+	sort.Strings(paths)
+	// and the names of the YuniKorn config's ACLs
+	for _, part := range cfg.Partitions {
+		part.Root.Walk(func(q *config.Queue) {
+			for _, v := range []string{q.SubmitACL.Value, q.AdminACL.Value} {
+				for _, e := range acl.Parse(v).Entries {
+					if e.Kind == acl.Group {
+						groups[e.Name] = true
+					} else {
+						users[e.Name] = true
+					}
+				}
+			}
+		})
+	}
+	var out []Difference
+	for _, path := range paths {
+		if !inConverted(cfg, path) {
+			continue // not converted, and listed so
+		}
+		for _, a := range []yarn.Action{yarn.Submit, yarn.Administer} {
+			ask := func(principal, user string, gs []string) {
+				yd := s.CS.Decide(path, user, gs, a)
+				yAllowed := yd.Allowed || (!s.FS && !s.ACLEnable)
+				action := acl.Submit
+				if a == yarn.Administer {
+					action = acl.Admin
+				}
+				kd, err := pol.Decide(acl.Query{Partition: "default", Queue: path, User: user, Groups: gs, Action: action})
+				kAllowed := err == nil && kd.Allowed
+				if yAllowed != kAllowed {
+					why := ""
+					if err != nil {
+						why = ": " + err.Error()
+					} else if !kAllowed {
+						why = whyDenied(user, gs)
+					}
+					out = append(out, Difference{Queue: path, Action: a, Principal: principal, YARN: yAllowed, YuniKorn: kAllowed, Why: why})
+				}
+			}
+			for _, u := range sortedSet(users) {
+				ask("user "+quoted(u), u, []string{probeGroup})
+			}
+			for _, g := range sortedSet(groups) {
+				ask("group "+quoted(g), probeUser, []string{g})
+			}
+			ask("everyone else", probeUser, []string{probeGroup})
+		}
+	}
+	return out, nil
+}
+
+// whyDenied says why YuniKorn lets no such name in, when its ACL parser
+// drops it.
+func whyDenied(user string, groups []string) string {
+	if user != probeUser && !acl.IsUserName(user) {
+		return " (YuniKorn's ACL parser drops the user name)"
+	}
+	for _, g := range groups {
+		if g != probeGroup && !acl.IsGroupName(g) {
+			return " (YuniKorn's ACL parser drops the group name)"
+		}
+	}
+	return ""
+}
+
+func quoted(s string) string {
+	if strings.ContainsAny(s, " \t\n\r\"") || s == "" {
+		return fmt.Sprintf("%q", s)
+	}
+	return s
+}
+
+func inConverted(cfg *config.Config, path string) bool {
+	if len(cfg.Partitions) == 0 {
+		return false
+	}
+	q, missing, err := acl.FindQueue(cfg.Partitions[0].Root, path)
+	return err == nil && len(missing) == 0 && q != nil
+}
+
+func sortedSet(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
