@@ -137,11 +137,18 @@ func ReadConf(file string, data []byte) (*Conf, error) {
 		// never counts
 		inToken int
 	)
+	// RawToken, with the element nesting checked here: Token's namespace
+	// translation is work this reader does not need (it reads local names),
+	// and the nesting is what makes the file well-formed
+	var open []xml.Name
 	for {
 		at := pos()
 		startOff := d.InputOffset()
-		t, err := d.Token()
+		t, err := d.RawToken()
 		if errors.Is(err, io.EOF) {
+			if len(open) > 0 {
+				return nil, &FileError{File: file, Pos: at, Refused: true, Err: fmt.Errorf("unexpected EOF: <%s> is not closed", open[len(open)-1].Local)}
+			}
 			break
 		}
 		if err != nil {
@@ -150,6 +157,10 @@ func ReadConf(file string, data []byte) (*Conf, error) {
 		}
 		switch t := t.(type) {
 		case xml.StartElement:
+			if depth == 0 && c.Root != "" {
+				return nil, &FileError{File: file, Pos: at, Refused: true, Err: errors.New("a second root element")}
+			}
+			open = append(open, t.Name)
 			depth++
 			if depth == 1 {
 				c.Root, c.RootPos = t.Name.Local, at
@@ -195,6 +206,10 @@ func ReadConf(file string, data []byte) (*Conf, error) {
 				c.Unknown = append(c.Unknown, Unknown{at, "a DOCTYPE: its entities and defaults are not applied by aclint"})
 			}
 		case xml.EndElement:
+			if len(open) == 0 || open[len(open)-1] != t.Name {
+				return nil, &FileError{File: file, Pos: at, Refused: true, Err: fmt.Errorf("unexpected end element </%s>", t.Name.Local)}
+			}
+			open = open[:len(open)-1]
 			depth--
 			switch t.Name.Local {
 			case "name", "value", "final", "source", "tag":
