@@ -95,8 +95,11 @@ func TestReadConfUnknown(t *testing.T) {
 	}
 	var fe *FileError
 	for in, refused := range map[string]bool{
-		"<configuration><property></configuration>":                                                                            true,
-		`<configuration><property name="a" name="b"/></configuration>`:                                                         true,
+		"<configuration><property></configuration>":                    true,
+		"<configuration><property>":                                    true,
+		"<configuration/><configuration/>":                             true,
+		"<a:configuration></b:configuration>":                          true,
+		`<configuration><property name="a" name="b"/></configuration>`: true,
 		"<!DOCTYPE c [<!ENTITY e \"x\">]><configuration><property><name>a</name><value>&e;</value></property></configuration>": false,
 		"<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><configuration/>":                                                      false,
 	} {
