@@ -141,14 +141,17 @@ func measureLSP(n, runs int, findings bool) lspResult {
 	queuePos := map[string]any{"line": line - 1, "character": strings.Index(lines[line-1], "dept") + 1}
 	aclPos := map[string]any{"line": line, "character": col}
 
-	var changes, hq, ha []time.Duration
 	version := 1
-	for i := 0; i < runs+3; i++ { // three to warm up
+	// toggle inserts text at line:col on even turns and takes it out again
+	// (up to the end given) on odd ones: the CPU time until the new
+	// version's diagnostics arrive
+	toggle := func(i, line, col int, text string, endLine, endCol int) time.Duration {
 		version++
-		rng := map[string]any{"start": map[string]any{"line": line, "character": col}, "end": map[string]any{"line": line, "character": col}}
-		insert := "x"
+		pos := map[string]any{"line": line, "character": col}
+		rng := map[string]any{"start": pos, "end": pos}
+		insert := text
 		if i%2 == 1 {
-			rng["end"] = map[string]any{"line": line, "character": col + 1}
+			rng["end"] = map[string]any{"line": endLine, "character": endCol}
 			insert = ""
 		}
 		before := cpuNow()
@@ -157,9 +160,14 @@ func measureLSP(n, runs int, findings bool) lspResult {
 			"contentChanges": []any{map[string]any{"range": rng, "text": insert}},
 		})
 		c.await(fmt.Sprintf(`"version":%d,`, version))
-		spent := cpuNow() - before
+		return cpuNow() - before
+	}
+
+	var changes, hq, ha []time.Duration
+	for i := 0; i < runs+3; i++ { // three to warm up
+		spent := toggle(i, line, col, "x", line, col+1)
 		// the hover after a change builds the access model of the new text
-		before = cpuNow()
+		before := cpuNow()
 		c.call("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": queuePos})
 		hoverQ := cpuNow() - before
 		before = cpuNow()
@@ -179,21 +187,9 @@ func measureLSP(n, runs int, findings bool) lspResult {
 	newLine := "\n" + strings.Repeat(" ", strings.Index(lines[leaf], "- name:")) + "- name: added"
 	end := len(lines[leaf])
 	for i := 0; i < runs+3; i++ {
-		version++
-		rng := map[string]any{"start": map[string]any{"line": leaf, "character": end}, "end": map[string]any{"line": leaf, "character": end}}
-		insert := newLine
-		if i%2 == 1 {
-			rng["end"] = map[string]any{"line": leaf + 1, "character": len(newLine) - 1}
-			insert = ""
-		}
-		before := cpuNow()
-		c.send("textDocument/didChange", 0, map[string]any{
-			"textDocument":   map[string]any{"uri": uri, "version": version},
-			"contentChanges": []any{map[string]any{"range": rng, "text": insert}},
-		})
-		c.await(fmt.Sprintf(`"version":%d,`, version))
+		spent := toggle(i, leaf, end, newLine, leaf+1, len(newLine)-1)
 		if i >= 3 {
-			across = append(across, cpuNow()-before)
+			across = append(across, spent)
 		}
 	}
 	c.call("shutdown", nil)

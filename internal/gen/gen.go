@@ -20,24 +20,36 @@ func Config(n int) []byte {
 	if leaves < 1 {
 		leaves = 1
 	}
+	writeTree(&b, top, mid, leaves, true)
+	return []byte(b.String())
+}
+
+// writeTree writes root's children: top departments of mid teams of
+// leaves leaf queues, with a submit ACL on each department and leaf and an
+// admin ACL on each team. With findings, every fourth leaf's ACL names a
+// service account (a name YuniKorn's ACL parser drops); without, a group.
+func writeTree(b *strings.Builder, top, mid, leaves int, findings bool) {
 	for t := 0; t < top; t++ {
-		fmt.Fprintf(&b, "          - name: dept%d\n            submitacl: \"lead%d dept%d\"\n            queues:\n", t, t, t)
+		fmt.Fprintf(b, "          - name: dept%d\n            submitacl: \"lead%d dept%d\"\n            queues:\n", t, t, t)
 		for m := 0; m < mid; m++ {
-			fmt.Fprintf(&b, "              - name: team%d\n                adminacl: \" team%d-%d-admins\"\n                queues:\n", m, t, m)
+			fmt.Fprintf(b, "              - name: team%d\n                adminacl: \" team%d-%d-admins\"\n                queues:\n", m, t, m)
 			for l := 0; l < leaves; l++ {
-				fmt.Fprintf(&b, "                  - name: q%d\n", l)
+				fmt.Fprintf(b, "                  - name: q%d\n", l)
 				switch l % 4 {
 				case 0:
-					fmt.Fprintf(&b, "                    submitacl: \"user%d,user%d grp%d\"\n", l, l+1, l%97)
+					fmt.Fprintf(b, "                    submitacl: \"user%d,user%d grp%d\"\n", l, l+1, l%97)
 				case 1:
-					fmt.Fprintf(&b, "                    submitacl: \" grp%d,grp%d\"\n", l%89, 89+l%83)
+					fmt.Fprintf(b, "                    submitacl: \" grp%d,grp%d\"\n", l%89, 89+l%83)
 				case 2:
-					fmt.Fprintf(&b, "                    submitacl: \"svc%d,system:serviceaccount:ns%d:sa\"\n", l, t)
+					if findings {
+						fmt.Fprintf(b, "                    submitacl: \"svc%d,system:serviceaccount:ns%d:sa\"\n", l, t)
+					} else {
+						fmt.Fprintf(b, "                    submitacl: \"svc%d ns%d-workloads\"\n", l, t)
+					}
 				}
 			}
 		}
 	}
-	return []byte(b.String())
 }
 
 // AuditConfig returns a queues.yaml with about n queues whose ACLs name
@@ -84,26 +96,6 @@ func EditorConfig(n int, findings bool) []byte {
 	var b strings.Builder
 	b.Grow(n * 100)
 	b.WriteString("partitions:\n  - name: default\n    queues:\n      - name: root\n        adminacl: \" admins\"\n        queues:\n")
-	for t := 0; t < top; t++ {
-		fmt.Fprintf(&b, "          - name: dept%d\n            submitacl: \"lead%d dept%d\"\n            queues:\n", t, t, t)
-		for m := 0; m < top; m++ {
-			fmt.Fprintf(&b, "              - name: team%d\n                adminacl: \" team%d-%d-admins\"\n                queues:\n", m, t, m)
-			for l := 0; l < leaves; l++ {
-				fmt.Fprintf(&b, "                  - name: q%d\n", l)
-				switch l % 4 {
-				case 0:
-					fmt.Fprintf(&b, "                    submitacl: \"user%d,user%d grp%d\"\n", l, l+1, l%97)
-				case 1:
-					fmt.Fprintf(&b, "                    submitacl: \" grp%d,grp%d\"\n", l%89, 89+l%83)
-				case 2:
-					if findings {
-						fmt.Fprintf(&b, "                    submitacl: \"svc%d,system:serviceaccount:ns%d:sa\"\n", l, t)
-					} else {
-						fmt.Fprintf(&b, "                    submitacl: \"svc%d ns%d-workloads\"\n", l, t)
-					}
-				}
-			}
-		}
-	}
+	writeTree(&b, top, top, leaves, findings)
 	return []byte(b.String())
 }
