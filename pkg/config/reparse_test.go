@@ -1,18 +1,15 @@
 package config
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
 	"math/rand"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"gopkg.in/yaml.v3"
 
 	"github.com/aclint/aclint/internal/gen"
+	"github.com/aclint/aclint/internal/vectors"
 )
 
 // treeDiff describes the first difference between two yaml.v3 trees, in
@@ -46,25 +43,14 @@ func treeDiff(a, b *yaml.Node, at string) string {
 // reparseCorpus: the conformance configs and generated ones.
 func reparseCorpus(t testing.TB) []string {
 	out := []string{string(gen.EditorConfig(100, true)), string(gen.Config(2000))}
-	files, _ := filepath.Glob("../../testdata/conformance/*.jsonl")
-	more, _ := filepath.Glob("../../testdata/conformance/*/*.jsonl")
-	for _, f := range append(files, more...) {
-		fh, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(fh)
-		sc.Buffer(nil, 16<<20)
-		for sc.Scan() {
-			var v struct {
-				Config string `json:"config"`
-			}
-			if json.Unmarshal(sc.Bytes(), &v) == nil && v.Config != "" {
+	vectors.Each(t, []string{"../../testdata/conformance/*.jsonl", "../../testdata/conformance/*/*.jsonl"},
+		func(_ string, _ int, v *struct {
+			Config string `json:"config"`
+		}) {
+			if v.Config != "" {
 				out = append(out, v.Config)
 			}
-		}
-		fh.Close()
-	}
+		})
 	return out
 }
 

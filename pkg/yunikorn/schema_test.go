@@ -1,7 +1,6 @@
 package yunikorn
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -15,6 +14,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"gopkg.in/yaml.v3"
 
+	"github.com/aclint/aclint/internal/vectors"
 	"github.com/aclint/aclint/pkg/config"
 )
 
@@ -94,35 +94,14 @@ func jsonValue(v any) any {
 // whether YuniKorn accepts it (the limits vectors are all accepted configs).
 func conformanceConfigs(t *testing.T) (configs []string, valid []bool) {
 	t.Helper()
-	files, _ := filepath.Glob("../../testdata/conformance/*.jsonl")
-	more, _ := filepath.Glob("../../testdata/conformance/*/*.jsonl")
-	files = append(files, more...)
-	if len(files) < 5 {
-		t.Fatalf("conformance vectors not found: %v", files)
-	}
-	for _, f := range files {
-		fh, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(fh)
-		sc.Buffer(nil, 16<<20)
-		for sc.Scan() {
-			var v struct {
-				Config string `json:"config"`
-				Valid  *bool  `json:"valid"`
-			}
-			if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
-				t.Fatalf("%s: %v", f, err)
-			}
+	vectors.Each(t, []string{"../../testdata/conformance/*.jsonl", "../../testdata/conformance/*/*.jsonl"},
+		func(_ string, _ int, v *struct {
+			Config string `json:"config"`
+			Valid  *bool  `json:"valid"`
+		}) {
 			configs = append(configs, v.Config)
 			valid = append(valid, v.Valid == nil || *v.Valid)
-		}
-		fh.Close()
-		if err := sc.Err(); err != nil {
-			t.Fatal(err)
-		}
-	}
+		})
 	return configs, valid
 }
 
