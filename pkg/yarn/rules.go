@@ -28,12 +28,15 @@ const (
 	ruleEmpty      = "yarn-acl-empty-value"
 	ruleOverridden = "yarn-property-overridden"
 	ruleFSRefused  = "yarn-fs-refused"
+	ruleDisabled   = "yarn-acls-disabled"
 )
 
-// state is what YARN's rules read: one file, and its queue tree.
+// state is what YARN's rules read: one file, its queue tree, and what
+// decides whether its ACLs count (yarn.acl.enable).
 type state struct {
 	conf *Conf
 	cs   *CS
+	site siteInfo
 }
 
 func (s *state) pos(p Pos) lint.Position {
@@ -58,13 +61,16 @@ func register(r *lint.Rule, check func(s *state, report reporter)) *lint.Rule {
 	return lint.Register(r)
 }
 
-// Lint runs YARN's rules over one Capacity Scheduler file.
-func Lint(c *Conf) []lint.Finding { return lintTree(c, ReadCS(c)) }
+// Lint runs YARN's rules over one Capacity Scheduler file, with
+// yarn.acl.enable as the file or the yarn-site.xml next to path sets it.
+func Lint(c *Conf, path string) []lint.Finding {
+	return lintTree(c, ReadCS(c), aclEnableFor(c, path))
+}
 
 // lintTree runs YARN's rules over a queue tree: a Capacity Scheduler
 // file's, or an allocation file's (ReadFS).
-func lintTree(c *Conf, tree *CS) []lint.Finding {
-	out := lint.Run(lint.RulesOf(System), &state{conf: c, cs: tree})
+func lintTree(c *Conf, tree *CS, site siteInfo) []lint.Finding {
+	out := lint.Run(lint.RulesOf(System), &state{conf: c, cs: tree, site: site})
 	lint.Sort(out)
 	return out
 }
@@ -765,3 +771,67 @@ func finalLine(c *Conf, p *Property) int {
 	}
 	return 0
 }
+
+var _ = register(&lint.Rule{
+	Name:     ruleDisabled,
+	Severity: lint.Warning,
+	Summary:  "queue ACLs while yarn.acl.enable is off (it is false by default): the Capacity Scheduler checks none of them",
+	Doc: "The ResourceManager checks queue ACLs only when `yarn.acl.enable` is true (`RMAppManager`,\n" +
+		"`QueueACLsManager`; `YarnConfiguration.DEFAULT_YARN_ACL_ENABLE` is false). aclint reads it from\n" +
+		"the file itself or from the `yarn-site.xml` next to it, as Hadoop's configuration directory\n" +
+		"keeps them. When it is off, every ACL of capacity-scheduler.xml lets everyone in. (The Fair\n" +
+		"Scheduler checks its allocation file's ACLs itself, whatever the setting says.) When aclint finds\n" +
+		"no yarn-site.xml, it says so once, as information.",
+	Bad: csExampleHead + `  <property>
+    <name>yarn.acl.enable</name>
+    <value>false</value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
+    <value> admins</value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
+    <value> admins</value>
+  </property>
+</configuration>
+`,
+	Good: csExampleHead + `  <property>
+    <name>yarn.acl.enable</name>
+    <value>true</value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
+    <value> admins</value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
+    <value> admins</value>
+  </property>
+</configuration>
+`,
+}, func(s *state, report reporter) {
+	if s.cs.FS {
+		return
+	}
+	var first *Property
+	count := 0
+	s.aclSites(func(q *Queue, a Action, p *Property) {
+		if first == nil {
+			first = p
+		}
+		count++
+	})
+	if first == nil || (s.site.known && s.site.enabled) {
+		return
+	}
+	if !s.site.known {
+		return // said once as information by the engine's note (see Lint)
+	}
+	where := fmt.Sprintf("not set in %s, and false by default", s.site.file)
+	if p := s.site.from; p != nil {
+		where = fmt.Sprintf("%q at %s:%d:%d", p.Value, p.File, p.ValuePos.Line, p.ValuePos.Col)
+	}
+	report(first.NamePos, fmt.Sprintf("YARN checks none of the %d queue ACL(s) of this file: yarn.acl.enable is %s, so everyone may submit to and administer every queue", count, where),
+		"set yarn.acl.enable to true in yarn-site.xml, or the ACLs are decoration")
+})

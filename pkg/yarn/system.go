@@ -112,8 +112,21 @@ func (Sys) Lint(in *lint.Input, _ lint.Options) (*lint.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep.Findings = Lint(c)
+	rep.Findings = Lint(c, in.Path)
+	if site := aclEnableFor(c, in.Path); !site.known && !SiteFile(c) && hasACLs(c) && in.Explicit {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("%s: whether YARN checks its queue ACLs depends on yarn.acl.enable (false by default), and no yarn-site.xml is next to it: lint it with the yarn-site.xml, or `aclint yarn check -f %s -f yarn-site.xml` answers with both", in.Path, in.Path))
+	}
 	return rep, nil
+}
+
+// hasACLs reports whether a file sets a queue ACL.
+func hasACLs(c *Conf) bool {
+	for _, p := range c.Props {
+		if strings.HasSuffix(p.Name, "."+Submit.Key()) || strings.HasSuffix(p.Name, "."+Administer.Key()) {
+			return true
+		}
+	}
+	return false
 }
 
 // lintFS lints a Fair Scheduler allocation file.
@@ -134,7 +147,7 @@ func lintFS(in *lint.Input, rep *lint.Report) (*lint.Report, error) {
 	case err != nil:
 		return nil, err
 	}
-	rep.Findings = lintTree(tree.Conf, tree)
+	rep.Findings = lintTree(tree.Conf, tree, siteInfo{})
 	return rep, nil
 }
 
