@@ -63,6 +63,9 @@ func FromYARN(s *yarn.Setup) (*Result, error) {
 	if !s.FS && !s.Known {
 		return nil, fmt.Errorf("yarn.acl.enable is not known: give yarn-site.xml with -f (queue ACLs count only when it is true; default false)")
 	}
+	if s.CS.Root.Name != "root" {
+		return nil, fmt.Errorf("the allocation file's root queue is named %q: the Fair Scheduler places it by comparing with \"root\" ignoring case, but its queues are then named %s.*, which aclint does not convert", s.CS.Root.Name, s.CS.Root.Name)
+	}
 	if s.CS.Truncated {
 		return nil, fmt.Errorf("the queue tree is deeper or larger than aclint reads: not converted")
 	}

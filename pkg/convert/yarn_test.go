@@ -178,3 +178,13 @@ func TestRoundTripFS(t *testing.T) {
 		}
 	}
 }
+
+func TestRootNamedOtherwise(t *testing.T) {
+	fs, err := yarn.ReadFS("f.xml", []byte(`<allocations><queue name="ROOT"><queue name="a"/></queue></allocations>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := FromYARN(yarn.NewFSSetup(fs, nil)); err == nil || !strings.Contains(err.Error(), `named "ROOT"`) {
+		t.Errorf("a root queue named ROOT: %v", err)
+	}
+}
