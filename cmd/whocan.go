@@ -24,12 +24,22 @@ func newWhoCanCmd(s *streams) *cobra.Command {
 each with the queue and ACL that grants it (on the queue itself, or inherited from an
 ancestor), and the ACL entries YuniKorn drops on the way.
 
+With Hadoop YARN files (-f capacity-scheduler.xml or an allocation file, and
+yarn-site.xml), it lists who YARN lets in, with the same walk up the queue's path:
+PARTITION is then default.
+
 Exit codes: 0 answered, 2 error (a config YuniKorn rejects, unknown partition or queue, usage).`,
 		Example: `  aclint who-can -f queues.yaml default root.prod.etl
   aclint who-can default root.prod --action admin -o csv`,
 		Args:              exactArgs(2, "who-can needs PARTITION QUEUE"),
 		ValidArgsFunction: partitionQueueArgs(true),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkOutput(output, "text", "json", "csv"); err != nil {
+				return err
+			}
+			if yarnFiles(s, files) {
+				return yarnWhoCan(s, files, args[0], args[1], action, output)
+			}
 			act, err := acl.ParseAction(action)
 			if err != nil {
 				return usageErr("invalid --action: %w", err)

@@ -1,0 +1,179 @@
+package cmd
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/aclint/aclint/pkg/config"
+	"github.com/aclint/aclint/pkg/lint"
+	"github.com/aclint/aclint/pkg/yarn"
+)
+
+// yarnFiles reports whether the files a question names are YARN's
+// (capacity-scheduler.xml, an allocation file, yarn-site.xml): the audit
+// commands then answer as YARN does. Standard input is not looked at here
+// (it can be read once only).
+func yarnFiles(s *streams, files []string) bool {
+	for _, f := range files {
+		if f == "-" {
+			continue
+		}
+		name, data, err := config.ReadSource(f, s.in)
+		if err != nil {
+			return false
+		}
+		if (yarn.Sys{}).Detect(&lint.Input{Path: name, Data: data}) {
+			return true
+		}
+	}
+	return false
+}
+
+// yarnWhoCan is who-can over YARN files: PARTITION must be default (YARN
+// has none), QUEUE a queue of the tree.
+func yarnWhoCan(s *streams, files []string, partition, queue, action, output string) error {
+	if partition != "default" {
+		return usageErr("YARN queues have no partitions: ask about partition default (got %q)", partition)
+	}
+	var a yarn.Action
+	switch action {
+	case "submit":
+		a = yarn.Submit
+	case "admin":
+		a = yarn.Administer
+	default:
+		return usageErr("invalid --action %q: use submit or admin", action)
+	}
+	setup, err := loadYarn(s, files)
+	if err != nil {
+		return err
+	}
+	q, err := setup.FindQueue(queue)
+	if err != nil {
+		return usageErr("%w", err)
+	}
+	if !setup.FS && !setup.Known {
+		return usageErr("who may %s %s depends on yarn.acl.enable (false by default: everyone): give yarn-site.xml with -f", verbOn(a), q.Path)
+	}
+	r := setup.WhoCan(q, a)
+	var werr error
+	switch output {
+	case "json":
+		werr = writeJSON(s.out, yarnWhoCanJSON(r))
+	case "csv":
+		werr = writeYarnWhoCanCSV(s.out, r)
+	default:
+		werr = writeYarnWhoCanText(s.out, r)
+	}
+	if werr != nil {
+		return usageErr("writing output: %w", werr)
+	}
+	if r.Unknown {
+		return &exitError{code: ExitUsage, err: fmt.Errorf("the list is not complete: an ACL on the path is not known")}
+	}
+	return nil
+}
+
+func holderWhere(h yarn.Holder) string {
+	if h.Default {
+		return "root's default, " + h.ACL + " not set"
+	}
+	return fmt.Sprintf("%s:%d:%d", h.File, h.Pos.Line, h.Pos.Col)
+}
+
+func writeYarnWhoCanText(w io.Writer, r *yarn.WhoCanResult) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s on %s (YARN):\n", r.Action, r.Queue)
+	if r.ACLsOff {
+		b.WriteString("everyone: yarn.acl.enable is false, YARN checks no queue ACL\n")
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
+	line := func(h yarn.Holder) {
+		how := "on the queue"
+		if h.Inherited {
+			how = "inherited"
+		}
+		fmt.Fprintf(&b, "  %-24s %s %s (%s) at %s\n", h.Name, h.Queue, h.ACL, how, holderWhere(h))
+	}
+	if len(r.Everyone) > 0 {
+		b.WriteString("everyone:\n")
+		for _, h := range r.Everyone {
+			line(h)
+		}
+	} else {
+		b.WriteString("everyone: no\n")
+	}
+	for _, sec := range []struct {
+		name string
+		hs   []yarn.Holder
+	}{{"users", r.Users}, {"groups", r.Groups}} {
+		if len(sec.hs) == 0 {
+			fmt.Fprintf(&b, "%s: none\n", sec.name)
+			continue
+		}
+		fmt.Fprintf(&b, "%s:\n", sec.name)
+		for _, h := range sec.hs {
+			line(h)
+		}
+	}
+	writeNotes(&b, r.Notes)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+type yarnHolderJSON struct {
+	Kind      string `json:"kind"`
+	Name      string `json:"name"`
+	Queue     string `json:"queue"`
+	ACL       string `json:"acl"`
+	Inherited bool   `json:"inherited"`
+	Default   bool   `json:"default"`
+	File      string `json:"file,omitempty"`
+	Line      int    `json:"line,omitempty"`
+	Column    int    `json:"column,omitempty"`
+}
+
+func yarnHolders(hs []yarn.Holder) []yarnHolderJSON {
+	out := []yarnHolderJSON{}
+	for _, h := range hs {
+		out = append(out, yarnHolderJSON{h.Kind, h.Name, h.Queue, h.ACL, h.Inherited, h.Default, h.File, h.Pos.Line, h.Pos.Col})
+	}
+	return out
+}
+
+func yarnWhoCanJSON(r *yarn.WhoCanResult) any {
+	notes := r.Notes
+	if notes == nil {
+		notes = []string{}
+	}
+	return jsonObject{
+		{"system", "yarn"},
+		{"action", r.Action.String()},
+		{"queue", r.Queue},
+		{"aclsOff", r.ACLsOff},
+		{"everyone", yarnHolders(r.Everyone)},
+		{"users", yarnHolders(r.Users)},
+		{"groups", yarnHolders(r.Groups)},
+		{"complete", !r.Unknown},
+		{"notes", notes},
+	}
+}
+
+func writeYarnWhoCanCSV(w io.Writer, r *yarn.WhoCanResult) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"subject_kind", "subject", "queue", "acl", "inherited", "file", "line", "column"})
+	if r.ACLsOff {
+		cw.Write([]string{"wildcard", "*", r.Queue, "yarn.acl.enable=false", "false", "", "0", "0"})
+	}
+	for _, list := range [][]yarn.Holder{r.Everyone, r.Users, r.Groups} {
+		for _, h := range list {
+			cw.Write([]string{h.Kind, h.Name, h.Queue, h.ACL, strconv.FormatBool(h.Inherited), h.File, strconv.Itoa(h.Pos.Line), strconv.Itoa(h.Pos.Col)})
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
