@@ -35,6 +35,10 @@ rule creates for any name asked for are answered by check one at a time.
 --partition and --under QUEUE narrow the listing to one partition and one subtree;
 --only-access leaves out the queues where the user has neither submit nor admin.
 
+With Hadoop YARN files (-f capacity-scheduler.xml or an allocation file, and
+yarn-site.xml), it lists YARN's answers for every queue of the tree, with --groups as
+the user's groups.
+
 Exit codes: 0 listed, 2 error (a config YuniKorn rejects, unknown partition or queue,
 usage).`,
 		Example: `  aclint access -f queues.yaml alice --groups data-eng
@@ -44,6 +48,9 @@ usage).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkOutput(a.output, "text", "json", "csv"); err != nil {
 				return err
+			}
+			if yarnFiles(s, a.files) {
+				return yarnAccess(s, a, args[0], groups)
 			}
 			l, err := load(s, a.files, a.key, nil)
 			if err != nil {

@@ -106,3 +106,76 @@ func lastDot(s string) int {
 	}
 	return -1
 }
+
+// AccessRow is one queue of a user's access listing: the grant of each
+// action, nil when there is none.
+type AccessRow struct {
+	Queue         *Queue
+	Submit, Admin *Holder
+	// Unknown: an ACL on the path is not known, so a missing grant is
+	// not a denial.
+	Unknown bool
+}
+
+// Access lists the user's submit and admin access on every queue of the
+// tree, in tree order, each grant with the ACL entry that gives it. With
+// ACLs off (Capacity Scheduler), everyone has both everywhere.
+func (s *Setup) Access(user string, groups []string) []AccessRow {
+	var rows []AccessRow
+	var walk func(q *Queue)
+	walk = func(q *Queue) {
+		row := AccessRow{Queue: q}
+		for _, a := range []Action{Submit, Administer} {
+			h := s.grant(q, user, groups, a)
+			if d := s.CS.Decide(q.Path, user, groups, a); d.Unknown && h == nil {
+				row.Unknown = true
+			}
+			if a == Submit {
+				row.Submit = h
+			} else {
+				row.Admin = h
+			}
+		}
+		rows = append(rows, row)
+		for _, c := range q.Children {
+			if !c.Repeat {
+				walk(c)
+			}
+		}
+	}
+	walk(s.CS.Root)
+	return rows
+}
+
+// grant is the ACL entry that lets the user act on q, or nil.
+func (s *Setup) grant(q *Queue, user string, groups []string, a Action) *Holder {
+	if !s.FS && s.Known && !s.ACLEnable {
+		return &Holder{Kind: "wildcard", Name: "*", Queue: "", ACL: ACLEnableKey + "=false"}
+	}
+	d := s.CS.Decide(q.Path, user, groups, a)
+	if !d.Allowed {
+		return nil
+	}
+	x, k := d.Queue, d.Action
+	acl := x.ACL[k]
+	h := &Holder{Queue: x.Path, ACL: s.ACLName(k), Inherited: x != q}
+	if p := x.From[k]; p != nil {
+		h.File, h.Pos = p.File, p.ValuePos
+	} else {
+		h.Default = true
+	}
+	switch {
+	case acl.All:
+		h.Kind, h.Name = "wildcard", "*"
+	case hasName(acl.Users, user):
+		h.Kind, h.Name = "user", user
+	default:
+		for _, g := range groups {
+			if hasName(acl.Groups, g) {
+				h.Kind, h.Name = "group", g
+				break
+			}
+		}
+	}
+	return h
+}

@@ -62,3 +62,31 @@ func TestWhoCanAgreesWithDecide(t *testing.T) {
 		}
 	}
 }
+
+// TestAccessAgreesWithDecide: the access listing's grants are the check's
+// answers, and each names an entry of the ACL that decided.
+func TestAccessAgreesWithDecide(t *testing.T) {
+	c := readConf(t, "cs.xml", closedCS+"<property><name>yarn.scheduler.capacity.root.a.acl_administer_queue</name><value> ops</value></property>\n")
+	site := readConf(t, "yarn-site.xml", "<property><name>yarn.acl.enable</name><value>true</value></property>\n")
+	s := NewSetup([]*Conf{c, site})
+	for _, who := range []struct {
+		user   string
+		groups []string
+	}{{"alice", nil}, {"bob", []string{"ops"}}, {"carol", nil}} {
+		for _, r := range s.Access(who.user, who.groups) {
+			for _, a := range []Action{Submit, Administer} {
+				h := r.Submit
+				if a == Administer {
+					h = r.Admin
+				}
+				d := s.CS.Decide(r.Queue.Path, who.user, who.groups, a)
+				if (h != nil) != d.Allowed {
+					t.Errorf("%s %s on %s: listing %v, check %v", who.user, a, r.Queue.Path, h != nil, d.Allowed)
+				}
+				if h != nil && h.Kind == "user" && h.Name != who.user {
+					t.Errorf("%s: granted as user %s", who.user, h.Name)
+				}
+			}
+		}
+	}
+}
