@@ -49,6 +49,11 @@ or admin access, including changes that come from an ancestor's ACL, with the AC
 grants (for a gain) or granted (for a loss) it; queues and partitions added and removed;
 and a config that stops being accepted.
 
+With two Hadoop YARN files (capacity-scheduler.xml, yarn.acl.enable read from each
+or the yarn-site.xml beside it, or allocation files), it compares YARN's access the
+same way: every queue in both, submit and admin, every user and group either names,
+and everyone else.
+
 -o markdown writes a pull-request comment: the verdict first, then one line per ACL
 entry that causes a change, however many queues it reaches, kept under --comment-size
 characters; -o FORMAT=PATH writes a format to a file, and the comment names those files
@@ -73,6 +78,9 @@ cannot be told from it.`,
 			}
 			if args[0] == "-" && args[1] == "-" {
 				return usageErr("only one of OLD and NEW can be standard input")
+			}
+			if yarnFiles(s, args) {
+				return yarnDiff(s, args, targets, failOnGain)
 			}
 			// the two configs load at the same time: they are independent
 			type loaded struct {

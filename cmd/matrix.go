@@ -29,6 +29,9 @@ users of a --groups-file with their groups). A cell is "admin" (admin and submit
 "submit", or "-". A user column is asked as the user alone (or with its groups from the
 groups file), a group column as a member of that group only.
 
+With Hadoop YARN files (-f capacity-scheduler.xml or an allocation file, and
+yarn-site.xml), the cells are YARN's answers, in one aligned table.
+
 csv and json stream row by row, so very large configs do not need the whole matrix in
 memory. The text table splits its columns to fit the terminal (COLUMNS, or --width).`,
 		Example: `  aclint matrix -f queues.yaml
@@ -40,6 +43,12 @@ memory. The text table splits its columns to fit the terminal (COLUMNS, or --wid
 			}
 			if layout != "auto" && layout != "grid" && layout != "list" {
 				return usageErr("invalid --layout %q: use auto, grid or list", layout)
+			}
+			if yarnFiles(s, a.files) {
+				if groupsFile != "" {
+					return usageErr("--groups-file is for YuniKorn configs: with YARN files, name the subjects with --subjects")
+				}
+				return yarnMatrix(s, a, subjects)
 			}
 			l, err := load(s, a.files, a.key, nil)
 			if err != nil {

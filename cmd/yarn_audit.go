@@ -9,6 +9,7 @@ import (
 
 	"github.com/aclint/aclint/pkg/config"
 	"github.com/aclint/aclint/pkg/lint"
+	"github.com/aclint/aclint/pkg/safewrite"
 	"github.com/aclint/aclint/pkg/yarn"
 )
 
@@ -307,4 +308,245 @@ func yarnAccessJSON(user string, groups []string, rows []yarn.AccessRow) any {
 		})
 	}
 	return jsonObject{{"system", "yarn"}, {"user", user}, {"groups", groups}, {"queues", qs}}
+}
+
+// yarnDiff is diff over two YARN files (each a capacity-scheduler.xml,
+// with yarn.acl.enable from itself or the yarn-site.xml beside it, or an
+// allocation file).
+func yarnDiff(s *streams, args []string, targets []diffOutput, failOnGain bool) error {
+	load := func(path string) (*yarn.Setup, error) {
+		setup, err := loadYarn(s, []string{path})
+		if err != nil {
+			return nil, err
+		}
+		yarn.ReadSiteBeside(setup, path)
+		return setup, nil
+	}
+	old, err := load(args[0])
+	if err != nil {
+		return err
+	}
+	new, err := load(args[1])
+	if err != nil {
+		return err
+	}
+	res := yarn.Diff(old, new)
+	write := func(w io.Writer, format string) error {
+		switch format {
+		case "json":
+			return writeJSON(w, yarnDiffJSON(res))
+		case "markdown":
+			return writeYarnDiffMarkdown(w, args, res)
+		}
+		return writeYarnDiffText(w, res)
+	}
+	for _, t := range targets {
+		var err error
+		if t.path == "" {
+			err = write(s.out, t.format)
+		} else {
+			err = safewrite.Output(t.path, func(w io.Writer) error { return write(w, t.format) })
+		}
+		if err != nil {
+			return usageErr("writing %s output: %w", t.format, err)
+		}
+	}
+	if failOnGain {
+		for _, c := range res.Changes {
+			if c.Gained {
+				return &exitError{code: ExitFail}
+			}
+		}
+	}
+	return nil
+}
+
+func changeLine(c yarn.Change) string {
+	sign, verb := "-", "loses"
+	if c.Gained {
+		sign, verb = "+", "gains"
+	}
+	who := c.Kind + " " + c.Name
+	if c.Kind == "wildcard" {
+		who = "everyone"
+	}
+	return fmt.Sprintf("%s %s: %s %s %s (via %s)", sign, c.Queue, who, verb, c.Action, viaText(c.Via))
+}
+
+func viaText(h *yarn.Holder) string {
+	switch {
+	case h == nil:
+		return "-"
+	case h.Queue == "":
+		return h.ACL
+	case h.Default:
+		return fmt.Sprintf("%s %s, root's default *", h.Queue, h.ACL)
+	}
+	return fmt.Sprintf("%s %s %s %q at %s:%d:%d", h.Queue, h.ACL, h.Kind, h.Name, h.File, h.Pos.Line, h.Pos.Col)
+}
+
+func diffSummary(res *yarn.DiffResult) string {
+	gains := 0
+	for _, c := range res.Changes {
+		if c.Gained {
+			gains++
+		}
+	}
+	return fmt.Sprintf("%d gain(s), %d loss(es), %d queue(s) added, %d removed", gains, len(res.Changes)-gains, len(res.Added), len(res.Removed))
+}
+
+func writeYarnDiffText(w io.Writer, res *yarn.DiffResult) error {
+	var b strings.Builder
+	for _, q := range res.Added {
+		fmt.Fprintf(&b, "+ queue %s added\n", q)
+	}
+	for _, q := range res.Removed {
+		fmt.Fprintf(&b, "- queue %s removed\n", q)
+	}
+	for _, c := range res.Changes {
+		b.WriteString(changeLine(c) + "\n")
+	}
+	b.WriteString(diffSummary(res) + "\n")
+	writeNotes(&b, res.Notes)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writeYarnDiffMarkdown(w io.Writer, args []string, res *yarn.DiffResult) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "### YARN queue access: `%s` → `%s`\n\n**%s**\n\n", args[0], args[1], diffSummary(res))
+	for _, q := range res.Added {
+		fmt.Fprintf(&b, "- queue `%s` added\n", q)
+	}
+	for _, q := range res.Removed {
+		fmt.Fprintf(&b, "- queue `%s` removed\n", q)
+	}
+	for _, c := range res.Changes {
+		fmt.Fprintf(&b, "- `%s`\n", changeLine(c))
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintf(&b, "\n> %s\n", n)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func yarnDiffJSON(res *yarn.DiffResult) any {
+	changes := []any{}
+	for _, c := range res.Changes {
+		var via any
+		if c.Via != nil {
+			via = yarnHolders([]yarn.Holder{*c.Via})[0]
+		}
+		changes = append(changes, jsonObject{
+			{"queue", c.Queue}, {"action", c.Action.String()}, {"kind", c.Kind}, {"name", c.Name},
+			{"gained", c.Gained}, {"via", via},
+		})
+	}
+	nz := func(s []string) []string {
+		if s == nil {
+			return []string{}
+		}
+		return s
+	}
+	return jsonObject{{"system", "yarn"}, {"changes", changes}, {"added", nz(res.Added)}, {"removed", nz(res.Removed)}, {"notes", nz(res.Notes)}}
+}
+
+// yarnMatrix is matrix over YARN files: queues against everyone and every
+// user and group named in an ACL (and --subjects).
+func yarnMatrix(s *streams, a auditFlags, subjects string) error {
+	if a.partition != "" && a.partition != "default" {
+		return usageErr("YARN queues have no partitions: --partition default, or none (got %q)", a.partition)
+	}
+	setup, err := loadYarn(s, a.files)
+	if err != nil {
+		return err
+	}
+	if !setup.FS && !setup.Known {
+		return usageErr("the matrix depends on yarn.acl.enable (false by default: everyone everywhere): give yarn-site.xml with -f")
+	}
+	var extra []yarn.Subject
+	for _, v := range strings.Split(subjects, ",") {
+		v = strings.TrimSpace(v)
+		if v == "" {
+			continue
+		}
+		kind, name, ok := strings.Cut(v, ":")
+		if !ok {
+			kind, name = "user", v
+		}
+		if kind != "user" && kind != "group" {
+			return usageErr("--subjects %q: use user:NAME or group:NAME", v)
+		}
+		extra = append(extra, yarn.Subject{Kind: kind, Name: name})
+	}
+	cols := setup.Subjects(extra)
+	header := []string{"queue"}
+	for _, c := range cols {
+		if c.Kind == "everyone" {
+			header = append(header, "everyone")
+		} else {
+			header = append(header, c.Kind+":"+c.Name)
+		}
+	}
+	var rows [][]string
+	unknown := false
+	for _, q := range setup.Queues() {
+		row := []string{q.Path}
+		any := false
+		for _, c := range cols {
+			cell := setup.Cell(q, c)
+			unknown = unknown || cell == "?"
+			any = any || cell != "-"
+			row = append(row, cell)
+		}
+		if a.onlyAccess && !any {
+			continue
+		}
+		rows = append(rows, row)
+	}
+	var werr error
+	switch a.output {
+	case "csv":
+		cw := csv.NewWriter(s.out)
+		cw.Write(header)
+		cw.WriteAll(rows)
+		werr = cw.Error()
+	case "json":
+		rs := []any{}
+		for _, r := range rows {
+			cells := jsonObject{}
+			for i, h := range header[1:] {
+				cells = append(cells, jsonField{h, r[i+1]})
+			}
+			rs = append(rs, jsonObject{{"queue", r[0]}, {"access", cells}})
+		}
+		werr = writeJSON(s.out, jsonObject{{"system", "yarn"}, {"subjects", header[1:]}, {"queues", rs}})
+	default:
+		widths := make([]int, len(header))
+		for _, r := range append([][]string{header}, rows...) {
+			for i, c := range r {
+				widths[i] = max(widths[i], len(c))
+			}
+		}
+		var b strings.Builder
+		for _, r := range append([][]string{header}, rows...) {
+			for i, c := range r {
+				if i == len(r)-1 {
+					b.WriteString(c)
+				} else {
+					fmt.Fprintf(&b, "%-*s  ", widths[i], c)
+				}
+			}
+			b.WriteString("\n")
+		}
+		_, werr = io.WriteString(s.out, b.String())
+	}
+	if werr != nil {
+		return usageErr("writing output: %w", werr)
+	}
+	if unknown {
+		return &exitError{code: ExitUsage, err: fmt.Errorf("the matrix is not complete: an ACL on the way is not known (marked ?)")}
+	}
+	return nil
 }

@@ -191,3 +191,15 @@ func (s *Setup) ACLName(a Action) string {
 	}
 	return a.Key()
 }
+
+// ReadSiteBeside fills in yarn.acl.enable from the yarn-site.xml next to a
+// capacity-scheduler.xml when the files given did not say it (as lint
+// reads it).
+func ReadSiteBeside(s *Setup, path string) {
+	if s.FS || s.Known {
+		return
+	}
+	if si := aclEnableFor(s.Conf, path); si.known {
+		s.Known, s.ACLEnable, s.ACLEnableFrom = true, si.enabled, si.from
+	}
+}
