@@ -49,7 +49,7 @@ usage).`,
 			if err := checkOutput(a.output, "text", "json", "csv"); err != nil {
 				return err
 			}
-			if yarnFiles(s, a.files) {
+			if yarnFiles(a.files) {
 				return yarnAccess(s, a, args[0], groups)
 			}
 			l, err := load(s, a.files, a.key, nil)

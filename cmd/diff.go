@@ -79,7 +79,7 @@ cannot be told from it.`,
 			if args[0] == "-" && args[1] == "-" {
 				return usageErr("only one of OLD and NEW can be standard input")
 			}
-			if yarnFiles(s, args) {
+			if yarnFiles(args) {
 				return yarnDiff(s, args, targets, failOnGain)
 			}
 			// the two configs load at the same time: they are independent

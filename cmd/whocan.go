@@ -37,7 +37,7 @@ Exit codes: 0 answered, 2 error (a config YuniKorn rejects, unknown partition or
 			if err := checkOutput(output, "text", "json", "csv"); err != nil {
 				return err
 			}
-			if yarnFiles(s, files) {
+			if yarnFiles(files) {
 				return yarnWhoCan(s, files, args[0], args[1], action, output)
 			}
 			act, err := acl.ParseAction(action)

@@ -4,10 +4,11 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
-	"github.com/aclint/aclint/pkg/config"
+	"github.com/aclint/aclint/pkg/input"
 	"github.com/aclint/aclint/pkg/lint"
 	"github.com/aclint/aclint/pkg/safewrite"
 	"github.com/aclint/aclint/pkg/yarn"
@@ -15,18 +16,34 @@ import (
 
 // yarnFiles reports whether the files a question names are YARN's
 // (capacity-scheduler.xml, an allocation file, yarn-site.xml): the audit
-// commands then answer as YARN does. Standard input is not looked at here
-// (it can be read once only).
-func yarnFiles(s *streams, files []string) bool {
+// commands then answer as YARN does. Only regular files are looked at, and
+// only their first element first: standard input, a FIFO or a device can
+// be read once only, and a YuniKorn config is not read twice (nor counted
+// twice by the progress line).
+func yarnFiles(files []string) bool {
 	for _, f := range files {
 		if f == "-" {
 			continue
 		}
-		name, data, err := config.ReadSource(f, s.in)
-		if err != nil {
-			return false
+		info, err := os.Stat(f)
+		if err != nil || !info.Mode().IsRegular() {
+			continue
 		}
-		if (yarn.Sys{}).Detect(&lint.Input{Path: name, Data: data}) {
+		fh, err := os.Open(f)
+		if err != nil {
+			continue
+		}
+		head := make([]byte, 4096)
+		n, _ := io.ReadFull(fh, head)
+		fh.Close()
+		if !yarn.LooksLikeXML(head[:n]) {
+			continue
+		}
+		data, err := input.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		if (yarn.Sys{}).Detect(&lint.Input{Path: f, Data: data}) {
 			return true
 		}
 	}
