@@ -244,6 +244,14 @@ func collectLintInputs(s *streams, paths []string, verbose bool, system string) 
 		}
 		jobs = append(jobs, lintJob{in, sys})
 	}
+	// each input sees the others its system lints in this run
+	bySys := map[lint.System][]*lint.Input{}
+	for _, j := range jobs {
+		bySys[j.sys] = append(bySys[j.sys], j.in)
+	}
+	for _, j := range jobs {
+		j.in.Related = bySys[j.sys]
+	}
 	return jobs, nil
 }
 

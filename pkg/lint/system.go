@@ -19,9 +19,37 @@ type Input struct {
 	// may build on it where it can prove the result is what reading Data
 	// afresh gives; it must not change it.
 	Previous any
+	// Related are the inputs of the same run that went to the same system,
+	// this one among them, in the order read; nil when an input is linted
+	// alone (the language server, a rule's example). A system whose files
+	// work together reads the others here, not from the disk: YARN's
+	// capacity-scheduler.xml counts its ACLs only when the yarn-site.xml
+	// given with it says yarn.acl.enable.
+	Related []*Input
 
 	keysOnce sync.Once
 	shape    Shape
+
+	memoMu sync.Mutex
+	memo   map[string]any
+}
+
+// Memo returns what f computes for this input under key, computing it
+// once: a system that reads a related input for each of the inputs that
+// need it parses it once. Inputs are linted concurrently, so a second
+// caller waits for the first.
+func (in *Input) Memo(key string, f func() any) any {
+	in.memoMu.Lock()
+	defer in.memoMu.Unlock()
+	if v, ok := in.memo[key]; ok {
+		return v
+	}
+	v := f()
+	if in.memo == nil {
+		in.memo = map[string]any{}
+	}
+	in.memo[key] = v
+	return v
 }
 
 // Shape is what a scan of an input's text (not a parse) learned: whether

@@ -39,18 +39,6 @@ func NewFSSetup(fs *CS, sites []*Conf) *Setup {
 	return s
 }
 
-// SiteFile reports whether a file holds ResourceManager settings (a
-// yarn-site.xml): yarn.acl.enable, yarn.admin.acl, or another yarn.
-// property that is not the Capacity Scheduler's.
-func SiteFile(c *Conf) bool {
-	for _, p := range c.Props {
-		if strings.HasPrefix(p.Name, "yarn.") && !strings.HasPrefix(p.Name, CSPrefix) {
-			return true
-		}
-	}
-	return false
-}
-
 // NewSetup merges the files: site files first, then the others, each in
 // the order given.
 func NewSetup(files []*Conf) *Setup {
@@ -68,7 +56,11 @@ func NewSetup(files []*Conf) *Setup {
 			order = append(order, c)
 		}
 	}
-	for _, c := range order {
+	// yarn.acl.enable is the ResourceManager's: read once the site files
+	// are in, before capacity-scheduler.xml's keys (which the
+	// ResourceManager never sees) are
+	var enable *Property
+	for i, c := range order {
 		if merged.File == "" {
 			merged.File = c.File
 		}
@@ -78,9 +70,14 @@ func NewSetup(files []*Conf) *Setup {
 			cp.Ignored, cp.Overridden = false, false
 			merged.load(&cp)
 		}
+		if i+1 == len(order) || !SiteFile(order[i+1]) {
+			if p, ok := merged.Get(ACLEnableKey); ok && SiteFile(c) {
+				enable = p
+			}
+		}
 	}
 	s := &Setup{Conf: merged, CS: ReadCS(merged), Unknown: merged.Unknown}
-	if p, ok := merged.Get(ACLEnableKey); ok {
+	if p := enable; p != nil {
 		v, known := javaBoolean(p.Value)
 		s.ACLEnable, s.Known, s.ACLEnableFrom = v, true, p
 		if !known {
@@ -199,7 +196,7 @@ func ReadSiteBeside(s *Setup, path string) {
 	if s.FS || s.Known {
 		return
 	}
-	if si := aclEnableFor(s.Conf, path); si.known {
+	if si := aclEnableFor(s.Conf, path, nil); si.known {
 		s.Known, s.ACLEnable, s.ACLEnableFrom = true, si.enabled, si.from
 	}
 }

@@ -82,3 +82,43 @@ func TestSetupOrder(t *testing.T) {
 		t.Error("capacity-scheduler.xml is loaded after yarn-site.xml and wins")
 	}
 }
+
+// TestSetupACLEnableIsTheResourceManagers: yarn.acl.enable counts in
+// yarn-site.xml only. The ResourceManager's QueueACLsManager and
+// RMAppManager read their own configuration, which never loads
+// capacity-scheduler.xml (the Capacity Scheduler reads that into a copy).
+// A file's part goes by its name, as Hadoop's; another name by content.
+func TestSetupACLEnableIsTheResourceManagers(t *testing.T) {
+	cs := readConf(t, "conf/capacity-scheduler.xml", "<property><name>yarn.acl.enable</name><value>true</value></property>\n"+closedCS)
+	if SiteFile(cs) {
+		t.Fatal("capacity-scheduler.xml is never the ResourceManager's configuration")
+	}
+	if s := NewSetup([]*Conf{cs}); s.Known {
+		t.Error("yarn.acl.enable in capacity-scheduler.xml alone: not known, the ResourceManager does not read it")
+	}
+	unset := readConf(t, "conf/yarn-site.xml", "<property><name>yarn.resourcemanager.hostname</name><value>rm</value></property>\n")
+	s := NewSetup([]*Conf{cs, unset})
+	if !s.Known || s.ACLEnable {
+		t.Fatalf("yarn-site.xml without it: off (the default) whatever capacity-scheduler.xml says; known=%v enabled=%v", s.Known, s.ACLEnable)
+	}
+	if a := s.Check(s.CS.ByPath["root.a"], "bob", nil, Submit); !a.Allowed || !a.ACLsOff {
+		t.Errorf("ACLs off: bob is let in; got %+v", a)
+	}
+	off := readConf(t, "conf/yarn-site.xml", "<property><name>yarn.acl.enable</name><value>true</value></property>\n")
+	csOff := readConf(t, "conf/capacity-scheduler.xml", "<property><name>yarn.acl.enable</name><value>false</value></property>\n"+closedCS)
+	if s := NewSetup([]*Conf{csOff, off}); !s.ACLEnable {
+		t.Error("false in capacity-scheduler.xml does not turn off what yarn-site.xml turns on")
+	}
+	// a file named otherwise that sets the ResourceManager's keys is its configuration
+	other := readConf(t, "rm.xml", "<property><name>yarn.acl.enable</name><value>true</value></property>\n"+closedCS)
+	if !SiteFile(other) {
+		t.Error("rm.xml with yarn.acl.enable is read as a yarn-site.xml")
+	}
+	if s := NewSetup([]*Conf{other}); !s.Known || !s.ACLEnable {
+		t.Error("rm.xml's own yarn.acl.enable counts")
+	}
+	// and yarn-site.xml by name, even with queue keys only
+	if !SiteFile(readConf(t, "x/yarn-site.xml", closedCS)) {
+		t.Error("yarn-site.xml is the ResourceManager's by its name")
+	}
+}

@@ -29,6 +29,7 @@ const (
 	ruleOverridden = "yarn-property-overridden"
 	ruleFSRefused  = "yarn-fs-refused"
 	ruleDisabled   = "yarn-acls-disabled"
+	ruleMisplaced  = "yarn-property-misplaced"
 )
 
 // state is what YARN's rules read: one file, its queue tree, and what
@@ -62,9 +63,10 @@ func register(r *lint.Rule, check func(s *state, report reporter)) *lint.Rule {
 }
 
 // Lint runs YARN's rules over one Capacity Scheduler file, with
-// yarn.acl.enable as the file or the yarn-site.xml next to path sets it.
+// yarn.acl.enable as the file (when it is a yarn-site.xml) or the
+// yarn-site.xml next to path sets it.
 func Lint(c *Conf, path string) []lint.Finding {
-	return lintTree(c, ReadCS(c), aclEnableFor(c, path))
+	return lintTree(c, ReadCS(c), aclEnableFor(c, path, nil))
 }
 
 // lintTree runs YARN's rules over a queue tree: a Capacity Scheduler
@@ -777,11 +779,14 @@ var _ = register(&lint.Rule{
 	Severity: lint.Warning,
 	Summary:  "queue ACLs while yarn.acl.enable is off (it is false by default): the Capacity Scheduler checks none of them",
 	Doc: "The ResourceManager checks queue ACLs only when `yarn.acl.enable` is true (`RMAppManager`,\n" +
-		"`QueueACLsManager`; `YarnConfiguration.DEFAULT_YARN_ACL_ENABLE` is false). aclint reads it from\n" +
-		"the file itself or from the `yarn-site.xml` next to it, as Hadoop's configuration directory\n" +
-		"keeps them. When it is off, every ACL of capacity-scheduler.xml lets everyone in. (The Fair\n" +
-		"Scheduler checks its allocation file's ACLs itself, whatever the setting says.) When aclint finds\n" +
-		"no yarn-site.xml, it says so once, as information.",
+		"`QueueACLsManager`; `YarnConfiguration.DEFAULT_YARN_ACL_ENABLE` is false). It reads the setting\n" +
+		"from its own configuration, `yarn-site.xml`, never from capacity-scheduler.xml (see\n" +
+		"yarn-property-misplaced). aclint takes it from the file itself when that is a yarn-site.xml (its\n" +
+		"queue ACLs count too: the Capacity Scheduler's configuration starts from the ResourceManager's),\n" +
+		"else from the yarn-site.xml linted with it, else from the one next to it, as Hadoop's\n" +
+		"configuration directory keeps them. When it is off, every ACL of the Capacity Scheduler lets\n" +
+		"everyone in. (The Fair Scheduler checks its allocation file's ACLs itself, whatever the setting\n" +
+		"says.) When aclint finds no yarn-site.xml, it says so once, as information.",
 	Bad: csExampleHead + `  <property>
     <name>yarn.acl.enable</name>
     <value>false</value>
@@ -834,4 +839,55 @@ var _ = register(&lint.Rule{
 	}
 	report(first.NamePos, fmt.Sprintf("YARN checks none of the %d queue ACL(s) of this file: yarn.acl.enable is %s, so everyone may submit to and administer every queue", count, where),
 		"set yarn.acl.enable to true in yarn-site.xml, or the ACLs are decoration")
+})
+
+var _ = register(&lint.Rule{
+	Name:     ruleMisplaced,
+	Severity: lint.Warning,
+	Summary:  "yarn.acl.enable or yarn.admin.acl in capacity-scheduler.xml: the ResourceManager reads them from yarn-site.xml only, so here they change nothing",
+	Doc: "The ResourceManager reads `yarn.acl.enable` (`QueueACLsManager`, `RMAppManager`) and\n" +
+		"`yarn.admin.acl` (`AdminACLsManager`) from its own configuration: `YarnConfiguration`, which\n" +
+		"loads `yarn-site.xml`. The Capacity Scheduler reads capacity-scheduler.xml into a copy of that\n" +
+		"configuration (`CapacityScheduler.loadCapacitySchedulerConfiguration`), which the\n" +
+		"ResourceManager never looks at. So `yarn.acl.enable` set to true in capacity-scheduler.xml\n" +
+		"leaves queue ACLs off when yarn-site.xml does not set it, and set to false there does not turn\n" +
+		"them off. aclint knows a file's part by its name, as Hadoop does: `capacity-scheduler.xml` is\n" +
+		"the Capacity Scheduler's; a file named otherwise that sets a `yarn.` key of the\n" +
+		"ResourceManager is read as a yarn-site.xml.",
+	Bad: csExampleHead + `  <property>
+    <name>yarn.acl.enable</name>
+    <value>true</value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
+    <value> admins</value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
+    <value> admins</value>
+  </property>
+</configuration>
+`,
+	Good: csExampleHead + `  <property>
+    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
+    <value> admins</value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
+    <value> admins</value>
+  </property>
+</configuration>
+`,
+}, func(s *state, report reporter) {
+	if s.cs.FS || SiteFile(s.conf) {
+		return
+	}
+	for _, p := range s.conf.Props {
+		for _, k := range rmOnlyKeys {
+			if p.Name == k {
+				report(p.NamePos, fmt.Sprintf("%s is read from the ResourceManager's configuration (yarn-site.xml), never from %s: here it changes nothing", k, filepathBase(s.conf.File)),
+					"move it to yarn-site.xml")
+			}
+		}
+	}
 })

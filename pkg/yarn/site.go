@@ -1,38 +1,114 @@
 package yarn
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/aclint/aclint/pkg/input"
+	"github.com/aclint/aclint/pkg/lint"
 )
 
+// The ResourceManager's own configuration and the Capacity Scheduler's are
+// two objects. The ResourceManager builds a YarnConfiguration (its
+// resources: core-site.xml, yarn-site.xml) and hands it to
+// QueueACLsManager and RMAppManager, which read yarn.acl.enable from it,
+// and to AdminACLsManager (yarn.admin.acl). The Capacity Scheduler copies
+// that configuration and adds capacity-scheduler.xml
+// (CapacityScheduler.loadCapacitySchedulerConfiguration): the copy sees
+// yarn-site.xml's yarn.scheduler.capacity.* keys, but the
+// ResourceManager never sees capacity-scheduler.xml's keys. So
+// yarn.acl.enable counts in yarn-site.xml and nowhere else.
+
+// Names of Hadoop's configuration files, which say a file's part.
+const (
+	siteName = "yarn-site.xml"
+	csName   = "capacity-scheduler.xml"
+)
+
+// SiteFile reports whether a file is read as the ResourceManager's own
+// configuration (yarn-site.xml), the only file yarn.acl.enable and
+// yarn.admin.acl count in. Hadoop knows a file's part by its name, and so
+// does aclint for yarn-site.xml and capacity-scheduler.xml; a file named
+// otherwise is a yarn-site.xml when it sets a yarn. key that is not the
+// Capacity Scheduler's.
+func SiteFile(c *Conf) bool {
+	switch filepath.Base(c.File) {
+	case siteName:
+		return true
+	case csName:
+		return false
+	}
+	for _, p := range c.Props {
+		if strings.HasPrefix(p.Name, "yarn.") && !strings.HasPrefix(p.Name, CSPrefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// rmOnlyKeys are read from the ResourceManager's configuration alone: set
+// in capacity-scheduler.xml, they change nothing.
+var rmOnlyKeys = []string{ACLEnableKey, AdminACLKey}
+
 // siteInfo is what decides whether the ACLs of a file count at all:
-// yarn.acl.enable, from the file itself or the yarn-site.xml next to it.
+// yarn.acl.enable, from the yarn-site.xml that goes with the file.
 type siteInfo struct {
 	known, enabled bool
 	from           *Property // the property that sets it; nil: the default
 	file           string    // the yarn-site.xml read ("" when none)
+	why            string    // when not known and there was a reason beyond "none given"
 }
 
 // aclEnableFor reads yarn.acl.enable for a file's ACLs: the file's own
-// property, else the yarn-site.xml in the same directory (where Hadoop's
-// configuration directory keeps it). The neighbour is read only when it is
-// a regular file within --max-input-size: never a FIFO, a device or a link.
-func aclEnableFor(c *Conf, path string) siteInfo {
-	if p, ok := c.Get(ACLEnableKey); ok {
-		v, _ := javaBoolean(p.Value)
-		return siteInfo{known: true, enabled: v, from: p, file: c.File}
-	}
+// when it is the ResourceManager's configuration; else the yarn-site.xml
+// linted with it (related: the run's other YARN inputs; the one in the
+// same directory, or the only one); else the yarn-site.xml in the same
+// directory, where Hadoop's configuration directory keeps it. That
+// neighbour is read only when it is a regular file within --max-input-size:
+// never a FIFO, a device or a link.
+func aclEnableFor(c *Conf, path string, related []*lint.Input) siteInfo {
 	if SiteFile(c) {
-		// the file holds the ResourceManager's settings itself: unset
-		// here is the default
-		return siteInfo{known: true, file: c.File}
+		return siteOf(c)
+	}
+	var given []*lint.Input
+	for _, in := range related {
+		if filepath.Base(in.Path) == siteName {
+			given = append(given, in)
+		}
+	}
+	dir := filepath.Dir(path)
+	var pick *lint.Input
+	for _, in := range given {
+		if filepath.Dir(in.Path) == dir {
+			pick = in
+			break
+		}
+	}
+	switch {
+	case pick == nil && len(given) == 1:
+		pick = given[0]
+	case pick == nil && len(given) > 1:
+		return siteInfo{why: fmt.Sprintf("%d yarn-site.xml files are given and none is in its directory, so which one the ResourceManager reads with it is not known", len(given))}
+	}
+	if pick != nil {
+		sc, _ := pick.Memo("yarn.conf", func() any {
+			sc, err := ReadConf(pick.Path, pick.Data)
+			if err != nil {
+				return (*Conf)(nil)
+			}
+			return sc
+		}).(*Conf)
+		if sc == nil || len(sc.Unknown) > 0 {
+			return siteInfo{why: pick.Path + " cannot be read as Hadoop reads it"}
+		}
+		return siteOf(sc)
 	}
 	if path == "" || path == "-" || path == "<stdin>" {
 		return siteInfo{}
 	}
-	site := filepath.Join(filepath.Dir(path), "yarn-site.xml")
+	site := filepath.Join(dir, siteName)
 	info, err := os.Lstat(site)
 	if err != nil || !info.Mode().IsRegular() || info.Size() > input.MaxSize {
 		return siteInfo{}
@@ -43,11 +119,25 @@ func aclEnableFor(c *Conf, path string) siteInfo {
 	}
 	sc, err := ReadConf(site, data)
 	if err != nil || len(sc.Unknown) > 0 {
-		return siteInfo{}
+		return siteInfo{why: site + " cannot be read as Hadoop reads it"}
 	}
-	if p, ok := sc.Get(ACLEnableKey); ok {
-		v, _ := javaBoolean(p.Value) // neither true nor false: the default, false
-		return siteInfo{known: true, enabled: v, from: p, file: site}
-	}
-	return siteInfo{known: true, file: site} // DEFAULT_YARN_ACL_ENABLE: false
+	return siteOf(sc)
 }
+
+// siteOf is yarn.acl.enable as a yarn-site.xml sets it: its value as
+// getBoolean reads it (neither true nor false: the default), or the
+// default, false, when unset (YarnConfiguration.DEFAULT_YARN_ACL_ENABLE).
+func siteOf(sc *Conf) siteInfo {
+	p, ok := sc.Get(ACLEnableKey)
+	if !ok {
+		return siteInfo{known: true, file: sc.File}
+	}
+	if strings.Contains(p.Value, "${") {
+		return siteInfo{file: sc.File, why: fmt.Sprintf("yarn.acl.enable in %s uses ${...}, which Configuration substitutes from settings aclint does not have", sc.File)}
+	}
+	v, _ := javaBoolean(p.Value)
+	return siteInfo{known: true, enabled: v, from: p, file: sc.File}
+}
+
+// filepathBase is a file's name without its directory, for messages.
+func filepathBase(p string) string { return filepath.Base(p) }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/aclint/aclint/pkg/lint"
@@ -21,8 +22,10 @@ func (Sys) Name() string { return System }
 // Detect takes Hadoop configuration files that hold YARN's queue or ACL
 // settings: an XML document whose first element is <configuration> and
 // that names a yarn.scheduler.capacity. key or yarn.acl.enable or
-// yarn.admin.acl. A file with syntax errors is still recognised, so that
-// they are reported.
+// yarn.admin.acl, or that has the name of one of YARN's files
+// (yarn-site.xml without those keys still says that yarn.acl.enable is
+// off). A file with syntax errors is still recognised, so that they are
+// reported.
 func (Sys) Detect(in *lint.Input) bool {
 	root := firstElement(in.Data)
 	if root == "allocations" {
@@ -30,6 +33,9 @@ func (Sys) Detect(in *lint.Input) bool {
 	}
 	if root != "configuration" {
 		return false
+	}
+	if base := filepath.Base(in.Path); base == siteName || base == csName {
+		return true
 	}
 	return bytes.Contains(in.Data, []byte(CSPrefix)) || bytes.Contains(in.Data, []byte(ACLEnableKey)) || bytes.Contains(in.Data, []byte(AdminACLKey))
 }
@@ -124,9 +130,14 @@ func (Sys) Lint(in *lint.Input, _ lint.Options) (*lint.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep.Findings = Lint(c, in.Path)
-	if site := aclEnableFor(c, in.Path); !site.known && !SiteFile(c) && hasACLs(c) && in.Explicit {
-		rep.Notes = append(rep.Notes, fmt.Sprintf("%s: whether YARN checks its queue ACLs depends on yarn.acl.enable (false by default), and no yarn-site.xml is next to it: lint it with the yarn-site.xml, or `aclint yarn check -f %s -f yarn-site.xml` answers with both", in.Path, in.Path))
+	site := aclEnableFor(c, in.Path, in.Related)
+	rep.Findings = lintTree(c, ReadCS(c), site)
+	if !site.known && !SiteFile(c) && hasACLs(c) && in.Explicit {
+		why := "no yarn-site.xml is given with it or next to it"
+		if site.why != "" {
+			why = site.why
+		}
+		rep.Notes = append(rep.Notes, fmt.Sprintf("%s: whether YARN checks its queue ACLs depends on yarn.acl.enable (false by default), and %s: lint it with its yarn-site.xml, or `aclint yarn check -f %s -f yarn-site.xml` answers with both", in.Path, why, in.Path))
 	}
 	return rep, nil
 }
@@ -198,8 +209,8 @@ func exampleName(text string) string {
 }
 
 // Example lints a rule's example as `aclint lint FILE`.
-func (s Sys) Example(_ *lint.Rule, text string) (string, []lint.Finding, map[string][]string) {
-	name := exampleName(text)
+func (s Sys) Example(r *lint.Rule, text string) (string, []lint.Finding, map[string][]string) {
+	name := exampleFor(r, text)
 	rep, err := s.Lint(&lint.Input{Path: name, Data: []byte(text), Explicit: true}, lint.Options{})
 	if err != nil {
 		return "aclint lint " + name, nil, nil
@@ -211,4 +222,13 @@ func (s Sys) Example(_ *lint.Rule, text string) (string, []lint.Finding, map[str
 func (Sys) ExampleBlock(_ *lint.Rule, text string) string { return "```xml\n" + text + "```\n" }
 
 // ExampleFile is the name examples are shown as.
-func (Sys) ExampleFile(r *lint.Rule) string { return exampleName(r.Bad) }
+func (Sys) ExampleFile(r *lint.Rule) string { return exampleFor(r, r.Bad) }
+
+// exampleFor names a rule's example file: yarn-acls-disabled's example is
+// the ResourceManager's own configuration, where yarn.acl.enable counts.
+func exampleFor(r *lint.Rule, text string) string {
+	if r != nil && r.Name == ruleDisabled {
+		return siteName
+	}
+	return exampleName(text)
+}
