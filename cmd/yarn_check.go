@@ -147,8 +147,24 @@ func writeYarnText(w io.Writer, s *yarn.Setup, ans yarn.Answer, user string, gro
 			}
 		}
 	}
+	if notes := yarnNotes(s, ans, a); len(notes) > 0 {
+		b.WriteString("notes:\n")
+		for _, n := range notes {
+			fmt.Fprintf(&b, "  - %s\n", n)
+		}
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// yarnNotes are what an answer's verdict does not say: a submission to a
+// parent queue is rejected whatever the ACLs say.
+func yarnNotes(s *yarn.Setup, ans yarn.Answer, a yarn.Action) []string {
+	notes := []string{}
+	if a == yarn.Submit && ans.Queue.IsParentQueue() {
+		notes = append(notes, yarn.ParentQueueNote(ans.Queue, s.FS))
+	}
+	return notes
 }
 
 type yarnACLJSON struct {
@@ -179,10 +195,15 @@ type yarnCheckJSON struct {
 	DecidedBy *yarnACLJSON  `json:"decidedBy"`
 	Consulted []yarnACLJSON `json:"consulted"`
 	Why       string        `json:"why,omitempty"`
+	// ParentQueue: YARN runs no application in the queue, whatever the
+	// verdict on its ACLs
+	ParentQueue bool     `json:"parentQueue"`
+	Notes       []string `json:"notes"`
 }
 
 func yarnJSON(s *yarn.Setup, ans yarn.Answer, user string, groups []string, a yarn.Action) yarnCheckJSON {
-	j := yarnCheckJSON{Queue: ans.Queue.Path, User: user, Groups: groups, Action: a.String(), Consulted: []yarnACLJSON{}, Why: ans.Why}
+	j := yarnCheckJSON{Queue: ans.Queue.Path, User: user, Groups: groups, Action: a.String(), Consulted: []yarnACLJSON{}, Why: ans.Why,
+		ParentQueue: ans.Queue.IsParentQueue(), Notes: yarnNotes(s, ans, a)}
 	if j.Groups == nil {
 		j.Groups = []string{}
 	}

@@ -41,6 +41,10 @@ type Property struct {
 	// Overridden is set when a later property of the same name replaced
 	// this one.
 	Overridden bool
+	// ReplacedBy is, in an allocation file, the later ACL element of the
+	// same queue and kind that replaced this one (in the same <queue>, or
+	// in another definition of the queue).
+	ReplacedBy *Property
 
 	named bool // a name was given (Hadoop drops a property without one)
 	read  bool // the queue tree read it as a queue's ACL

@@ -57,6 +57,30 @@ type Queue struct {
 	MarkedParent bool
 }
 
+// IsParentQueue reports whether a queue is a parent queue: it has
+// children, or the allocation file marks it type="parent". YARN runs
+// applications only in leaf queues.
+func (q *Queue) IsParentQueue() bool {
+	if q.MarkedParent {
+		return true
+	}
+	for _, c := range q.Children {
+		if !c.Repeat {
+			return true
+		}
+	}
+	return false
+}
+
+// ParentQueueNote says why a submission to a parent queue fails whatever
+// its ACLs say, for answers about one.
+func ParentQueueNote(q *Queue, fs bool) string {
+	if fs {
+		return q.Path + " is a parent queue: this is its ACL answer, but the Fair Scheduler puts applications only in leaf queues (QueueManager.getLeafQueue finds none there), so an application submitted to it is rejected"
+	}
+	return q.Path + " is a parent queue: this is its ACL answer, but the Capacity Scheduler runs applications only in leaf queues (CapacityScheduler.addApplication rejects one submitted to a non-leaf queue)"
+}
+
 // CS is a capacity-scheduler.xml read as a queue tree.
 type CS struct {
 	Conf *Conf

@@ -206,24 +206,26 @@ func ReadFS(file string, data []byte) (*CS, error) {
 			// Hadoop compares it with "root" ignoring case only to place it
 			root.Name, root.Path = name, name
 		} else {
-			q = &Queue{Name: name, Path: parent.Path + "." + name, Parent: parent, ListedAt: &Property{File: file, Name: e.name, Pos: e.pos, NamePos: e.pos}}
-			if _, dup := fs.ByPath[q.Path]; dup {
-				// the loader merges a repeated queue's settings, setting by
-				// setting; aclint does not
-				q.Repeat = true
-				fs.Conf.Unknown = append(fs.Conf.Unknown, Unknown{e.pos, fmt.Sprintf("queue %s is defined twice: the Fair Scheduler merges the two definitions setting by setting, which aclint does not", q.Path)})
+			path := parent.Path + "." + name
+			if prev := fs.ByPath[path]; prev != nil {
+				// a queue defined again is the same queue: the loader
+				// keeps its settings by queue name, and a later ACL
+				// element of a kind replaces the earlier one
+				// (QueueProperties.Builder.queueAcls puts into the
+				// queue's map); its children are added to the first's
+				q = prev
+			} else {
+				q = &Queue{Name: name, Path: path, Parent: parent, ListedAt: &Property{File: file, Name: e.name, Pos: e.pos, NamePos: e.pos}}
+				parent.Children = append(parent.Children, q)
 			}
-			parent.Children = append(parent.Children, q)
 		}
-		q.MarkedParent = e.attrs["type"] == "parent"
+		q.MarkedParent = q.MarkedParent || e.attrs["type"] == "parent"
 		count++
 		if count > maxQueues || depth > maxDepth {
 			fs.Truncated = true
 			return nil
 		}
-		if !q.Repeat {
-			fs.ByPath[q.Path] = q
-		}
+		fs.ByPath[q.Path] = q
 		for _, f := range e.children {
 			var a Action
 			switch f.name {
@@ -246,6 +248,9 @@ func ReadFS(file string, data []byte) (*CS, error) {
 				return &FSError{file, f.pos, fmt.Sprintf("<%s> does not start with text: the Fair Scheduler reads its first child as text and fails (ClassCastException), refusing the file", f.name)}
 			}
 			p := &Property{File: file, Name: f.name, Value: f.firstText, HasValue: true, Pos: f.pos, NamePos: f.pos, ValuePos: f.firstPos}
+			if old := q.From[a]; old != nil {
+				old.Overridden, old.ReplacedBy = true, p
+			}
 			q.ACL[a], q.From[a], q.Unknown[a] = ParseACL(p.Value), p, false
 			p.read = true
 			fs.Conf.Props = append(fs.Conf.Props, p)

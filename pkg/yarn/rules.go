@@ -713,7 +713,9 @@ var _ = register(&lint.Rule{
 	Summary:  "a property given twice: the later one wins, unless the earlier is final and the later is ignored",
 	Doc: "`Configuration` loads properties in order: a later property of the same name replaces the\n" +
 		"earlier one, except after one marked `<final>true</final>`, which keeps its value and makes\n" +
-		"later ones ignored. Either way one of the two does nothing.",
+		"later ones ignored. Either way one of the two does nothing. In an allocation file, an ACL element\n" +
+		"given twice for a queue (in its `<queue>`, or in a second `<queue>` of the same name, whose\n" +
+		"settings the Fair Scheduler merges into the first's) is the same: the later one wins.",
 	Bad: csExampleHead + `  <property>
     <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
     <value> admins</value>
@@ -740,7 +742,15 @@ var _ = register(&lint.Rule{
 `,
 }, func(s *state, report reporter) {
 	if s.cs.FS {
-		return // properties are capacity-scheduler.xml's; an allocation file's elements are per queue
+		// an allocation file: an ACL element given again for the same
+		// queue, in its <queue> or in another definition of the queue
+		for _, p := range s.conf.Props {
+			if r := p.ReplacedBy; r != nil {
+				report(p.NamePos, fmt.Sprintf("<%s> is given again for this queue at line %d, which replaces this one", p.Name, r.NamePos.Line),
+					"keep one of the two")
+			}
+		}
+		return
 	}
 	last := map[string]*Property{}
 	for _, p := range s.conf.Props {

@@ -37,6 +37,9 @@ type WhoCanResult struct {
 // administer ACLs), each grant with where it is written.
 func (s *Setup) WhoCan(q *Queue, a Action) *WhoCanResult {
 	r := &WhoCanResult{Queue: q.Path, Action: a}
+	if a == Submit && q.IsParentQueue() {
+		r.Notes = append(r.Notes, ParentQueueNote(q, s.FS))
+	}
 	if !s.FS && s.Known && !s.ACLEnable {
 		r.ACLsOff = true
 		return r
