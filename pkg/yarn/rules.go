@@ -19,17 +19,18 @@ const (
 
 // The rules' names.
 const (
-	ruleXML        = "yarn-xml"
-	ruleUnread     = "yarn-unread"
-	ruleRootOpen   = "yarn-root-default-open"
-	ruleNarrower   = "yarn-acl-narrower"
-	ruleOrphan     = "yarn-acl-orphan"
-	ruleWhitespace = "yarn-acl-whitespace"
-	ruleEmpty      = "yarn-acl-empty-value"
-	ruleOverridden = "yarn-property-overridden"
-	ruleFSRefused  = "yarn-fs-refused"
-	ruleDisabled   = "yarn-acls-disabled"
-	ruleMisplaced  = "yarn-property-misplaced"
+	ruleXML           = "yarn-xml"
+	ruleUnread        = "yarn-unread"
+	ruleRootOpen      = "yarn-root-default-open"
+	ruleNarrower      = "yarn-acl-narrower"
+	ruleOrphan        = "yarn-acl-orphan"
+	ruleWhitespace    = "yarn-acl-whitespace"
+	ruleEmpty         = "yarn-acl-empty-value"
+	ruleOverridden    = "yarn-property-overridden"
+	ruleFSRefused     = "yarn-fs-refused"
+	ruleDisabled      = "yarn-acls-disabled"
+	ruleMisplaced     = "yarn-property-misplaced"
+	ruleEnableUnknown = "yarn-acl-enable-unknown"
 )
 
 // state is what YARN's rules read: one file, its queue tree, and what
@@ -796,7 +797,7 @@ var _ = register(&lint.Rule{
 		"else from the yarn-site.xml linted with it, else from the one next to it, as Hadoop's\n" +
 		"configuration directory keeps them. When it is off, every ACL of the Capacity Scheduler lets\n" +
 		"everyone in. (The Fair Scheduler checks its allocation file's ACLs itself, whatever the setting\n" +
-		"says.) When aclint finds no yarn-site.xml, it says so once, as information.",
+		"says.) When aclint finds no yarn-site.xml, yarn-acl-enable-unknown says so once, as information.",
 	Bad: csExampleHead + `  <property>
     <name>yarn.acl.enable</name>
     <value>false</value>
@@ -841,7 +842,7 @@ var _ = register(&lint.Rule{
 		return
 	}
 	if !s.site.known {
-		return // said once as information by the engine's note (see Lint)
+		return // yarn-acl-enable-unknown says it
 	}
 	where := fmt.Sprintf("not set in %s, and false by default", s.site.file)
 	if p := s.site.from; p != nil {
@@ -900,4 +901,53 @@ var _ = register(&lint.Rule{
 			}
 		}
 	}
+})
+
+var _ = register(&lint.Rule{
+	Name:     ruleEnableUnknown,
+	Severity: lint.Info,
+	Summary:  "queue ACLs whose effect aclint cannot tell: whether YARN checks them is yarn.acl.enable (false by default), in a yarn-site.xml it was not given",
+	Doc: "The Capacity Scheduler's queue ACLs count only when the ResourceManager's `yarn.acl.enable`\n" +
+		"is true, and it is false by default (see yarn-acls-disabled). It is set in `yarn-site.xml`. When\n" +
+		"aclint lints a capacity-scheduler.xml with no yarn-site.xml given in the same run and none next\n" +
+		"to it (or several given, none next to it), it cannot tell whether any of the file's ACLs is\n" +
+		"checked, and says so once, at the first ACL. Lint the file with its yarn-site.xml. An\n" +
+		"allocation file's ACLs do not depend on the setting.",
+	Bad: csExampleHead + `  <property>
+    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
+    <value> admins</value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
+    <value> admins</value>
+  </property>
+</configuration>
+`,
+	Good: csExampleHead + `  <property>
+    <name>yarn.scheduler.capacity.root.queues</name>
+    <value>default</value>
+  </property>
+</configuration>
+`,
+}, func(s *state, report reporter) {
+	if s.cs.FS || s.site.known || SiteFile(s.conf) {
+		return
+	}
+	var first *Property
+	count := 0
+	s.aclSites(func(q *Queue, a Action, p *Property) {
+		if first == nil {
+			first = p
+		}
+		count++
+	})
+	if first == nil {
+		return
+	}
+	why := "no yarn-site.xml is given with it or next to it"
+	if s.site.why != "" {
+		why = s.site.why
+	}
+	report(first.NamePos, fmt.Sprintf("whether YARN checks the %d queue ACL(s) of this file depends on yarn.acl.enable (false by default), and %s", count, why),
+		"lint it with its yarn-site.xml (aclint lint capacity-scheduler.xml yarn-site.xml)")
 })

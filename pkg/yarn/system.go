@@ -132,13 +132,7 @@ func (Sys) Lint(in *lint.Input, _ lint.Options) (*lint.Report, error) {
 	}
 	site := aclEnableFor(c, in.Path, in.Related)
 	rep.Findings = lintTree(c, ReadCS(c), site)
-	if !site.known && !SiteFile(c) && hasACLs(c) && in.Explicit {
-		why := "no yarn-site.xml is given with it or next to it"
-		if site.why != "" {
-			why = site.why
-		}
-		rep.Notes = append(rep.Notes, fmt.Sprintf("%s: whether YARN checks its queue ACLs depends on yarn.acl.enable (false by default), and %s: lint it with its yarn-site.xml, or `aclint yarn check -f %s -f yarn-site.xml` answers with both", in.Path, why, in.Path))
-	}
+
 	return rep, nil
 }
 
@@ -209,13 +203,28 @@ func exampleName(text string) string {
 }
 
 // Example lints a rule's example as `aclint lint FILE`.
+// A capacity-scheduler.xml example is linted with this yarn-site.xml,
+// which turns queue ACLs on, so that only the rule's own findings show;
+// yarn-acl-enable-unknown's is linted alone.
+const exampleSite = `<configuration>
+  <property><name>yarn.acl.enable</name><value>true</value></property>
+</configuration>
+`
+
 func (s Sys) Example(r *lint.Rule, text string) (string, []lint.Finding, map[string][]string) {
 	name := exampleFor(r, text)
-	rep, err := s.Lint(&lint.Input{Path: name, Data: []byte(text), Explicit: true}, lint.Options{})
-	if err != nil {
-		return "aclint lint " + name, nil, nil
+	in := &lint.Input{Path: name, Data: []byte(text), Explicit: true}
+	cmd := "aclint lint " + name
+	if name == csName && (r == nil || r.Name != ruleEnableUnknown) {
+		site := &lint.Input{Path: siteName, Data: []byte(exampleSite), Explicit: true}
+		in.Related = []*lint.Input{in, site}
+		cmd += " " + siteName
 	}
-	return "aclint lint " + name, rep.Findings, rep.Sources
+	rep, err := s.Lint(in, lint.Options{})
+	if err != nil {
+		return cmd, nil, nil
+	}
+	return cmd, rep.Findings, rep.Sources
 }
 
 // ExampleBlock shows an example as XML.
