@@ -144,7 +144,11 @@ func genFS(r *rand.Rand) string {
 			return
 		}
 		for i := 0; i < 1+r.Intn(3); i++ {
-			fmt.Fprintf(&b, "<queue name=\"q%d\">\n", i)
+			n := i
+			if r.Intn(6) == 0 {
+				n = 0 // a queue defined again: the Fair Scheduler merges it into the first
+			}
+			fmt.Fprintf(&b, "<queue name=\"q%d\">\n", n)
 			walk(depth + 1)
 			b.WriteString("</queue>\n")
 		}
