@@ -1,8 +1,10 @@
 package yarn
 
 import (
+	"math/rand"
 	"reflect"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/aclint/aclint/pkg/acl"
@@ -58,6 +60,61 @@ func TestYuniKornComparison(t *testing.T) {
 		}
 		if got := yk(c.value); !reflect.DeepEqual(got, c.yk) {
 			t.Errorf("%q in YuniKorn: %+v, the table says %+v", c.value, got, c.yk)
+		}
+		// yarn-acl-yunikorn-differs speaks exactly where the readings differ
+		differs := !reflect.DeepEqual(c.yarn, c.yk)
+		if why := yuniKornDiffers(ParseACL(c.value), c.value); (why != "") != differs {
+			t.Errorf("%q: yarn-acl-yunikorn-differs says %q, the readings differ: %v", c.value, why, differs)
+		}
+	}
+}
+
+// TestYuniKornDiffersAgrees: on random values, the rule is silent exactly
+// when YARN and YuniKorn let in the same users and groups (and YuniKorn
+// takes the value).
+func TestYuniKornDiffersAgrees(t *testing.T) {
+	r := rand.New(rand.NewSource(7))
+	pieces := []string{"alice", "bob", "*", " ", "  ", ",", "data.eng", "dev", "sa:x", "\t", "\n", "_g", "9x", "a-b"}
+	for i := 0; i < 20000; i++ {
+		var b strings.Builder
+		for n := r.Intn(6); n >= 0; n-- {
+			b.WriteString(pieces[r.Intn(len(pieces))])
+		}
+		value := b.String()
+		y := ParseACL(value)
+		v := acl.Parse(value)
+		same := v.Valid()
+		if same {
+			ykU, ykG := []string{}, []string{}
+			for _, e := range v.Entries {
+				if e.Effective() {
+					if e.Kind == acl.Group {
+						ykG = append(ykG, e.Name)
+					} else {
+						ykU = append(ykU, e.Name)
+					}
+				}
+			}
+			set := func(xs []string) string {
+				m := map[string]bool{}
+				for _, x := range xs {
+					m[x] = true
+				}
+				var out []string
+				for x := range m {
+					out = append(out, x)
+				}
+				sort.Strings(out)
+				return strings.Join(out, "\x00")
+			}
+			if y.All || v.Everyone {
+				same = y.All == v.Everyone
+			} else {
+				same = set(y.UserNames()) == set(ykU) && set(y.GroupNames()) == set(ykG)
+			}
+		}
+		if why := yuniKornDiffers(y, value); (why == "") != same {
+			t.Fatalf("%q: rule says %q, same readings: %v", value, why, same)
 		}
 	}
 }
