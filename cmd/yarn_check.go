@@ -128,7 +128,12 @@ func writeYarnText(w io.Writer, s *yarn.Setup, ans yarn.Answer, user string, gro
 		fmt.Fprintf(&b, "allowed: %s may %s %s\n  yarn.acl.enable is %s: YARN checks no queue ACL\n", who, verbOn(a), ans.Queue.Path, where)
 	case ans.Allowed:
 		d := ans.Decision
-		fmt.Fprintf(&b, "allowed: %s may %s %s\n  by %s of %s: %s\n", who, verbOn(a), ans.Queue.Path, s.ACLName(d.Action), d.Queue.Path, aclText(d.Queue, d.Action))
+		kind, name, _ := d.Queue.ACL[d.Action].Grant(user, groups)
+		entry := kind + " " + name
+		if kind == "everyone" {
+			entry = "everyone (*)"
+		}
+		fmt.Fprintf(&b, "allowed: %s may %s %s\n  by %s of %s, %s: %s\n", who, verbOn(a), ans.Queue.Path, s.ACLName(d.Action), d.Queue.Path, entry, aclText(d.Queue, d.Action))
 		if d.Action != a {
 			b.WriteString("  (administering a queue lets one submit to it)\n")
 		}
@@ -168,8 +173,12 @@ func yarnNotes(s *yarn.Setup, ans yarn.Answer, a yarn.Action) []string {
 }
 
 type yarnACLJSON struct {
-	Queue  string  `json:"queue"`
-	ACL    string  `json:"acl"`
+	Queue string `json:"queue"`
+	ACL   string `json:"acl"`
+	// Kind and Entry: in decidedBy, the entry that lets the user in
+	// ("user", "group" or "everyone", and the name)
+	Kind   string  `json:"kind,omitempty"`
+	Entry  string  `json:"entry,omitempty"`
 	Value  *string `json:"value"` // null: not set, the default applies
 	File   string  `json:"file,omitempty"`
 	Line   int     `json:"line,omitempty"`
@@ -221,6 +230,7 @@ func yarnJSON(s *yarn.Setup, ans yarn.Answer, user string, groups []string, a ya
 	}
 	if ans.Known && ans.Allowed && !ans.ACLsOff {
 		d := yarnACL(s, ans.Decision.Queue, ans.Decision.Action)
+		d.Kind, d.Entry, _ = ans.Decision.Queue.ACL[ans.Decision.Action].Grant(user, groups)
 		j.DecidedBy = &d
 	}
 	kinds := []yarn.Action{a}

@@ -161,22 +161,31 @@ func names(es []Entry) []string {
 // short name among the users or any of the user's groups among the
 // groups. Names match exactly, case and all.
 func (a ACL) Allows(user string, groups []string) bool {
+	_, _, ok := a.Grant(user, groups)
+	return ok
+}
+
+// Grant says which entry of the ACL lets the user in, in isUserInList's
+// order: everyone ("everyone", "*"), the user ("user", name), or the first
+// of the user's groups, in the user's order, that the ACL names ("group",
+// name).
+func (a ACL) Grant(user string, groups []string) (kind, name string, ok bool) {
 	if a.All {
-		return true
+		return "everyone", "*", true
 	}
 	for _, u := range a.Users {
 		if u.Name == user {
-			return true
+			return "user", user, true
 		}
 	}
 	for _, g := range groups {
 		for _, e := range a.Groups {
 			if e.Name == g {
-				return true
+				return "group", g, true
 			}
 		}
 	}
-	return false
+	return "", "", false
 }
 
 // String is AccessControlList.getAclString: "*", or the sorted users and

@@ -120,3 +120,23 @@ func FuzzParseACL(f *testing.F) {
 		}
 	})
 }
+
+// TestGrant: the entry that lets a user in, in isUserInList's order.
+func TestGrant(t *testing.T) {
+	for _, c := range []struct {
+		acl, user  string
+		groups     []string
+		kind, name string
+		ok         bool
+	}{
+		{"*", "bob", nil, "everyone", "*", true},
+		{"alice,bob dev", "bob", []string{"dev"}, "user", "bob", true},
+		{"alice ops,dev", "bob", []string{"web", "dev", "ops"}, "group", "dev", true},
+		{"alice ops", "bob", []string{"web"}, "", "", false},
+	} {
+		kind, name, ok := ParseACL(c.acl).Grant(c.user, c.groups)
+		if kind != c.kind || name != c.name || ok != c.ok {
+			t.Errorf("%q %s %v: %s %s %v", c.acl, c.user, c.groups, kind, name, ok)
+		}
+	}
+}
