@@ -195,15 +195,22 @@ func yarnACL(s *yarn.Setup, q *yarn.Queue, a yarn.Action) yarnACLJSON {
 }
 
 type yarnCheckJSON struct {
-	Queue     string        `json:"queue"`
-	User      string        `json:"user"`
-	Groups    []string      `json:"groups"`
-	Action    string        `json:"action"`
-	Verdict   string        `json:"verdict"` // allow, deny or unknown
-	ACLEnable *bool         `json:"aclEnable"`
-	DecidedBy *yarnACLJSON  `json:"decidedBy"`
-	Consulted []yarnACLJSON `json:"consulted"`
-	Why       string        `json:"why,omitempty"`
+	// Allowed is check's field: true or false, and null when the answer
+	// is not known (Verdict unknown), so that a script reading it alone
+	// never takes "not known" for an answer
+	Allowed *bool `json:"allowed"`
+	// DecidingQueue is the queue whose ACL lets the user in (null when
+	// none does, or when ACLs are off)
+	DecidingQueue *string       `json:"decidingQueue"`
+	Queue         string        `json:"queue"`
+	User          string        `json:"user"`
+	Groups        []string      `json:"groups"`
+	Action        string        `json:"action"`
+	Verdict       string        `json:"verdict"` // allow, deny or unknown
+	ACLEnable     *bool         `json:"aclEnable"`
+	DecidedBy     *yarnACLJSON  `json:"decidedBy"`
+	Consulted     []yarnACLJSON `json:"consulted"`
+	Why           string        `json:"why,omitempty"`
 	// ParentQueue: YARN runs no application in the queue, whatever the
 	// verdict on its ACLs
 	ParentQueue bool     `json:"parentQueue"`
@@ -228,7 +235,13 @@ func yarnJSON(s *yarn.Setup, ans yarn.Answer, user string, groups []string, a ya
 	default:
 		j.Verdict = "deny"
 	}
+	if ans.Known {
+		v := ans.Allowed
+		j.Allowed = &v
+	}
 	if ans.Known && ans.Allowed && !ans.ACLsOff {
+		dq := ans.Decision.Queue.Path
+		j.DecidingQueue = &dq
 		d := yarnACL(s, ans.Decision.Queue, ans.Decision.Action)
 		d.Kind, d.Entry, _ = ans.Decision.Queue.ACL[ans.Decision.Action].Grant(user, groups)
 		j.DecidedBy = &d
