@@ -63,5 +63,9 @@ func loadYarn(s *streams, files []string) (*yarn.Setup, error) {
 	if fs != nil {
 		return yarn.NewFSSetup(fs, confs), nil
 	}
-	return yarn.NewSetup(confs), nil
+	setup := yarn.NewSetup(confs)
+	if why := setup.Refused(); why != "" {
+		return nil, usageErr("%s: %s; set it in capacity-scheduler.xml (or give the file that does)", strings.Join(files, ", "), why)
+	}
+	return setup, nil
 }

@@ -92,6 +92,27 @@ func NewSetup(files []*Conf) *Setup {
 	return s
 }
 
+// RootQueuesKey lists root's child queues: the one key every Capacity
+// Scheduler configuration must set.
+const RootQueuesKey = CSPrefix + "root.queues"
+
+// NoQueuesReason is why the Capacity Scheduler refuses a configuration
+// that does not set RootQueuesKey.
+const NoQueuesReason = "yarn.scheduler.capacity.root.queues is not set, so root has no queues: the Capacity Scheduler refuses to start (CapacitySchedulerQueueManager.parseQueue: \"Queue configuration missing child queue names for root\")"
+
+// Refused says why the ResourceManager would not load this setup, or ""
+// when it would: a Capacity Scheduler without root's queues (an allocation
+// file's refusals are ReadFS's errors).
+func (s *Setup) Refused() string {
+	if s.FS {
+		return ""
+	}
+	if _, ok := s.Conf.Get(RootQueuesKey); !ok {
+		return NoQueuesReason
+	}
+	return ""
+}
+
 // javaBoolean is Configuration.getBoolean on a set value: trimmed, "true"
 // or "false" in any case; anything else gives the default.
 func javaBoolean(v string) (value, ok bool) {

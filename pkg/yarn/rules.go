@@ -31,6 +31,7 @@ const (
 	ruleDisabled      = "yarn-acls-disabled"
 	ruleMisplaced     = "yarn-property-misplaced"
 	ruleEnableUnknown = "yarn-acl-enable-unknown"
+	ruleNoQueues      = "yarn-no-queues"
 )
 
 // state is what YARN's rules read: one file, its queue tree, and what
@@ -210,11 +211,19 @@ var _ = register(&lint.Rule{
     <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
     <value> </value>
   </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.queues</name>
+    <value>default</value>
+  </property>
 </configuration>
 `,
 	Good: csExampleHead + `  <property>
     <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
     <value> </value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.queues</name>
+    <value>default</value>
   </property>
 </configuration>
 `,
@@ -600,6 +609,10 @@ var _ = register(&lint.Rule{
     <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
     <value> </value>
   </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.queues</name>
+    <value>default</value>
+  </property>
 </configuration>
 `,
 	Good: csExampleHead + `  <property>
@@ -609,6 +622,10 @@ var _ = register(&lint.Rule{
   <property>
     <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
     <value> </value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.queues</name>
+    <value>default</value>
   </property>
 </configuration>
 `,
@@ -676,6 +693,10 @@ var _ = register(&lint.Rule{
     <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
     <value> </value>
   </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.queues</name>
+    <value>default</value>
+  </property>
 </configuration>
 `,
 	Good: csExampleHead + `  <property>
@@ -685,6 +706,10 @@ var _ = register(&lint.Rule{
   <property>
     <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
     <value> </value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.queues</name>
+    <value>default</value>
   </property>
 </configuration>
 `,
@@ -729,6 +754,10 @@ var _ = register(&lint.Rule{
     <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
     <value>alice</value>
   </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.queues</name>
+    <value>default</value>
+  </property>
 </configuration>
 `,
 	Good: csExampleHead + `  <property>
@@ -738,6 +767,10 @@ var _ = register(&lint.Rule{
   <property>
     <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
     <value> </value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.queues</name>
+    <value>default</value>
   </property>
 </configuration>
 `,
@@ -877,6 +910,10 @@ var _ = register(&lint.Rule{
     <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
     <value> admins</value>
   </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.queues</name>
+    <value>default</value>
+  </property>
 </configuration>
 `,
 	Good: csExampleHead + `  <property>
@@ -886,6 +923,10 @@ var _ = register(&lint.Rule{
   <property>
     <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
     <value> admins</value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.queues</name>
+    <value>default</value>
   </property>
 </configuration>
 `,
@@ -921,6 +962,10 @@ var _ = register(&lint.Rule{
     <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
     <value> admins</value>
   </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.queues</name>
+    <value>default</value>
+  </property>
 </configuration>
 `,
 	Good: csExampleHead + `  <property>
@@ -950,4 +995,53 @@ var _ = register(&lint.Rule{
 	}
 	report(first.NamePos, fmt.Sprintf("whether YARN checks the %d queue ACL(s) of this file depends on yarn.acl.enable (false by default), and %s", count, why),
 		"lint it with its yarn-site.xml (aclint lint capacity-scheduler.xml yarn-site.xml)")
+})
+
+var _ = register(&lint.Rule{
+	Name:     ruleNoQueues,
+	Severity: lint.Error,
+	Summary:  "a Capacity Scheduler file that does not set yarn.scheduler.capacity.root.queues: the Capacity Scheduler refuses to start",
+	Doc: "The Capacity Scheduler builds its queues from `yarn.scheduler.capacity.root.queues` down, and\n" +
+		"root must have children: `CapacitySchedulerQueueManager.parseQueue` throws \"Queue configuration\n" +
+		"missing child queue names for root\" without them, so the ResourceManager does not start (and a\n" +
+		"refresh keeps the old queues). An empty `<value>` is not set. aclint reports a\n" +
+		"capacity-scheduler.xml that does not set it, unless the yarn-site.xml read with it does (the\n" +
+		"Capacity Scheduler's configuration starts from the ResourceManager's).",
+	Bad: csExampleHead + `  <property>
+    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
+    <value> admins</value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
+    <value> admins</value>
+  </property>
+</configuration>
+`,
+	Good: csExampleHead + `  <property>
+    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
+    <value> admins</value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
+    <value> admins</value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.queues</name>
+    <value>default</value>
+  </property>
+</configuration>
+`,
+}, func(s *state, report reporter) {
+	if s.cs.FS || SiteFile(s.conf) {
+		return
+	}
+	if _, ok := s.conf.Get(RootQueuesKey); ok {
+		return
+	}
+	if sc := s.site.conf; sc != nil {
+		if _, ok := sc.Get(RootQueuesKey); ok {
+			return
+		}
+	}
+	report(s.conf.RootPos, NoQueuesReason, "add yarn.scheduler.capacity.root.queues with root's queues, comma-separated")
 })

@@ -34,6 +34,10 @@ var _ = register(&lint.Rule{
     <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
     <value> admins</value>
   </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.queues</name>
+    <value>default</value>
+  </property>
 </configuration>
 `,
 	Good: csExampleHead + `  <property>
@@ -43,6 +47,10 @@ var _ = register(&lint.Rule{
   <property>
     <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
     <value> admins</value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.queues</name>
+    <value>default</value>
   </property>
 </configuration>
 `,

@@ -59,6 +59,9 @@ type siteInfo struct {
 	from           *Property // the property that sets it; nil: the default
 	file           string    // the yarn-site.xml read ("" when none)
 	why            string    // when not known and there was a reason beyond "none given"
+	// conf is the yarn-site.xml read, when there is one: the Capacity
+	// Scheduler's configuration starts from it, so its queue keys count
+	conf *Conf
 }
 
 // aclEnableFor reads yarn.acl.enable for a file's ACLs: the file's own
@@ -130,13 +133,13 @@ func aclEnableFor(c *Conf, path string, related []*lint.Input) siteInfo {
 func siteOf(sc *Conf) siteInfo {
 	p, ok := sc.Get(ACLEnableKey)
 	if !ok {
-		return siteInfo{known: true, file: sc.File}
+		return siteInfo{known: true, file: sc.File, conf: sc}
 	}
 	if strings.Contains(p.Value, "${") {
-		return siteInfo{file: sc.File, why: fmt.Sprintf("yarn.acl.enable in %s uses ${...}, which Configuration substitutes from settings aclint does not have", sc.File)}
+		return siteInfo{file: sc.File, conf: sc, why: fmt.Sprintf("yarn.acl.enable in %s uses ${...}, which Configuration substitutes from settings aclint does not have", sc.File)}
 	}
 	v, _ := javaBoolean(p.Value)
-	return siteInfo{known: true, enabled: v, from: p, file: sc.File}
+	return siteInfo{known: true, enabled: v, from: p, file: sc.File, conf: sc}
 }
 
 // filepathBase is a file's name without its directory, for messages.
