@@ -223,6 +223,14 @@ func notConverted(s *yarn.Setup) []string {
 	counts := map[string]int{}
 	for _, p := range s.Conf.Props {
 		name := p.Name
+		for _, a := range []yarn.Action{yarn.Submit, yarn.Administer} {
+			suffix := "." + a.Key()
+			if strings.HasPrefix(name, yarn.CSPrefix) && strings.HasSuffix(name, suffix) && len(name) > len(yarn.CSPrefix)+len(suffix) {
+				if path := name[len(yarn.CSPrefix) : len(name)-len(suffix)]; s.CS.ByPath[path] == nil {
+					out = append(out, fmt.Sprintf("%s of %s: no such queue in the tree, so YARN never reads it", a.Key(), path))
+				}
+			}
+		}
 		switch {
 		case strings.HasSuffix(name, ".queues") && strings.HasPrefix(name, yarn.CSPrefix),
 			strings.HasSuffix(name, ".acl_submit_applications"), strings.HasSuffix(name, ".acl_administer_queue"),

@@ -192,3 +192,26 @@ func TestRootNamedOtherwise(t *testing.T) {
 		t.Errorf("a root queue named ROOT: %v", err)
 	}
 }
+
+// TestNotConvertedOrphan: an ACL of a queue the tree does not have is
+// listed as not converted, not dropped silently.
+func TestNotConvertedOrphan(t *testing.T) {
+	cs, _ := yarn.ReadConf("cs.xml", []byte(`<configuration>
+<property><name>yarn.scheduler.capacity.root.queues</name><value>a</value></property>
+<property><name>yarn.scheduler.capacity.root.acl_submit_applications</name><value> </value></property>
+<property><name>yarn.scheduler.capacity.root.acl_administer_queue</name><value> </value></property>
+<property><name>yarn.scheduler.capacity.root.staging.acl_administer_queue</name><value>carol</value></property>
+</configuration>`))
+	site, _ := yarn.ReadConf("yarn-site.xml", []byte("<configuration><property><name>yarn.acl.enable</name><value>true</value></property></configuration>"))
+	res, err := FromYARN(yarn.NewSetup([]*yarn.Conf{cs, site}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "acl_administer_queue of root.staging: no such queue in the tree, so YARN never reads it"
+	for _, n := range res.NotConverted {
+		if n == want {
+			return
+		}
+	}
+	t.Errorf("not converted: %q, want %q among them", res.NotConverted, want)
+}
