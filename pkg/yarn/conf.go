@@ -153,6 +153,10 @@ func ReadConf(file string, data []byte) (*Conf, error) {
 			if len(open) > 0 {
 				return nil, &FileError{File: file, Pos: at, Refused: true, Err: fmt.Errorf("unexpected EOF: <%s> is not closed", open[len(open)-1].Local)}
 			}
+			if c.Root == "" {
+				// Java's parser: "Premature end of file"
+				return nil, &FileError{File: file, Pos: at, Refused: true, Err: errors.New("no root element")}
+			}
 			break
 		}
 		if err != nil {
@@ -198,11 +202,24 @@ func ReadConf(file string, data []byte) (*Conf, error) {
 				c.Unknown = append(c.Unknown, Unknown{at, "an XInclude: Hadoop reads the included file into this one, aclint does not follow it"})
 			}
 		case xml.CharData:
+			if startOff == 0 {
+				t = bytes.TrimPrefix(t, []byte(bom)) // a byte order mark may start the file
+			}
+			if depth == 0 && (len(bytes.Trim(t, " \t\r\n")) > 0 || bytes.HasPrefix(data[startOff:], []byte("<![CDATA["))) {
+				// XML allows only white space outside the root element
+				// (Java's parser: "Content is not allowed in prolog" or
+				// "in trailing section")
+				return nil, &FileError{File: file, Pos: at, Refused: true, Err: errors.New("text outside the root element")}
+			}
 			if parseToken && inToken > 0 {
 				if bytes.HasPrefix(data[startOff:], []byte("<![CDATA[")) && cur != nil {
 					c.Unknown = append(c.Unknown, Unknown{at, "a CDATA section: Hadoop's XML reader may report it apart from the text around it, and aclint cannot tell what the value is"})
 				}
 				token.Write(t)
+			}
+		case xml.ProcInst:
+			if err := xmlDeclAt(t, startOff, data); err != nil {
+				return nil, &FileError{File: file, Pos: at, Refused: true, Err: err}
 			}
 		case xml.Directive:
 			if bytes.HasPrefix(bytes.TrimSpace(t), []byte("DOCTYPE")) {
@@ -263,4 +280,26 @@ func (c *Conf) load(p *Property) {
 	if p.Final {
 		c.final[p.Name] = true
 	}
+}
+
+// bom is the UTF-8 byte order mark, which may start an XML file.
+const bom = "\xef\xbb\xbf"
+
+// xmlDeclAt refuses what Java's XML parsers refuse of a processing
+// instruction whose target is xml in any case: it is reserved for the XML
+// declaration, which must be written <?xml and come first in the file
+// (after a byte order mark only). A blank line before <?xml makes Hadoop
+// refuse the file.
+func xmlDeclAt(pi xml.ProcInst, off int64, data []byte) error {
+	if !strings.EqualFold(pi.Target, "xml") {
+		return nil
+	}
+	start := int64(0)
+	if bytes.HasPrefix(data, []byte(bom)) {
+		start = int64(len(bom))
+	}
+	if pi.Target != "xml" || off != start {
+		return errors.New("an XML declaration (<?xml ...?>) is allowed only at the very start of the file, written in lower case")
+	}
+	return nil
 }

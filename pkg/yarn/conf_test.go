@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/aclint/aclint/pkg/lint"
 )
 
 func conf(t *testing.T, props string) *Conf {
@@ -100,12 +102,40 @@ func TestReadConfUnknown(t *testing.T) {
 		"<configuration/><configuration/>":                             true,
 		"<a:configuration></b:configuration>":                          true,
 		`<configuration><property name="a" name="b"/></configuration>`: true,
+		"":                  true, // no root element: "Premature end of file"
+		"x<configuration/>": true, // "Content is not allowed in prolog"
+		"<configuration/>x": true, // "... in trailing section"
+		"\n<?xml version=\"1.0\"?><configuration/>": true, // the declaration after a blank line
+		"<?XML version=\"1.0\"?><configuration/>":   true, // [xX][mM][lL] is reserved
 		"<!DOCTYPE c [<!ENTITY e \"x\">]><configuration><property><name>a</name><value>&e;</value></property></configuration>": false,
 		"<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><configuration/>":                                                      false,
 	} {
 		_, err := ReadConf("c.xml", []byte(in))
 		if !errors.As(err, &fe) || fe.Refused != refused {
 			t.Errorf("%s: %v, want refused=%v", in, err, refused)
+		}
+	}
+}
+
+// TestReadConfAccepts: what well-formed XML allows around the root.
+func TestReadConfAccepts(t *testing.T) {
+	for _, in := range []string{
+		"\xef\xbb\xbf<?xml version=\"1.0\"?><configuration/>",
+		"<?xml version=\"1.0\"?>\n<!-- c -->\n<configuration/>\n\n",
+		"<?xml-stylesheet href=\"configuration.xsl\"?><configuration/>",
+	} {
+		if _, err := ReadConf("c.xml", []byte(in)); err != nil {
+			t.Errorf("%q: %v", in, err)
+		}
+		fs := strings.ReplaceAll(in, "configuration/>", "allocations/>")
+		if _, err := ReadFS("f.xml", []byte(fs)); err != nil {
+			t.Errorf("%q: %v", fs, err)
+		}
+	}
+	var fe *FileError
+	for _, in := range []string{"", "x<allocations/>", "<allocations/>x", "<allocations/><allocations/>", "\n<?xml version=\"1.0\"?><allocations/>"} {
+		if _, err := ReadFS("f.xml", []byte(in)); !errors.As(err, &fe) || !fe.Refused || fe.Pos.Line < 1 {
+			t.Errorf("%q: %v, want refused at a line", in, err)
 		}
 	}
 }
@@ -135,6 +165,20 @@ func FuzzReadConf(f *testing.F) {
 		cs := ReadCS(c)
 		for path := range cs.ByPath {
 			cs.Decide(path+".x", "u", []string{"g"}, Submit)
+		}
+		// every rule, with a yarn-site.xml given beside it: findings
+		// inside the file
+		in := &lint.Input{Path: "f.xml", Data: data, Explicit: true}
+		site := &lint.Input{Path: "yarn-site.xml", Data: []byte("<configuration><property><name>yarn.acl.enable</name><value>true</value></property></configuration>")}
+		in.Related = []*lint.Input{in, site}
+		rep, err := Sys{}.Lint(in, lint.Options{})
+		if err != nil {
+			return
+		}
+		for _, f := range rep.Findings {
+			if f.Pos.Line < 1 || f.Pos.Line > lines {
+				t.Fatalf("%s at line %d of a %d-line file", f.Rule, f.Pos.Line, lines)
+			}
 		}
 	})
 }

@@ -64,12 +64,14 @@ func readDOM(file string, data []byte) (*fsElement, []Unknown, error) {
 	var stack []*fsElement
 	// the node being built in the innermost element: text merges into it
 	lastKind := fsNone
+	end := Pos{1, 1}
 	for {
 		l, c := d.InputPos()
 		at := Pos{l, c}
 		off := d.InputOffset()
 		t, err := d.Token()
 		if errors.Is(err, io.EOF) {
+			end = at
 			break
 		}
 		if err != nil {
@@ -98,12 +100,15 @@ func readDOM(file string, data []byte) (*fsElement, []Unknown, error) {
 				}
 				e.attrs[a.Name.Local] = a.Value
 			}
-			if top != nil {
+			switch {
+			case top != nil:
 				if top.first == fsNone {
 					top.first, top.firstPos = fsElementNode, at
 				}
 				top.children = append(top.children, e)
-			} else {
+			case root != nil:
+				return nil, nil, &FileError{File: file, Pos: at, Refused: true, Err: errors.New("a second root element")}
+			default:
 				root = e
 			}
 			stack = append(stack, e)
@@ -113,6 +118,13 @@ func readDOM(file string, data []byte) (*fsElement, []Unknown, error) {
 			lastKind = fsElementNode
 		case xml.CharData:
 			if top == nil {
+				if off == 0 {
+					t = bytes.TrimPrefix(t, []byte(bom)) // a byte order mark may start the file
+				}
+				// XML allows only white space outside the root element
+				if len(bytes.Trim(t, " \t\r\n")) > 0 || bytes.HasPrefix(data[off:], []byte("<![CDATA[")) {
+					return nil, nil, &FileError{File: file, Pos: at, Refused: true, Err: errors.New("text outside the root element")}
+				}
 				continue
 			}
 			if bytes.HasPrefix(data[off:], []byte("<![CDATA[")) {
@@ -129,6 +141,9 @@ func readDOM(file string, data []byte) (*fsElement, []Unknown, error) {
 		case xml.Comment:
 			// ignored: the text on both sides stays one node
 		case xml.ProcInst:
+			if err := xmlDeclAt(t, off, data); err != nil {
+				return nil, nil, &FileError{File: file, Pos: at, Refused: true, Err: err}
+			}
 			if top != nil {
 				noteFirst(fsOther, "")
 				lastKind = fsOther
@@ -141,7 +156,7 @@ func readDOM(file string, data []byte) (*fsElement, []Unknown, error) {
 		}
 	}
 	if root == nil {
-		return nil, nil, &FileError{File: file, Refused: true, Err: errors.New("no root element")}
+		return nil, nil, &FileError{File: file, Pos: end, Refused: true, Err: errors.New("no root element")}
 	}
 	return root, unknown, nil
 }
