@@ -60,12 +60,17 @@ func loadYarn(s *streams, files []string) (*yarn.Setup, error) {
 		}
 		confs = append(confs, c)
 	}
+	var setup *yarn.Setup
 	if fs != nil {
-		return yarn.NewFSSetup(fs, confs), nil
+		setup = yarn.NewFSSetup(fs, confs)
+	} else {
+		setup = yarn.NewSetup(confs)
 	}
-	setup := yarn.NewSetup(confs)
-	if why := setup.Refused(); why != "" {
+	switch why := setup.Refused(); {
+	case why == yarn.NoQueuesReason:
 		return nil, usageErr("%s: %s; set it in capacity-scheduler.xml (or give the file that does)", strings.Join(files, ", "), why)
+	case why != "":
+		return nil, usageErr("%s (write the settings into the file itself, or give the file they come from)", why)
 	}
 	return setup, nil
 }

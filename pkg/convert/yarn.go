@@ -74,8 +74,8 @@ func FromYARN(s *yarn.Setup) (*Result, error) {
 	if aclsOff {
 		r.Notes = append(r.Notes, "yarn.acl.enable is false: YARN checks no queue ACL, so root lets everyone submit and administer in the YuniKorn config")
 	}
-	for _, u := range s.Unknown {
-		return nil, fmt.Errorf("%s:%d:%d: %s; the conversion would not be proven", s.Conf.File, u.Pos.Line, u.Pos.Col, u.Why)
+	if len(s.Unknown) > 0 {
+		return nil, fmt.Errorf("%s; the conversion would not be proven", s.Unknown[0])
 	}
 	root := queueNode(s, s.CS.Root, aclsOff, r)
 	doc := mapping("partitions", &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{

@@ -71,8 +71,14 @@ type Conf struct {
 
 // Unknown is something in a file aclint does not read as Hadoop would.
 type Unknown struct {
-	Pos Pos
-	Why string
+	File string
+	Pos  Pos
+	Why  string
+}
+
+// String is where and what: "file:line:col: why".
+func (u Unknown) String() string {
+	return fmt.Sprintf("%s:%d:%d: %s", u.File, u.Pos.Line, u.Pos.Col, u.Why)
 }
 
 // FileError is a configuration file that cannot be read: Refused when
@@ -199,7 +205,7 @@ func ReadConf(file string, data []byte) (*Conf, error) {
 				token.Reset()
 				tokenStart = pos()
 			case "include":
-				c.Unknown = append(c.Unknown, Unknown{at, "an XInclude: Hadoop reads the included file into this one, aclint does not follow it"})
+				c.Unknown = append(c.Unknown, Unknown{file, at, "an XInclude: Hadoop reads the included file into this one, aclint does not follow it"})
 			}
 		case xml.CharData:
 			if startOff == 0 {
@@ -213,7 +219,7 @@ func ReadConf(file string, data []byte) (*Conf, error) {
 			}
 			if parseToken && inToken > 0 {
 				if bytes.HasPrefix(data[startOff:], []byte("<![CDATA[")) && cur != nil {
-					c.Unknown = append(c.Unknown, Unknown{at, "a CDATA section: Hadoop's XML reader may report it apart from the text around it, and aclint cannot tell what the value is"})
+					c.Unknown = append(c.Unknown, Unknown{file, at, "a CDATA section: Hadoop's XML reader may report it apart from the text around it, and aclint cannot tell what the value is"})
 				}
 				token.Write(t)
 			}
@@ -224,7 +230,7 @@ func ReadConf(file string, data []byte) (*Conf, error) {
 		case xml.Directive:
 			if bytes.HasPrefix(bytes.TrimSpace(t), []byte("DOCTYPE")) {
 				doctype = true
-				c.Unknown = append(c.Unknown, Unknown{at, "a DOCTYPE: its entities and defaults are not applied by aclint"})
+				c.Unknown = append(c.Unknown, Unknown{file, at, "a DOCTYPE: its entities and defaults are not applied by aclint"})
 			}
 		case xml.EndElement:
 			if len(open) == 0 || open[len(open)-1] != t.Name {

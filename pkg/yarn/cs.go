@@ -93,6 +93,9 @@ type CS struct {
 	// FS is set for a Fair Scheduler allocation file's tree (ReadFS); its
 	// Conf then holds the ACL elements as properties.
 	FS bool
+	// Unknown is what the tree cannot be built from: a .queues value that
+	// uses ${...}, which Configuration.getStrings substitutes.
+	Unknown []Unknown
 }
 
 // maxQueues and maxDepth bound the tree a hostile file can make: every
@@ -136,6 +139,10 @@ func ReadCS(c *Conf) *CS {
 		}
 		p, ok := get(q.Path, "queues")
 		if !ok {
+			return
+		}
+		if strings.Contains(p.Value, "${") {
+			cs.Unknown = append(cs.Unknown, Unknown{p.File, p.ValuePos, p.Name + " uses ${...}, which Configuration substitutes from settings aclint does not have: the queues below " + q.Path + " are not known"})
 			return
 		}
 		if depth >= maxDepth {

@@ -151,7 +151,7 @@ func readDOM(file string, data []byte) (*fsElement, []Unknown, error) {
 		case xml.Directive:
 			if bytes.HasPrefix(bytes.TrimSpace(t), []byte("DOCTYPE")) {
 				doctype = true
-				unknown = append(unknown, Unknown{at, "a DOCTYPE: its entities and defaults are not applied by aclint"})
+				unknown = append(unknown, Unknown{file, at, "a DOCTYPE: its entities and defaults are not applied by aclint"})
 			}
 		}
 	}

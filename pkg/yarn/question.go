@@ -35,6 +35,7 @@ func NewFSSetup(fs *CS, sites []*Conf) *Setup {
 	s := NewSetup(sites)
 	s.CS, s.FS = fs, true
 	s.Unknown = append(s.Unknown, fs.Conf.Unknown...)
+	s.Unknown = append(s.Unknown, fs.Unknown...)
 	s.Conf = fs.Conf
 	return s
 }
@@ -76,7 +77,8 @@ func NewSetup(files []*Conf) *Setup {
 			}
 		}
 	}
-	s := &Setup{Conf: merged, CS: ReadCS(merged), Unknown: merged.Unknown}
+	s := &Setup{Conf: merged, CS: ReadCS(merged)}
+	s.Unknown = append(merged.Unknown, s.CS.Unknown...)
 	if p := enable; p != nil {
 		v, known := javaBoolean(p.Value)
 		s.ACLEnable, s.Known, s.ACLEnableFrom = v, true, p
@@ -100,10 +102,16 @@ const RootQueuesKey = CSPrefix + "root.queues"
 // that does not set RootQueuesKey.
 const NoQueuesReason = "yarn.scheduler.capacity.root.queues is not set, so root has no queues: the Capacity Scheduler refuses to start (CapacitySchedulerQueueManager.parseQueue: \"Queue configuration missing child queue names for root\")"
 
-// Refused says why the ResourceManager would not load this setup, or ""
-// when it would: a Capacity Scheduler without root's queues (an allocation
-// file's refusals are ReadFS's errors).
+// Refused says why no question over this setup is answered, or "": the
+// files hold something aclint does not read as Hadoop does (an XInclude
+// may add or override any property, a DOCTYPE may default attributes, a
+// ${...} may name the queues), so neither an allowance nor a denial is
+// known; or the Capacity Scheduler would not start without root's queues
+// (an allocation file's refusals are ReadFS's errors).
 func (s *Setup) Refused() string {
+	if len(s.Unknown) > 0 {
+		return s.Unknown[0].String() + ": aclint does not read the files as Hadoop does there, so it answers no question over them"
+	}
 	if s.FS {
 		return ""
 	}
@@ -177,9 +185,10 @@ func (s *Setup) Check(q *Queue, user string, groups []string, a Action) Answer {
 	if d.Unknown {
 		ans.Why = "an ACL on the way uses ${...}, which Configuration substitutes from settings aclint does not have"
 	}
-	if len(s.Unknown) > 0 && !d.Allowed {
+	if len(s.Unknown) > 0 {
+		// an XInclude or a DOCTYPE may override the very ACL that allows
 		ans.Known = false
-		ans.Why = fmt.Sprintf("%s:%d:%d: %s", s.Conf.File, s.Unknown[0].Pos.Line, s.Unknown[0].Pos.Col, s.Unknown[0].Why)
+		ans.Why = s.Unknown[0].String()
 	}
 	switch {
 	case s.FS:

@@ -1,6 +1,9 @@
 package yarn
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func readConf(t *testing.T, name, body string) *Conf {
 	t.Helper()
@@ -120,5 +123,32 @@ func TestSetupACLEnableIsTheResourceManagers(t *testing.T) {
 	// and yarn-site.xml by name, even with queue keys only
 	if !SiteFile(readConf(t, "x/yarn-site.xml", closedCS)) {
 		t.Error("yarn-site.xml is the ResourceManager's by its name")
+	}
+}
+
+// TestSetupUnknownAnswersNothing: what aclint does not read as Hadoop does
+// (an XInclude, which may override the very ACL that allows; a ${...} in a
+// queue list) leaves every answer unknown, allowed ones too, and says
+// where, in the file it is in.
+func TestSetupUnknownAnswersNothing(t *testing.T) {
+	site := readConf(t, "yarn-site.xml", "<property><name>yarn.acl.enable</name><value>true</value></property>\n")
+	include := readConf(t, "cs.xml", closedCS+`<xi:include xmlns:xi="http://www.w3.org/2001/XInclude" href="more.xml"/>`+"\n")
+	s := NewSetup([]*Conf{site, include})
+	if a := s.Check(s.CS.ByPath["root.a"], "alice", nil, Submit); a.Known || !strings.HasPrefix(a.Why, "cs.xml:6:") {
+		t.Errorf("alice is allowed by the file, but the XInclude may take it back: %+v", a)
+	}
+	if why := s.Refused(); !strings.HasPrefix(why, "cs.xml:6:") {
+		t.Errorf("refused: %q", why)
+	}
+	subst := readConf(t, "cs.xml", strings.Replace(closedCS, "<value>a</value>", "<value>${queues}</value>", 1))
+	s = NewSetup([]*Conf{site, subst})
+	if why := s.Refused(); !strings.Contains(why, "yarn.scheduler.capacity.root.queues uses ${...}") || !strings.HasPrefix(why, "cs.xml:2:66: ") {
+		t.Errorf("a substituted queue list: %q", why)
+	}
+	if len(s.CS.Root.Children) != 0 {
+		t.Errorf("no queue is made of ${queues}: %v", s.CS.Root.Children)
+	}
+	if NewSetup([]*Conf{site, readConf(t, "cs.xml", closedCS)}).Refused() != "" {
+		t.Error("a plain file is answered")
 	}
 }

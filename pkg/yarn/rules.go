@@ -228,7 +228,7 @@ var _ = register(&lint.Rule{
 </configuration>
 `,
 }, func(s *state, report reporter) {
-	for _, u := range s.conf.Unknown {
+	for _, u := range append(s.conf.Unknown, s.cs.Unknown...) {
 		report(u.Pos, "aclint does not read this as Hadoop does: "+u.Why, "write the settings into this file, or lint the file they come from as well")
 	}
 })
@@ -1032,8 +1032,8 @@ var _ = register(&lint.Rule{
 </configuration>
 `,
 }, func(s *state, report reporter) {
-	if s.cs.FS || SiteFile(s.conf) {
-		return
+	if s.cs.FS || SiteFile(s.conf) || len(s.conf.Unknown) > 0 {
+		return // an XInclude may set it: yarn-unread says what is not read
 	}
 	if _, ok := s.conf.Get(RootQueuesKey); ok {
 		return
