@@ -8,6 +8,8 @@ package convert
 import (
 	"bytes"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -319,10 +321,10 @@ func compare(s *yarn.Setup, text []byte) ([]Difference, error) {
 					out = append(out, Difference{Queue: path, Action: a, Principal: principal, YARN: yAllowed, YuniKorn: kAllowed, Why: why})
 				}
 			}
-			for _, u := range sortedSet(users) {
+			for _, u := range slices.Sorted(maps.Keys(users)) {
 				ask("user "+quoted(u), u, []string{probeGroup})
 			}
-			for _, g := range sortedSet(groups) {
+			for _, g := range slices.Sorted(maps.Keys(groups)) {
 				ask("group "+quoted(g), probeUser, []string{g})
 			}
 			ask("everyone else", probeUser, []string{probeGroup})
@@ -358,13 +360,4 @@ func inConverted(cfg *config.Config, path string) bool {
 	}
 	q, missing, err := acl.FindQueue(cfg.Partitions[0].Root, path)
 	return err == nil && len(missing) == 0 && q != nil
-}
-
-func sortedSet(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -172,6 +172,37 @@ func ReadCS(c *Conf) *CS {
 	return cs
 }
 
+// Walk calls fn for every queue of the tree, in tree order (a queue before
+// its children, children as listed), once each: a name listed again under
+// the same parent is not walked again.
+func (cs *CS) Walk(fn func(q *Queue)) {
+	var walk func(q *Queue)
+	walk = func(q *Queue) {
+		fn(q)
+		for _, c := range q.Children {
+			if !c.Repeat {
+				walk(c)
+			}
+		}
+	}
+	walk(cs.Root)
+}
+
+// names adds every user and group any ACL of the tree names to users and
+// groups.
+func (cs *CS) names(users, groups map[string]bool) {
+	for _, q := range cs.ByPath {
+		for _, a := range []Action{Submit, Administer} {
+			for _, e := range q.ACL[a].Users {
+				users[e.Name] = true
+			}
+			for _, e := range q.ACL[a].Groups {
+				groups[e.Name] = true
+			}
+		}
+	}
+}
+
 // Decision is YARN's answer to one access question, with the ACL that
 // decided it.
 type Decision struct {

@@ -1,6 +1,8 @@
 package yarn
 
 import (
+	"maps"
+	"slices"
 	"sort"
 )
 
@@ -42,18 +44,8 @@ func Diff(old, new *Setup) *DiffResult {
 		}
 	}
 	users, groups := map[string]bool{}, map[string]bool{}
-	for _, s := range []*Setup{old, new} {
-		for _, q := range s.CS.ByPath {
-			for _, a := range []Action{Submit, Administer} {
-				for _, e := range q.ACL[a].Users {
-					users[e.Name] = true
-				}
-				for _, e := range q.ACL[a].Groups {
-					groups[e.Name] = true
-				}
-			}
-		}
-	}
+	old.CS.names(users, groups)
+	new.CS.names(users, groups)
 	var paths []string
 	for p := range old.CS.ByPath {
 		if new.CS.ByPath[p] == nil {
@@ -75,10 +67,10 @@ func Diff(old, new *Setup) *DiffResult {
 		groups           []string
 	}
 	var probes []probe
-	for _, u := range sortedNames(users) {
+	for _, u := range slices.Sorted(maps.Keys(users)) {
 		probes = append(probes, probe{"user", u, u, []string{diffProbe}})
 	}
-	for _, g := range sortedNames(groups) {
+	for _, g := range slices.Sorted(maps.Keys(groups)) {
 		probes = append(probes, probe{"group", g, diffProbe, []string{g}})
 	}
 	probes = append(probes, probe{"wildcard", "*", diffProbe, []string{diffProbe}})
@@ -99,15 +91,6 @@ func Diff(old, new *Setup) *DiffResult {
 	return r
 }
 
-func sortedNames(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // Subject is a matrix column: a user alone, a group's member, or everyone
 // no ACL names.
 type Subject struct {
@@ -118,16 +101,7 @@ type Subject struct {
 // every group any ACL names, sorted, then the extra ones given.
 func (s *Setup) Subjects(extra []Subject) []Subject {
 	users, groups := map[string]bool{}, map[string]bool{}
-	for _, q := range s.CS.ByPath {
-		for _, a := range []Action{Submit, Administer} {
-			for _, e := range q.ACL[a].Users {
-				users[e.Name] = true
-			}
-			for _, e := range q.ACL[a].Groups {
-				groups[e.Name] = true
-			}
-		}
-	}
+	s.CS.names(users, groups)
 	for _, x := range extra {
 		if x.Kind == "group" {
 			groups[x.Name] = true
@@ -136,10 +110,10 @@ func (s *Setup) Subjects(extra []Subject) []Subject {
 		}
 	}
 	out := []Subject{{"everyone", "*"}}
-	for _, u := range sortedNames(users) {
+	for _, u := range slices.Sorted(maps.Keys(users)) {
 		out = append(out, Subject{"user", u})
 	}
-	for _, g := range sortedNames(groups) {
+	for _, g := range slices.Sorted(maps.Keys(groups)) {
 		out = append(out, Subject{"group", g})
 	}
 	return out
@@ -172,15 +146,6 @@ func (s *Setup) Cell(q *Queue, x Subject) string {
 // Queues are the tree's queues in tree order.
 func (s *Setup) Queues() []*Queue {
 	var out []*Queue
-	var walk func(q *Queue)
-	walk = func(q *Queue) {
-		out = append(out, q)
-		for _, c := range q.Children {
-			if !c.Repeat {
-				walk(c)
-			}
-		}
-	}
-	walk(s.CS.Root)
+	s.CS.Walk(func(q *Queue) { out = append(out, q) })
 	return out
 }

@@ -2,7 +2,8 @@ package yarn
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -81,20 +82,13 @@ func lintTree(c *Conf, tree *CS, site siteInfo) []lint.Finding {
 
 // aclSites calls fn for every ACL property of a queue in the tree.
 func (s *state) aclSites(fn func(q *Queue, a Action, p *Property)) {
-	var walk func(q *Queue)
-	walk = func(q *Queue) {
+	s.cs.Walk(func(q *Queue) {
 		for _, a := range []Action{Submit, Administer} {
 			if p := q.From[a]; p != nil {
 				fn(q, a, p)
 			}
 		}
-		for _, c := range q.Children {
-			if !c.Repeat {
-				walk(c)
-			}
-		}
-	}
-	walk(s.cs.Root)
+	})
 }
 
 // aclKey names where a queue's ACL is written: the property of
@@ -479,12 +473,12 @@ var _ = register(&lint.Rule{
 			}
 		}
 		var extra []string
-		for _, name := range sortedKeys(ad.users) {
+		for _, name := range slices.Sorted(maps.Keys(ad.users)) {
 			if !hasName(acl.Users, name) {
 				extra = append(extra, fmt.Sprintf("user %s (%s)", name, ad.users[name]))
 			}
 		}
-		for _, name := range sortedKeys(ad.groups) {
+		for _, name := range slices.Sorted(maps.Keys(ad.groups)) {
 			if !hasName(acl.Groups, name) {
 				extra = append(extra, fmt.Sprintf("group %s (%s)", name, ad.groups[name]))
 			}
@@ -500,15 +494,6 @@ var _ = register(&lint.Rule{
 			s.aclName(a), q.Path, strings.Join(shown, ", "), a), "narrow the ACL that lets them in above, or remove this one")
 	})
 })
-
-func sortedKeys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
 
 func hasName(es []Entry, name string) bool {
 	for _, e := range es {

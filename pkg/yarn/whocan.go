@@ -125,8 +125,7 @@ type AccessRow struct {
 // ACLs off (Capacity Scheduler), everyone has both everywhere.
 func (s *Setup) Access(user string, groups []string) []AccessRow {
 	var rows []AccessRow
-	var walk func(q *Queue)
-	walk = func(q *Queue) {
+	s.CS.Walk(func(q *Queue) {
 		row := AccessRow{Queue: q}
 		for _, a := range []Action{Submit, Administer} {
 			h := s.grant(q, user, groups, a)
@@ -140,13 +139,7 @@ func (s *Setup) Access(user string, groups []string) []AccessRow {
 			}
 		}
 		rows = append(rows, row)
-		for _, c := range q.Children {
-			if !c.Repeat {
-				walk(c)
-			}
-		}
-	}
-	walk(s.CS.Root)
+	})
 	return rows
 }
 
