@@ -203,6 +203,12 @@ func writeDiffOutputs(s *streams, targets []diffOutput, old, new *side, res *acl
 		}
 		return bw.Flush()
 	}
+	return writeDiffTargets(s, targets, write)
+}
+
+// writeDiffTargets writes every -o of a diff, YuniKorn's or YARN's: to
+// standard output, or to its file through safewrite.
+func writeDiffTargets(s *streams, targets []diffOutput, write func(w io.Writer, format string) error) error {
 	for _, t := range targets {
 		var err error
 		if t.path == "" {

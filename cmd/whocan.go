@@ -120,34 +120,14 @@ func writeWhoCanCSV(w io.Writer, r *acl.WhoCanResult) error {
 func writeWhoCanText(w io.Writer, r *acl.WhoCanResult) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s on %s in partition %s:\n", r.Action, r.Target.Path, r.Partition)
-	line := func(h acl.Holder) {
-		how := "on the queue"
-		if h.Inherited {
-			how = "inherited"
+	lines := func(hs []acl.Holder) []holderLine {
+		out := make([]holderLine, len(hs))
+		for i, h := range hs {
+			out[i] = holderLine{h.Name, h.Queue, h.ACL, h.Pos.String(), h.Inherited}
 		}
-		fmt.Fprintf(&b, "  %-24s %s %s (%s) at %s\n", h.Name, h.Queue, h.ACL, how, h.Pos)
+		return out
 	}
-	if len(r.Everyone) > 0 {
-		b.WriteString("everyone:\n")
-		for _, h := range r.Everyone {
-			line(h)
-		}
-	} else {
-		b.WriteString("everyone: no\n")
-	}
-	for _, sec := range []struct {
-		name string
-		hs   []acl.Holder
-	}{{"users", r.Users}, {"groups", r.Groups}} {
-		if len(sec.hs) == 0 {
-			fmt.Fprintf(&b, "%s: none\n", sec.name)
-			continue
-		}
-		fmt.Fprintf(&b, "%s:\n", sec.name)
-		for _, h := range sec.hs {
-			line(h)
-		}
-	}
+	writeHolders(&b, lines(r.Everyone), lines(r.Users), lines(r.Groups))
 	if len(r.Dropped) > 0 {
 		b.WriteString("dropped by YuniKorn:\n")
 		for _, d := range r.Dropped {
@@ -157,4 +137,44 @@ func writeWhoCanText(w io.Writer, r *acl.WhoCanResult) error {
 	writeNotes(&b, r.Notes)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// holderLine is one grant of a who-can list: who, by which queue's ACL,
+// and where that is written.
+type holderLine struct {
+	name, queue, acl, where string
+	inherited               bool
+}
+
+// writeHolders writes a who-can list's everyone, users and groups
+// sections, as every system's who-can prints them.
+func writeHolders(b *strings.Builder, everyone, users, groups []holderLine) {
+	line := func(h holderLine) {
+		how := "on the queue"
+		if h.inherited {
+			how = "inherited"
+		}
+		fmt.Fprintf(b, "  %-24s %s %s (%s) at %s\n", h.name, h.queue, h.acl, how, h.where)
+	}
+	if len(everyone) > 0 {
+		b.WriteString("everyone:\n")
+		for _, h := range everyone {
+			line(h)
+		}
+	} else {
+		b.WriteString("everyone: no\n")
+	}
+	for _, sec := range []struct {
+		name string
+		hs   []holderLine
+	}{{"users", users}, {"groups", groups}} {
+		if len(sec.hs) == 0 {
+			fmt.Fprintf(b, "%s: none\n", sec.name)
+			continue
+		}
+		fmt.Fprintf(b, "%s:\n", sec.name)
+		for _, h := range sec.hs {
+			line(h)
+		}
+	}
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/aclint/aclint/pkg/input"
 	"github.com/aclint/aclint/pkg/lint"
-	"github.com/aclint/aclint/pkg/safewrite"
 	"github.com/aclint/aclint/pkg/yarn"
 )
 
@@ -110,34 +109,14 @@ func writeYarnWhoCanText(w io.Writer, r *yarn.WhoCanResult) error {
 		_, err := io.WriteString(w, b.String())
 		return err
 	}
-	line := func(h yarn.Holder) {
-		how := "on the queue"
-		if h.Inherited {
-			how = "inherited"
+	lines := func(hs []yarn.Holder) []holderLine {
+		out := make([]holderLine, len(hs))
+		for i, h := range hs {
+			out[i] = holderLine{h.Name, h.Queue, h.ACL, holderWhere(h), h.Inherited}
 		}
-		fmt.Fprintf(&b, "  %-24s %s %s (%s) at %s\n", h.Name, h.Queue, h.ACL, how, holderWhere(h))
+		return out
 	}
-	if len(r.Everyone) > 0 {
-		b.WriteString("everyone:\n")
-		for _, h := range r.Everyone {
-			line(h)
-		}
-	} else {
-		b.WriteString("everyone: no\n")
-	}
-	for _, sec := range []struct {
-		name string
-		hs   []yarn.Holder
-	}{{"users", r.Users}, {"groups", r.Groups}} {
-		if len(sec.hs) == 0 {
-			fmt.Fprintf(&b, "%s: none\n", sec.name)
-			continue
-		}
-		fmt.Fprintf(&b, "%s:\n", sec.name)
-		for _, h := range sec.hs {
-			line(h)
-		}
-	}
+	writeHolders(&b, lines(r.Everyone), lines(r.Users), lines(r.Groups))
 	writeNotes(&b, r.Notes)
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -196,24 +175,30 @@ func writeYarnWhoCanCSV(w io.Writer, r *yarn.WhoCanResult) error {
 	return cw.Error()
 }
 
-// yarnAccess is access over YARN files.
-func yarnAccess(s *streams, a auditFlags, user, groups string) error {
+// yarnAuditSetup reads the YARN files of an audit over every queue
+// (access, matrix): YARN has one partition, and the Capacity Scheduler's
+// answers all hang on yarn.acl.enable, so without it what says nothing.
+func yarnAuditSetup(s *streams, a auditFlags, what string) (*yarn.Setup, error) {
 	if a.partition != "" && a.partition != "default" {
-		return usageErr("YARN queues have no partitions: --partition default, or none (got %q)", a.partition)
+		return nil, usageErr("YARN queues have no partitions: --partition default, or none (got %q)", a.partition)
 	}
 	setup, err := loadYarn(s, a.files)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if !setup.FS && !setup.Known {
-		return usageErr("%s's access depends on yarn.acl.enable (false by default: everyone everywhere): give yarn-site.xml with -f", user)
+		return nil, usageErr("%s depends on yarn.acl.enable (false by default: everyone everywhere): give yarn-site.xml with -f", what)
 	}
-	var gs []string
-	for _, g := range strings.Split(groups, ",") {
-		if g = strings.TrimSpace(g); g != "" {
-			gs = append(gs, g)
-		}
+	return setup, nil
+}
+
+// yarnAccess is access over YARN files.
+func yarnAccess(s *streams, a auditFlags, user, groups string) error {
+	setup, err := yarnAuditSetup(s, a, user+"'s access")
+	if err != nil {
+		return err
 	}
+	gs := parseList(groups)
 	if a.under != "" {
 		if _, err := setup.FindQueue(a.under); err != nil {
 			return usageErr("--under: %w", err)
@@ -357,16 +342,8 @@ func yarnDiff(s *streams, args []string, targets []diffOutput, failOnGain bool) 
 		}
 		return writeYarnDiffText(w, res)
 	}
-	for _, t := range targets {
-		var err error
-		if t.path == "" {
-			err = write(s.out, t.format)
-		} else {
-			err = safewrite.Output(t.path, func(w io.Writer) error { return write(w, t.format) })
-		}
-		if err != nil {
-			return usageErr("writing %s output: %w", t.format, err)
-		}
+	if err := writeDiffTargets(s, targets, write); err != nil {
+		return err
 	}
 	if failOnGain {
 		for _, c := range res.Changes {
@@ -472,22 +449,12 @@ func yarnDiffJSON(res *yarn.DiffResult) any {
 // yarnMatrix is matrix over YARN files: queues against everyone and every
 // user and group named in an ACL (and --subjects).
 func yarnMatrix(s *streams, a auditFlags, subjects string) error {
-	if a.partition != "" && a.partition != "default" {
-		return usageErr("YARN queues have no partitions: --partition default, or none (got %q)", a.partition)
-	}
-	setup, err := loadYarn(s, a.files)
+	setup, err := yarnAuditSetup(s, a, "the matrix")
 	if err != nil {
 		return err
 	}
-	if !setup.FS && !setup.Known {
-		return usageErr("the matrix depends on yarn.acl.enable (false by default: everyone everywhere): give yarn-site.xml with -f")
-	}
 	var extra []yarn.Subject
-	for _, v := range strings.Split(subjects, ",") {
-		v = strings.TrimSpace(v)
-		if v == "" {
-			continue
-		}
+	for _, v := range parseList(subjects) {
 		kind, name, ok := strings.Cut(v, ":")
 		if !ok {
 			kind, name = "user", v

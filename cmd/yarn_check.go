@@ -68,12 +68,7 @@ an answer aclint cannot know, usage).`,
 			if err != nil {
 				return usageErr("%w", err)
 			}
-			var gs []string
-			for _, g := range strings.Split(groups, ",") {
-				if g = strings.TrimSpace(g); g != "" {
-					gs = append(gs, g)
-				}
-			}
+			gs := parseList(groups)
 			ans := setup.Check(q, args[1], gs, act)
 			v := verdict{ok: ans.Known && ans.Allowed,
 				text: func(w io.Writer) error { return writeYarnText(w, setup, ans, args[1], gs, act) },
