@@ -121,42 +121,16 @@ var _ = register(&lint.Rule{
 	Doc: "Hadoop's `Configuration` reads its files with a strict XML parser and throws on the first\n" +
 		"error, so the ResourceManager does not start (or a refresh fails) with this file. An element\n" +
 		"left open, an attribute given twice or a bare `&` are the usual causes.",
-	Bad: csExampleHead + `  <property>
-    <name>yarn.scheduler.capacity.root.queues</name>
-    <value>prod,dev</value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.prod.acl_submit_applications</name>
-    <value>etl data&eng</value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
-    <value> </value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
-    <value> </value>
-  </property>
-</configuration>
-`,
-	Good: csExampleHead + `  <property>
-    <name>yarn.scheduler.capacity.root.queues</name>
-    <value>prod,dev</value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.prod.acl_submit_applications</name>
-    <value>etl data-eng</value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
-    <value> </value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
-    <value> </value>
-  </property>
-</configuration>
-`,
+	Bad: csExample(
+		CSPrefix+"root.queues", "prod,dev",
+		CSPrefix+"root.prod.acl_submit_applications", "etl data&eng",
+		CSPrefix+"root.acl_submit_applications", " ",
+		CSPrefix+"root.acl_administer_queue", " "),
+	Good: csExample(
+		CSPrefix+"root.queues", "prod,dev",
+		CSPrefix+"root.prod.acl_submit_applications", "etl data-eng",
+		CSPrefix+"root.acl_submit_applications", " ",
+		CSPrefix+"root.acl_administer_queue", " "),
 }, nil)
 
 var _ = register(&lint.Rule{
@@ -211,16 +185,9 @@ var _ = register(&lint.Rule{
   </property>
 </configuration>
 `,
-	Good: csExampleHead + `  <property>
-    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
-    <value> </value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.queues</name>
-    <value>default</value>
-  </property>
-</configuration>
-`,
+	Good: csExample(
+		CSPrefix+"root.acl_submit_applications", " ",
+		CSPrefix+"root.queues", "default"),
 }, func(s *state, report reporter) {
 	for _, u := range append(s.conf.Unknown, s.cs.Unknown...) {
 		report(u.Pos, "aclint does not read this as Hadoop does: "+u.Why, "write the settings into this file, or lint the file they come from as well")
@@ -251,34 +218,14 @@ var _ = register(&lint.Rule{
 		"every ACL of that kind below root is decoration. Submitting is also allowed to whoever may\n" +
 		"administer, so an unset root administer ACL opens submission too. Set both root ACLs, to a\n" +
 		"single space (nobody) or to the administrators.",
-	Bad: csExampleHead + `  <property>
-    <name>yarn.scheduler.capacity.root.queues</name>
-    <value>prod</value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.prod.acl_submit_applications</name>
-    <value>etl</value>
-  </property>
-</configuration>
-`,
-	Good: csExampleHead + `  <property>
-    <name>yarn.scheduler.capacity.root.queues</name>
-    <value>prod</value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
-    <value> </value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
-    <value> yarn-admins</value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.prod.acl_submit_applications</name>
-    <value>etl</value>
-  </property>
-</configuration>
-`,
+	Bad: csExample(
+		CSPrefix+"root.queues", "prod",
+		CSPrefix+"root.prod.acl_submit_applications", "etl"),
+	Good: csExample(
+		CSPrefix+"root.queues", "prod",
+		CSPrefix+"root.acl_submit_applications", " ",
+		CSPrefix+"root.acl_administer_queue", " yarn-admins",
+		CSPrefix+"root.prod.acl_submit_applications", "etl"),
 }, func(s *state, report reporter) {
 	s.aclSites(func(q *Queue, a Action, p *Property) {
 		if q == s.cs.Root || q.ACL[a].All {
@@ -393,54 +340,19 @@ var _ = register(&lint.Rule{
 		"those, reads as a restriction but is none: it grants nothing and keeps no one out. (An ACL that\n" +
 		"adds names is a grant, and is not reported.) Keep the levels above narrow and list people at the\n" +
 		"lowest level that needs them.",
-	Bad: csExampleHead + `  <property>
-    <name>yarn.scheduler.capacity.root.queues</name>
-    <value>prod</value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
-    <value> </value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
-    <value> </value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.prod.queues</name>
-    <value>etl</value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.prod.acl_submit_applications</name>
-    <value>alice,bob</value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.prod.etl.acl_submit_applications</name>
-    <value>alice</value>
-  </property>
-</configuration>
-`,
-	Good: csExampleHead + `  <property>
-    <name>yarn.scheduler.capacity.root.queues</name>
-    <value>prod</value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
-    <value> </value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
-    <value> </value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.prod.queues</name>
-    <value>etl</value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.prod.etl.acl_submit_applications</name>
-    <value>alice,bob</value>
-  </property>
-</configuration>
-`,
+	Bad: csExample(
+		CSPrefix+"root.queues", "prod",
+		CSPrefix+"root.acl_submit_applications", " ",
+		CSPrefix+"root.acl_administer_queue", " ",
+		CSPrefix+"root.prod.queues", "etl",
+		CSPrefix+"root.prod.acl_submit_applications", "alice,bob",
+		CSPrefix+"root.prod.etl.acl_submit_applications", "alice"),
+	Good: csExample(
+		CSPrefix+"root.queues", "prod",
+		CSPrefix+"root.acl_submit_applications", " ",
+		CSPrefix+"root.acl_administer_queue", " ",
+		CSPrefix+"root.prod.queues", "etl",
+		CSPrefix+"root.prod.etl.acl_submit_applications", "alice,bob"),
 }, func(s *state, report reporter) {
 	s.aclSites(func(q *Queue, a Action, p *Property) {
 		if q == s.cs.Root || q.ACL[a].All || q.Unknown[a] {
@@ -511,42 +423,16 @@ var _ = register(&lint.Rule{
 	Doc: "The Capacity Scheduler builds its queues from `yarn.scheduler.capacity.root.queues` and each\n" +
 		"queue's `.queues` list, and reads ACLs only for those queues. An ACL under another path (a\n" +
 		"typo, a queue removed from its parent's list, a path that skips a level) is never read.",
-	Bad: csExampleHead + `  <property>
-    <name>yarn.scheduler.capacity.root.queues</name>
-    <value>prod</value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
-    <value> </value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
-    <value> </value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.prd.acl_submit_applications</name>
-    <value>etl</value>
-  </property>
-</configuration>
-`,
-	Good: csExampleHead + `  <property>
-    <name>yarn.scheduler.capacity.root.queues</name>
-    <value>prod</value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
-    <value> </value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
-    <value> </value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.prod.acl_submit_applications</name>
-    <value>etl</value>
-  </property>
-</configuration>
-`,
+	Bad: csExample(
+		CSPrefix+"root.queues", "prod",
+		CSPrefix+"root.acl_submit_applications", " ",
+		CSPrefix+"root.acl_administer_queue", " ",
+		CSPrefix+"root.prd.acl_submit_applications", "etl"),
+	Good: csExample(
+		CSPrefix+"root.queues", "prod",
+		CSPrefix+"root.acl_submit_applications", " ",
+		CSPrefix+"root.acl_administer_queue", " ",
+		CSPrefix+"root.prod.acl_submit_applications", "etl"),
 }, func(s *state, report reporter) {
 	if s.cs.Truncated {
 		return
@@ -584,36 +470,14 @@ var _ = register(&lint.Rule{
 		"name with a blank inside (`dev ops`, after the first space) is one group that no one is in, and\n" +
 		"a tab does not separate anything. `*` means everyone only as a whole list: inside a list it is a\n" +
 		"user named `*`.",
-	Bad: csExampleHead + `  <property>
-    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
-    <value>
-      alice,bob
-    </value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
-    <value> </value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.queues</name>
-    <value>default</value>
-  </property>
-</configuration>
-`,
-	Good: csExampleHead + `  <property>
-    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
-    <value>alice,bob</value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
-    <value> </value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.queues</name>
-    <value>default</value>
-  </property>
-</configuration>
-`,
+	Bad: csExample(
+		CSPrefix+"root.acl_submit_applications", "\n      alice,bob\n    ",
+		CSPrefix+"root.acl_administer_queue", " ",
+		CSPrefix+"root.queues", "default"),
+	Good: csExample(
+		CSPrefix+"root.acl_submit_applications", "alice,bob",
+		CSPrefix+"root.acl_administer_queue", " ",
+		CSPrefix+"root.queues", "default"),
 }, func(s *state, report reporter) {
 	s.aclSites(func(q *Queue, a Action, p *Property) {
 		acl := q.ACL[a]
@@ -670,34 +534,14 @@ var _ = register(&lint.Rule{
 	Doc: "`Configuration` keeps no value for an empty `<value></value>`: the property is not set at all,\n" +
 		"and `getAcl` falls back to its default, `*` (everyone) for root and a single space (no one) for\n" +
 		"other queues. To let no one in at a level, write a single space.",
-	Bad: csExampleHead + `  <property>
-    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
-    <value></value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
-    <value> </value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.queues</name>
-    <value>default</value>
-  </property>
-</configuration>
-`,
-	Good: csExampleHead + `  <property>
-    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
-    <value> </value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
-    <value> </value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.queues</name>
-    <value>default</value>
-  </property>
-</configuration>
-`,
+	Bad: csExample(
+		CSPrefix+"root.acl_submit_applications", "",
+		CSPrefix+"root.acl_administer_queue", " ",
+		CSPrefix+"root.queues", "default"),
+	Good: csExample(
+		CSPrefix+"root.acl_submit_applications", " ",
+		CSPrefix+"root.acl_administer_queue", " ",
+		CSPrefix+"root.queues", "default"),
 }, func(s *state, report reporter) {
 	for _, p := range s.conf.Props {
 		if s.cs.FS || !p.EmptyValue || !strings.HasPrefix(p.Name, CSPrefix) {
@@ -727,38 +571,15 @@ var _ = register(&lint.Rule{
 		"later ones ignored. Either way one of the two does nothing. In an allocation file, an ACL element\n" +
 		"given twice for a queue (in its `<queue>`, or in a second `<queue>` of the same name, whose\n" +
 		"settings the Fair Scheduler merges into the first's) is the same: the later one wins.",
-	Bad: csExampleHead + `  <property>
-    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
-    <value> admins</value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
-    <value> </value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
-    <value>alice</value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.queues</name>
-    <value>default</value>
-  </property>
-</configuration>
-`,
-	Good: csExampleHead + `  <property>
-    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
-    <value>alice admins</value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
-    <value> </value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.queues</name>
-    <value>default</value>
-  </property>
-</configuration>
-`,
+	Bad: csExample(
+		CSPrefix+"root.acl_submit_applications", " admins",
+		CSPrefix+"root.acl_administer_queue", " ",
+		CSPrefix+"root.acl_submit_applications", "alice",
+		CSPrefix+"root.queues", "default"),
+	Good: csExample(
+		CSPrefix+"root.acl_submit_applications", "alice admins",
+		CSPrefix+"root.acl_administer_queue", " ",
+		CSPrefix+"root.queues", "default"),
 }, func(s *state, report reporter) {
 	if s.cs.FS {
 		// an allocation file: an ACL element given again for the same
@@ -816,34 +637,14 @@ var _ = register(&lint.Rule{
 		"configuration directory keeps them. When it is off, every ACL of the Capacity Scheduler lets\n" +
 		"everyone in. (The Fair Scheduler checks its allocation file's ACLs itself, whatever the setting\n" +
 		"says.) When aclint finds no yarn-site.xml, yarn-acl-enable-unknown says so once, as information.",
-	Bad: csExampleHead + `  <property>
-    <name>yarn.acl.enable</name>
-    <value>false</value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
-    <value> admins</value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
-    <value> admins</value>
-  </property>
-</configuration>
-`,
-	Good: csExampleHead + `  <property>
-    <name>yarn.acl.enable</name>
-    <value>true</value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
-    <value> admins</value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
-    <value> admins</value>
-  </property>
-</configuration>
-`,
+	Bad: csExample(
+		"yarn.acl.enable", "false",
+		CSPrefix+"root.acl_submit_applications", " admins",
+		CSPrefix+"root.acl_administer_queue", " admins"),
+	Good: csExample(
+		"yarn.acl.enable", "true",
+		CSPrefix+"root.acl_submit_applications", " admins",
+		CSPrefix+"root.acl_administer_queue", " admins"),
 }, func(s *state, report reporter) {
 	if s.cs.FS {
 		return
@@ -883,38 +684,15 @@ var _ = register(&lint.Rule{
 		"them off. aclint knows a file's part by its name, as Hadoop does: `capacity-scheduler.xml` is\n" +
 		"the Capacity Scheduler's; a file named otherwise that sets a `yarn.` key of the\n" +
 		"ResourceManager is read as a yarn-site.xml.",
-	Bad: csExampleHead + `  <property>
-    <name>yarn.acl.enable</name>
-    <value>true</value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
-    <value> admins</value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
-    <value> admins</value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.queues</name>
-    <value>default</value>
-  </property>
-</configuration>
-`,
-	Good: csExampleHead + `  <property>
-    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
-    <value> admins</value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
-    <value> admins</value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.queues</name>
-    <value>default</value>
-  </property>
-</configuration>
-`,
+	Bad: csExample(
+		"yarn.acl.enable", "true",
+		CSPrefix+"root.acl_submit_applications", " admins",
+		CSPrefix+"root.acl_administer_queue", " admins",
+		CSPrefix+"root.queues", "default"),
+	Good: csExample(
+		CSPrefix+"root.acl_submit_applications", " admins",
+		CSPrefix+"root.acl_administer_queue", " admins",
+		CSPrefix+"root.queues", "default"),
 }, func(s *state, report reporter) {
 	if s.cs.FS || SiteFile(s.conf) {
 		return
@@ -939,26 +717,12 @@ var _ = register(&lint.Rule{
 		"to it (or several given, none next to it), it cannot tell whether any of the file's ACLs is\n" +
 		"checked, and says so once, at the first ACL. Lint the file with its yarn-site.xml. An\n" +
 		"allocation file's ACLs do not depend on the setting.",
-	Bad: csExampleHead + `  <property>
-    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
-    <value> admins</value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
-    <value> admins</value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.queues</name>
-    <value>default</value>
-  </property>
-</configuration>
-`,
-	Good: csExampleHead + `  <property>
-    <name>yarn.scheduler.capacity.root.queues</name>
-    <value>default</value>
-  </property>
-</configuration>
-`,
+	Bad: csExample(
+		CSPrefix+"root.acl_submit_applications", " admins",
+		CSPrefix+"root.acl_administer_queue", " admins",
+		CSPrefix+"root.queues", "default"),
+	Good: csExample(
+		CSPrefix+"root.queues", "default"),
 }, func(s *state, report reporter) {
 	if s.cs.FS || s.site.known || SiteFile(s.conf) {
 		return
@@ -992,30 +756,13 @@ var _ = register(&lint.Rule{
 		"refresh keeps the old queues). An empty `<value>` is not set. aclint reports a\n" +
 		"capacity-scheduler.xml that does not set it, unless the yarn-site.xml read with it does (the\n" +
 		"Capacity Scheduler's configuration starts from the ResourceManager's).",
-	Bad: csExampleHead + `  <property>
-    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
-    <value> admins</value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
-    <value> admins</value>
-  </property>
-</configuration>
-`,
-	Good: csExampleHead + `  <property>
-    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
-    <value> admins</value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
-    <value> admins</value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.queues</name>
-    <value>default</value>
-  </property>
-</configuration>
-`,
+	Bad: csExample(
+		CSPrefix+"root.acl_submit_applications", " admins",
+		CSPrefix+"root.acl_administer_queue", " admins"),
+	Good: csExample(
+		CSPrefix+"root.acl_submit_applications", " admins",
+		CSPrefix+"root.acl_administer_queue", " admins",
+		CSPrefix+"root.queues", "default"),
 }, func(s *state, report reporter) {
 	if s.cs.FS || SiteFile(s.conf) || len(s.conf.Unknown) > 0 {
 		return // an XInclude may set it: yarn-unread says what is not read
@@ -1030,3 +777,16 @@ var _ = register(&lint.Rule{
 	}
 	report(s.conf.RootPos, NoQueuesReason, "add yarn.scheduler.capacity.root.queues with root's queues, comma-separated")
 })
+
+// csExample writes a rule's capacity-scheduler.xml example from its
+// properties, name and value in turn, one <property> block each as a
+// person would write it.
+func csExample(nameValues ...string) string {
+	var b strings.Builder
+	b.WriteString(csExampleHead)
+	for i := 0; i+1 < len(nameValues); i += 2 {
+		fmt.Fprintf(&b, "  <property>\n    <name>%s</name>\n    <value>%s</value>\n  </property>\n", nameValues[i], nameValues[i+1])
+	}
+	b.WriteString("</configuration>\n")
+	return b.String()
+}

@@ -26,34 +26,14 @@ var _ = register(&lint.Rule{
 		"two readings of each set ACL value, as YARN's `AccessControlList` and YuniKorn's two ACL\n" +
 		"parsers read it, and says what YuniKorn would not keep. It is information: the YARN file is\n" +
 		"fine for YARN. `aclint convert yarn` shows what a migration keeps, queue by queue.",
-	Bad: csExampleHead + `  <property>
-    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
-    <value>alice data.eng</value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
-    <value> admins</value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.queues</name>
-    <value>default</value>
-  </property>
-</configuration>
-`,
-	Good: csExampleHead + `  <property>
-    <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
-    <value>alice data-eng</value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.acl_administer_queue</name>
-    <value> admins</value>
-  </property>
-  <property>
-    <name>yarn.scheduler.capacity.root.queues</name>
-    <value>default</value>
-  </property>
-</configuration>
-`,
+	Bad: csExample(
+		CSPrefix+"root.acl_submit_applications", "alice data.eng",
+		CSPrefix+"root.acl_administer_queue", " admins",
+		CSPrefix+"root.queues", "default"),
+	Good: csExample(
+		CSPrefix+"root.acl_submit_applications", "alice data-eng",
+		CSPrefix+"root.acl_administer_queue", " admins",
+		CSPrefix+"root.queues", "default"),
 }, func(s *state, report reporter) {
 	s.aclSites(func(q *Queue, a Action, p *Property) {
 		if q.Unknown[a] {
