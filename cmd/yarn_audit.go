@@ -73,7 +73,7 @@ func yarnWhoCan(s *streams, files []string, partition, queue, action, output str
 		return usageErr("%w", err)
 	}
 	if !setup.FS && !setup.Known {
-		return usageErr("who may %s %s depends on yarn.acl.enable (false by default: everyone): give yarn-site.xml with -f", verbOn(a), q.Path)
+		return usageErr("who may %s %s depends on yarn.acl.enable (false by default: everyone): %s", verbOn(a), q.Path, setup.EnableHint())
 	}
 	r := setup.WhoCan(q, a)
 	var werr error
@@ -187,7 +187,7 @@ func yarnAuditSetup(s *streams, a auditFlags, what string) (*yarn.Setup, error) 
 		return nil, err
 	}
 	if !setup.FS && !setup.Known {
-		return nil, usageErr("%s depends on yarn.acl.enable (false by default: everyone everywhere): give yarn-site.xml with -f", what)
+		return nil, usageErr("%s depends on yarn.acl.enable (false by default: everyone everywhere): %s", what, setup.EnableHint())
 	}
 	return setup, nil
 }

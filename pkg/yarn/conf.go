@@ -90,6 +90,8 @@ type FileError struct {
 	Pos     Pos
 	Refused bool
 	Err     error
+	// Hint says how to fix it, when the error is one aclint names itself
+	Hint string
 }
 
 func (e *FileError) Error() string {
@@ -161,7 +163,7 @@ func ReadConf(file string, data []byte) (*Conf, error) {
 			}
 			if c.Root == "" {
 				// Java's parser: "Premature end of file"
-				return nil, &FileError{File: file, Pos: at, Refused: true, Err: errors.New("no root element")}
+				return nil, &FileError{File: file, Pos: at, Refused: true, Err: errors.New("no root element"), Hint: "an empty file is not a configuration: write <configuration> with its properties, or remove the file"}
 			}
 			break
 		}
@@ -172,7 +174,7 @@ func ReadConf(file string, data []byte) (*Conf, error) {
 		switch t := t.(type) {
 		case xml.StartElement:
 			if depth == 0 && c.Root != "" {
-				return nil, &FileError{File: file, Pos: at, Refused: true, Err: errors.New("a second root element")}
+				return nil, &FileError{File: file, Pos: at, Refused: true, Err: errors.New("a second root element"), Hint: "a file has one <configuration>: move the properties into the first one"}
 			}
 			open = append(open, t.Name)
 			depth++
@@ -215,7 +217,7 @@ func ReadConf(file string, data []byte) (*Conf, error) {
 				// XML allows only white space outside the root element
 				// (Java's parser: "Content is not allowed in prolog" or
 				// "in trailing section")
-				return nil, &FileError{File: file, Pos: at, Refused: true, Err: errors.New("text outside the root element")}
+				return nil, &FileError{File: file, Pos: at, Refused: true, Err: errors.New("text outside the root element"), Hint: "outside <configuration> ... </configuration>, only comments and blanks may stand: move the text in, or remove it"}
 			}
 			if parseToken && inToken > 0 {
 				if bytes.HasPrefix(data[startOff:], []byte("<![CDATA[")) && cur != nil {
@@ -225,7 +227,7 @@ func ReadConf(file string, data []byte) (*Conf, error) {
 			}
 		case xml.ProcInst:
 			if err := xmlDeclAt(t, startOff, data); err != nil {
-				return nil, &FileError{File: file, Pos: at, Refused: true, Err: err}
+				return nil, &FileError{File: file, Pos: at, Refused: true, Err: err, Hint: xmlDeclHint}
 			}
 		case xml.Directive:
 			if bytes.HasPrefix(bytes.TrimSpace(t), []byte("DOCTYPE")) {
@@ -290,6 +292,9 @@ func (c *Conf) load(p *Property) {
 
 // bom is the UTF-8 byte order mark, which may start an XML file.
 const bom = "\xef\xbb\xbf"
+
+// xmlDeclHint is how to fix what xmlDeclAt refuses.
+const xmlDeclHint = "remove what stands before <?xml version=\"1.0\"?> (a blank line, a comment, a byte order mark written twice), or remove the declaration"
 
 // xmlDeclAt refuses what Java's XML parsers refuse of a processing
 // instruction whose target is xml in any case: it is reserved for the XML

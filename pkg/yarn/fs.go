@@ -107,7 +107,7 @@ func readDOM(file string, data []byte) (*fsElement, []Unknown, error) {
 				}
 				top.children = append(top.children, e)
 			case root != nil:
-				return nil, nil, &FileError{File: file, Pos: at, Refused: true, Err: errors.New("a second root element")}
+				return nil, nil, &FileError{File: file, Pos: at, Refused: true, Err: errors.New("a second root element"), Hint: "a file has one <allocations>: move the queues into the first one"}
 			default:
 				root = e
 			}
@@ -123,7 +123,7 @@ func readDOM(file string, data []byte) (*fsElement, []Unknown, error) {
 				}
 				// XML allows only white space outside the root element
 				if len(bytes.Trim(t, " \t\r\n")) > 0 || bytes.HasPrefix(data[off:], []byte("<![CDATA[")) {
-					return nil, nil, &FileError{File: file, Pos: at, Refused: true, Err: errors.New("text outside the root element")}
+					return nil, nil, &FileError{File: file, Pos: at, Refused: true, Err: errors.New("text outside the root element"), Hint: "outside <allocations> ... </allocations>, only comments and blanks may stand: move the text in, or remove it"}
 				}
 				continue
 			}
@@ -142,7 +142,7 @@ func readDOM(file string, data []byte) (*fsElement, []Unknown, error) {
 			// ignored: the text on both sides stays one node
 		case xml.ProcInst:
 			if err := xmlDeclAt(t, off, data); err != nil {
-				return nil, nil, &FileError{File: file, Pos: at, Refused: true, Err: err}
+				return nil, nil, &FileError{File: file, Pos: at, Refused: true, Err: err, Hint: xmlDeclHint}
 			}
 			if top != nil {
 				noteFirst(fsOther, "")
@@ -156,7 +156,7 @@ func readDOM(file string, data []byte) (*fsElement, []Unknown, error) {
 		}
 	}
 	if root == nil {
-		return nil, nil, &FileError{File: file, Pos: end, Refused: true, Err: errors.New("no root element")}
+		return nil, nil, &FileError{File: file, Pos: end, Refused: true, Err: errors.New("no root element"), Hint: "an empty file is not an allocation file: write <allocations> with its queues, or remove the file"}
 	}
 	return root, unknown, nil
 }

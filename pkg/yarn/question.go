@@ -20,6 +20,9 @@ type Setup struct {
 	// ACLEnableFrom is the property that set it (nil: the default, false,
 	// from a yarn-site.xml that does not set it).
 	ACLEnableFrom *Property
+	// EnableWhy says why yarn.acl.enable is not known though a
+	// yarn-site.xml is given (a ${...} value); "" otherwise.
+	EnableWhy string
 	// Unknown lists what no file could tell.
 	Unknown []Unknown
 	// FS is set when the queues come from a Fair Scheduler allocation
@@ -44,53 +47,38 @@ func NewFSSetup(fs *CS, sites []*Conf) *Setup {
 // the order given.
 func NewSetup(files []*Conf) *Setup {
 	merged := &Conf{File: "", set: map[string]*Property{}, final: map[string]bool{}}
-	var order []*Conf
-	var site bool
+	var sites, others []*Conf
 	for _, c := range files {
 		if SiteFile(c) {
-			order = append(order, c)
-			site = true
+			sites = append(sites, c)
+		} else {
+			others = append(others, c)
 		}
 	}
-	for _, c := range files {
-		if !SiteFile(c) {
-			order = append(order, c)
+	load := func(cs []*Conf) {
+		for _, c := range cs {
+			if merged.File == "" {
+				merged.File = c.File
+			}
+			merged.Unknown = append(merged.Unknown, c.Unknown...)
+			for _, p := range c.Props {
+				cp := *p
+				cp.Ignored, cp.Overridden = false, false
+				merged.load(&cp)
+			}
 		}
 	}
 	// yarn.acl.enable is the ResourceManager's: read once the site files
 	// are in, before capacity-scheduler.xml's keys (which the
 	// ResourceManager never sees) are
-	var enable *Property
-	for i, c := range order {
-		if merged.File == "" {
-			merged.File = c.File
-		}
-		merged.Unknown = append(merged.Unknown, c.Unknown...)
-		for _, p := range c.Props {
-			cp := *p
-			cp.Ignored, cp.Overridden = false, false
-			merged.load(&cp)
-		}
-		if i+1 == len(order) || !SiteFile(order[i+1]) {
-			if p, ok := merged.Get(ACLEnableKey); ok && SiteFile(c) {
-				enable = p
-			}
-		}
+	load(sites)
+	var si siteInfo
+	if len(sites) > 0 {
+		si = siteOf(merged)
 	}
-	s := &Setup{Conf: merged, CS: ReadCS(merged)}
+	load(others)
+	s := &Setup{Conf: merged, CS: ReadCS(merged), ACLEnable: si.enabled, Known: si.known, ACLEnableFrom: si.from, EnableWhy: si.why}
 	s.Unknown = append(merged.Unknown, s.CS.Unknown...)
-	if p := enable; p != nil {
-		v, known := javaBoolean(p.Value)
-		s.ACLEnable, s.Known, s.ACLEnableFrom = v, true, p
-		if !known {
-			s.ACLEnable = false // getBoolean's default for a value that is neither
-		}
-		if strings.Contains(p.Value, "${") {
-			s.Known = false
-		}
-	} else if site {
-		s.Known = true // YarnConfiguration.DEFAULT_YARN_ACL_ENABLE
-	}
 	return s
 }
 
@@ -201,7 +189,7 @@ func (s *Setup) Check(q *Queue, user string, groups []string, a Action) Answer {
 		ans.ACLsOff, ans.Allowed, ans.Known, ans.Why = true, true, true, ""
 	case !s.Known && !d.Allowed && ans.Known:
 		ans.Known = false
-		ans.Why = "the ACLs deny it, but queue ACLs count only when yarn.acl.enable is true (default false): give yarn-site.xml with -f"
+		ans.Why = "the ACLs deny it, but queue ACLs count only when yarn.acl.enable is true (default false): " + s.EnableHint()
 	}
 	return ans
 }
@@ -229,4 +217,13 @@ func ReadSiteBeside(s *Setup, path string) {
 	if si := aclEnableFor(s.Conf, path, nil); si.known {
 		s.Known, s.ACLEnable, s.ACLEnableFrom = true, si.enabled, si.from
 	}
+}
+
+// EnableHint says how to make yarn.acl.enable known: give the
+// yarn-site.xml, or, when one is given, why it does not tell.
+func (s *Setup) EnableHint() string {
+	if s.EnableWhy != "" {
+		return s.EnableWhy
+	}
+	return "give yarn-site.xml with -f"
 }

@@ -152,3 +152,21 @@ func TestSetupUnknownAnswersNothing(t *testing.T) {
 		t.Error("a plain file is answered")
 	}
 }
+
+// TestSetupSubstitutedEnable: a yarn-site.xml whose yarn.acl.enable uses
+// ${...} does not tell, and the answer says so rather than asking for the
+// file that was given.
+func TestSetupSubstitutedEnable(t *testing.T) {
+	site := readConf(t, "yarn-site.xml", "<property><name>yarn.acl.enable</name><value>${acls}</value></property>\n")
+	s := NewSetup([]*Conf{site, readConf(t, "cs.xml", closedCS)})
+	if s.Known {
+		t.Fatal("${acls} is not known")
+	}
+	a := s.Check(s.CS.ByPath["root.a"], "bob", nil, Submit)
+	if a.Known || !strings.Contains(a.Why, "yarn.acl.enable in yarn-site.xml uses ${...}") {
+		t.Errorf("%+v", a)
+	}
+	if a := s.Check(s.CS.ByPath["root.a"], "alice", nil, Submit); !a.Known || !a.Allowed {
+		t.Errorf("allowed whether ACLs are on or off: %+v", a)
+	}
+}

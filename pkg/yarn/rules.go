@@ -3,6 +3,7 @@ package yarn
 import (
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 	"unicode"
@@ -41,6 +42,9 @@ type state struct {
 	conf *Conf
 	cs   *CS
 	site siteInfo
+	// rm: the file is the ResourceManager's own configuration
+	// (SiteFile), where yarn.acl.enable counts
+	rm bool
 }
 
 func (s *state) pos(p Pos) lint.Position {
@@ -75,7 +79,7 @@ func Lint(c *Conf, path string) []lint.Finding {
 // lintTree runs YARN's rules over a queue tree: a Capacity Scheduler
 // file's, or an allocation file's (ReadFS).
 func lintTree(c *Conf, tree *CS, site siteInfo) []lint.Finding {
-	out := lint.Run(lint.RulesOf(System), &state{conf: c, cs: tree, site: site})
+	out := lint.Run(lint.RulesOf(System), &state{conf: c, cs: tree, site: site, rm: !tree.FS && SiteFile(c)})
 	lint.Sort(out)
 	return out
 }
@@ -694,13 +698,13 @@ var _ = register(&lint.Rule{
 		CSPrefix+"root.acl_administer_queue", " admins",
 		CSPrefix+"root.queues", "default"),
 }, func(s *state, report reporter) {
-	if s.cs.FS || SiteFile(s.conf) {
+	if s.cs.FS || s.rm {
 		return
 	}
 	for _, p := range s.conf.Props {
 		for _, k := range rmOnlyKeys {
 			if p.Name == k {
-				report(p.NamePos, fmt.Sprintf("%s is read from the ResourceManager's configuration (yarn-site.xml), never from %s: here it changes nothing", k, filepathBase(s.conf.File)),
+				report(p.NamePos, fmt.Sprintf("%s is read from the ResourceManager's configuration (yarn-site.xml), never from %s: here it changes nothing", k, filepath.Base(s.conf.File)),
 					"move it to yarn-site.xml")
 			}
 		}
@@ -724,7 +728,7 @@ var _ = register(&lint.Rule{
 	Good: csExample(
 		CSPrefix+"root.queues", "default"),
 }, func(s *state, report reporter) {
-	if s.cs.FS || s.site.known || SiteFile(s.conf) {
+	if s.cs.FS || s.site.known || s.rm {
 		return
 	}
 	var first *Property
@@ -764,7 +768,7 @@ var _ = register(&lint.Rule{
 		CSPrefix+"root.acl_administer_queue", " admins",
 		CSPrefix+"root.queues", "default"),
 }, func(s *state, report reporter) {
-	if s.cs.FS || SiteFile(s.conf) || len(s.conf.Unknown) > 0 {
+	if s.cs.FS || s.rm || len(s.conf.Unknown) > 0 {
 		return // an XInclude may set it: yarn-unread says what is not read
 	}
 	if _, ok := s.conf.Get(RootQueuesKey); ok {

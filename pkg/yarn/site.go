@@ -141,6 +141,3 @@ func siteOf(sc *Conf) siteInfo {
 	v, _ := javaBoolean(p.Value)
 	return siteInfo{known: true, enabled: v, from: p, file: sc.File, conf: sc}
 }
-
-// filepathBase is a file's name without its directory, for messages.
-func filepathBase(p string) string { return filepath.Base(p) }

@@ -125,7 +125,7 @@ func (Sys) Lint(in *lint.Input, _ lint.Options) (*lint.Report, error) {
 	if errors.As(err, &fe) && fe.Refused {
 		rep.Findings = []lint.Finding{{Rule: ruleXML, Severity: lint.Error, Pos: lint.Position{File: in.Path, Line: fe.Pos.Line, Col: fe.Pos.Col},
 			Message: fmt.Sprintf("not well-formed XML: %v; Hadoop refuses the file (Configuration throws while loading it)", fe.Err),
-			Hint:    "fix the XML: every element closed, attributes once, & written as &amp;"}}
+			Hint:    xmlHint(fe)}}
 		return rep, nil
 	}
 	if err != nil {
@@ -156,7 +156,7 @@ func lintFS(in *lint.Input, rep *lint.Report) (*lint.Report, error) {
 	case errors.As(err, &fe) && fe.Refused:
 		rep.Findings = []lint.Finding{{Rule: ruleXML, Severity: lint.Error, Pos: lint.Position{File: in.Path, Line: fe.Pos.Line, Col: fe.Pos.Col},
 			Message: fmt.Sprintf("not well-formed XML: %v; the Fair Scheduler refuses the file", fe.Err),
-			Hint:    "fix the XML: every element closed, attributes once, & written as &amp;"}}
+			Hint:    xmlHint(fe)}}
 		return rep, nil
 	case errors.As(err, &fse):
 		rep.Findings = []lint.Finding{{Rule: ruleFSRefused, Severity: lint.Error, Pos: lint.Position{File: in.Path, Line: fse.Pos.Line, Col: fse.Pos.Col},
@@ -245,4 +245,12 @@ func exampleFor(r *lint.Rule, text string) string {
 		return siteName
 	}
 	return exampleName(text)
+}
+
+// xmlHint says how to fix a file Hadoop refuses as XML.
+func xmlHint(fe *FileError) string {
+	if fe.Hint != "" {
+		return fe.Hint
+	}
+	return "fix the XML: every element closed, attributes once, & written as &amp;"
 }

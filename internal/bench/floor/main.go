@@ -26,7 +26,7 @@ import (
 
 func main() {
 	if len(os.Args) < 3 {
-		fmt.Fprintln(os.Stderr, "usage: floor yaml|json FILE... | floor write BYTES")
+		fmt.Fprintln(os.Stderr, "usage: floor yaml|json|xml FILE... | floor write BYTES")
 		os.Exit(2)
 	}
 	switch os.Args[1] {
@@ -36,11 +36,7 @@ func main() {
 		var kept [][]byte
 		defer func() { runtime.KeepAlive(kept) }()
 		for _, f := range os.Args[2:] {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				fmt.Fprintln(os.Stderr, err)
-				os.Exit(2)
-			}
+			data := read(f)
 			d := xml.NewDecoder(bytes.NewReader(data))
 			for {
 				t, err := d.Token()
@@ -56,11 +52,8 @@ func main() {
 		var kept []any
 		defer func() { runtime.KeepAlive(kept) }()
 		for _, f := range os.Args[2:] {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				fmt.Fprintln(os.Stderr, err)
-				os.Exit(2)
-			}
+			data := read(f)
+			var err error
 			if os.Args[1] == "yaml" {
 				var n yaml.Node
 				err = yaml.Unmarshal(data, &n)
@@ -89,4 +82,14 @@ func main() {
 	default:
 		os.Exit(2)
 	}
+}
+
+// read is a file's bytes, or the process ends as the measured one would.
+func read(f string) []byte {
+	data, err := os.ReadFile(f)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	return data
 }
