@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -153,6 +155,7 @@ func ReadConf(file string, data []byte) (*Conf, error) {
 	// translation is work this reader does not need (it reads local names),
 	// and the nesting is what makes the file well-formed
 	var open []xml.Name
+	var declared [][]string // the namespace prefixes each open element declares
 	for {
 		at := pos()
 		startOff := d.InputOffset()
@@ -168,13 +171,22 @@ func ReadConf(file string, data []byte) (*Conf, error) {
 			break
 		}
 		if err != nil {
-			// after a DOCTYPE, an unknown entity may be one it declares
-			return nil, &FileError{File: file, Pos: at, Refused: !doctype && !otherCharset, Err: err}
+			// after a DOCTYPE, an unknown entity may be one it declares;
+			// Go's reader takes XML 1.0 only, Java's 1.1 too
+			return nil, &FileError{File: file, Pos: at, Refused: !doctype && !otherCharset && !xml11(data), Err: err}
 		}
 		switch t := t.(type) {
 		case xml.StartElement:
 			if depth == 0 && c.Root != "" {
 				return nil, &FileError{File: file, Pos: at, Refused: true, Err: errors.New("a second root element"), Hint: "a file has one <configuration>: move the properties into the first one"}
+			}
+			if badCharRef(data[startOff:d.InputOffset()]) {
+				return nil, &FileError{File: file, Pos: at, Refused: true, Err: errBadCharRef, Hint: badCharRefHint}
+			}
+			// Hadoop's reader (Woodstox) is namespace aware: a prefix
+			// must be declared by the element or one it is in
+			if err := namespaces(&declared, t); err != nil {
+				return nil, err.at(file, at)
 			}
 			open = append(open, t.Name)
 			depth++
@@ -210,6 +222,9 @@ func ReadConf(file string, data []byte) (*Conf, error) {
 				c.Unknown = append(c.Unknown, Unknown{file, at, "an XInclude: Hadoop reads the included file into this one, aclint does not follow it"})
 			}
 		case xml.CharData:
+			if !bytes.HasPrefix(data[startOff:], []byte("<![CDATA[")) && badCharRef(data[startOff:d.InputOffset()]) {
+				return nil, &FileError{File: file, Pos: at, Refused: true, Err: errBadCharRef, Hint: badCharRefHint}
+			}
 			if startOff == 0 {
 				t = bytes.TrimPrefix(t, []byte(bom)) // a byte order mark may start the file
 			}
@@ -239,6 +254,7 @@ func ReadConf(file string, data []byte) (*Conf, error) {
 				return nil, &FileError{File: file, Pos: at, Refused: true, Err: fmt.Errorf("unexpected end element </%s>", t.Name.Local)}
 			}
 			open = open[:len(open)-1]
+			declared = declared[:len(declared)-1]
 			depth--
 			switch t.Name.Local {
 			case "name", "value", "final", "source", "tag":
@@ -311,6 +327,106 @@ func xmlDeclAt(pi xml.ProcInst, off int64, data []byte) error {
 	}
 	if pi.Target != "xml" || off != start {
 		return errors.New("an XML declaration (<?xml ...?>) is allowed only at the very start of the file, written in lower case")
+	}
+	return nil
+}
+
+// errBadCharRef and its hint: a character reference to a character XML
+// does not allow.
+var errBadCharRef = errors.New("a character reference to a character XML does not allow (&#0;, a surrogate such as &#xD800;, &#xFFFE;)")
+
+const badCharRefHint = "write the character itself, or remove the reference"
+
+// badCharRef reports whether raw, the text of a token as written, holds a
+// character reference to a character outside XML's Char production: Go's
+// reader takes them, Java's parsers refuse the file.
+func badCharRef(raw []byte) bool {
+	for {
+		i := bytes.Index(raw, []byte("&#"))
+		if i < 0 {
+			return false
+		}
+		raw = raw[i+2:]
+		j := bytes.IndexByte(raw, ';')
+		if j < 0 {
+			return false
+		}
+		num, base := string(raw[:j]), 10
+		if strings.HasPrefix(num, "x") {
+			num, base = num[1:], 16
+		}
+		v, err := strconv.ParseUint(num, base, 32)
+		if err != nil || !xmlChar(rune(v)) {
+			return true
+		}
+		raw = raw[j+1:]
+	}
+}
+
+// xmlChar is XML 1.0's Char production.
+func xmlChar(r rune) bool {
+	return r == 0x9 || r == 0xA || r == 0xD || r >= 0x20 && r <= 0xD7FF || r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF
+}
+
+// xml11 reports whether a file declares XML 1.1, which Java's parsers
+// read and Go's does not: aclint cannot tell what Hadoop reads then.
+func xml11(data []byte) bool {
+	data = bytes.TrimPrefix(data, []byte(bom))
+	end := bytes.Index(data, []byte("?>"))
+	if !bytes.HasPrefix(data, []byte("<?xml")) || end < 0 {
+		return false
+	}
+	decl := data[:end]
+	return bytes.Contains(decl, []byte(`version="1.1"`)) || bytes.Contains(decl, []byte(`version='1.1'`))
+}
+
+// nsError is a namespace error of one element, with its fix.
+type nsError struct{ err, hint string }
+
+func (e *nsError) at(file string, pos Pos) *FileError {
+	return &FileError{File: file, Pos: pos, Refused: true, Err: errors.New(e.err), Hint: e.hint}
+}
+
+// namespaces checks an element's names as a namespace-aware reader
+// (Hadoop's, Woodstox) does, and pushes the prefixes it declares onto
+// declared, one entry per open element: a prefix must be declared on the
+// element or one around it, bound to a URI that is not empty, and no
+// element is named xmlns:*.
+func namespaces(declared *[][]string, t xml.StartElement) *nsError {
+	var mine []string
+	for _, a := range t.Attr {
+		if a.Name.Space == "xmlns" {
+			if a.Value == "" {
+				return &nsError{fmt.Sprintf("xmlns:%s binds the prefix to an empty namespace name", a.Name.Local), "give the prefix a URI, or remove the declaration"}
+			}
+			mine = append(mine, a.Name.Local)
+		}
+	}
+	*declared = append(*declared, mine)
+	if t.Name.Space == "xmlns" {
+		return &nsError{fmt.Sprintf("the element <xmlns:%s>: the prefix xmlns is reserved", t.Name.Local), "rename the element"}
+	}
+	check := func(n xml.Name) *nsError {
+		if n.Space == "" || n.Space == "xml" {
+			return nil
+		}
+		for _, ps := range *declared {
+			if slices.Contains(ps, n.Space) {
+				return nil
+			}
+		}
+		return &nsError{fmt.Sprintf("undeclared namespace prefix %q in %s:%s", n.Space, n.Space, n.Local),
+			fmt.Sprintf("declare it (xmlns:%s=\"...\" on this element or one around it), or write the name without a prefix", n.Space)}
+	}
+	if err := check(t.Name); err != nil {
+		return err
+	}
+	for _, a := range t.Attr {
+		if a.Name.Space != "xmlns" {
+			if err := check(a.Name); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }

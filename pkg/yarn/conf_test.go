@@ -105,8 +105,14 @@ func TestReadConfUnknown(t *testing.T) {
 		"":                  true, // no root element: "Premature end of file"
 		"x<configuration/>": true, // "Content is not allowed in prolog"
 		"<configuration/>x": true, // "... in trailing section"
-		"\n<?xml version=\"1.0\"?><configuration/>": true, // the declaration after a blank line
-		"<?XML version=\"1.0\"?><configuration/>":   true, // [xX][mM][lL] is reserved
+		"\n<?xml version=\"1.0\"?><configuration/>":        true, // the declaration after a blank line
+		"<?XML version=\"1.0\"?><configuration/>":          true, // [xX][mM][lL] is reserved
+		"<configuration>&#xD800;</configuration>":          true, // a surrogate is no XML Char
+		"<configuration><c a=\"&#0;\"/></configuration>":   true,
+		"<configuration><a:b/></configuration>":            true, // Woodstox is namespace aware
+		"<configuration><c xmlns:x=\"\"/></configuration>": true,
+		"<configuration><xmlns:a/></configuration>":        true,
+		"<?xml version=\"1.1\"?><configuration/>":          false, // Java reads XML 1.1, Go does not
 		"<!DOCTYPE c [<!ENTITY e \"x\">]><configuration><property><name>a</name><value>&e;</value></property></configuration>": false,
 		"<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><configuration/>":                                                      false,
 	} {
@@ -123,20 +129,34 @@ func TestReadConfAccepts(t *testing.T) {
 		"\xef\xbb\xbf<?xml version=\"1.0\"?><configuration/>",
 		"<?xml version=\"1.0\"?>\n<!-- c -->\n<configuration/>\n\n",
 		"<?xml-stylesheet href=\"configuration.xsl\"?><configuration/>",
+		"<configuration><a:b xmlns:a=\"u\"><a:c a:d=\"1\"/></a:b>&#x1F600;<!-- &#xD800; --></configuration>",
 	} {
 		if _, err := ReadConf("c.xml", []byte(in)); err != nil {
 			t.Errorf("%q: %v", in, err)
 		}
-		fs := strings.ReplaceAll(in, "configuration/>", "allocations/>")
+		fs := strings.ReplaceAll(strings.ReplaceAll(in, "<configuration", "<allocations"), "</configuration>", "</allocations>")
 		if _, err := ReadFS("f.xml", []byte(fs)); err != nil {
 			t.Errorf("%q: %v", fs, err)
 		}
 	}
 	var fe *FileError
-	for _, in := range []string{"", "x<allocations/>", "<allocations/>x", "<allocations/><allocations/>", "\n<?xml version=\"1.0\"?><allocations/>"} {
+	for _, in := range []string{"", "x<allocations/>", "<allocations/>x", "<allocations/><allocations/>", "\n<?xml version=\"1.0\"?><allocations/>", "<allocations>&#xFFFE;</allocations>"} {
 		if _, err := ReadFS("f.xml", []byte(in)); !errors.As(err, &fe) || !fe.Refused || fe.Pos.Line < 1 {
 			t.Errorf("%q: %v, want refused at a line", in, err)
 		}
+	}
+}
+
+// TestReadFSNotNamespaceAware: the allocation file's DOM reader is not
+// namespace aware, so what Configuration's reader refuses it takes; a name
+// with two colons, which Go's reader cannot read, is not known.
+func TestReadFSNotNamespaceAware(t *testing.T) {
+	if _, err := ReadFS("f.xml", []byte("<allocations><a:b/><c xmlns:x=\"\"/></allocations>")); err != nil {
+		t.Errorf("undeclared prefixes: %v", err)
+	}
+	var fe *FileError
+	if _, err := ReadFS("f.xml", []byte("<allocations><a:b:c/></allocations>")); !errors.As(err, &fe) || fe.Refused {
+		t.Errorf("two colons: %v, want not known", err)
 	}
 }
 

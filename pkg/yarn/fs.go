@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 )
 
@@ -75,7 +76,15 @@ func readDOM(file string, data []byte) (*fsElement, []Unknown, error) {
 			break
 		}
 		if err != nil {
-			return nil, nil, &FileError{File: file, Pos: at, Refused: !doctype && !otherCharset, Err: err}
+			// a name with two colons is an error to Go's reader, not to
+			// the Fair Scheduler's (not namespace aware)
+			return nil, nil, &FileError{File: file, Pos: at, Refused: !doctype && !otherCharset && !xml11(data) && !twoColonName.Match(data), Err: err}
+		}
+		switch t.(type) {
+		case xml.StartElement, xml.CharData:
+			if !bytes.HasPrefix(data[off:], []byte("<![CDATA[")) && badCharRef(data[off:d.InputOffset()]) {
+				return nil, nil, &FileError{File: file, Pos: at, Refused: true, Err: errBadCharRef, Hint: badCharRefHint}
+			}
 		}
 		var top *fsElement
 		if len(stack) > 0 {
@@ -302,3 +311,6 @@ func ReadFS(file string, data []byte) (*CS, error) {
 	}
 	return fs, nil
 }
+
+// twoColonName finds a tag whose name has two colons.
+var twoColonName = regexp.MustCompile(`</?[^\s<>/!?=:"']*:[^\s<>/!?=:"']*:`)
