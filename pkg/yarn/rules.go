@@ -95,6 +95,18 @@ func (s *state) aclSites(fn func(q *Queue, a Action, p *Property)) {
 	})
 }
 
+// aclCount is the tree's first ACL property, in tree order, and how many
+// there are: where a finding about all of a file's ACLs points.
+func (s *state) aclCount() (first *Property, count int) {
+	s.aclSites(func(q *Queue, a Action, p *Property) {
+		if first == nil {
+			first = p
+		}
+		count++
+	})
+	return first, count
+}
+
 // aclKey names where a queue's ACL is written: the property of
 // capacity-scheduler.xml, or the element of the allocation file.
 func (s *state) aclKey(q *Queue, a Action) string {
@@ -653,14 +665,7 @@ var _ = register(&lint.Rule{
 	if s.cs.FS {
 		return
 	}
-	var first *Property
-	count := 0
-	s.aclSites(func(q *Queue, a Action, p *Property) {
-		if first == nil {
-			first = p
-		}
-		count++
-	})
+	first, count := s.aclCount()
 	if first == nil || (s.site.known && s.site.enabled) {
 		return
 	}
@@ -731,14 +736,7 @@ var _ = register(&lint.Rule{
 	if s.cs.FS || s.site.known || s.rm {
 		return
 	}
-	var first *Property
-	count := 0
-	s.aclSites(func(q *Queue, a Action, p *Property) {
-		if first == nil {
-			first = p
-		}
-		count++
-	})
+	first, count := s.aclCount()
 	if first == nil {
 		return
 	}
