@@ -101,12 +101,10 @@ func readDOM(file string, data []byte) (*fsElement, []Unknown, error) {
 			if t.Name.Space != "" {
 				e.name = t.Name.Space + ":" + t.Name.Local // not namespace aware: the name as written
 			}
-			for i, a := range t.Attr {
-				for _, o := range t.Attr[:i] {
-					if a.Name == o.Name {
-						return nil, nil, &FileError{File: file, Pos: at, Refused: true, Err: fmt.Errorf("attribute %q twice in <%s>", a.Name.Local, t.Name.Local)}
-					}
-				}
+			if a, twice := duplicateAttr(t.Attr); twice {
+				return nil, nil, &FileError{File: file, Pos: at, Refused: true, Err: fmt.Errorf("attribute %q twice in <%s>", a.Local, t.Name.Local)}
+			}
+			for _, a := range t.Attr {
 				e.attrs[a.Name.Local] = a.Value
 			}
 			switch {
