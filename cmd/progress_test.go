@@ -82,13 +82,31 @@ func TestProgressOnTerminalOnly(t *testing.T) {
 			}
 		}
 	}()
+	// read returns what reached the terminal since the last read: a marker
+	// written after the run is waited for, so the answer never depends on
+	// how soon the reading goroutine ran on a busy machine
+	marks := 0
 	read := func(*os.File) string {
-		time.Sleep(100 * time.Millisecond)
-		mu.Lock()
-		defer mu.Unlock()
-		out := screen.String()
-		screen.Reset()
-		return out
+		t.Helper()
+		marks++
+		mark := "@@end-of-run-" + itoa(marks) + "@@"
+		s.WriteString(mark + "\n")
+		deadline := time.Now().Add(2 * time.Minute)
+		for {
+			mu.Lock()
+			out := screen.String()
+			if i := strings.Index(out, mark); i >= 0 {
+				screen.Reset()
+				screen.WriteString(out[i+len(mark):])
+				mu.Unlock()
+				return out[:i]
+			}
+			mu.Unlock()
+			if time.Now().After(deadline) {
+				t.Fatalf("the terminal never showed %s: %q", mark, out)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
 	}
 	run(s, "matrix", "-f", cfg, "-o", "csv")
 	if got := read(m); !strings.Contains(got, "aclint: read 1 file") || !strings.Contains(got, " queues") {
