@@ -31,6 +31,10 @@ shutdown, 2 when the client's stream breaks.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts := lsp.DefaultOptions()
 			opts.MaxDocumentSize = input.MaxSize
+			// what open documents hold leaves seven eighths of the memory
+			// cap to their analyses (a config needs about 50 times its
+			// size while it is linted)
+			opts.MaxOpenBytes = min(opts.MaxOpenBytes, s.maxMemory/8)
 			opts.Debounce = debounce
 			opts.Version, _ = buildInfo()
 			err := lsp.Run(context.Background(), s.in, s.rawOut, opts)

@@ -58,6 +58,7 @@ type streams struct {
 	guard            bool            // watch memory (the real process, not in-process tests)
 	rawErr           io.Writer       // standard error itself, for the progress line
 	meter            *progress.Meter // the progress line, while it runs
+	maxMemory        int64           // --max-memory, once the flags are read
 }
 
 // NewRoot builds the aclint command tree, for Execute and for generating
@@ -107,6 +108,7 @@ scheduler itself would make.`,
 		if err != nil {
 			return usageErr("--max-memory: %w", err)
 		}
+		s.maxMemory = m
 		if s.guard {
 			guardMemory(m, s.rawErr, os.Exit)
 		}

@@ -72,6 +72,10 @@ type frameError struct {
 	code int
 	msg  string
 	id   json.RawMessage
+	// reply: the body was read, and JSON-RPC has an unreadable message
+	// answered (with a null id when its own cannot be read); a body too
+	// large to read is logged instead
+	reply bool
 }
 
 func (e *frameError) Error() string { return e.msg }
@@ -124,27 +128,113 @@ func (rd *reader) read() (*message, error) {
 	if length > rd.max {
 		// skip the body without holding it: the stream stays in step
 		if _, err := io.CopyN(io.Discard, rd.r, length); err != nil {
-			return nil, err
+			return nil, unexpected(err)
 		}
 		return nil, &frameError{code: codeInvalidRequest, msg: fmt.Sprintf("message of %d bytes is larger than the limit of %d bytes (--max-input-size)", length, rd.max)}
 	}
 	body := make([]byte, length)
 	if _, err := io.ReadFull(rd.r, body); err != nil {
-		return nil, err
+		// a header with no body after it is a broken stream, not its end
+		return nil, unexpected(err)
 	}
-	var m message
-	if err := json.Unmarshal(body, &m); err != nil {
-		fe := &frameError{code: codeParseError, msg: "invalid JSON: " + err.Error()}
+	return decodeMessage(body)
+}
+
+// unexpected makes the end of input inside a message an error of its own:
+// only the end of input between messages ends a session cleanly.
+func unexpected(err error) error {
+	if err == io.EOF {
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}
+
+// rawMessage is a message's members before their types are checked, so
+// that a member of the wrong type is an invalid request (-32600), not a
+// parse error.
+type rawMessage struct {
+	JSONRPC json.RawMessage `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  json.RawMessage `json:"method"`
+	Params  json.RawMessage `json:"params"`
+	Result  json.RawMessage `json:"result"`
+	Error   json.RawMessage `json:"error"`
+}
+
+// decodeMessage reads one body as JSON-RPC 2.0 and LSP define a message:
+// JSON that does not parse is -32700; valid JSON that is not a message
+// object (a batch, a string), a jsonrpc other than "2.0", a method that is
+// not a string, or an id that is not an integer or a string (LSP's
+// integer | string: an object, an array, a boolean, a fraction, null) is
+// -32600, answered with the id when the id itself is valid and with null
+// otherwise.
+func decodeMessage(body []byte) (*message, error) {
+	trimmed := bytes.TrimLeft(body, " \t\r\n")
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		if json.Valid(body) {
+			return nil, &frameError{code: codeInvalidRequest, msg: "not a JSON-RPC message: a message is one JSON object (batches are not part of LSP)", reply: true}
+		}
+		return nil, &frameError{code: codeParseError, msg: "invalid JSON", reply: true}
+	}
+	var r rawMessage
+	if err := json.Unmarshal(body, &r); err != nil {
+		fe := &frameError{code: codeParseError, msg: "invalid JSON: " + err.Error(), reply: true}
 		// answer a request whose id can still be read
 		if m := idPattern.FindSubmatch(body[:min(len(body), 256)]); m != nil {
 			fe.id = json.RawMessage(m[1])
 		}
 		return nil, fe
 	}
-	if m.JSONRPC != "2.0" || (m.Method == "" && len(m.ID) == 0) {
-		return nil, &frameError{code: codeInvalidRequest, msg: "not a JSON-RPC 2.0 message", id: m.ID}
+	m := &message{ID: r.ID, Params: r.Params, Result: r.Result}
+	// a response to an unreadable message has a null id; a request may not
+	responseToUnreadable := string(r.ID) == "null" && r.Method == nil
+	if r.ID != nil && !validID(r.ID) && !responseToUnreadable {
+		return nil, &frameError{code: codeInvalidRequest, msg: fmt.Sprintf("invalid id %s: an id is an integer or a string", printableHead(string(r.ID))), reply: true}
 	}
-	return &m, nil
+	if string(r.JSONRPC) != `"2.0"` {
+		return nil, &frameError{code: codeInvalidRequest, msg: "not a JSON-RPC 2.0 message (jsonrpc must be \"2.0\")", id: r.ID, reply: true}
+	}
+	if r.Method != nil {
+		if err := json.Unmarshal(r.Method, &m.Method); err != nil || m.Method == "" {
+			return nil, &frameError{code: codeInvalidRequest, msg: "the method must be a string that is not empty", id: r.ID, reply: true}
+		}
+	}
+	if m.Method == "" && r.ID == nil {
+		return nil, &frameError{code: codeInvalidRequest, msg: "a message without a method or an id", reply: true}
+	}
+	if r.Error != nil && string(r.Error) != "null" {
+		m.Error = &respError{}
+		if err := json.Unmarshal(r.Error, m.Error); err != nil {
+			return nil, &frameError{code: codeInvalidRequest, msg: "a response's error must be an object with a code and a message", id: r.ID, reply: true}
+		}
+	}
+	m.JSONRPC = "2.0"
+	return m, nil
+}
+
+// validID reports whether an id is one LSP allows: a string, or an
+// integer written without a fraction or an exponent.
+func validID(id json.RawMessage) bool {
+	switch {
+	case len(id) == 0:
+		return false
+	case id[0] == '"':
+		var s string
+		return json.Unmarshal(id, &s) == nil
+	}
+	digits := id
+	if digits[0] == '-' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 || len(digits) > 18 {
+		return false
+	}
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // line reads one header line, bounded.

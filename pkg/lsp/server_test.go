@@ -465,13 +465,14 @@ func TestRobustness(t *testing.T) {
 		t.Fatalf("request before initialize: %+v", r)
 	}
 	c.initialize()
-	// malformed JSON with a readable id is answered; without one it is logged
+	// malformed JSON with a readable id is answered with it; without one,
+	// with a null id (JSON-RPC 2.0, 5.1)
 	c.raw(`{"jsonrpc":"2.0","id":77,"method":"textDocument/hover","params":{"textDocument":`)
 	if m := c.read(); m.Error == nil || m.Error.Code != codeParseError {
 		t.Fatalf("malformed JSON: %+v", m)
 	}
 	c.raw(`}}}`)
-	if m := c.read(); m.Method != "window/logMessage" {
+	if m := c.read(); m.Error == nil || m.Error.Code != codeParseError || string(m.ID) != "null" {
 		t.Fatalf("garbage: %+v", m)
 	}
 	// an oversized message is skipped without being held

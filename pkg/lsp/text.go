@@ -123,19 +123,6 @@ func (t *text) column(p Position) (line, col int) {
 	return p.Line + 1, utf8.RuneCountInString(t.lineText(p.Line)[:off]) + 1
 }
 
-// apply applies one content change of didChange: a whole new text, or
-// a range replaced.
-func (t *text) apply(c TextDocumentContentChangeEvent) string {
-	if c.Range == nil {
-		return c.Text
-	}
-	from, to := t.offset(c.Range.Start), t.offset(c.Range.End)
-	if to < from {
-		from, to = to, from
-	}
-	return t.s[:from] + c.Text + t.s[to:]
-}
-
 // token is the range of the YAML token starting at aclint's position:
 // a quoted scalar to its closing quote, a plain one to the next space,
 // separator or comment; at least one character when the line has one.
