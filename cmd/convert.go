@@ -79,7 +79,7 @@ yarn.acl.enable unknown, something aclint cannot read as YARN does).`,
 					return usageErr("writing output: %w", err)
 				}
 			} else if err := safewrite.Output(output, func(w io.Writer) error { _, err := w.Write(res.YAML); return err }); err != nil {
-				return usageErr("%w", err)
+				return usageErr("writing %s: %w", output, err)
 			}
 			var b strings.Builder
 			for _, n := range res.Notes {

@@ -4,6 +4,7 @@ import (
 	"github.com/aclint/aclint/pkg/yunikorn"
 
 	"fmt"
+	"os"
 
 	"github.com/aclint/aclint/pkg/config"
 	"github.com/aclint/aclint/pkg/lint"
@@ -14,6 +15,11 @@ import (
 // settings of each file, and returns the report and the number of configs
 // linted.
 func collectFindings(s *streams, o *lintOptions, args []string) (*report.Report, int, error) {
+	if o.fix {
+		if err := fixableArgs(args); err != nil {
+			return nil, 0, err
+		}
+	}
 	jobs, err := collectLintInputs(s, args, o.verbose, o.system)
 	if err != nil {
 		return nil, 0, err
@@ -156,4 +162,34 @@ func ruleOverrides(disable, enable []string) (map[string]string, error) {
 		out[name] = r.Severity.String()
 	}
 	return out, nil
+}
+
+// fixableArgs refuses, before anything is read, a file named for --fix
+// that is not a regular file: a FIFO would be read, then block --fix's
+// second opening; a device cannot be rewritten. Directories are searched,
+// and a search passes such files over.
+func fixableArgs(args []string) error {
+	for _, a := range args {
+		if a == "-" {
+			continue
+		}
+		info, err := os.Stat(a)
+		if err != nil || info.IsDir() || info.Mode().IsRegular() {
+			continue // reading says what is wrong with a missing file
+		}
+		return usageErr("%s: --fix rewrites regular files only, and this is %s; lint it without --fix, or use --diff on a copy", a, fileKind(info.Mode()))
+	}
+	return nil
+}
+
+func fileKind(m os.FileMode) string {
+	switch {
+	case m&os.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a regular file"
 }

@@ -6,6 +6,7 @@ package input
 
 import (
 	"github.com/aclint/aclint/internal/progress"
+	"sync"
 
 	"errors"
 	"fmt"
@@ -110,6 +111,9 @@ func ReadFile(path string) ([]byte, error) {
 	}
 	if info.IsDir() {
 		return nil, errors.New("is a directory")
+	}
+	if info.Mode().IsRegular() {
+		remember(info)
 	}
 	if size := info.Size(); info.Mode().IsRegular() && size > 0 {
 		if size > MaxSize {
@@ -346,3 +350,35 @@ type described struct {
 
 func (d *described) Error() string { return d.msg }
 func (d *described) Unwrap() error { return d.err }
+
+// The regular files this process read, so that no output is written over
+// one of them (IsInput): `convert yarn cs.xml -o cs.xml` or
+// `report -o html=q.yaml -f q.yaml` would replace the config they read.
+var (
+	readMu sync.Mutex
+	read   []os.FileInfo
+)
+
+func remember(info os.FileInfo) {
+	readMu.Lock()
+	read = append(read, info)
+	readMu.Unlock()
+}
+
+// IsInput reports whether path is a file this process read as an input,
+// under any name: the same file through a link, a hard link or another
+// spelling of the path is the same file.
+func IsInput(path string) bool {
+	info, err := os.Stat(path)
+	if err != nil {
+		return false
+	}
+	readMu.Lock()
+	defer readMu.Unlock()
+	for _, r := range read {
+		if os.SameFile(r, info) {
+			return true
+		}
+	}
+	return false
+}

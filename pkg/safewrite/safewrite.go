@@ -18,6 +18,8 @@ import (
 	"path/filepath"
 	"sync"
 	"syscall"
+
+	"github.com/aclint/aclint/pkg/input"
 )
 
 // temps are the temporary files being written, removed on SIGINT or
@@ -71,8 +73,12 @@ func createTemp(dir, base string) (*os.File, error) {
 }
 
 // testHookAfterTemp lets a test interrupt a write with its temporary file
-// on disk.
-var testHookAfterTemp func(string)
+// on disk; testHookBeforeRename lets it change the file --fix is about to
+// replace.
+var (
+	testHookAfterTemp    func(string)
+	testHookBeforeRename func(string)
+)
 
 // Output writes a report to path, which the command line named: a regular
 // file (or a new one) is replaced atomically, through a temporary file
@@ -80,6 +86,9 @@ var testHookAfterTemp func(string)
 // target; a device, a FIFO or /dev/stdout is written through, never
 // replaced; a directory is an error.
 func Output(path string, fill func(io.Writer) error) error {
+	if input.IsInput(path) {
+		return errIsInput
+	}
 	if streamPath(path) {
 		// /dev/stdout, /dev/fd/N, /proc/self/fd/N: the descriptor of the
 		// process itself, whatever file is behind it
@@ -113,6 +122,9 @@ func Output(path string, fill func(io.Writer) error) error {
 	return replace(real, fill, mode(info.Mode().Perm()))
 }
 
+// errIsInput is an output path that names a file this run read.
+var errIsInput = errors.New("it is one of this run's inputs, and aclint never writes over a file it reads: name another output file")
+
 // streamPath reports a path of the kernel's own: under /dev or /proc.
 func streamPath(p string) bool {
 	abs, err := filepath.Abs(p)
@@ -145,7 +157,10 @@ func through(path string, fill func(io.Writer) error) error {
 // rename, so that a reader sees the old file or the new one, never half.
 // keep gives the temporary file the old file's owner and mode before the
 // rename; its error stops the write.
-func replace(path string, fill func(io.Writer) error, keep func(*os.File) error) error {
+//
+// unchanged, when not nil, runs right before the rename: --fix checks there
+// that the file is still the one it read.
+func replace(path string, fill func(io.Writer) error, keep func(*os.File) error, unchanged ...func() error) error {
 	tmp, err := createTemp(filepath.Dir(path), filepath.Base(path))
 	if err != nil {
 		return err
@@ -163,6 +178,14 @@ func replace(path string, fill func(io.Writer) error, keep func(*os.File) error)
 	}
 	if err := tmp.Close(); err != nil {
 		return err
+	}
+	for _, check := range unchanged {
+		if testHookBeforeRename != nil {
+			testHookBeforeRename(path)
+		}
+		if err := check(); err != nil {
+			return err
+		}
 	}
 	if err := os.Rename(name, path); err != nil {
 		return err
@@ -196,6 +219,9 @@ func Inside(root, rel string, fill func(io.Writer) error) error {
 		return err
 	}
 	defer r.Close()
+	if input.IsInput(filepath.Join(root, rel)) {
+		return fmt.Errorf("output path %q: %w", rel, errIsInput)
+	}
 	if info, err := r.Lstat(rel); err == nil && !info.Mode().IsRegular() {
 		return fmt.Errorf("output path %q is not a regular file (a link, a device or a directory): the repository's settings may not write there", rel)
 	}
@@ -267,12 +293,12 @@ func Fix(path string, read Read, content []byte, opts FixOptions) error {
 	if info.Mode().Perm()&0o222 == 0 {
 		return &RefusedError{path, fmt.Sprintf("the file is read-only (mode %04o); make it writable to let --fix change it", info.Mode().Perm())}
 	}
-	if err := syscall.Access(target, 2 /* W_OK */); err != nil {
+	if !writable(target) {
 		return &RefusedError{path, "no permission to write it"}
 	}
-	st, _ := info.Sys().(*syscall.Stat_t)
-	if st != nil && st.Nlink > 1 && !opts.HardLinks {
-		return &RefusedError{path, fmt.Sprintf("the file has %d hard links, and replacing it would leave the other names with the old content; give --fix-hardlinks to write it in place for every name", st.Nlink)}
+	st := metaOf(info)
+	if st.ok && st.nlink > 1 && !opts.HardLinks {
+		return &RefusedError{path, fmt.Sprintf("the file has %d hard links, and replacing it would leave the other names with the old content; give --fix-hardlinks to write it in place for every name", st.nlink)}
 	}
 	// the file must be what aclint read: an editor or another job may have
 	// changed it meanwhile, and writing would lose that edit
@@ -283,19 +309,44 @@ func Fix(path string, read Read, content []byte, opts FixOptions) error {
 	if !bytes.Equal(now, read.Data) || read.Info != nil && !os.SameFile(read.Info, info) {
 		return &RefusedError{path, "the file changed since aclint read it; run aclint again"}
 	}
-	if st != nil && st.Nlink > 1 {
+	// and it must still be that file when the new content replaces it:
+	// writing the temporary file takes time, and an edit saved meanwhile
+	// would be lost. Inode, size, modification and change times are
+	// compared again right before the rename.
+	checked, err := os.Stat(target)
+	if err != nil {
+		return err
+	}
+	unchanged := func() error {
+		again, err := os.Stat(target)
+		if err != nil || !sameVersion(checked, again) {
+			return &RefusedError{path, "the file changed while aclint was writing its fixes; run aclint again"}
+		}
+		return nil
+	}
+	if st.ok && st.nlink > 1 {
 		return inPlace(target, content)
 	}
 	write := func(w io.Writer) error { _, err := w.Write(content); return err }
 	return replace(target, write, func(tmp *os.File) error {
-		if st != nil {
+		if st.ok {
 			// chown first: it clears setuid and setgid, which chmod then sets
-			if err := tmp.Chown(int(st.Uid), int(st.Gid)); err != nil {
-				return &RefusedError{path, fmt.Sprintf("cannot keep its owner and group (%d:%d): %v", st.Uid, st.Gid, err)}
+			if err := tmp.Chown(st.uid, st.gid); err != nil {
+				return &RefusedError{path, fmt.Sprintf("cannot keep its owner and group (%d:%d): %v", st.uid, st.gid, err)}
 			}
 		}
 		return tmp.Chmod(info.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky))
-	})
+	}, unchanged)
+}
+
+// sameVersion reports whether two looks at a file saw the same version of
+// it: the same inode, size, modification time and (where the system has
+// one) change time, which any write or metadata change moves.
+func sameVersion(a, b fs.FileInfo) bool {
+	if !os.SameFile(a, b) || a.Size() != b.Size() || !a.ModTime().Equal(b.ModTime()) || a.Mode() != b.Mode() {
+		return false
+	}
+	return metaOf(a) == metaOf(b)
 }
 
 // inPlace rewrites a hard-linked file through its own inode.

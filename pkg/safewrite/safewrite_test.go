@@ -2,6 +2,7 @@ package safewrite
 
 import (
 	"errors"
+	"github.com/aclint/aclint/pkg/input"
 	"io"
 	"io/fs"
 	"os"
@@ -238,4 +239,80 @@ func TestInterruptRemovesTemp(t *testing.T) {
 		t.Errorf("exit: %v, want 143", err)
 	}
 	noTemps(t, dir)
+}
+
+// TestFixRefusesEditDuringWrite: an edit saved while --fix writes its
+// temporary file is not lost: the file is checked again (inode, size,
+// modification and change times) right before the rename, and the write is
+// refused. Before, the check ran before the temporary file was written
+// only, and the rename replaced the edit.
+func TestFixRefusesEditDuringWrite(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "queues.yaml")
+	for _, edit := range []struct {
+		name string
+		do   func()
+	}{
+		{"content of the same size", func() { os.WriteFile(p, []byte("OLD"), 0o644) }},
+		{"content appended", func() { os.WriteFile(p, []byte("old, edited"), 0o644) }},
+		{"replaced by an editor's rename", func() {
+			os.WriteFile(p+".swp", []byte("old"), 0o644)
+			os.Rename(p+".swp", p)
+		}},
+		{"mode changed", func() { os.Chmod(p, 0o600) }},
+	} {
+		os.WriteFile(p, []byte("old"), 0o644)
+		os.Chmod(p, 0o644)
+		info, _ := os.Stat(p)
+		var after string
+		testHookBeforeRename = func(string) {
+			testHookBeforeRename = nil
+			time.Sleep(10 * time.Millisecond) // a later modification time, on coarse clocks too
+			edit.do()
+			after = read(t, p)
+		}
+		err := Fix(p, Read{[]byte("old"), info}, []byte("new"), FixOptions{})
+		testHookBeforeRename = nil
+		var refused *RefusedError
+		if !errors.As(err, &refused) || !strings.Contains(err.Error(), "changed while aclint was writing") {
+			t.Errorf("%s: %v", edit.name, err)
+		}
+		if got := read(t, p); got != after {
+			t.Errorf("%s: the edit was lost: %q, want %q", edit.name, got, after)
+		}
+		noTemps(t, dir)
+	}
+	// unchanged: written
+	os.WriteFile(p, []byte("old"), 0o644)
+	info, _ := os.Stat(p)
+	if err := Fix(p, Read{[]byte("old"), info}, []byte("new"), FixOptions{}); err != nil || read(t, p) != "new" {
+		t.Errorf("unchanged file: %v, %q", err, read(t, p))
+	}
+}
+
+// TestOutputNeverOverAnInput: a file read as an input is never replaced by
+// an output, under its own name or through a link; other files are.
+func TestOutputNeverOverAnInput(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "queues.yaml")
+	os.WriteFile(in, []byte("partitions: []\n"), 0o644)
+	if _, err := input.ReadFile(in); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.html")
+	os.Symlink(in, link)
+	for _, p := range []string{in, link, filepath.Join(dir, ".", "queues.yaml")} {
+		if err := Output(p, text("<html>")); err == nil || !strings.Contains(err.Error(), "one of this run's inputs") {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+	if err := Inside(dir, "queues.yaml", text("<html>")); err == nil || !strings.Contains(err.Error(), "one of this run's inputs") {
+		t.Errorf("Inside: %v", err)
+	}
+	if read(t, in) != "partitions: []\n" {
+		t.Fatal("the input was replaced")
+	}
+	if err := Output(filepath.Join(dir, "report.html"), text("<html>")); err != nil {
+		t.Error(err)
+	}
 }

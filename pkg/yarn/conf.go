@@ -172,7 +172,8 @@ func ReadConf(file string, data []byte) (*Conf, error) {
 		if err != nil {
 			// after a DOCTYPE, an unknown entity may be one it declares;
 			// Go's reader takes XML 1.0 only, Java's 1.1 too
-			return nil, &FileError{File: file, Pos: at, Refused: !doctype && !otherCharset && !xml11(data), Err: err}
+			fe := &FileError{File: file, Pos: at, Refused: !doctype && !otherCharset && !xml11(data), Err: err}
+			return nil, fe.entity(doctype)
 		}
 		switch t := t.(type) {
 		case xml.StartElement:
@@ -373,6 +374,25 @@ func xml11(data []byte) bool {
 	}
 	decl := data[:end]
 	return bytes.Contains(decl, []byte(`version="1.1"`)) || bytes.Contains(decl, []byte(`version='1.1'`))
+}
+
+// entity names the real cause when the error is an entity reference after
+// a DOCTYPE: aclint does not expand the entities a DOCTYPE declares, so
+// "invalid character entity &x;" would blame the reference for what is the
+// DOCTYPE's.
+func (e *FileError) entity(doctype bool) *FileError {
+	var se *xml.SyntaxError
+	if !doctype || !errors.As(e.Err, &se) {
+		return e
+	}
+	name, ok := strings.CutPrefix(se.Msg, "invalid character entity ")
+	if !ok {
+		return e
+	}
+	name = strings.TrimSuffix(name, " (no semicolon)")
+	e.Err = fmt.Errorf("the entity reference %s is not expanded: aclint does not apply the DOCTYPE that declares it, nor expand its entities", name)
+	e.Hint = "write the value itself in place of the entity and remove the DOCTYPE; aclint then reads the file as Hadoop does"
+	return e
 }
 
 // nsError is a namespace error of one element, with its fix.

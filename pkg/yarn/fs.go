@@ -78,7 +78,8 @@ func readDOM(file string, data []byte) (*fsElement, []Unknown, error) {
 		if err != nil {
 			// a name with two colons is an error to Go's reader, not to
 			// the Fair Scheduler's (not namespace aware)
-			return nil, nil, &FileError{File: file, Pos: at, Refused: !doctype && !otherCharset && !xml11(data) && !twoColonName.Match(data), Err: err}
+			fe := &FileError{File: file, Pos: at, Refused: !doctype && !otherCharset && !xml11(data) && !twoColonName.Match(data), Err: err}
+			return nil, nil, fe.entity(doctype)
 		}
 		switch t.(type) {
 		case xml.StartElement, xml.CharData:

@@ -113,12 +113,19 @@ func aclEnableFor(c *Conf, path string, related []*lint.Input) siteInfo {
 	}
 	site := filepath.Join(dir, siteName)
 	info, err := os.Lstat(site)
-	if err != nil || !info.Mode().IsRegular() || info.Size() > input.MaxSize {
+	switch {
+	case err != nil:
 		return siteInfo{}
+	case info.Mode()&os.ModeSymlink != 0:
+		return siteInfo{why: fmt.Sprintf("%s is a link, which aclint does not follow next to a linted file (it may lead out of the repository); it was skipped", site)}
+	case !info.Mode().IsRegular():
+		return siteInfo{why: fmt.Sprintf("%s is not a regular file (a FIFO, a device or a directory), so it was skipped", site)}
+	case info.Size() > input.MaxSize:
+		return siteInfo{why: fmt.Sprintf("%s is larger than --max-input-size (%s), so it was skipped", site, input.FormatSize(input.MaxSize))}
 	}
 	data, err := input.ReadFile(site)
 	if err != nil {
-		return siteInfo{}
+		return siteInfo{why: fmt.Sprintf("%s could not be read (%v)", site, err)}
 	}
 	sc, err := ReadConf(site, data)
 	if err != nil || len(sc.Unknown) > 0 {
