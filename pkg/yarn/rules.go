@@ -745,7 +745,7 @@ var _ = register(&lint.Rule{
 		why = s.site.why
 	}
 	report(first.NamePos, fmt.Sprintf("whether YARN checks the %d queue ACL(s) of this file depends on yarn.acl.enable (false by default), and %s", count, why),
-		"name its yarn-site.xml on the command line (aclint lint capacity-scheduler.xml conf/yarn-site.xml): a file named there is read whatever it is")
+		"lint it with its yarn-site.xml (aclint lint capacity-scheduler.xml yarn-site.xml)")
 })
 
 var _ = register(&lint.Rule{
