@@ -158,7 +158,16 @@ func TestPreCommitHooks(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: files pattern: %v", h.ID, err)
 		}
-		for path, want := range map[string]bool{"queues.yaml": true, "deploy/queues.yml": true, "k8s/yunikorn-configs.yaml": true, "values.yaml": false, "myqueues.yaml": false} {
+		cases := map[string]bool{"queues.yaml": true, "deploy/queues.yml": true, "k8s/yunikorn-configs.yaml": true, "values.yaml": false, "myqueues.yaml": false}
+		if h.Entry == "aclint lint" {
+			// every system's files
+			for path, want := range map[string]bool{"conf/capacity-scheduler.xml": true, "fair-scheduler.xml": true, "etc/hadoop/yarn-site.xml": true,
+				"mesos/acls.json": true, "mesos-acls.json": true, "ytsaurus-tree.yaml": true, "cluster/prod.ytsaurus.json": true, "yt_acls.yml": true,
+				"package.json": false, "pom.xml": false, "core-site.xml": false, "myacls.json": false} {
+				cases[path] = want
+			}
+		}
+		for path, want := range cases {
 			if re.MatchString(path) != want {
 				t.Errorf("%s: files pattern on %s: want %v", h.ID, path, want)
 			}
@@ -170,6 +179,81 @@ func TestPreCommitHooks(t *testing.T) {
 		if err != nil || yaml.Unmarshal(b, &v) != nil {
 			t.Errorf("%s is not valid YAML: %v", wf, err)
 		}
+	}
+}
+
+// TestPreCommitTryRepo runs the hooks as pre-commit runs them (pre-commit
+// try-repo on this checkout, Debian's pre-commit) on a repository with a
+// config of every system: each file is linted, a finding fails the hook,
+// and a clean repository passes. Both the hook that builds aclint with Go
+// (language: golang) and the one that takes it from the PATH run.
+func TestPreCommitTryRepo(t *testing.T) {
+	pc, err := exec.LookPath("pre-commit")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("pre-commit is missing in CI: .ci/run installs it")
+		}
+		t.Skip("pre-commit is not installed (apt-get install pre-commit, or run .ci/run)")
+	}
+	root, _ := os.Getwd()
+	bin := t.TempDir()
+	if out, err := exec.Command("go", "build", "-o", filepath.Join(bin, "aclint"), ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	repo := func(files map[string]string) string {
+		dir := t.TempDir()
+		for name, src := range files {
+			b, err := os.ReadFile(filepath.Join(root, src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755)
+			os.WriteFile(filepath.Join(dir, name), b, 0o644)
+		}
+		for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-q", "-m", "configs"}} {
+			cmd := exec.Command("git", args...)
+			cmd.Dir = dir
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("git %v: %v\n%s", args, err, out)
+			}
+		}
+		return dir
+	}
+	tryRepo := func(dir, hook string) (int, string) {
+		cmd := exec.Command(pc, "try-repo", root, hook, "--all-files", "--verbose", "--color", "never")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "PRE_COMMIT_HOME="+filepath.Join(t.TempDir(), "pre-commit"), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+		out, err := cmd.CombinedOutput()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return code, string(out)
+	}
+	all := repo(map[string]string{
+		"deploy/queues.yaml":            "examples/queues.yaml",
+		"hadoop/capacity-scheduler.xml": "examples/yarn/capacity-scheduler.xml",
+		"hadoop/yarn-site.xml":          "examples/yarn/yarn-site.xml",
+		"mesos/acls.json":               "examples/mesos-acls.json",
+		"yt/ytsaurus-tree.yaml":         "examples/ytsaurus-tree.yaml",
+		"README.md":                     "README.md",
+	})
+	for _, hook := range []string{"aclint-system", "aclint"} {
+		code, out := tryRepo(all, hook)
+		if code != 1 {
+			t.Errorf("%s on configs with findings: exit %d\n%s", hook, code, out)
+		}
+		for _, want := range []string{"deploy/queues.yaml:", "hadoop/capacity-scheduler.xml:", "mesos/acls.json:", "yt/ytsaurus-tree.yaml:"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: no finding in %s\n%s", hook, strings.TrimSuffix(want, ":"), out)
+			}
+		}
+	}
+	clean := repo(map[string]string{"queues.yaml": "examples/placement/queues.yaml"})
+	if code, out := tryRepo(clean, "aclint-system"); code != 0 || !strings.Contains(out, "Passed") {
+		t.Errorf("a clean config: exit %d\n%s", code, out)
 	}
 }
 

@@ -116,12 +116,8 @@ scheduler itself would make.`,
 		return nil
 	}
 	// --version prints what `aclint version` prints
-	ver, commit := buildInfo()
-	if commit == "" {
-		commit = "unknown"
-	}
-	root.Version = ver
-	root.SetVersionTemplate(fmt.Sprintf("aclint %s (commit %s)\n", ver, commit))
+	root.Version, _ = buildInfo()
+	root.SetVersionTemplate(versionLine())
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageErr("%w\nrun '%s --help' for usage", err, c.CommandPath())
 	})
