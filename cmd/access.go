@@ -96,7 +96,7 @@ usage).`,
 	}
 	f := c.Flags()
 	f.StringVar(&groups, "groups", "", "comma-separated groups as the request carries them (default: the resolver finds them)")
-	a.register(f, "queues where the user has neither submit nor admin", "text, json or csv")
+	a.register(s, f, "queues where the user has neither submit nor admin", "text, json or csv")
 	tagFlags(f, &tags, &podFile, &nsFile)
 	resolvers.register(c)
 	return c

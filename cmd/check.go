@@ -100,7 +100,7 @@ partition or queue, usage).`,
 		},
 	}
 	f := c.Flags()
-	configFlags(f, &files, &key)
+	s.configFlags(f, &files, &key)
 	f.StringVar(&groups, "groups", "", "comma-separated groups as the request carries them, used exactly as given")
 	f.StringVar(&action, "action", "submit", "access to check: submit or admin")
 	verdictFlags(f, &output, &quiet, "the decision, every ACL consulted and the notes")

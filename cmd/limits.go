@@ -78,7 +78,7 @@ rejects, a failing resolver).`,
 		},
 	}
 	f := c.Flags()
-	configFlags(f, &files, &key)
+	s.configFlags(f, &files, &key)
 	f.StringVar(&groups, "groups", "", "comma-separated groups as the request carries them, used exactly as given")
 	f.StringVarP(&output, "output", "o", "text", "output format: text, or json (the figures, every level and the notes)")
 	tagFlags(f, &tags, &podFile, &nsFile)

@@ -29,7 +29,13 @@ func (s *streams) readOptions(key string, verbose bool) yunikorn.ReadOptions {
 // exit 2 with its first errors (aclint lint lists every one). Errors for
 // which tolerate is true do not refuse it.
 func load(s *streams, files []string, key string, tolerate func(lint.Finding) bool) (*yunikorn.Loaded, error) {
-	l, err := yunikorn.Load(files, s.readOptions(key, false), tolerate)
+	files, fetched, err := s.fetchServers(files)
+	if err != nil {
+		return nil, err
+	}
+	opts := s.readOptions(key, false)
+	opts.Preloaded = fetched
+	l, err := yunikorn.Load(files, opts, tolerate)
 	if l != nil {
 		for _, w := range l.Warnings {
 			fmt.Fprintln(s.err, "aclint: "+w)
@@ -76,7 +82,13 @@ func (e *explained) Unwrap() error { return e.err }
 // loadInputs reads the YuniKorn configs named by paths (yunikorn.Read) and
 // says on standard error what the ConfigMap merge did.
 func loadInputs(s *streams, paths []string, key string, verbose bool) ([]*config.Document, error) {
-	docs, notes, err := yunikorn.Read(paths, s.readOptions(key, verbose))
+	paths, fetched, err := s.fetchServers(paths)
+	if err != nil {
+		return nil, err
+	}
+	opts := s.readOptions(key, verbose)
+	opts.Preloaded = fetched
+	docs, notes, err := yunikorn.Read(paths, opts)
 	if err != nil {
 		return nil, usageErr("%w", err)
 	}

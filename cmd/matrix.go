@@ -147,7 +147,7 @@ memory. The text table splits its columns to fit the terminal (COLUMNS, or --wid
 	f.StringVar(&subjects, "subjects", "", "more columns: comma-separated user:NAME or group:NAME (a bare NAME is a user)")
 	f.StringVar(&groupsFile, "groups-file", "", "add the users of this groups file, each with its groups")
 	f.IntVar(&width, "width", 0, "text table width (default: $COLUMNS, or 120)")
-	a.register(f, "queues where no subject has access", "text, csv or json")
+	a.register(s, f, "queues where no subject has access", "text, csv or json")
 	f.StringVar(&layout, "layout", "auto", "text only: grid (a column per subject), list (per queue, who gains access there), or auto (grid while it fits in "+strconv.Itoa(maxGridBlocks)+" blocks of --width)")
 	return c
 }

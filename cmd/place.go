@@ -164,7 +164,7 @@ partition, bad input, a pod whose submitter is not given).`,
 		},
 	}
 	f := c.Flags()
-	configFlags(f, &files, &key)
+	s.configFlags(f, &files, &key)
 	f.StringVar(&groups, "groups", "", "comma-separated groups as the request carries them (default: none, so the resolver runs)")
 	f.StringVar(&queue, "queue", "", "the queue the application asks for (default: none)")
 	f.StringArrayVar(&tags, "tag", nil, "an application tag KEY=VALUE, e.g. namespace=team-a (repeatable)")

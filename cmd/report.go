@@ -70,7 +70,7 @@ Exit codes: 0 written, 2 a config YuniKorn rejects or an input or output error.`
 		},
 	}
 	f := c.Flags()
-	configFlags(f, &files, &key)
+	s.configFlags(f, &files, &key)
 	f.StringVarP(&output, "output", "o", "html", "html (to standard output) or html=PATH")
 	return c
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/aclint/aclint/pkg/config"
 
 	"github.com/aclint/aclint/pkg/acl"
 
@@ -102,10 +101,6 @@ func answerErr(err error) error {
 
 // configFlags registers -f and --key, the config every YuniKorn question
 // is asked against, the same way in every command.
-func configFlags(f *pflag.FlagSet, files *[]string, key *string) {
-	f.StringArrayVarP(files, "file", "f", nil, "queue config or ConfigMap file, or - for standard input (repeatable; default ./queues.yaml)")
-	f.StringVar(key, "key", config.DefaultKey, "ConfigMap data key holding the queue config")
-}
 
 // tagFlags registers --tag, --pod and --namespace: the request's tags.
 func tagFlags(f *pflag.FlagSet, tags *[]string, podFile, nsFile *string) {
@@ -133,8 +128,8 @@ type auditFlags struct {
 
 // register adds the flags; rows says what --only-access leaves out,
 // formats the -o values.
-func (a *auditFlags) register(f *pflag.FlagSet, rows, formats string) {
-	configFlags(f, &a.files, &a.key)
+func (a *auditFlags) register(s *streams, f *pflag.FlagSet, rows, formats string) {
+	s.configFlags(f, &a.files, &a.key)
 	scopeFlags(f, &a.partition, &a.under, &a.onlyAccess, rows)
 	f.StringVarP(&a.output, "output", "o", "text", "output format: "+formats)
 }

@@ -59,6 +59,7 @@ type streams struct {
 	rawErr           io.Writer       // standard error itself, for the progress line
 	meter            *progress.Meter // the progress line, while it runs
 	maxMemory        int64           // --max-memory, once the flags are read
+	server           serverFlags     // how --server is reached
 }
 
 // NewRoot builds the aclint command tree, for Execute and for generating

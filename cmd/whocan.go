@@ -66,7 +66,7 @@ Exit codes: 0 answered, 2 error (a config YuniKorn rejects, unknown partition or
 		},
 	}
 	f := c.Flags()
-	configFlags(f, &files, &key)
+	s.configFlags(f, &files, &key)
 	f.StringVar(&action, "action", "submit", "access to list: submit or admin")
 	f.StringVarP(&output, "output", "o", "text", "output format: text, json or csv")
 	return c

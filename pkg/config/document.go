@@ -55,8 +55,12 @@ type Document struct {
 	Key     string // the data or binaryData key
 	Gzipped bool
 
-	// Settings are the ConfigMap's other data keys (nil for a raw file).
+	// Settings are the ConfigMap's other data keys (nil for a raw file),
+	// or a running scheduler's extra settings.
 	Settings map[string]Setting
+
+	// Running is set for a running scheduler's config (GET /ws/v1/config)
+	Running *Running
 
 	Root     *yaml.Node // the first document's top node; nil when empty or unparseable
 	Problems []Problem  // YAML-level problems, found while parsing

@@ -172,6 +172,11 @@ func fromBytes(path string, data []byte, opts LoadOptions, explicit bool) ([]*Do
 		}
 		return docs, nil
 	}
+	if scan.parsed && scan.first != nil && len(scan.first.Content) > 0 && isRunningDump(scan.first.Content[0]) {
+		d := adoptDocument(path, data, scan)
+		d.zeroBytes = zeroBytes
+		return []*Document{runningDocument(d)}, nil
+	}
 	queueConfig := scan.hasKey("partitions") || !scan.parsed && looksLikeQueueConfig(data)
 	if !queueConfig && scan.parsed && scan.first != nil && len(scan.first.Content) > 0 {
 		if values := field(scan.first.Content[0], HelmValuesKey); values != nil {
@@ -646,6 +651,9 @@ func Merge(docs []*Document) (*Document, []string) {
 
 // Describe names the document for messages.
 func (d *Document) Describe() string {
+	if d.Running != nil {
+		return d.File + " (a running scheduler's config)"
+	}
 	if d.ConfigMap == "" && d.Key == "" {
 		return d.File
 	}

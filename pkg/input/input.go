@@ -156,6 +156,10 @@ type Options struct {
 	Warn func(path, reason string)
 	// Exts are the endings a directory search reads (case-insensitive).
 	Exts []string
+	// Preloaded are inputs already read, by the name they are given
+	// under (a running scheduler's config fetched over HTTP): they are
+	// taken as they are, never looked for on disk.
+	Preloaded map[string][]byte
 }
 
 // Read reads the inputs: a file, "-" for standard input, or a directory
@@ -179,6 +183,10 @@ func Read(paths []string, opts Options) ([]*lint.Input, error) {
 		return false
 	}
 	for _, p := range paths {
+		if data, ok := opts.Preloaded[p]; ok {
+			out = append(out, &lint.Input{Path: p, Data: data, Explicit: true, Arg: p})
+			continue
+		}
 		if p == "-" {
 			name, data, err := ReadSource(p, opts.Stdin)
 			if err != nil {

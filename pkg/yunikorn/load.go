@@ -21,6 +21,9 @@ type ReadOptions struct {
 	// Skip is told about each file a directory search passes over (nil:
 	// nothing is said); Warn about each it refuses to read.
 	Skip, Warn func(path, reason string)
+	// Preloaded are inputs already read, by name (a running scheduler's
+	// config, fetched)
+	Preloaded map[string][]byte
 }
 
 // InputError is an input that cannot be a YuniKorn config question: a
@@ -36,7 +39,7 @@ func (e *InputError) Unwrap() error { return e.Err }
 // YuniKorn's key-by-key merge does. The notes say what the merge did.
 func Read(paths []string, opts ReadOptions) (docs []*config.Document, notes []string, err error) {
 	lopts := config.LoadOptions{Key: opts.Key, Stdin: opts.Stdin, Skip: opts.Skip}
-	ins, err := input.Read(paths, input.Options{Stdin: opts.Stdin, Skip: opts.Skip, Warn: opts.Warn, Exts: Sys{}.Extensions()})
+	ins, err := input.Read(paths, input.Options{Stdin: opts.Stdin, Skip: opts.Skip, Warn: opts.Warn, Exts: Sys{}.Extensions(), Preloaded: opts.Preloaded})
 	if err != nil {
 		return nil, nil, &InputError{err}
 	}
