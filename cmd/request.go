@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-
 	"github.com/aclint/aclint/pkg/acl"
 
 	"github.com/aclint/aclint/pkg/input"

@@ -114,7 +114,7 @@ func TestServerFailuresAreNoAnswer(t *testing.T) {
 	t.Cleanup(func() { close(release) }) // before the server's Close, which waits for the handler
 	for _, tc := range []struct {
 		name, url, want string
-		extra          []string
+		extra           []string
 	}{
 		{"refused", refused, "cannot reach the scheduler", nil},
 		{"404", handler(func(w http.ResponseWriter, r *http.Request) { http.NotFound(w, r) }), "answered 404 Not Found", nil},

@@ -33,25 +33,48 @@ const RunningSource = "the running scheduler (extra)"
 var dumpKeys = map[string]bool{"extra": true, "deadlockdetectionenabled": true, "deadlocktimeoutseconds": true}
 
 // isRunningDump reports whether a top-level mapping is a running
-// scheduler's config: the JSON form has Go's field name Partitions; the
-// YAML form has partitions and a key a queues.yaml cannot have (YuniKorn
-// refuses them in a file) that the dump always carries.
+// scheduler's config: its checksum (64 upper-case hex digits, as core
+// writes it) beside partitions, and a key only the dump has (extra, the
+// deadlock settings). The JSON form has Go's field names and is a flow
+// mapping. A queues.yaml with a stray extra: key, or Partitions: in
+// capitals, is none of these and stays the file YuniKorn refuses.
 func isRunningDump(top *yaml.Node) bool {
 	if top == nil || top.Kind != yaml.MappingNode {
 		return false
 	}
-	partitions, dump := false, false
+	json := top.Style&yaml.FlowStyle != 0
+	partitions, checksum, dump := false, false, false
 	for i := 0; i+1 < len(top.Content); i += 2 {
-		switch k := top.Content[i].Value; {
-		case k == "Partitions":
-			return true
+		k, v := top.Content[i].Value, top.Content[i+1]
+		if json {
+			k = jsonKeys[k]
+		}
+		switch {
 		case k == "partitions":
-			partitions = true
+			partitions = v.Kind == yaml.SequenceNode
+		case k == "checksum":
+			checksum = v.Kind == yaml.ScalarNode && coreChecksum(v.Value)
 		case dumpKeys[k]:
 			dump = true
 		}
 	}
-	return partitions && dump
+	return partitions && checksum && dump
+}
+
+// jsonKeys are the dump's top-level keys in the JSON form.
+var jsonKeys = map[string]string{"Partitions": "partitions", "Checksum": "checksum", "Extra": "extra",
+	"DeadlockDetectionEnabled": "deadlockdetectionenabled", "DeadlockTimeoutSeconds": "deadlocktimeoutseconds"}
+
+func coreChecksum(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if (c < '0' || c > '9') && (c < 'A' || c > 'F') {
+			return false
+		}
+	}
+	return true
 }
 
 // runningDocument makes the document of a dump: its tree becomes the queue
@@ -117,4 +140,13 @@ func lowerKeys(n *yaml.Node) {
 			lowerKeys(c)
 		}
 	}
+}
+
+// IsRunning reports whether data is a running scheduler's config.
+func IsRunning(data []byte) bool {
+	var n yaml.Node
+	if yaml.Unmarshal(data, &n) != nil || len(n.Content) == 0 {
+		return false
+	}
+	return isRunningDump(n.Content[0])
 }

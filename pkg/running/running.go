@@ -25,7 +25,7 @@ import (
 	"strings"
 	"time"
 
-	"gopkg.in/yaml.v3"
+	"github.com/aclint/aclint/pkg/config"
 )
 
 // Options say how to reach the scheduler.
@@ -181,27 +181,9 @@ func Config(ctx context.Context, server string, o Options) ([]byte, string, erro
 	return data, target, nil
 }
 
-// IsConfig reports whether data is a running scheduler's config: a YAML
-// or JSON mapping with partitions (Partitions) and a key only the
-// scheduler's dump has.
-func IsConfig(data []byte) bool {
-	var m map[string]any
-	if err := yaml.Unmarshal(data, &m); err != nil {
-		return false
-	}
-	if _, ok := m["Partitions"]; ok {
-		return true
-	}
-	if _, ok := m["partitions"]; !ok {
-		return false
-	}
-	for _, k := range []string{"checksum", "extra", "deadlockdetectionenabled", "deadlocktimeoutseconds"} {
-		if _, ok := m[k]; ok {
-			return true
-		}
-	}
-	return false
-}
+// IsConfig reports whether data is a running scheduler's config, as
+// pkg/config recognises one (config.IsRunning).
+func IsConfig(data []byte) bool { return config.IsRunning(data) }
 
 // Verdict is the scheduler's answer to validate-conf.
 type Verdict struct {
