@@ -17,6 +17,16 @@ func exactArgs(n int, msg string) cobra.PositionalArgs {
 	}
 }
 
+// minArgs refuses a command line with fewer than n arguments.
+func minArgs(n int, msg string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) < n {
+			return usageErr("%s, got %d argument(s)\nrun '%s --help' for usage", msg, len(args), cmd.CommandPath())
+		}
+		return nil
+	}
+}
+
 // checkOutput refuses an -o value the command does not write.
 func checkOutput(o string, allowed ...string) error {
 	for _, a := range allowed {

@@ -22,6 +22,7 @@ func newLintCmd(s *streams) *cobra.Command {
 		failOn, colorMode, key, configFile string
 		ldapDir, system                    string
 		verbose, fixMode, diffMode         bool
+		server                             string
 		unsafeFixes, hardLinks, quiet      bool
 		disable, enable                    []string
 	)
@@ -37,7 +38,7 @@ func newLintCmd(s *streams) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o := lintOptions{outputs: outputs, failOn: failOn, colorMode: colorMode, key: key, configFile: configFile,
 				ldapDir: ldapDir, system: system, verbose: verbose, fix: fixMode, diff: diffMode, unsafe: unsafeFixes, hardLinks: hardLinks,
-				quiet: quiet, disable: disable, enable: enable}
+				quiet: quiet, disable: disable, enable: enable, server: server}
 			if err := o.resolve(s, cmd, args); err != nil {
 				return err
 			}
@@ -63,11 +64,14 @@ func newLintCmd(s *streams) *cobra.Command {
 	f.StringVar(&configFile, "config", "", "settings file (default: the nearest "+settings.FileName+" from each linted file up to the repository root)")
 	f.StringSliceVar(&disable, "disable", nil, "turn these rules off for this run (comma-separated or repeated); rules that find inputs the system refuses cannot be turned off")
 	f.StringSliceVar(&enable, "enable", nil, "turn these rules on at their own severity for this run, whatever "+settings.FileName+" says (comma-separated or repeated)")
+	f.StringVar(&server, "server", "", "also ask a running YuniKorn scheduler (its REST address) whether it would load each YuniKorn config (POST /ws/v1/validate-conf), and say where it disagrees with aclint (exit 2)")
+	s.serverOptionFlags(f)
 	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing on standard output or the summary; the exit code and any -o FORMAT=PATH files still follow the findings")
 	return c
 }
 
 type lintOptions struct {
+	server                      string // --server: the scheduler to hold YuniKorn verdicts to
 	outputs                     []string
 	outputsFrom                 string // the directory of the .aclint.yaml that gave outputs
 	failOn, colorMode, key      string

@@ -42,6 +42,7 @@ func collectFindings(s *streams, o *lintOptions, args []string) (*report.Report,
 	}
 	rep := newReport(o.colored)
 	linted, found := 0, map[string]bool{}
+	var toCheck []checked // for lint --server
 	// the systems in registry order, each input once
 	for _, sys := range lint.Systems() {
 		for _, j := range jobs {
@@ -73,6 +74,9 @@ func collectFindings(s *streams, o *lintOptions, args []string) (*report.Report,
 				fmt.Fprintf(s.err, "aclint: %s\n", n)
 			}
 			findings := r.Findings
+			if o.server != "" && sys.Name() == yunikorn.System {
+				toCheck = append(toCheck, checked{j.in, r.Findings})
+			}
 			if o.ldapDir != "" && sys.Name() == yunikorn.System {
 				findings = yunikorn.WithLDAPSettings(findings)
 			}
@@ -101,6 +105,9 @@ func collectFindings(s *streams, o *lintOptions, args []string) (*report.Report,
 		rep.Findings = append(rep.Findings, set.WithRules(o.rules).Apply(ldapFindings)...)
 	}
 	lint.Sort(rep.Findings)
+	if err := s.crossCheck(o, toCheck); err != nil {
+		return nil, 0, err
+	}
 	return rep, linted, nil
 }
 

@@ -163,3 +163,82 @@ func TestServerTLSAndHeaders(t *testing.T) {
 		t.Errorf("the header was not sent: %v", seen)
 	}
 }
+
+// TestDrift: drift says "running" (exit 0) when the scheduler runs exactly
+// the file (raw, or the ConfigMap the shim reads), and otherwise what
+// applying it would change (exit 1), in every format; a file YuniKorn
+// rejects is said to leave the running config in place; no running config
+// is exit 2.
+func TestDrift(t *testing.T) {
+	basic := scheduler(t, "basic", nil)
+	rejected := scheduler(t, "rejected-update", nil)
+	cfg := filepath.Join(restFixtures, "basic", "config.yaml")
+	text, _ := os.ReadFile(cfg)
+	cm := filepath.Join(t.TempDir(), "yunikorn-configs.yaml")
+	os.WriteFile(cm, []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: yunikorn-configs\ndata:\n  log.level: info\n  queues.yaml: |\n    "+strings.ReplaceAll(strings.TrimSuffix(string(text), "\n"), "\n", "\n    ")+"\n"), 0o644)
+	changed := filepath.Join(t.TempDir(), "queues.yaml")
+	os.WriteFile(changed, []byte(strings.Replace(string(text), "deployer prod-team", "deployer prod-team,contractors", 1)), 0o644)
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want []string
+	}{
+		{"the file runs", []string{cfg, "--server", basic.URL}, 0, []string{"running: the scheduler (" + basic.URL + "/ws/v1/config) runs this config: checksum BA281D59"}},
+		{"a saved JSON dump", []string{cfg, "--running", filepath.Join(restFixtures, "basic", "ws-v1-config.json")}, 0, []string{"running: "}},
+		{"the ConfigMap runs", []string{cm, "--server", basic.URL}, 0, []string{"running: "}},
+		{"another config runs", []string{changed, "--server", basic.URL}, 1, []string{"drift: the scheduler", "its checksum is BA281D59", "group contractors gains submit"}},
+		{"json", []string{changed, "--server", basic.URL, "-o", "json"}, 1, []string{`"running": false`, `"runningChecksum": "BA281D59`, `"fileAccepted": true`, `"contractors"`}},
+		{"markdown", []string{changed, "--server", basic.URL, "-o", "markdown"}, 1, []string{"**drift: the scheduler", "contractors"}},
+		{"a rejected file", []string{filepath.Join(restFixtures, "rejected-update", "update.yaml"), "--server", rejected.URL}, 1, []string{"YuniKorn rejects", "a reload with it is refused and the scheduler goes on with the config it runs"}},
+	} {
+		code, out, errOut := run(append([]string{"drift"}, tc.args...)...)
+		if code != tc.code {
+			t.Errorf("%s: exit %d, want %d\n%s%s", tc.name, code, tc.code, out, errOut)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s: no %q in\n%s", tc.name, w, out)
+			}
+		}
+	}
+	for _, args := range [][]string{
+		{cfg},
+		{cfg, "--server", basic.URL, "--running", cfg},
+		{cfg, "--running", cfg},
+		{cfg, "--server", basic.URL + "/nothing-here/"},
+	} {
+		if code, out, _ := run(append([]string{"drift"}, args...)...); code != 2 || out != "" {
+			t.Errorf("drift %v: exit %d, stdout %q; want 2 and nothing", args, code, out)
+		}
+	}
+}
+
+// TestLintServer: lint --server holds each YuniKorn config to the
+// scheduler's validate-conf and says so; a disagreement is exit 2.
+func TestLintServer(t *testing.T) {
+	rejected := scheduler(t, "rejected-update", nil)
+	cfg := filepath.Join(restFixtures, "rejected-update", "config.yaml")
+	update := filepath.Join(restFixtures, "rejected-update", "update.yaml")
+	code, _, errOut := run("lint", cfg, "--server", rejected.URL)
+	if code == 2 || !strings.Contains(errOut, "would load it, as aclint says") {
+		t.Errorf("an accepted config: exit %d\n%s", code, errOut)
+	}
+	code, _, errOut = run("lint", update, "--server", rejected.URL)
+	if code != 1 || !strings.Contains(errOut, "refuses it too: yaml: line 5: did not find expected alphabetic or numeric character") {
+		t.Errorf("a rejected config: exit %d\n%s", code, errOut)
+	}
+	lenient := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(`{"allowed":true}`))
+	}))
+	defer lenient.Close()
+	code, _, errOut = run("lint", update, "--server", lenient.URL)
+	if code != 2 || !strings.Contains(errOut, "but the scheduler at "+lenient.URL+" would load it: aclint is wrong here") {
+		t.Errorf("a disagreement: exit %d\n%s", code, errOut)
+	}
+	broken := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(`ok`)) }))
+	defer broken.Close()
+	if code, _, errOut = run("lint", cfg, "--server", broken.URL); code != 2 || !strings.Contains(errOut, "not validate-conf's") {
+		t.Errorf("an answer that is not validate-conf's: exit %d\n%s", code, errOut)
+	}
+}

@@ -68,6 +68,14 @@ func (Sys) Lint(in *lint.Input, opts lint.Options) (*lint.Report, error) {
 	}
 	rep := LintDocuments(docs)
 	rep.Parsed = docs
+	for _, d := range docs {
+		if r := d.Running; r != nil {
+			// a dump's queue config is what YuniKorn parsed, written out
+			// again: what the file in git said is checked with aclint drift
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%s is a running scheduler's config (GET /ws/v1/config, checksum %s): its queues are checked as YuniKorn runs them, and its %d extra %s as the ConfigMap's; aclint drift FILE --running %s says whether a file is what runs",
+				d.File, r.Checksum, len(r.Extra), plural(len(r.Extra), "setting", "settings"), d.File))
+		}
+	}
 	return rep, nil
 }
 
