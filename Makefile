@@ -52,7 +52,8 @@ vet:
 	$(GO) vet ./...
 
 unit:
-	$(GO) test -count=1 -short ./...
+	@# the release test builds six platforms (minutes with a cold build cache): past go test's 10 minutes on a slow machine
+	$(GO) test -count=1 -short -timeout 40m ./...
 	@# the time and memory budgets run alone: other packages' tests would share the two cores
 	$(GO) test -count=1 -run '^(TestScaleBudget|TestAuditScaleBudget)$$' -v ./pkg/yunikorn
 	$(GO) test -count=1 -run '^TestScaleBudget$$' -v ./pkg/mesos

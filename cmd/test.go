@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/aclint/aclint/pkg/acl"
-	"github.com/aclint/aclint/pkg/config"
 	"github.com/aclint/aclint/pkg/expect"
 	"github.com/aclint/aclint/pkg/limits"
 	"github.com/aclint/aclint/pkg/lint"
@@ -72,8 +71,8 @@ resolver that failed).`,
 		},
 	}
 	f := c.Flags()
-	f.StringArrayVarP(&files, "file", "f", nil, "queue config or ConfigMap file, instead of the test file's config: (repeatable, as for check)")
-	f.StringVar(&key, "key", config.DefaultKey, "ConfigMap data key holding the queue config")
+	// -f (the config, instead of the test file's config:), --key, --server
+	s.configFlags(f, &files, &key)
 	f.StringVarP(&output, "output", "o", "text", "output format: text, json or junit")
 	f.BoolVarP(&verbose, "verbose", "v", false, "also list the cases that pass")
 	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing; answer with the exit code only")

@@ -91,17 +91,12 @@ type lspResult struct {
 	hoverACL                  time.Duration
 }
 
-// measureLSP opens an n-queue config and measures runs changes (an edit
-// inside an ACL, undone by the next) and hovers.
-func measureLSP(n, runs int, findings bool) lspResult {
-	// the collector's target aclint's main sets (main.gcPercent), so that
-	// the collector works here as in the aclint process
-	defer debug.SetGCPercent(debug.SetGCPercent(150))
-	text := string(gen.EditorConfig(n, findings))
+// startLSP starts a server in this process on pipes, initializes it and
+// opens text as uri; it returns the client, the client's end of the
+// server's input (closed to end the session) and the first diagnostics.
+func startLSP(opts lsp.Options, uri, text string) (*lspClient, io.WriteCloser, []byte) {
 	cr, cw := io.Pipe()
 	sr, sw := io.Pipe()
-	opts := lsp.DefaultOptions()
-	opts.Debounce = 0
 	go func() {
 		_ = lsp.Run(context.Background(), cr, sw, opts)
 		sw.Close()
@@ -109,9 +104,21 @@ func measureLSP(n, runs int, findings bool) lspResult {
 	c := &lspClient{w: cw, r: bufio.NewReaderSize(sr, 1<<20)}
 	c.call("initialize", map[string]any{"processId": nil, "capabilities": map[string]any{}})
 	c.send("initialized", 0, map[string]any{})
-	const uri = "file:///bench/queues.yaml"
 	c.send("textDocument/didOpen", 0, map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "yaml", "version": 1, "text": text}})
-	first := c.await(`"version":1,`)
+	return c, cw, c.await(`"version":1,`)
+}
+
+// measureLSP opens an n-queue config and measures runs changes (an edit
+// inside an ACL, undone by the next) and hovers.
+func measureLSP(n, runs int, findings bool) lspResult {
+	// the collector's target aclint's main sets (main.gcPercent), so that
+	// the collector works here as in the aclint process
+	defer debug.SetGCPercent(debug.SetGCPercent(150))
+	text := string(gen.EditorConfig(n, findings))
+	opts := lsp.DefaultOptions()
+	opts.Debounce = 0
+	const uri = "file:///bench/queues.yaml"
+	c, cw, first := startLSP(opts, uri, text)
 	var pub struct {
 		Params struct {
 			Diagnostics []json.RawMessage `json:"diagnostics"`
@@ -235,19 +242,8 @@ func benchLSP(runs int) int {
 func measureBurst(n, edits int) (burst, last time.Duration) {
 	defer debug.SetGCPercent(debug.SetGCPercent(150))
 	text := string(gen.EditorConfig(n, false))
-	cr, cw := io.Pipe()
-	sr, sw := io.Pipe()
-	opts := lsp.DefaultOptions() // the 150 ms debounce an editor meets
-	go func() {
-		_ = lsp.Run(context.Background(), cr, sw, opts)
-		sw.Close()
-	}()
-	c := &lspClient{w: cw, r: bufio.NewReaderSize(sr, 1<<20)}
-	c.call("initialize", map[string]any{"processId": nil, "capabilities": map[string]any{}})
-	c.send("initialized", 0, map[string]any{})
 	const uri = "file:///bench/burst.yaml"
-	c.send("textDocument/didOpen", 0, map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "yaml", "version": 1, "text": text}})
-	c.await(`"version":1,`)
+	c, cw, _ := startLSP(lsp.DefaultOptions(), uri, text) // the 150 ms debounce an editor meets
 	// the characters go into the middle department's submitacl, after
 	// its opening quote
 	lines := strings.Split(text, "\n")
