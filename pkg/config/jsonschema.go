@@ -30,6 +30,17 @@ var numberTypes = []any{
 	map[string]any{"type": "string", "pattern": yaml11Number},
 }
 
+// yaml11Unsigned is yaml11Number without a minus sign.
+const yaml11Unsigned = `^[+]?(0[bB][01_]+|0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|[0-9_]*\.?[0-9_]*([eE][-+]?[0-9_]+)?)$`
+
+// unsignedTypes is a number YuniKorn refuses below zero: a uint64 field
+// (yaml.v3 cannot decode -1 into it) or a resource weight
+// (checkNodeSortingPolicy: "negative resource weight ... is not allowed").
+var unsignedTypes = []any{
+	map[string]any{"type": []string{"number", "null"}, "minimum": 0},
+	map[string]any{"type": "string", "pattern": yaml11Unsigned},
+}
+
 // JSONSchema returns the JSON Schema (draft-07, the draft
 // yaml-language-server reads) of YuniKorn's queues.yaml, built from
 // Structs. It accepts every config YuniKorn's decoder accepts and constrains
@@ -101,7 +112,7 @@ func fieldSchema(f Field) map[string]any {
 	case KindBool:
 		out["enum"] = yaml11Bools
 	case KindUint:
-		out["anyOf"] = numberTypes
+		out["anyOf"] = unsignedTypes
 	case KindStringMap:
 		out["type"] = []string{"object", "null"}
 		out["additionalProperties"] = map[string]any{"type": scalarTypes}
@@ -114,7 +125,7 @@ func fieldSchema(f Field) map[string]any {
 		}
 	case KindFloatMap:
 		out["type"] = []string{"object", "null"}
-		out["additionalProperties"] = map[string]any{"anyOf": numberTypes}
+		out["additionalProperties"] = map[string]any{"anyOf": unsignedTypes}
 	case KindStringList:
 		out["type"] = []string{"array", "null"}
 		out["items"] = map[string]any{"type": scalarTypes}

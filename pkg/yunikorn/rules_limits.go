@@ -48,7 +48,7 @@ func (p *pass) partitionLimits(part *config.Partition) []limitIssue {
 			return
 		}
 		users, groups := map[string]bool{}, map[string]bool{}
-		for _, l := range limitsOf(q) {
+		for li, l := range limitsOf(q) {
 			name := l.Limit.Value
 			if len(l.Users) == 0 && len(l.Groups) == 0 {
 				add("empty", p.doc.NodePos(l.Node), "name the users or groups the limit is for, or remove it",
@@ -79,11 +79,27 @@ func (p *pass) partitionLimits(part *config.Partition) []limitIssue {
 				}
 			}
 			if groups["*"] && len(groups) == 1 {
-				for _, g := range l.Groups {
-					if g.Value == "*" {
-						add("wildcard-group-only", p.doc.NodePos(g.Node), "add a limit for a named group before the wildcard, or use a queue limit instead",
-							"the only group limit of %s is the wildcard, which would just repeat the queue's own limit (YuniKorn: should not specify only one group limit that is using the wildcard)", q.Path())
+				// YuniKorn checks the limits in order: a named group limit
+				// after this one does not save it
+				later := ""
+				for _, nl := range limitsOf(q)[li+1:] {
+					for _, g := range nl.Groups {
+						if g.Value != "*" && later == "" {
+							later = nl.Limit.Value
+						}
 					}
+				}
+				for _, g := range l.Groups {
+					if g.Value != "*" {
+						continue
+					}
+					if later != "" {
+						add("wildcard-group-only", p.doc.NodePos(g.Node), fmt.Sprintf("move limit %q (a named group) before this one", later),
+							"the wildcard group limit of %s comes before any named group limit: YuniKorn checks the limits in order, and a named one after it (limit %q) does not count (YuniKorn: should not specify only one group limit that is using the wildcard)", q.Path(), later)
+						continue
+					}
+					add("wildcard-group-only", p.doc.NodePos(g.Node), "add a limit for a named group before the wildcard, or use a queue limit instead",
+						"the only group limit of %s is the wildcard, which would just repeat the queue's own limit (YuniKorn: should not specify only one group limit that is using the wildcard)", q.Path())
 				}
 			}
 			res, _ := parseResource(l.MaxResources)

@@ -159,6 +159,10 @@ var schemaTwins = []struct{ bad, good string }{
 	{"partitions:\n  - queues: [{name: root, queues: [{name: a, maxapplications: ten}]}]\n",
 		"partitions:\n  - queues: [{name: root, queues: [{name: a, maxapplications: 1_000}]}]\n"},
 	{"partitions:\n  - name: default\n", "partitions:\n  - name: default\n    queues: []\n"},
+	// negatives YuniKorn refuses: a uint64 and a resource weight
+	{"partitions:\n  - name: default\n    queues:\n      - name: root\n        maxapplications: -1\n", "partitions:\n  - name: default\n    queues:\n      - name: root\n        maxapplications: 0\n"},
+	{"partitions:\n  - name: default\n    queues:\n      - name: root\n    nodesortpolicy:\n      type: binpacking\n      resourceweights: {memory: -1}\n",
+		"partitions:\n  - name: default\n    queues:\n      - name: root\n    nodesortpolicy:\n      type: binpacking\n      resourceweights: {memory: 0.5}\n"},
 	{"partitions:\n  - queues:\n      - submitacl: '*'\n", "partitions:\n  - queues:\n      - name: root\n        submitacl: '*'\n"},
 }
 
