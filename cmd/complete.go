@@ -66,10 +66,15 @@ func registerCompletions(root *cobra.Command) {
 		}
 		for _, name := range []string{"disable", "enable"} {
 			if c.Flags().Lookup(name) != nil {
+				// --disable takes only rules that can be turned off: a rule
+				// that finds inputs the system refuses cannot (ruleOverrides)
+				disable := name == "disable"
 				c.RegisterFlagCompletionFunc(name, func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 					var names []string
 					for _, r := range lint.Rules() {
-						names = append(names, r.Name)
+						if !disable || r.Severity != lint.Error {
+							names = append(names, r.Name)
+						}
 					}
 					return names, cobra.ShellCompDirectiveNoFileComp
 				})
