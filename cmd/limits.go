@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -101,6 +100,8 @@ func placedLimits(cfg *config.Config, policy *acl.Policy, r *placement.Result, t
 	if err != nil {
 		return nil, usageErr("%w", err)
 	}
+	placed := true // placement admits an application only where its user may submit
+	a.SubmitAllowed = &placed
 	return a, nil
 }
 
@@ -111,10 +112,6 @@ func answerLimits(cfg *config.Config, policy *acl.Policy, q acl.Query) (*limits.
 	if err != nil {
 		return nil, answerErr(err)
 	}
-	notes := append([]string{}, d.Notes...)
-	if !d.Allowed {
-		notes = append(notes, fmt.Sprintf("%s may not submit to %s (aclint check %s %s %s says why): YuniKorn rejects the application, so these limits never come into play", q.User, d.Queue, d.Partition, d.Queue, q.User))
-	}
-	a.Notes = append(notes, a.Notes...)
+	a.Notes = append(append([]string{}, d.Notes...), a.Notes...)
 	return a, nil
 }

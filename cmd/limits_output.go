@@ -14,6 +14,11 @@ import (
 // level root first and the notes.
 func writeLimitsText(w io.Writer, a *limits.Answer) error {
 	var b strings.Builder
+	if a.SubmitAllowed != nil && !*a.SubmitAllowed {
+		// first: whatever the figures say, none of them ever applies
+		fmt.Fprintf(&b, "denied: %s may not submit to %s, so YuniKorn rejects the application and none of these limits ever applies (aclint check %s %s %s says why)\n",
+			lint.Printable(a.User), a.Queue, lint.Printable(a.Partition), a.Queue, lint.Printable(a.User))
+	}
 	fmt.Fprintf(&b, "%s in %s (partition %s)\n", lint.Printable(a.User), a.Queue, lint.Printable(a.Partition))
 	fmt.Fprintf(&b, "  groups: %s", limitsList(a.Groups))
 	if a.GroupsSource != "" {
@@ -214,7 +219,11 @@ func limitsJSON(a *limits.Answer) any {
 	if notes == nil {
 		notes = []string{}
 	}
-	return fields("partition", a.Partition, "queue", a.Queue, "user", a.User, "groups", groups,
+	var submit any // null: not known
+	if a.SubmitAllowed != nil {
+		submit = *a.SubmitAllowed
+	}
+	return fields("partition", a.Partition, "queue", a.Queue, "user", a.User, "submitAllowed", submit, "groups", groups,
 		"trackedGroup", tracked, "trackedGroupAt", nullIfEmpty(a.TrackedAt),
 		"maxApplications", apps, "maxResources", res, "setBy", setBy, "levels", levels, "notes", notes)
 }

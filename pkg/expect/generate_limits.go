@@ -85,8 +85,14 @@ func generateLimits(bw *bufio.Writer, p *acl.Policy, md *limits.Model, leaves []
 			if q.Partition != first {
 				fmt.Fprintf(&b, ", partition: %s", yamlScalar(q.Partition))
 			}
-			fmt.Fprintf(&b, ", queue: %s, limits: {maxApplications: %s, maxResources: %s, trackedGroup: %s}}\n",
-				yamlScalar(t.queue), appsWord(a.MaxApplications), confResources(a.MaxResources), yamlGroup(a.TrackedGroup))
+			submit := ""
+			if a.SubmitAllowed != nil && !*a.SubmitAllowed {
+				// the user may not submit: today's answer is the denial, and
+				// a case without it would fail
+				submit = "submit: denied, "
+			}
+			fmt.Fprintf(&b, ", queue: %s, limits: {%smaxApplications: %s, maxResources: %s, trackedGroup: %s}}\n",
+				yamlScalar(t.queue), submit, appsWord(a.MaxApplications), confResources(a.MaxResources), yamlGroup(a.TrackedGroup))
 			bw.WriteString(b.String())
 		}
 	}

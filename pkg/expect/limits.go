@@ -22,9 +22,14 @@ type Limits struct {
 	// GroupSet: TrackedGroup is compared; "" means no group is tracked.
 	GroupSet     bool
 	TrackedGroup string
+	// Submit is what the case says of the user's submit: "allowed",
+	// "denied", or "" (then it must be allowed: the figures of a user
+	// YuniKorn rejects never apply, and a case that states them for such a
+	// user fails unless it expects the denial)
+	Submit string
 }
 
-var limitsKeys = []string{"maxApplications", "maxResources", "trackedGroup"}
+var limitsKeys = []string{"maxApplications", "maxResources", "trackedGroup", "submit"}
 
 // none reports whether v says "no limit": none, or null.
 func none(v *yaml.Node) bool {
@@ -71,6 +76,11 @@ func (p *parser) limitsExpect(v *yaml.Node) *Limits {
 				}
 				l.Res[rk.Value] = q
 			}
+		case "submit":
+			l.Submit = p.str(k, v)
+			if l.Submit != "allowed" && l.Submit != "denied" {
+				p.fail(v, "submit is allowed or denied: whether the user may submit to the queue at all")
+			}
 		case "trackedGroup":
 			l.GroupSet = true
 			if !none(v) {
@@ -95,6 +105,9 @@ func (l *Limits) String() string {
 	}
 	if l.GroupSet {
 		parts = append(parts, "trackedGroup "+groupWord(l.TrackedGroup))
+	}
+	if l.Submit != "" {
+		parts = append([]string{"submit " + l.Submit}, parts...)
 	}
 	return strings.Join(parts, ", ")
 }
@@ -143,9 +156,27 @@ func (e Env) limits(c *Case) Result {
 	r.Limits = a
 	want := c.Limits
 	got := &Limits{AppsSet: want.AppsSet, Apps: a.MaxApplications, ResSet: want.ResSet, Res: a.MaxResources, GroupSet: want.GroupSet, TrackedGroup: a.TrackedGroup}
+	// the submit the case expects (allowed unless it says denied), and
+	// the one check gives; shown when denied or when the case names it
+	wantSubmit, gotSubmit := want.Submit, "allowed"
+	if wantSubmit == "" {
+		wantSubmit = "allowed"
+	}
+	if d != nil && !d.Allowed {
+		gotSubmit = "denied"
+	}
+	figures := got.String()
+	if gotSubmit == "denied" || want.Submit != "" {
+		got.Submit = gotSubmit
+	}
 	r.Got = got.String()
 	r.Why = explainLimits(a)
-	r.Outcome = judge(r.Got == want.String())
+	if gotSubmit == "denied" {
+		r.Why = fmt.Sprintf("%s may not submit to %s, so YuniKorn rejects the application and none of these limits ever applies (say submit: denied in the case to expect that); %s", c.User, d.Queue, r.Why)
+	}
+	wantFigures := *want
+	wantFigures.Submit = ""
+	r.Outcome = judge(figures == wantFigures.String() && gotSubmit == wantSubmit)
 	return r
 }
 

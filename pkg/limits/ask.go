@@ -43,6 +43,8 @@ func (md *Model) Decided(policy *acl.Policy, d *acl.Decision, tags map[string]st
 		return nil, err
 	}
 	a.GroupsSource = d.GroupsSource
+	allowed := d.Allowed
+	a.SubmitAllowed = &allowed
 	return a, nil
 }
 

@@ -93,6 +93,10 @@ type Answer struct {
 	ResBound                map[string]*Bound
 	Levels                  []Level
 	Notes                   []string
+	// SubmitAllowed is whether the user may submit to the queue at all
+	// (check's verdict): nil when not asked (Answer alone); false means
+	// YuniKorn rejects the application and no figure here ever applies
+	SubmitAllowed *bool
 }
 
 // Dynamic reports whether the queue does not exist until placement
