@@ -618,6 +618,7 @@ func (d *decoder) queue(n *yaml.Node, parent *Queue) *Queue {
 				switch key {
 				case "maxapplications":
 					q.TemplateMaxApps = d.uint(k, v)
+					q.TemplateMaxAppsNode = v
 				case "properties":
 					q.TemplateProperties = d.strMap(k, v)
 				case "resources":

@@ -121,8 +121,9 @@ type Template struct {
 	// TemplateGuaranteed and TemplateMax are childtemplate.resources.
 	TemplateGuaranteed, TemplateMax StrMap
 	// TemplateMaxApps and TemplateProperties are the rest of childtemplate.
-	TemplateMaxApps    uint64
-	TemplateProperties StrMap
+	TemplateMaxApps     uint64
+	TemplateMaxAppsNode *yaml.Node
+	TemplateProperties  StrMap
 }
 
 // IsLeaf reports whether YuniKorn builds the queue as a leaf: no parent flag
