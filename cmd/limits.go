@@ -32,8 +32,9 @@ first), and the queues' own maxapplications and resources.max. The answer is the
 most applications and resources, the entry that binds each, and every level from
 root down.
 
-Resources are YuniKorn's internal units, as its REST API shows them: memory in
-bytes, vcore in millicores, other resources as counts.
+Resources are written as queues.yaml writes them, next to YuniKorn's internal
+units, as its REST API shows them: memory 10Gi (10737418240 bytes), vcore 2 (2000
+millicores), other resources as counts; -o json gives the internal units.
 
 A queue that does not exist is answered as check answers it: through placement,
 with the request's tags (--tag, or --pod with --namespace). A queue placement

@@ -106,15 +106,10 @@ func pluralWord(n int, one, many string) string {
 	return many
 }
 
-// quantity names a resource's internal unit.
+// quantity says a resource as queues.yaml writes it, next to YuniKorn's
+// internal figure (10Gi (10737418240 bytes)).
 func quantity(name string, v int64) string {
-	switch name {
-	case resources.CPU:
-		return fmt.Sprintf("%s %d millicores", name, v)
-	case "memory", "ephemeral-storage":
-		return fmt.Sprintf("%s %d bytes", name, v)
-	}
-	return fmt.Sprintf("%s %d", lint.Printable(name), v)
+	return lint.Printable(name) + " " + resources.Describe(name, v)
 }
 
 // describeSource says which config entry sets a figure, and where.

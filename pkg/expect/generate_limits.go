@@ -99,8 +99,8 @@ func generateLimits(bw *bufio.Writer, p *acl.Policy, md *limits.Model, leaves []
 	return nil
 }
 
-// confResources writes a resource back in queues.yaml's syntax: vcore in
-// millicores with the m suffix, everything else as a plain count.
+// confResources writes a resource back in queues.yaml's syntax, each
+// quantity in its shortest exact spelling (resources.Quantity: 10Gi, 2, 500m).
 func confResources(r resources.Resource) string {
 	if r == nil {
 		return "none"
@@ -108,11 +108,7 @@ func confResources(r resources.Resource) string {
 	keys := r.Names()
 	parts := make([]string, len(keys))
 	for i, k := range keys {
-		v := fmt.Sprint(r[k])
-		if k == resources.CPU {
-			v += "m"
-		}
-		parts[i] = yamlScalar(k) + ": " + v
+		parts[i] = yamlScalar(k) + ": " + resources.Quantity(k, r[k])
 	}
 	return "{" + strings.Join(parts, ", ") + "}"
 }

@@ -126,7 +126,7 @@ func resWord(r resources.Resource) string {
 	keys := r.Names()
 	parts := make([]string, len(keys))
 	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%s: %d", k, r[k])
+		parts[i] = fmt.Sprintf("%s: %s", k, resources.Describe(k, r[k]))
 	}
 	return "{" + strings.Join(parts, ", ") + "}"
 }

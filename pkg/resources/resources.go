@@ -159,3 +159,56 @@ func FromConf(entries map[string]string) (Resource, []string) {
 	sort.Strings(bad)
 	return out, bad
 }
+
+// Quantity writes a value of resource name back in queues.yaml's syntax,
+// the shortest exact spelling: memory (and every other type) with the
+// largest binary suffix that divides it (10737418240 is 10Gi), else the
+// largest decimal one (1500000000 is 1500M); vcore in whole cores when it
+// can (2000 millicores is 2), else in millicores (500m). Parse reads it
+// back to the same value.
+func Quantity(name string, v int64) string {
+	if name == CPU {
+		if v%1000 == 0 {
+			return quantity(v / 1000)
+		}
+		return strconv.FormatInt(v, 10) + "m"
+	}
+	return quantity(v)
+}
+
+func quantity(v int64) string {
+	if v == 0 {
+		return "0"
+	}
+	for _, s := range []string{"Ei", "Pi", "Ti", "Gi", "Mi", "Ki"} {
+		if m := multipliers[s]; v%m == 0 {
+			return strconv.FormatInt(v/m, 10) + s
+		}
+	}
+	for _, s := range []string{"E", "P", "T", "G", "M", "k"} {
+		if m := multipliers[s]; v%m == 0 {
+			return strconv.FormatInt(v/m, 10) + s
+		}
+	}
+	return strconv.FormatInt(v, 10)
+}
+
+// Describe says a value of resource name as queues.yaml writes it, next to
+// YuniKorn's internal figure when they differ: "10Gi (10737418240 bytes)",
+// "2 (2000 millicores)", "500m (500 millicores)"; a plain count alone.
+func Describe(name string, v int64) string {
+	q := Quantity(name, v)
+	switch name {
+	case CPU:
+		return fmt.Sprintf("%s (%d millicores)", q, v)
+	case "memory", "ephemeral-storage":
+		if q == strconv.FormatInt(v, 10) {
+			return fmt.Sprintf("%d bytes", v)
+		}
+		return fmt.Sprintf("%s (%d bytes)", q, v)
+	}
+	if q == strconv.FormatInt(v, 10) {
+		return q
+	}
+	return fmt.Sprintf("%s (%d)", q, v)
+}
