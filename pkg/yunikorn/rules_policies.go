@@ -141,7 +141,8 @@ var _ = register(&Rule{
 	Summary:  "a queue property YuniKorn does not know, or a value it cannot read and replaces with the default",
 	Doc: "Queue properties never reject a config: YuniKorn logs a bad value at debug level and uses the\n" +
 		"default, and skips properties it does not know. `application.sort.policy: FIFO` or\n" +
-		"`preemption.delay: 30` (no unit) silently do nothing.",
+		"`preemption.delay: 30` (no unit) silently do nothing. A parent's `childtemplate` properties are\n" +
+		"checked too: YuniKorn copies them to every queue it creates under the parent.",
 	Bad: `partitions:
   - name: default
     queues:
@@ -172,29 +173,37 @@ var _ = register(&Rule{
 			known = append(known, k)
 		}
 		sort.Strings(known)
+		// a parent's childtemplate properties are copied to every queue
+		// YuniKorn creates under it (template.FromConf), and read there
+		props := func(q *config.Queue, m config.StrMap, where string) {
+			keys := make([]string, 0, len(m.Entries))
+			for k := range m.Entries {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				v := m.Entries[k]
+				pos := p.doc.NodePos(m.Nodes[k])
+				check, ok := queueProperties[k]
+				if !ok {
+					hint := "known properties: " + strings.Join(known, ", ")
+					if near := config.Nearest(k, known); near != "" {
+						hint = "did you mean " + near + "?"
+					}
+					p.reportf(pos, hint, "property %q of %s is not one YuniKorn reads: it is skipped", k, where)
+					continue
+				}
+				if why := check(q, v); why != "" {
+					p.reportf(pos, "write a value YuniKorn reads, or remove the property to use the default",
+						"property %s of %s is %q: %s", k, where, v, usesDefault(why))
+				}
+			}
+		}
 		for _, part := range p.cfg.Partitions {
 			part.Root.Walk(func(q *config.Queue) {
-				keys := make([]string, 0, len(q.Properties.Entries))
-				for k := range q.Properties.Entries {
-					keys = append(keys, k)
-				}
-				sort.Strings(keys)
-				for _, k := range keys {
-					v := q.Properties.Entries[k]
-					pos := p.doc.NodePos(q.Properties.Nodes[k])
-					check, ok := queueProperties[k]
-					if !ok {
-						hint := "known properties: " + strings.Join(known, ", ")
-						if near := config.Nearest(k, known); near != "" {
-							hint = "did you mean " + near + "?"
-						}
-						p.reportf(pos, hint, "property %q of %s is not one YuniKorn reads: it is skipped", k, q.Path())
-						continue
-					}
-					if why := check(q, v); why != "" {
-						p.reportf(pos, "write a value YuniKorn reads, or remove the property to use the default",
-							"property %s of %s is %q: %s", k, q.Path(), v, usesDefault(why))
-					}
+				props(q, q.Properties, q.Path())
+				if q.Template != nil && !q.IsLeaf() {
+					props(q, q.TemplateProperties, "the childtemplate of "+q.Path()+" (copied to every queue created under it)")
 				}
 			})
 		}
