@@ -51,9 +51,11 @@ type Document struct {
 	ConfigMapPos Position
 	// Helm is set for a Helm values file read as the yunikorn-defaults
 	// ConfigMap its chart renders (ConfigMap is then yunikorn-defaults)
-	Helm    bool
-	Key     string // the data or binaryData key
-	Gzipped bool
+	Helm bool
+	// HelmUnder is the umbrella chart's key the chart values are under
+	HelmUnder string
+	Key       string // the data or binaryData key
+	Gzipped   bool
 
 	// Settings are the ConfigMap's other data keys (nil for a raw file),
 	// or a running scheduler's extra settings.

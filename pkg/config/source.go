@@ -3,6 +3,7 @@ package config
 import (
 	"github.com/aclint/aclint/pkg/input"
 	"github.com/aclint/aclint/pkg/lint"
+	"path/filepath"
 
 	"bytes"
 	"compress/gzip"
@@ -179,8 +180,13 @@ func fromBytes(path string, data []byte, opts LoadOptions, explicit bool) ([]*Do
 	}
 	queueConfig := scan.hasKey("partitions") || !scan.parsed && looksLikeQueueConfig(data)
 	if !queueConfig && scan.parsed && scan.first != nil && len(scan.first.Content) > 0 {
-		if values := field(scan.first.Content[0], HelmValuesKey); values != nil {
-			return helmValues(path, data, values, opts)
+		if chart, under := chartValues(scan.first.Content[0]); chart != nil {
+			return helmValues(path, data, chart, under, opts)
+		}
+		if explicit && helmValuesName(path) {
+			// a values file with no queue config: once, and not as a
+			// queue config whose every key is unknown
+			return nil, &InputError{Path: path, Err: errors.New("Helm values with no YuniKorn queue config: the chart renders queues.yaml from yunikornDefaults (its queues.yaml key) or from configuration, at the top of the values or under an umbrella chart's key, and this file has neither")}
 		}
 	}
 	if (!queueConfig || !scan.parsed) && manifestRe.Match(data) {
@@ -212,19 +218,107 @@ func fromBytes(path string, data []byte, opts LoadOptions, explicit bool) ([]*Do
 // ConfigMap (templates/yunikorn-defaults.yaml).
 const HelmValuesKey = "yunikornDefaults"
 
+// HelmConfigurationKey is the chart's older way to give the queue config: a
+// string the chart writes, quoted, as queues.yaml (into yunikorn-defaults
+// since the chart of YUNIKORN-1371, into yunikorn-configs before), unless
+// yunikornDefaults has a queues.yaml of its own.
+const HelmConfigurationKey = "configuration"
+
+// helmLegacySettings are the chart's top-level values it writes into
+// yunikorn-defaults' data under another key, unless yunikornDefaults has
+// that key (templates/yunikorn-defaults.yaml).
+var helmLegacySettings = []struct {
+	path []string
+	key  string
+}{
+	{[]string{"operatorPlugins"}, "service.operatorPlugins"},
+	{[]string{"placeHolderImage"}, "service.placeholderImage"},
+	{[]string{"admissionController", "processNamespaces"}, "admissionController.filtering.processNamespaces"},
+	{[]string{"admissionController", "bypassNamespaces"}, "admissionController.filtering.bypassNamespaces"},
+	{[]string{"admissionController", "labelNamespaces"}, "admissionController.filtering.labelNamespaces"},
+	{[]string{"admissionController", "noLabelNamespaces"}, "admissionController.filtering.noLabelNamespaces"},
+}
+
+// isChartValues reports whether m is YuniKorn's chart values: it has
+// yunikornDefaults, or a configuration string that is a queue config.
+func isChartValues(m *yaml.Node) bool {
+	if m == nil || m.Kind != yaml.MappingNode {
+		return false
+	}
+	if field(m, HelmValuesKey) != nil {
+		return true
+	}
+	c := resolve(field(m, HelmConfigurationKey))
+	return c != nil && c.Kind == yaml.ScalarNode && looksLikeQueueConfig([]byte(c.Value))
+}
+
+// chartValues finds YuniKorn's chart values in a values file: at the top,
+// or one level down under an umbrella chart's key (the subchart's name,
+// yunikorn: in most). under is that key, "" at the top.
+func chartValues(top *yaml.Node) (chart *yaml.Node, under string) {
+	if top == nil || top.Kind != yaml.MappingNode {
+		return nil, ""
+	}
+	if isChartValues(top) {
+		return top, ""
+	}
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		if v := resolve(top.Content[i+1]); isChartValues(v) {
+			return v, top.Content[i].Value
+		}
+	}
+	return nil, ""
+}
+
+// helmValuesName: values.yaml, values-prod.yaml, prod.values.yaml.
+func helmValuesName(path string) bool {
+	base := strings.ToLower(filepath.Base(path))
+	return strings.HasPrefix(base, "values") || strings.Contains(base, ".values.") || strings.HasSuffix(base, "-values.yaml") || strings.HasSuffix(base, "-values.yml")
+}
+
 // helmValues reads a Helm values file as the yunikorn-defaults ConfigMap
-// its chart renders: yunikornDefaults is that ConfigMap's data, positions
-// stay in the values file.
-func helmValues(path string, data []byte, values *yaml.Node, opts LoadOptions) ([]*Document, error) {
+// its chart renders (templates/yunikorn-defaults.yaml): the legacy values
+// (operatorPlugins, placeHolderImage, the admission controller's
+// namespaces), then configuration as queues.yaml, each unless
+// yunikornDefaults has its key, then every yunikornDefaults entry.
+// Positions stay in the values file.
+func helmValues(path string, data []byte, chart *yaml.Node, under string, opts LoadOptions) ([]*Document, error) {
 	str := func(v string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: v} }
+	where := ""
+	if under != "" {
+		where = " (under " + under + ")"
+	}
+	defaults := resolve(field(chart, HelmValuesKey))
+	if defaults != nil && defaults.Kind != yaml.MappingNode && !isNull(defaults) {
+		return nil, &InputError{Path: path, Err: fmt.Errorf("Helm values%s: %s is not a mapping of ConfigMap keys to strings, so the chart renders no yunikorn-defaults data from it", where, HelmValuesKey)}
+	}
+	has := func(k string) bool {
+		return defaults != nil && defaults.Kind == yaml.MappingNode && field(defaults, k) != nil
+	}
+	values := &yaml.Node{Kind: yaml.MappingNode}
+	for _, l := range helmLegacySettings {
+		v := chart
+		for _, k := range l.path {
+			v = resolve(field(v, k))
+		}
+		if v != nil && v.Kind == yaml.ScalarNode && v.Value != "" && !has(l.key) {
+			values.Content = append(values.Content, str(l.key), v)
+		}
+	}
+	if c := resolve(field(chart, HelmConfigurationKey)); c != nil && !isNull(c) && !has(DefaultKey) {
+		if c.Kind != yaml.ScalarNode {
+			return nil, &InputError{Path: path, Err: fmt.Errorf("Helm values%s: %s is not a string, and the chart writes it quoted as %s: write the queue config as a block string (configuration: |)", where, HelmConfigurationKey, DefaultKey)}
+		}
+		values.Content = append(values.Content, str(DefaultKey), c)
+	}
+	if defaults != nil && defaults.Kind == yaml.MappingNode {
+		values.Content = append(values.Content, defaults.Content...)
+	}
 	cm := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
 		str("kind"), str("ConfigMap"),
 		str("metadata"), {Kind: yaml.MappingNode, Content: []*yaml.Node{str("name"), str(DefaultsConfigMap)}},
 		str("data"), values,
 	}}
-	if values.Kind != yaml.MappingNode {
-		return nil, &InputError{Path: path, Err: fmt.Errorf("Helm values: %s is not a mapping of ConfigMap keys to strings, so the chart renders no yunikorn-defaults data from it", HelmValuesKey)}
-	}
 	doc, reason, err := configMapDocument(path, data, cm, opts.key())
 	if err != nil {
 		return nil, &InputError{Path: path, Err: err}
@@ -236,6 +330,7 @@ func helmValues(path string, data []byte, values *yaml.Node, opts LoadOptions) (
 		return nil, &InputError{Path: path, Err: errors.New("Helm values: " + reason)}
 	}
 	doc.Helm = true
+	doc.HelmUnder = under
 	return []*Document{doc}, nil
 }
 
@@ -658,7 +753,11 @@ func (d *Document) Describe() string {
 		return d.File
 	}
 	if d.Helm {
-		return fmt.Sprintf("%s (Helm values %s, key %s, rendered into ConfigMap %s)", d.File, HelmValuesKey, d.Key, d.ConfigMap)
+		under := ""
+		if d.HelmUnder != "" {
+			under = " under " + d.HelmUnder
+		}
+		return fmt.Sprintf("%s (Helm values%s, key %s, rendered into ConfigMap %s)", d.File, under, d.Key, d.ConfigMap)
 	}
 	return fmt.Sprintf("%s (ConfigMap %s, key %s)", d.File, d.ConfigMap, d.Key)
 }

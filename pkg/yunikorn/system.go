@@ -97,7 +97,7 @@ func (Sys) Extensions() []string { return []string{".yaml", ".yml"} }
 
 // Inputs says what YuniKorn's inputs look like.
 func (Sys) Inputs() string {
-	return fmt.Sprintf("YuniKorn queue configs (a top-level partitions key), ConfigMaps with a %s key, or Helm values with %s", config.DefaultKey, config.HelmValuesKey)
+	return fmt.Sprintf("YuniKorn queue configs (a top-level partitions key), ConfigMaps with a %s key, or Helm values with %s or %s", config.DefaultKey, config.HelmValuesKey, config.HelmConfigurationKey)
 }
 
 // Refuses says what an error means for this system.
