@@ -369,6 +369,16 @@ var PropertyNames = []string{
 }
 
 func (d *decoder) unknownKey(k *yaml.Node, goType string, keys []string) {
+	if r := d.doc.Running; r != nil {
+		// a running scheduler's dump is what YuniKorn marshalled from the
+		// config it loaded: a field aclint does not know is a newer
+		// scheduler's, read past (its documented form is all aclint
+		// relies on), and said once
+		if !contains(r.Unknown, k.Value) {
+			r.Unknown = append(r.Unknown, k.Value)
+		}
+		return
+	}
 	hint := "remove the key; valid keys here: " + strings.Join(sorted(keys), ", ")
 	msg := fmt.Sprintf("unknown key %q: YuniKorn rejects the whole config (field %s not found in type %s)", k.Value, k.Value, goType)
 	switch {

@@ -24,6 +24,8 @@ type Running struct {
 	// Extra are the settings the shim passed along (the ConfigMaps' other
 	// keys, flattened), also the document's Settings
 	Extra map[string]Setting
+	// Unknown are the fields the decoder read past: a newer scheduler's
+	Unknown []string
 }
 
 // RunningSource names the settings of a running scheduler's config.

@@ -2,6 +2,7 @@ package config
 
 import (
 	"os"
+	"strings"
 	"path/filepath"
 	"testing"
 )
@@ -62,5 +63,37 @@ func TestNotRunningDumps(t *testing.T) {
 		if !hasProblem(Decode(docs[0]), UnknownKey) {
 			t.Errorf("%q: no unknown key", text)
 		}
+	}
+}
+
+// TestRunningDumpFieldsReadPast: a field aclint does not know in a dump (a
+// newer scheduler's) is read past, at the top and in a queue, in both
+// forms; the same field in a queues.yaml is what YuniKorn refuses.
+func TestRunningDumpFieldsReadPast(t *testing.T) {
+	data, err := os.ReadFile("../../testdata/yunikorn-rest/basic/ws-v1-config.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	yamlDump := strings.Replace(string(data), "          parent: true\n", "          parent: true\n          weight: 3\n", 1) + "schedulerversion: 9.9.9\n"
+	jdata, _ := os.ReadFile("../../testdata/yunikorn-rest/basic/ws-v1-config.json")
+	jsonDump := strings.Replace(string(jdata), `"Parent":true,`, `"Parent":true,"Weight":3,`, 1)
+	jsonDump = strings.Replace(jsonDump, `{"Partitions"`, `{"SchedulerVersion":"9.9.9","Partitions"`, 1)
+	for name, text := range map[string]string{"dump.yaml": yamlDump, "dump.json": jsonDump} {
+		docs, err := LoadBytes(name, []byte(text), LoadOptions{})
+		if err != nil || len(docs) != 1 || docs[0].Running == nil {
+			t.Fatalf("%s: not a running config: %v", name, err)
+		}
+		c := Decode(docs[0])
+		for _, p := range c.Problems {
+			t.Errorf("%s: %s", name, p.Message)
+		}
+		if got := strings.Join(docs[0].Running.Unknown, ","); got != "schedulerversion,weight" && got != "weight,schedulerversion" {
+			t.Errorf("%s: read past %q", name, got)
+		}
+	}
+	plain := "partitions:\n  - name: default\n    queues:\n      - name: root\n        weight: 3\n"
+	docs, _ := LoadBytes("q.yaml", []byte(plain), LoadOptions{})
+	if !hasProblem(Decode(docs[0]), UnknownKey) {
+		t.Error("weight in a queues.yaml is not refused")
 	}
 }

@@ -74,6 +74,9 @@ func (Sys) Lint(in *lint.Input, opts lint.Options) (*lint.Report, error) {
 			// again: what the file in git said is checked with aclint drift
 			rep.Notes = append(rep.Notes, fmt.Sprintf("%s is a running scheduler's config (GET /ws/v1/config, checksum %s): its queues are checked as YuniKorn runs them, and its %d extra %s as the ConfigMap's; aclint drift FILE --running %s says whether a file is what runs",
 				d.File, r.Checksum, len(r.Extra), plural(len(r.Extra), "setting", "settings"), d.File))
+			if len(r.Unknown) > 0 {
+				rep.Notes = append(rep.Notes, fmt.Sprintf("%s: fields aclint does not know, read past (a newer scheduler's): %s", d.File, strings.Join(r.Unknown, ", ")))
+			}
 		}
 	}
 	return rep, nil
