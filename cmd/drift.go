@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -92,7 +93,11 @@ func (s *streams) drift(files []string, runPath, key string) (*driftResult, erro
 		return nil, err
 	}
 	if len(runDocs) != 1 || runDocs[0].Running == nil {
-		return nil, usageErr("%s is not a running scheduler's config (GET /ws/v1/config, YAML or JSON): compare two configs with aclint diff", runDocs[0].File)
+		name := strings.TrimPrefix(runPath, serverMark)
+		if len(runDocs) > 0 {
+			name = runDocs[0].File
+		}
+		return nil, usageErr("%s is not a running scheduler's config (GET /ws/v1/config, YAML or JSON): compare two configs with aclint diff", name)
 	}
 	run := runDocs[0]
 	fileDocs, err := loadInputs(s, files, key, false)

@@ -75,7 +75,7 @@ func collectFindings(s *streams, o *lintOptions, args []string) (*report.Report,
 			}
 			findings := r.Findings
 			if o.server != "" && sys.Name() == yunikorn.System {
-				toCheck = append(toCheck, checked{j.in, r.Findings})
+				toCheck = append(toCheck, checked{j.in, r.Findings, r.Parsed})
 			}
 			if o.ldapDir != "" && sys.Name() == yunikorn.System {
 				findings = yunikorn.WithLDAPSettings(findings)

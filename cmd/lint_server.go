@@ -14,6 +14,7 @@ import (
 type checked struct {
 	in       *lint.Input
 	findings []lint.Finding
+	parsed   any // what lint parsed (YuniKorn: its documents), read again only when absent
 }
 
 // crossCheck asks the scheduler's POST /ws/v1/validate-conf about every
@@ -28,8 +29,14 @@ func (s *streams) crossCheck(o *lintOptions, runs []checked) error {
 	}
 	disagree := 0
 	for _, c := range runs {
-		docs, err := config.FromInput(c.in, config.LoadOptions{Key: o.key})
-		if err != nil || len(docs) == 0 {
+		docs, ok := c.parsed.([]*config.Document)
+		if !ok {
+			var err error
+			if docs, err = config.FromInput(c.in, config.LoadOptions{Key: o.key}); err != nil {
+				continue
+			}
+		}
+		if len(docs) == 0 {
 			continue
 		}
 		doc, _ := config.Merge(docs)
