@@ -13,14 +13,13 @@ import (
 
 func newAccessCmd(s *streams) *cobra.Command {
 	var (
-		a               auditFlags
-		groups          string
-		tags            []string
-		podFile, nsFile string
-		resolvers       resolverFlags
+		a         auditFlags
+		groups    string
+		req       requestFlags
+		resolvers resolverFlags
 	)
 	c := &cobra.Command{
-		Use:   "access USER",
+		Use:   "access USER | access --pod POD.yaml [--namespace NS.yaml] (--submitter USER | --without-admission-controller)",
 		Short: "List every queue with USER's submit and admin access and the grant for each",
 		Long: `List every queue of every partition with the user's submit and admin access and the
 ACL entry that grants each, like kubectl auth can-i --list. Groups come from --groups,
@@ -39,17 +38,27 @@ With Hadoop YARN files (-f capacity-scheduler.xml or an allocation file, and
 yarn-site.xml), it lists YARN's answers for every queue of the tree, with --groups as
 the user's groups.
 
-Exit codes: 0 listed, 2 error (a config YuniKorn rejects, unknown partition or queue,
+--pod lists for a pod's identity as check --pod decides it (USER may be left out).
+
+Exit codes: 0 listed, 1 the pod is rejected by the admission controller, 2 error (a config YuniKorn rejects, unknown partition or queue,
 usage).`,
 		Example: `  aclint access -f queues.yaml alice --groups data-eng
   aclint access -f queues.yaml alice --groups data-eng --under root.prod --only-access
   aclint access bob --resolver file --groups-file people.yaml -o csv`,
-		Args: exactArgs(1, "access needs USER"),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 && (req.pod == "" || len(args) != 0) {
+				return usageErr("access needs USER (USER may be left out with --pod), got %d argument(s)\nrun 'aclint access --help' for usage", len(args))
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkOutput(a.output, "text", "json", "csv"); err != nil {
 				return err
 			}
 			if yarnFiles(a.files) {
+				if len(args) == 0 {
+					return usageErr("--pod is a Kubernetes pod, which YARN never sees: give USER")
+				}
 				return yarnAccess(s, a, args[0], groups)
 			}
 			l, err := load(s, a.files, a.key, nil)
@@ -57,12 +66,20 @@ usage).`,
 				return err
 			}
 			notes := l.Notes
-			q := acl.Query{User: args[0]}
-			if err := resolvers.subject(cmd, &q, groups); err != nil {
+			var q acl.Query
+			pr, err := askFor(cmd, &q, args, groups, &req, &resolvers, l.Config.Doc.Settings)
+			if err != nil {
 				return err
 			}
-			if q.Tags, err = requestTags(tags, podFile, nsFile); err != nil {
-				return err
+			if pr != nil && !pr.Reaches() {
+				format := a.output
+				if format == "csv" {
+					format = "text"
+				}
+				return writeVerdict(s, gateVerdict(pr.Gate, "rows"), format, false)
+			}
+			if pr != nil {
+				notes = append(notes, pr.Notes()...)
 			}
 			w := bufio.NewWriter(s.out)
 			defer w.Flush()
@@ -75,10 +92,10 @@ usage).`,
 				defer end()
 			case "json":
 				var end func()
-				begin, emit, end = accessJSON(w, args[0], notes)
+				begin, emit, end = accessJSON(w, q.User, notes)
 				defer end()
 			default:
-				begin, emit = accessText(w, args[0], notes)
+				begin, emit = accessText(w, q.User, notes)
 			}
 			row := emit
 			emit = func(r acl.AccessRow) error {
@@ -97,7 +114,7 @@ usage).`,
 	f := c.Flags()
 	f.StringVar(&groups, "groups", "", "comma-separated groups as the request carries them (default: the resolver finds them)")
 	a.register(s, f, "queues where the user has neither submit nor admin", "text, json or csv")
-	tagFlags(f, &tags, &podFile, &nsFile)
+	req.register(f)
 	resolvers.register(c)
 	return c
 }

@@ -19,11 +19,10 @@ func newCheckCmd(s *streams) *cobra.Command {
 		quiet, explain      bool
 		verbose             bool
 		resolvers           resolverFlags
-		tags                []string
-		podFile, nsFile     string
+		req                 requestFlags
 	)
 	c := &cobra.Command{
-		Use:   "check PARTITION QUEUE USER",
+		Use:   "check PARTITION QUEUE USER | check PARTITION QUEUE --pod POD.yaml [--namespace NS.yaml] (--submitter USER | --without-admission-controller)",
 		Short: "Answer whether USER may submit to (or administer) QUEUE, and which ACL entry decides it",
 		Long: `Answer an access question exactly as YuniKorn decides it: submit access comes from
 submitacl or adminacl of the queue or any ancestor, admin access from adminacl of
@@ -43,14 +42,21 @@ it for this request. The request's tags (--tag namespace=team-a, or --pod with
 create; without them, a queue only a tag rule creates is not answered, and the error
 names the tags that would create it.
 
-Exit codes: 0 allowed, 1 denied, 2 error (a config YuniKorn rejects, unknown
-partition or queue, usage).`,
+--pod asks for a pod as place does: the admission controller's checks in its own
+order (a pod it refuses is "rejected" with its reason), then the identity the core
+sees (the pod's user.info annotation when the controller keeps it, else the
+submitter's); USER may then be left out, and a USER that is not the pod's is an
+error.
+
+Exit codes: 0 allowed, 1 denied (or the pod rejected by the admission controller),
+2 error (a config YuniKorn rejects, unknown partition or queue, a pod YuniKorn does
+not schedule, usage).`,
 		Example: `  aclint check -f queues.yaml default root.prod.etl alice --groups data-eng
   aclint check -f yunikorn-defaults.yaml -f yunikorn-configs.yaml default root.dev bob --action admin
   aclint check -f queues.yaml default root.teams.team-a alice --tag namespace=team-a --tag namespace.parentqueue=root.teams`,
 		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) != 3 {
-				return usageErr("check needs PARTITION QUEUE USER, got %d argument(s)\nrun 'aclint check --help' for usage", len(args))
+			if len(args) != 3 && (req.pod == "" || len(args) != 2) {
+				return usageErr("check needs PARTITION QUEUE USER (USER may be left out with --pod), got %d argument(s)\nrun 'aclint check --help' for usage", len(args))
 			}
 			return nil
 		},
@@ -67,18 +73,22 @@ partition or queue, usage).`,
 			if err != nil {
 				return err
 			}
-			q := acl.Query{Partition: args[0], Queue: args[1], User: args[2], Action: act}
-			if err := resolvers.subject(cmd, &q, groups); err != nil {
+			q := acl.Query{Partition: args[0], Queue: args[1], Action: act}
+			pr, err := askFor(cmd, &q, args[2:], groups, &req, &resolvers, l.Config.Doc.Settings)
+			if err != nil {
 				return err
 			}
-			if q.Tags, err = requestTags(tags, podFile, nsFile); err != nil {
-				return err
+			if pr != nil && !pr.Reaches() {
+				return writeVerdict(s, gateVerdict(pr.Gate, "allowed"), output, quiet)
 			}
 			d, err := l.Policy.Decide(q)
 			if err != nil {
 				return answerErr(err)
 			}
 			d.Notes = append(l.Notes, d.Notes...)
+			if pr != nil {
+				d.Notes = append(d.Notes, pr.Notes()...)
+			}
 			var lim *limits.Answer
 			if verbose && act == acl.Submit && d.Reason == "" && !d.Parent {
 				if lim, err = limits.New(l.Config).Decided(l.Policy, d, q.Tags); err != nil {
@@ -104,7 +114,7 @@ partition or queue, usage).`,
 	f.StringVar(&groups, "groups", "", "comma-separated groups as the request carries them, used exactly as given")
 	f.StringVar(&action, "action", "submit", "access to check: submit or admin")
 	verdictFlags(f, &output, &quiet, "the decision, every ACL consulted and the notes")
-	tagFlags(f, &tags, &podFile, &nsFile)
+	req.register(f)
 	f.BoolVarP(&verbose, "verbose", "v", false, "also show the limits on an application of the user in the queue (submit only), as aclint limits gives them")
 	f.BoolVar(&explain, "explain", false, "also show how the groups were found (for LDAP: the filter sent and each memberOf value)")
 	resolvers.register(c)

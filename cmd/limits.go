@@ -13,15 +13,14 @@ import (
 
 func newLimitsCmd(s *streams) *cobra.Command {
 	var (
-		files           []string
-		groups, key     string
-		output          string
-		resolvers       resolverFlags
-		tags            []string
-		podFile, nsFile string
+		files       []string
+		groups, key string
+		output      string
+		resolvers   resolverFlags
+		req         requestFlags
 	)
 	c := &cobra.Command{
-		Use:   "limits PARTITION QUEUE USER",
+		Use:   "limits PARTITION QUEUE USER | limits PARTITION QUEUE --pod POD.yaml [--namespace NS.yaml] (--submitter USER | --without-admission-controller)",
 		Short: "Answer how many applications and resources USER may run in QUEUE, and which limit sets each figure",
 		Long: `Answer "why is my application accepted but not running?" from the config alone, as
 yunikorn-core's user and group manager and its queues decide it on a freshly
@@ -42,12 +41,22 @@ creates gets its ancestors' limits and its parent's childtemplate, and the
 namespace quota tags (namespace.resourcequota, namespace.resourcemaxapps) as
 YuniKorn applies them to a dynamic queue.
 
-Exit codes: 0 answered, 2 error (a config YuniKorn rejects, unknown partition, a
+--pod answers for a pod as place does: the identity the core sees (its user.info
+annotation when the admission controller keeps it, else the submitter's) with its
+groups, for the user limits and the group the application is tracked under; USER may
+then be left out, and a USER that is not the pod's is an error.
+
+Exit codes: 0 answered, 1 the pod is rejected by the admission controller, 2 error (a config YuniKorn rejects, unknown partition, a
 queue that neither exists nor is created, a parent queue, a user YuniKorn
 rejects, a failing resolver).`,
 		Example: `  aclint limits -f queues.yaml default root.prod.etl alice --groups data-eng
   aclint limits -f queues.yaml default root.teams.team-a bob --tag namespace=team-a -o json`,
-		Args:              exactArgs(3, "limits needs PARTITION QUEUE USER"),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 3 && (req.pod == "" || len(args) != 2) {
+				return usageErr("limits needs PARTITION QUEUE USER (USER may be left out with --pod), got %d argument(s)\nrun 'aclint limits --help' for usage", len(args))
+			}
+			return nil
+		},
 		ValidArgsFunction: partitionQueueArgs(true),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkOutput(output, "text", "json"); err != nil {
@@ -57,21 +66,25 @@ rejects, a failing resolver).`,
 			if err != nil {
 				return err
 			}
-			q := acl.Query{Partition: args[0], Queue: args[1], User: args[2], Action: acl.Submit}
-			if err := resolvers.subject(cmd, &q, groups); err != nil {
+			q := acl.Query{Partition: args[0], Queue: args[1], Action: acl.Submit}
+			pr, err := askFor(cmd, &q, args[2:], groups, &req, &resolvers, l.Config.Doc.Settings)
+			if err != nil {
 				return err
 			}
-			if q.Tags, err = requestTags(tags, podFile, nsFile); err != nil {
-				return err
+			if pr != nil && !pr.Reaches() {
+				return writeVerdict(s, gateVerdict(pr.Gate, "submitAllowed"), output, false)
 			}
 			a, err := answerLimits(l.Config, l.Policy, q)
 			if err != nil {
 				return err
 			}
-			if podFile != "" && nsFile == "" && a.Dynamic() {
+			if pr != nil && req.ns == "" && a.Dynamic() {
 				return usageErr("%s is created for this pod, and the namespace's quota annotations (%s, %s) would set its limits: give the namespace with --namespace NS.yaml", a.Queue, placement.AnnotationQuota, placement.AnnotationMaxApps)
 			}
 			a.Notes = append(append([]string{}, l.Notes...), a.Notes...)
+			if pr != nil {
+				a.Notes = append(a.Notes, pr.Notes()...)
+			}
 			return writeVerdict(s, verdict{ok: true,
 				text: func(w io.Writer) error { return writeLimitsText(w, a) },
 				json: func() any { return limitsJSON(a) }}, output, false)
@@ -81,7 +94,7 @@ rejects, a failing resolver).`,
 	s.configFlags(f, &files, &key)
 	f.StringVar(&groups, "groups", "", "comma-separated groups as the request carries them, used exactly as given")
 	f.StringVarP(&output, "output", "o", "text", "output format: text, or json (the figures, every level and the notes)")
-	tagFlags(f, &tags, &podFile, &nsFile)
+	req.register(f)
 	resolvers.register(c)
 	return c
 }

@@ -7,21 +7,18 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/aclint/aclint/pkg/admission"
 	"github.com/aclint/aclint/pkg/lint"
 	"github.com/aclint/aclint/pkg/placement"
 )
 
 func newPlaceCmd(s *streams) *cobra.Command {
 	var (
-		files                   []string
-		groups, queue, key      string
-		output, podFile, nsFile string
-		tags                    []string
-		submitter, subGroups    string
-		forced, quiet           bool
-		noAdmission             bool
-		resolvers               resolverFlags
+		files              []string
+		groups, queue, key string
+		output             string
+		req                requestFlags
+		forced, quiet      bool
+		resolvers          resolverFlags
 	)
 	c := &cobra.Command{
 		Use:   "place [-f FILE] PARTITION USER [--groups g1,g2] [--queue NAME] [--tag KEY=VALUE]... | place --pod POD.yaml [--namespace NS.yaml] (--submitter USER | --without-admission-controller)",
@@ -50,7 +47,7 @@ partition, bad input, a pod whose submitter is not given).`,
   aclint place -f queues.yaml --pod pod.yaml --namespace ns.yaml --submitter alice
   aclint place -f queues.yaml --pod job.yaml --without-admission-controller`,
 		Args: func(cmd *cobra.Command, args []string) error {
-			if podFile != "" {
+			if req.pod != "" {
 				if len(args) > 1 {
 					return usageErr("with --pod, place takes at most PARTITION, got %d arguments", len(args))
 				}
@@ -66,81 +63,45 @@ partition, bad input, a pod whose submitter is not given).`,
 			if err := checkOutput(output, "text", "json"); err != nil {
 				return err
 			}
+			var q acl.Query
+			if err := resolvers.subject(cmd, &q, ""); err != nil {
+				return err
+			}
+			l, err := load(s, files, key, func(f lint.Finding) bool { return f.Rule == "placement-rules-unbuildable" })
+			if err != nil {
+				return err
+			}
+			tags, pr, err := req.read(l.Config.Doc.Settings)
+			if err != nil {
+				return err
+			}
 			app := placement.App{Tags: map[string]string{}}
 			var derived *placement.Derivation
-			if podFile != "" {
-				if cmd.Flags().Changed("queue") || cmd.Flags().Changed("groups") || len(tags) > 0 {
-					return usageErr("--pod gives the queue, user, groups and tags: leave out --queue, --groups and --tag")
+			if pr != nil {
+				if cmd.Flags().Changed("queue") || cmd.Flags().Changed("groups") {
+					return usageErr("--pod gives the queue, user, groups and tags: leave out --queue and --groups")
 				}
-				a, d, err := readPod(podFile, nsFile)
-				if err != nil {
-					return err
+				if !pr.Reaches() {
+					return writeVerdict(s, gateVerdict(pr.Gate, "placed"), output, quiet)
 				}
-				app, derived = a, &d
+				app, derived = pr.App, &pr.Derivation
 				if len(args) == 1 {
 					app.Partition = args[0]
 				}
 			} else {
 				app.Partition, app.User, app.Queue = args[0], args[1], queue
 				app.Groups = parseList(groups)
-				t, err := parseTags(tags)
-				if err != nil {
-					return err
-				}
-				if t != nil {
-					app.Tags = t
+				if tags != nil {
+					app.Tags = tags
 				}
 			}
 			if forced {
 				app.Tags["application.create.force"] = "true"
 			}
-			var q acl.Query
-			if err := resolvers.subject(cmd, &q, ""); err != nil {
-				return err
-			}
 			app.Resolvers, app.Resolver = q.Resolvers, q.Resolver
-			l, err := load(s, files, key, func(f lint.Finding) bool { return f.Rule == "placement-rules-unbuildable" })
-			if err != nil {
-				return err
-			}
-			var gate *admission.Gate
-			switch {
-			case derived != nil && noAdmission:
-				if submitter != "" || subGroups != "" {
-					return usageErr("--submitter names who the admission controller sees create the pod; with --without-admission-controller nobody writes it into the pod: leave it out")
-				}
-				derived.Notes = append(derived.Notes, "--without-admission-controller: the shim reads the pod as it is, so the identity is the pod's own "+placement.AnnotationUserInfo+" annotation, or user nobody without it")
-			case derived != nil:
-				// the admission controller stands between the pod and the
-				// scheduler: does the pod reach YuniKorn, and as whom?
-				var sub *admission.Submitter
-				if submitter != "" {
-					sub = &admission.Submitter{User: submitter, Groups: parseList(subGroups)}
-				}
-				g := admission.Read(l.Config.Doc.Settings).Admit(admission.Pod{Namespace: derived.Namespace, NamespaceAnnotations: derived.NamespaceAnnotations,
-					Annotations: derived.PodAnnotations, Workload: derived.Workload}, sub)
-				gate = &g
-				if gate.Unknown != "" {
-					return usageErr("%s", gate.Unknown)
-				}
-				if gate.Rejected == "" && gate.Bypass == "" {
-					app.User, app.Groups = gate.Identity.User, gate.Identity.Groups
-					derived.User = gate.Identity.How
-				}
-			case submitter != "" || subGroups != "":
-				return usageErr("--submitter goes with --pod: it is who creates the pod")
-			case noAdmission:
-				return usageErr("--without-admission-controller goes with --pod: without a pod, --groups and the user are the request as given")
-			}
-			if gate != nil && (gate.Rejected != "" || gate.Bypass != "") {
-				return writeVerdict(s, gateVerdict(gate), output, quiet)
-			}
 			res, err := l.Placer.Place(app)
 			if err != nil {
 				return usageErr("%w", err)
-			}
-			if gate != nil {
-				res.Notes = append(res.Notes, gate.Notes...)
 			}
 			res.Notes = append(l.Notes, res.Notes...)
 			if derived != nil {
@@ -150,7 +111,7 @@ partition, bad input, a pod whose submitter is not given).`,
 			if err != nil {
 				return err
 			}
-			if lim != nil && derived != nil && nsFile == "" && lim.Dynamic() {
+			if lim != nil && derived != nil && req.ns == "" && lim.Dynamic() {
 				lim.Notes = append(lim.Notes, "the namespace was not given (--namespace): its quota annotations would set the new queue's limits, so the limits shown leave them out")
 				res.Notes = append(res.Notes, "the limits shown for the new queue leave out the namespace's quota annotations, which were not given (--namespace NS.yaml)")
 			}
@@ -167,13 +128,8 @@ partition, bad input, a pod whose submitter is not given).`,
 	s.configFlags(f, &files, &key)
 	f.StringVar(&groups, "groups", "", "comma-separated groups as the request carries them (default: none, so the resolver runs)")
 	f.StringVar(&queue, "queue", "", "the queue the application asks for (default: none)")
-	f.StringArrayVar(&tags, "tag", nil, "an application tag KEY=VALUE, e.g. namespace=team-a (repeatable)")
 	f.BoolVar(&forced, "forced", false, "the application is forced (tag application.create.force=true), as on recovery")
-	f.StringVar(&podFile, "pod", "", "read the queue, user, groups and namespace from a pod manifest, as the Kubernetes shim does")
-	f.StringVar(&nsFile, "namespace", "", "with --pod: the pod's namespace manifest, for its yunikorn.apache.org annotations")
-	f.StringVar(&submitter, "submitter", "", "with --pod: the Kubernetes user who creates the pod, as the admission controller sees it")
-	f.StringVar(&subGroups, "submitter-groups", "", "with --pod: the submitter's Kubernetes groups, comma-separated")
-	f.BoolVar(&noAdmission, "without-admission-controller", false, "with --pod: YuniKorn's admission controller is not in the path, so the shim sees the pod as written (its user.info annotation, or user nobody)")
+	req.register(f)
 	verdictFlags(f, &output, &quiet, "the application, every rule's result, the queue and the submit decision")
 	resolvers.register(c)
 	return c

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/aclint/aclint/pkg/acl"
-	"github.com/aclint/aclint/pkg/admission"
 	"github.com/aclint/aclint/pkg/limits"
 	"github.com/aclint/aclint/pkg/placement"
 )
@@ -147,21 +146,4 @@ func placeJSON(app placement.App, r *placement.Result, lim *limits.Answer) any {
 		out.DecidedBy = &jsonGrant{g.Queue, g.ACL, g.Kind, g.Entry, g.Pos.File, g.Pos.Line, g.Pos.Col}
 	}
 	return out
-}
-
-// gateVerdict is the answer for a pod the admission controller refuses
-// (exit 1) or does not send to YuniKorn (exit 2).
-func gateVerdict(g *admission.Gate) verdict {
-	msg, first, code := g.Bypass, "not scheduled by YuniKorn", ExitUsage
-	if g.Rejected != "" {
-		msg, first, code = g.Rejected, "rejected", ExitFail
-	}
-	return verdict{code: code,
-		text: func(w io.Writer) error {
-			_, err := fmt.Fprintf(w, "%s\nreason: %s\n", first, msg)
-			return err
-		},
-		json: func() any {
-			return map[string]any{"placed": false, "queue": nil, "reason": msg, "admission": first}
-		}}
 }

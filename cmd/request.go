@@ -8,9 +8,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/aclint/aclint/pkg/acl"
-
-	"github.com/aclint/aclint/pkg/input"
-	"github.com/aclint/aclint/pkg/placement"
 )
 
 // parseList reads a comma-separated flag value (--groups, --submitter-groups,
@@ -44,41 +41,6 @@ func parseTags(tags []string) (map[string]string, error) {
 	return out, nil
 }
 
-// readPod reads --pod (a pod or a workload with a pod template) and
-// --namespace as the Kubernetes shim reads them.
-func readPod(podFile, nsFile string) (placement.App, placement.Derivation, error) {
-	pod, err := input.ReadFile(podFile)
-	if err != nil {
-		return placement.App{}, placement.Derivation{}, usageErr("--pod: %w", err)
-	}
-	var ns []byte
-	if nsFile != "" {
-		if ns, err = input.ReadFile(nsFile); err != nil {
-			return placement.App{}, placement.Derivation{}, usageErr("--namespace: %w", err)
-		}
-	}
-	a, d, err := placement.FromPod(pod, ns)
-	if err != nil {
-		return a, d, usageErr("--pod %s: %w", podFile, err)
-	}
-	return a, d, nil
-}
-
-// requestTags are the tags of a request from --tag or --pod (and
-// --namespace); nil when neither is given.
-func requestTags(tags []string, podFile, nsFile string) (map[string]string, error) {
-	switch {
-	case podFile != "" && len(tags) > 0:
-		return nil, usageErr("--pod gives the request's tags: leave out --tag")
-	case nsFile != "" && podFile == "":
-		return nil, usageErr("--namespace goes with --pod: it adds the pod's namespace annotations")
-	case podFile != "":
-		app, _, err := readPod(podFile, nsFile)
-		return app.Tags, err
-	}
-	return parseTags(tags)
-}
-
 // answerErr turns a question without an answer into exit 2, with the flags
 // that supply what is missing.
 func answerErr(err error) error {
@@ -100,13 +62,6 @@ func answerErr(err error) error {
 
 // configFlags registers -f and --key, the config every YuniKorn question
 // is asked against, the same way in every command.
-
-// tagFlags registers --tag, --pod and --namespace: the request's tags.
-func tagFlags(f *pflag.FlagSet, tags *[]string, podFile, nsFile *string) {
-	f.StringArrayVar(tags, "tag", nil, "a tag of the request KEY=VALUE, e.g. namespace=team-a (repeatable); decides what tag rules create")
-	f.StringVar(podFile, "pod", "", "take the request's tags from a pod (or workload) manifest, as the Kubernetes shim does")
-	f.StringVar(nsFile, "namespace", "", "with --pod: the pod's namespace manifest, for its yunikorn.apache.org annotations")
-}
 
 // scopeFlags registers --partition, --under and --only-access, which narrow
 // an audit; rows says what --only-access leaves out.

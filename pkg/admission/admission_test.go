@@ -45,38 +45,9 @@ func TestProcesses(t *testing.T) {
 	}
 }
 
-func TestIdentity(t *testing.T) {
-	pod := map[string]string{AnnotationUserInfo: `{"user": "alice", "groups": ["dev"]}`}
-	s := settings(KeyExternalGroups, "^ci$")
-	if id := s.Identity(pod, &Submitter{User: "system:serviceaccount:kube-system:job"}); id.Rejected != "" || id.User != "alice" {
-		t.Errorf("a trusted controller may set it: %+v", id)
-	}
-	if id := s.Identity(pod, &Submitter{User: "bob", Groups: []string{"ci"}}); id.Rejected != "" {
-		t.Errorf("an external group may set it: %+v", id)
-	}
-	if id := s.Identity(pod, &Submitter{User: "mallory"}); !strings.Contains(id.Rejected, "not allowed to set user annotation") {
-		t.Errorf("others may not: %+v", id)
-	}
-	if id := settings(KeyTrustControllers, "false").Identity(pod, &Submitter{User: "system:serviceaccount:kube-system:job"}); id.Rejected == "" {
-		t.Errorf("with trustControllers false controllers are like anyone: %+v", id)
-	}
-	if id := settings(KeyBypassAuth, "true").Identity(pod, &Submitter{User: "mallory"}); id.Rejected != "" || id.User != "alice" {
-		t.Errorf("bypassAuth keeps any annotation: %+v", id)
-	}
-	if id := s.Identity(nil, &Submitter{User: "bob", Groups: []string{"dev"}}); id.User != "bob" || !id.Known {
-		t.Errorf("no annotation: the submitter's identity is written: %+v", id)
-	}
-	if id := settings(KeyBypassAuth, "true").Identity(nil, &Submitter{User: "bob"}); id.User != "nobody" {
-		t.Errorf("bypassAuth writes nothing: nobody: %+v", id)
-	}
-	if id := s.Identity(map[string]string{AnnotationUserInfo: "{"}, &Submitter{User: "system:serviceaccount:kube-system:x"}); id.Rejected == "" {
-		t.Errorf("an annotation that is not JSON is refused: %+v", id)
-	}
-}
-
-// Admit: a pod without user.info and no submitter has no answer; a
-// submitter or bypassAuth gives one; a workload under trustControllers:
-// false is noted; a bypassed namespace never reaches YuniKorn.
+// Admit on the cases the vectors do not reach: no submitter, workloads,
+// the trust gap of a pod that names YuniKorn in a namespace the controller
+// leaves alone.
 func TestAdmit(t *testing.T) {
 	def := Read(nil)
 	pod := Pod{Namespace: "team-a"}
@@ -89,13 +60,57 @@ func TestAdmit(t *testing.T) {
 	if g := def.Admit(Pod{Namespace: "kube-system"}, &Submitter{User: "alice"}); g.Bypass == "" {
 		t.Errorf("kube-system reaches YuniKorn: %+v", g)
 	}
-	strict := Read(map[string]config.Setting{KeyTrustControllers: {Value: "false"}})
-	g := strict.Admit(Pod{Namespace: "team-a", Workload: "Deployment"}, &Submitter{User: "alice"})
-	if len(g.Notes) == 0 || !strings.Contains(g.Notes[0], "trustControllers is false: the controller that creates the Deployment's pods") {
-		t.Errorf("workload under trustControllers false: %+v", g)
+	// names YuniKorn itself in kube-system: YuniKorn's, as nobody
+	g := def.Admit(Pod{Namespace: "kube-system", SchedulerName: "yunikorn"}, nil)
+	if g.Bypass != "" || g.Unknown != "" || g.Identity.User != "nobody" || !strings.Contains(g.Gap, "names schedulerName: yunikorn itself") {
+		t.Errorf("kube-system pod naming yunikorn: %+v", g)
+	}
+	// refused for the submitter before the annotation's JSON is looked at
+	g = def.Admit(Pod{Namespace: "team-a", Annotations: map[string]string{AnnotationUserInfo: "{"}}, &Submitter{User: "bob", Groups: []string{"a", "b"}})
+	if g.Rejected != "user bob with groups [a,b] is not allowed to set user annotation" {
+		t.Errorf("order: %+v", g)
 	}
 	bypass := Read(map[string]config.Setting{KeyBypassAuth: {Value: "true"}})
 	if g := bypass.Admit(pod, nil); g.Unknown != "" || g.Identity.User != "nobody" {
 		t.Errorf("bypassAuth: %+v", g)
+	}
+	// a Deployment in a bypassed namespace whose template names yunikorn:
+	// the template's annotation is never checked
+	dep := Pod{Namespace: "kube-system", Workload: "Deployment", SchedulerName: "yunikorn", Annotations: map[string]string{AnnotationUserInfo: `{"user":"root"}`}}
+	if g := def.Admit(dep, &Submitter{User: "mallory"}); g.Rejected != "" || g.Identity.User != "root" || g.Gap == "" {
+		t.Errorf("unchecked template: %+v", g)
+	}
+	// the same Deployment in a processed namespace is refused for mallory
+	dep.Namespace = "team-a"
+	if g := def.Admit(dep, &Submitter{User: "mallory"}); !strings.Contains(g.Rejected, "not allowed") {
+		t.Errorf("checked template: %+v", g)
+	}
+	// with trustControllers false, the controller may not set what the
+	// admission controller wrote into the template: the pods are refused
+	strict := Read(map[string]config.Setting{KeyTrustControllers: {Value: "false"}})
+	g = strict.Admit(Pod{Namespace: "team-a", Workload: "Job"}, &Submitter{User: "alice"})
+	if !strings.Contains(g.Rejected, "system:serviceaccount:kube-system:job-controller") || !strings.Contains(g.Why, "its pods are not") {
+		t.Errorf("workload under trustControllers false: %+v", g)
+	}
+	// a namespace whose workloads are not labelled: the pods carry the
+	// controller's own identity
+	nolabel := Read(map[string]config.Setting{KeyNoLabelNamespaces: {Value: "^team-a$"}})
+	if g := nolabel.Admit(Pod{Namespace: "team-a", Workload: "Job"}, &Submitter{User: "alice"}); g.Identity.User != "system:serviceaccount:kube-system:job-controller" {
+		t.Errorf("unlabelled namespace: %+v", g)
+	}
+	// without the admission controller the pod must name YuniKorn
+	if g := Without(Pod{}); g.Bypass == "" {
+		t.Errorf("without, no scheduler name: %+v", g)
+	}
+}
+
+func TestShimIdentity(t *testing.T) {
+	for ann, want := range map[string]string{"": "nobody", "{": "nobody", `{"user":""}`: "nobody", `{"user":"a"}`: "a", "null": "nobody"} {
+		if u, _, _ := ShimIdentity(map[string]string{AnnotationUserInfo: ann}); u != want {
+			t.Errorf("%q: %s, want %s", ann, u, want)
+		}
+	}
+	if _, g, _ := ShimIdentity(map[string]string{AnnotationUserInfo: `{"groups":["x"]}`}); len(g) != 1 {
+		t.Error("an empty user keeps the groups")
 	}
 }

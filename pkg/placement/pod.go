@@ -1,11 +1,13 @@
 package placement
 
 import (
-	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/aclint/aclint/pkg/admission"
 )
 
 // The Kubernetes shim's names (yunikorn-k8shim pkg/common/constants).
@@ -30,18 +32,26 @@ type meta struct {
 	Annotations map[string]string `yaml:"annotations"`
 }
 
+// podSpec is the part of a pod's spec the shim reads.
+type podSpec struct {
+	SchedulerName string `yaml:"schedulerName"`
+}
+
+// template is a workload's pod template.
+type template struct {
+	Metadata meta    `yaml:"metadata"`
+	Spec     podSpec `yaml:"spec"`
+}
+
 type object struct {
 	Kind     string `yaml:"kind"`
 	Metadata meta   `yaml:"metadata"`
 	Spec     struct {
-		Template *struct {
-			Metadata meta `yaml:"metadata"`
-		} `yaml:"template"`
-		JobTemplate *struct {
+		SchedulerName string    `yaml:"schedulerName"`
+		Template      *template `yaml:"template"`
+		JobTemplate   *struct {
 			Spec struct {
-				Template *struct {
-					Metadata meta `yaml:"metadata"`
-				} `yaml:"template"`
+				Template *template `yaml:"template"`
 			} `yaml:"spec"`
 		} `yaml:"jobTemplate"`
 	} `yaml:"spec"`
@@ -51,31 +61,32 @@ type object struct {
 // controller annotates (processWorkload) and whose pods the shim then sees.
 var Workloads = []string{"Job", "CronJob", "Deployment", "StatefulSet", "DaemonSet", "ReplicaSet"}
 
-// podMeta is the metadata of the pods an object makes: a pod's own, or a
-// workload's pod template's, in the workload's namespace.
-func (o *object) podMeta() (meta, error) {
+// podMeta is the metadata and scheduler name of the pods an object makes:
+// a pod's own, or a workload's pod template's, in the workload's namespace.
+func (o *object) podMeta() (meta, string, error) {
 	switch o.Kind {
 	case "Pod", "":
-		return o.Metadata, nil
+		return o.Metadata, o.Spec.SchedulerName, nil
 	case "CronJob":
 		if o.Spec.JobTemplate == nil || o.Spec.JobTemplate.Spec.Template == nil {
-			return meta{}, fmt.Errorf("CronJob %s has no spec.jobTemplate.spec.template", o.Metadata.Name)
+			return meta{}, "", fmt.Errorf("CronJob %s has no spec.jobTemplate.spec.template", o.Metadata.Name)
 		}
-		m := o.Spec.JobTemplate.Spec.Template.Metadata
+		t := o.Spec.JobTemplate.Spec.Template
+		m := t.Metadata
 		m.Namespace = o.Metadata.Namespace
-		return m, nil
+		return m, t.Spec.SchedulerName, nil
 	}
 	for _, k := range Workloads {
 		if o.Kind == k {
 			if o.Spec.Template == nil {
-				return meta{}, fmt.Errorf("%s %s has no spec.template", o.Kind, o.Metadata.Name)
+				return meta{}, "", fmt.Errorf("%s %s has no spec.template", o.Kind, o.Metadata.Name)
 			}
 			m := o.Spec.Template.Metadata
 			m.Namespace = o.Metadata.Namespace
-			return m, nil
+			return m, o.Spec.Template.Spec.SchedulerName, nil
 		}
 	}
-	return meta{}, fmt.Errorf("expected a Pod or a workload with a pod template (%s), found kind %s", strings.Join(Workloads, ", "), o.Kind)
+	return meta{}, "", fmt.Errorf("expected a Pod or a workload with a pod template (%s), found kind %s", strings.Join(Workloads, ", "), o.Kind)
 }
 
 // Derivation says where each part of an app read from a pod came from.
@@ -90,6 +101,9 @@ type Derivation struct {
 	Namespace            string
 	NamespaceAnnotations map[string]string
 	PodAnnotations       map[string]string
+	// the pod's labels and spec.schedulerName (a workload's template's)
+	PodLabels     map[string]string
+	SchedulerName string
 }
 
 // FromPod builds the application the shim sends for a pod (and, when given,
@@ -106,7 +120,7 @@ func FromPod(pod, namespace []byte) (App, Derivation, error) {
 	if err := yaml.Unmarshal(pod, &p); err != nil {
 		return app, d, fmt.Errorf("the pod is not valid YAML: %v", err)
 	}
-	m, err := p.podMeta()
+	m, sched, err := p.podMeta()
 	if err != nil {
 		return app, d, err
 	}
@@ -124,19 +138,10 @@ func FromPod(pod, namespace []byte) (App, Derivation, error) {
 	default:
 		d.Queue = "the pod names no queue"
 	}
-	app.User, d.User = DefaultUser, "no "+AnnotationUserInfo+" annotation: the shim sends user nobody with no groups"
-	if info, ok := m.Annotations[AnnotationUserInfo]; ok {
-		var ui struct {
-			User   string   `json:"user"`
-			Groups []string `json:"groups"`
-		}
-		if err := json.Unmarshal([]byte(info), &ui); err != nil {
-			return app, d, fmt.Errorf("annotation %s is not the JSON the admission controller writes ({\"user\": ..., \"groups\": [...]}): %v", AnnotationUserInfo, err)
-		}
-		app.User, app.Groups = ui.User, ui.Groups
-		d.User = "annotation " + AnnotationUserInfo
-	}
-	d.PodAnnotations = m.Annotations
+	// the identity as the shim reads the pod as written; with the
+	// admission controller in the path, admission.Settings.Admit decides
+	app.User, app.Groups, d.User = admission.ShimIdentity(m.Annotations)
+	d.PodAnnotations, d.PodLabels, d.SchedulerName = m.Annotations, m.Labels, sched
 	ns := m.Namespace
 	if ns == "" {
 		ns = "default"
@@ -166,8 +171,65 @@ func FromPod(pod, namespace []byte) (App, Derivation, error) {
 			app.Tags[tag] = v
 		}
 	}
-	if strings.TrimSpace(app.User) == "" && len(app.Groups) == 0 {
-		d.Notes = append(d.Notes, "the user.info annotation names no user")
-	}
 	return app, d, nil
+}
+
+// PodRequest is what reaches the scheduler core for a pod: the application
+// the shim sends, where each part of it came from, and what the admission
+// controller (or, without one, the shim alone) did with the pod. When
+// Gate.Rejected or Gate.Bypass is set, no request reaches the core.
+type PodRequest struct {
+	App        App
+	Derivation Derivation
+	Gate       admission.Gate
+}
+
+// Reaches reports whether the pod reaches the core as a request.
+func (r *PodRequest) Reaches() bool { return r.Gate.Rejected == "" && r.Gate.Bypass == "" }
+
+// ReadPod reads a pod (or workload) and its namespace as FromPod does, then
+// decides its identity and whether it reaches YuniKorn: through the
+// admission controller with the settings given, for a pod created by sub
+// (nil: not known), or, when without is true, as the shim takes pods no
+// admission controller has seen. An identity nothing in the files gives is
+// an error naming the flags that give it.
+func ReadPod(pod, namespace []byte, s admission.Settings, sub *admission.Submitter, without bool) (*PodRequest, error) {
+	app, d, err := FromPod(pod, namespace)
+	if err != nil {
+		return nil, err
+	}
+	p := admission.Pod{Namespace: d.Namespace, NamespaceAnnotations: d.NamespaceAnnotations, Labels: d.PodLabels,
+		Annotations: d.PodAnnotations, SchedulerName: d.SchedulerName, Workload: d.Workload}
+	r := &PodRequest{App: app, Derivation: d}
+	if without {
+		r.Gate = admission.Without(p)
+		r.Derivation.Notes = append(r.Derivation.Notes, "--without-admission-controller: the shim reads the pod as it is, so the identity is the pod's own "+AnnotationUserInfo+" annotation, or user nobody without it")
+	} else {
+		r.Gate = s.Admit(p, sub)
+	}
+	if r.Gate.Unknown != "" {
+		return nil, errors.New(r.Gate.Unknown)
+	}
+	if r.Reaches() {
+		r.App.User, r.App.Groups = r.Gate.Identity.User, r.Gate.Identity.Groups
+		r.Derivation.User = r.Gate.Identity.How
+		if r.Gate.Gap != "" {
+			r.Derivation.Notes = append(r.Derivation.Notes, r.Gate.Gap)
+		}
+		r.Derivation.Notes = append(r.Derivation.Notes, r.Gate.Notes...)
+	}
+	return r, nil
+}
+
+// Notes say where the request came from: the pod's identity and what the
+// admission controller did, for an answer about the pod.
+func (r *PodRequest) Notes() []string {
+	return append([]string{"identity the core sees: user " + r.App.User + groupsNote(r.App.Groups) + ", from " + r.Derivation.User}, r.Derivation.Notes...)
+}
+
+func groupsNote(g []string) string {
+	if len(g) == 0 {
+		return " with no groups (the partition's resolver finds them)"
+	}
+	return " with groups [" + strings.Join(g, ", ") + "]"
 }

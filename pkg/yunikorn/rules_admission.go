@@ -141,7 +141,7 @@ var _ = register(&Rule{
 	Doc: "Pods in a namespace matching `admissionController.filtering.bypassNamespaces` (default\n" +
 		"`^kube-system$`), or matching none of `admissionController.filtering.processNamespaces` when that is\n" +
 		"set, are not given YuniKorn as their scheduler: no placement rule or queue ACL ever sees them. The\n" +
-		"namespace annotation `yunikorn.apache.org/namespace.enableYunikorn` overrides both lists. A\n" +
+		"namespace annotation `yunikorn.apache.org/namespace.enableYuniKorn` overrides both lists. A\n" +
 		"pattern that does not compile makes the admission controller use the default for the whole list.",
 	Bad: `apiVersion: v1
 kind: ConfigMap
