@@ -16,6 +16,8 @@ func newWhoCanCmd(s *streams) *cobra.Command {
 	var (
 		files               []string
 		action, key, output string
+		req                 requestFlags
+		resolvers           resolverFlags
 	)
 	c := &cobra.Command{
 		Use:   "who-can PARTITION QUEUE",
@@ -23,6 +25,13 @@ func newWhoCanCmd(s *streams) *cobra.Command {
 		Long: `List who has access to a queue, like kubectl-who-can: everyone (*), users and groups,
 each with the queue and ACL that grants it (on the queue itself, or inherited from an
 ancestor), and the ACL entries YuniKorn drops on the way.
+
+A queue that does not exist is answered when placement can create it: every rule
+that can, in rule order, with what a request needs for each (the tags a tag rule
+reads, the user a user rule reads, the queue a provided rule reads, the rule's
+filter); a rule is reached only when the rules before it place nothing. --tag
+narrows this to requests with those tags; --pod to the pod's own request, with the
+identity the admission controller gives it (as check --pod decides it).
 
 With Hadoop YARN files (-f capacity-scheduler.xml or an allocation file, and
 yarn-site.xml), it lists who YARN lets in, with the same walk up the queue's path:
@@ -38,6 +47,9 @@ Exit codes: 0 answered, 2 error (a config YuniKorn rejects, unknown partition or
 				return err
 			}
 			if yarnFiles(files) {
+				if req.pod != "" || len(req.tags) > 0 {
+					return usageErr("--pod and --tag describe a request to YuniKorn, which YARN never sees")
+				}
 				return yarnWhoCan(s, files, args[0], args[1], action, output)
 			}
 			act, err := acl.ParseAction(action)
@@ -51,11 +63,38 @@ Exit codes: 0 answered, 2 error (a config YuniKorn rejects, unknown partition or
 			if err != nil {
 				return err
 			}
-			r, err := l.Policy.WhoCan(args[0], args[1], act)
+			q := acl.Query{Partition: args[0]}
+			pr, err := askFor(cmd, &q, nil, "", &req, &resolvers, l.Config.Doc.Settings)
 			if err != nil {
-				return usageErr("%w", err)
+				return err
+			}
+			if pr != nil && !pr.Reaches() {
+				format := output
+				if format == "csv" {
+					format = "text"
+				}
+				return writeVerdict(s, gateVerdict(pr.Gate, "allowed"), format, false)
+			}
+			var sub *acl.Subject
+			if pr != nil {
+				part, err := l.Policy.FindPartition(args[0])
+				if err != nil {
+					return usageErr("%w", err)
+				}
+				rs, err := l.Policy.ResolveSubject(part, q)
+				if err != nil {
+					return usageErr("%w", err)
+				}
+				sub = &rs
+			}
+			r, err := l.Policy.WhoCanFor(args[0], args[1], act, sub, q.Tags)
+			if err != nil {
+				return answerErr(err)
 			}
 			r.Notes = append(l.Notes, r.Notes...)
+			if pr != nil {
+				r.Notes = append(r.Notes, pr.Notes()...)
+			}
 			switch output {
 			case "json":
 				return writeJSON(s.out, whoCanJSON(r))
@@ -69,6 +108,8 @@ Exit codes: 0 answered, 2 error (a config YuniKorn rejects, unknown partition or
 	s.configFlags(f, &files, &key)
 	f.StringVar(&action, "action", "submit", "access to list: submit or admin")
 	f.StringVarP(&output, "output", "o", "text", "output format: text, json or csv")
+	req.register(f)
+	resolvers.register(c)
 	return c
 }
 
@@ -97,6 +138,7 @@ func whoCanJSON(r *acl.WhoCanResult) any {
 		{"queue", r.Target.Path},
 		{"decidingQueue", r.Target.Queue.Path()},
 		{"dynamic", r.Target.Dynamic},
+		{"createdBy", waysJSON(r.Target.Ways)},
 		{"everyone", holdersJSON(r.Everyone)},
 		{"users", holdersJSON(r.Users)},
 		{"groups", holdersJSON(r.Groups)},
@@ -126,6 +168,12 @@ func writeWhoCanText(w io.Writer, r *acl.WhoCanResult) error {
 			out[i] = holderLine{h.Name, h.Queue, h.ACL, h.Pos.String(), h.Inherited}
 		}
 		return out
+	}
+	if len(r.Target.Ways) > 0 {
+		fmt.Fprintf(&b, "%s does not exist; placement creates it, in rule order (a rule is reached only when the ones before it place nothing):\n", r.Target.Path)
+		for _, w := range r.Target.Ways {
+			fmt.Fprintf(&b, "  %s: %s\n", w.By, w.Needs())
+		}
 	}
 	writeHolders(&b, lines(r.Everyone), lines(r.Users), lines(r.Groups))
 	if len(r.Dropped) > 0 {
@@ -177,4 +225,17 @@ func writeHolders(b *strings.Builder, everyone, users, groups []holderLine) {
 			line(h)
 		}
 	}
+}
+
+// waysJSON lists the rules that create a queue, with what each needs.
+func waysJSON(ways []acl.Way) []jsonObject {
+	out := []jsonObject{}
+	for _, w := range ways {
+		tags := w.Tags
+		if tags == nil {
+			tags = map[string]string{}
+		}
+		out = append(out, jsonObject{{"rule", w.Rule}, {"by", w.By}, {"tags", tags}, {"user", w.User}, {"queue", w.Queue}, {"filter", w.Filter}, {"needs", w.Needs()}})
+	}
+	return out
 }

@@ -164,8 +164,9 @@ type Creator interface {
 	// Creates answers for the request of sub naming queue, with the
 	// request's tags (nil: not known).
 	Creates(part *config.Partition, queue string, sub Subject, tags map[string]string) Creation
-	// CreatesForSomeone answers whether any request could have it created.
-	CreatesForSomeone(part *config.Partition, queue string) Creation
+	// Ways answers whether any request (with the tags given; nil: any
+	// tags) could have it created, listing every rule that can.
+	Ways(part *config.Partition, queue string, tags map[string]string) Creation
 	// Lands names the queue placement creates for the request of sub when
 	// it names no queue, the existing queue it is created under, and the
 	// rule; "" when it lands in an existing queue or nowhere.
@@ -181,6 +182,45 @@ type Creation struct {
 	// would create the queue for; nil when none would.
 	Tags    map[string]string
 	NeedsBy string
+	// Ways, for a question without a request (who-can): every rule that
+	// can create the queue, in rule order, with what a request needs for
+	// each.
+	Ways []Way
+}
+
+// Way is one placement rule that creates a queue, and what a request needs
+// for it to: the tags it reads, the user its user rule reads, the queue a
+// provided rule reads. A rule is reached only when the rules before it do
+// not place the request.
+type Way struct {
+	Rule   int    // 1-based, in the partition's rule order
+	By     string // "rule 2 (tag namespace at q.yaml:9:15)"
+	Tags   map[string]string
+	User   string // the user the user rule reads ("" when the chain reads none)
+	Queue  string // the queue a provided rule reads ("" when none)
+	Filter string // who the rule's filter lets through ("" for everyone)
+}
+
+// Needs says in words what a request needs for the way to create the queue.
+func (w Way) Needs() string {
+	var parts []string
+	if len(w.Tags) > 0 {
+		parts = append(parts, "tags "+DescribeTags(w.Tags))
+	}
+	if w.User != "" {
+		parts = append(parts, "user "+w.User)
+	}
+	if w.Queue != "" {
+		parts = append(parts, "asks for queue "+w.Queue)
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "any request")
+	}
+	s := strings.Join(parts, ", ")
+	if w.Filter != "" {
+		s += "; " + w.Filter
+	}
+	return s
 }
 
 // SetCreator sets the placement that decides whether missing queues exist.
@@ -310,6 +350,7 @@ type Target struct {
 	Queue   *config.Queue // the queue whose ACLs are read first
 	Dynamic bool          // Path does not exist and would be created under Queue
 	Note    string        // says so, when Dynamic
+	Ways    []Way         // when Dynamic and asked without a request: every rule that creates it
 }
 
 // Target finds the queue for path as YuniKorn would: an existing queue, or a
@@ -352,7 +393,7 @@ func (p *Policy) Target(part *config.Partition, path string, sub *Subject, tags 
 		if sub != nil {
 			c = p.creator.Creates(part, path, *sub, tags)
 		} else {
-			c = p.creator.CreatesForSomeone(part, path)
+			c = p.creator.Ways(part, path, tags)
 		}
 	}
 	if c.By == "" {
@@ -363,6 +404,7 @@ func (p *Policy) Target(part *config.Partition, path string, sub *Subject, tags 
 		return t, &QueryError{Msg: fmt.Sprintf("no such queue, and no placement rule creates it for this request: %s does not exist in partition %s (%s)%s", t.Path, part.CanonicalName(), c.Why, near)}
 	}
 	t.Dynamic = true
+	t.Ways = c.Ways
 	how := "creates it under %s for this request"
 	if sub == nil {
 		how = "can create it under %s"

@@ -156,7 +156,7 @@ func (c stubCreator) Creates(_ *config.Partition, queue string, sub Subject, _ m
 	return Creation{Why: "the stub creates only " + c.queue + " for " + c.user}
 }
 
-func (c stubCreator) CreatesForSomeone(_ *config.Partition, queue string) Creation {
+func (c stubCreator) Ways(_ *config.Partition, queue string, _ map[string]string) Creation {
 	return c.Creates(nil, queue, Subject{User: c.user}, nil)
 }
 

@@ -41,11 +41,18 @@ type WhoCanResult struct {
 // WhoCan answers who has action on a queue: every ACL that CheckSubmitAccess
 // or CheckAdminAccess would read, from the queue up to root.
 func (p *Policy) WhoCan(partition, queue string, action Action) (*WhoCanResult, error) {
+	return p.WhoCanFor(partition, queue, action, nil, nil)
+}
+
+// WhoCanFor answers WhoCan for a queue placement creates, for the request
+// of sub (nil: any user) with tags (nil: any tags): the rules that create
+// it for such a request decide whether it exists.
+func (p *Policy) WhoCanFor(partition, queue string, action Action, sub *Subject, tags map[string]string) (*WhoCanResult, error) {
 	part, err := p.FindPartition(partition)
 	if err != nil {
 		return nil, err
 	}
-	t, err := p.Target(part, queue, nil, nil)
+	t, err := p.Target(part, queue, sub, tags)
 	if err != nil {
 		return nil, err
 	}

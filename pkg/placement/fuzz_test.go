@@ -56,7 +56,7 @@ func FuzzPlace(f *testing.F) {
 		for _, part := range cfg.Partitions {
 			pl.Creates(part, queue, acl.Subject{User: user}, nil)
 			pl.Lands(part, acl.Subject{User: user}, map[string]string{"namespace": queue})
-			pl.CreatesForSomeone(part, queue)
+			pl.Ways(part, queue, nil)
 		}
 	})
 }

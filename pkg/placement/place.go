@@ -655,14 +655,18 @@ func possibleTags(tags map[string]string) bool {
 // dnsLabel is Kubernetes' namespace name pattern (RFC 1123 label).
 var dnsLabel = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)
 
-// CreatesForSomeone answers, for questions without a user (who-can), whether
-// some request could have the queue created: each rule on its own, its
-// filter letting the request through, with the queue as the requested queue,
-// as the user name for the user rule and, for tag rules, first with the tags
-// TagsFor derives (a namespace and its annotation), then with the whole path
-// as every tag's value; tags the Kubernetes shim cannot send (a namespace
-// that is no DNS label) are never tried.
-func (pl *Placer) CreatesForSomeone(part *config.Partition, queue string) acl.Creation {
+// Ways answers, for questions without a user (who-can), whether some
+// request could have the queue created: it lists every rule that can create
+// queue, in rule order (By is the first): each rule on
+// its own, its filter set aside (and described), with the queue as the
+// requested queue when the rule reads it, the queue's last part as the user
+// name when the rule reads the user, and, for tag rules, the tags given or,
+// without them, first the tags TagsFor derives (a namespace and its
+// annotation), then the whole path as every tag's value. Tags the
+// Kubernetes shim cannot send (a namespace that is no DNS label) are never
+// tried. A rule is reached only when the rules before it do not place the
+// request: the ways are listed in that order.
+func (pl *Placer) Ways(part *config.Partition, queue string, given map[string]string) acl.Creation {
 	rules, err := Build(part)
 	if err != nil {
 		return acl.Creation{Why: "the partition's placement rules cannot be built, so a freshly started scheduler places nothing"}
@@ -670,41 +674,87 @@ func (pl *Placer) CreatesForSomeone(part *config.Partition, queue string) acl.Cr
 	last := queue[strings.LastIndex(queue, ".")+1:]
 	user := strings.ReplaceAll(last, dotReplace, ".")
 	impossible := ""
+	var out acl.Creation
 	for i, r := range rules[:len(rules)-1] {
-		whole := map[string]string{}
-		for t := r; t != nil; t = t.Parent {
-			if t.Name == "tag" {
-				whole[t.Value] = queue
+		reads := reading(r)
+		candidates := []map[string]string{given}
+		if given == nil && reads.tag {
+			whole := map[string]string{}
+			for t := r; t != nil; t = t.Parent {
+				if t.Name == "tag" {
+					whole[t.Value] = queue
+				}
 			}
+			candidates = []map[string]string{TagsFor(r, queue), whole}
 		}
-		for _, tags := range []map[string]string{TagsFor(r, queue), whole} {
-			if tags == nil {
+		for _, tags := range candidates {
+			if reads.tag && tags == nil {
 				continue
 			}
+			app := App{Tags: tags}
+			if app.Tags == nil {
+				app.Tags = map[string]string{}
+			}
+			if reads.provided {
+				app.Queue = queue
+			}
 			res := &Result{Partition: part.CanonicalName()}
-			c := &run{pl: pl, part: part, app: App{Queue: queue, Tags: tags}, sub: acl.Subject{User: user}, res: res, noACL: true, noFilter: true,
+			c := &run{pl: pl, part: part, app: app, sub: acl.Subject{User: user}, res: res, noACL: true, noFilter: true,
 				numbers: []int{i + 1, len(rules)}}
 			c.place([]*Rule{r, rules[len(rules)-1]})
 			by, _ := createdBy(res, queue)
-			switch {
-			case by == "":
-			case !possibleTags(tags):
+			if by == "" {
+				continue
+			}
+			if reads.tag && !possibleTags(tags) {
 				if impossible == "" {
 					impossible = fmt.Sprintf("placement %s creates it only for a request with the tag namespace=%s, and no Kubernetes namespace has that name (namespaces are DNS labels: lower case, digits and -)", by, tags["namespace"])
 				}
-			default:
-				c := acl.Creation{By: by}
-				if len(tags) > 0 {
-					c.Tags = tags
-				}
-				return c
+				continue
 			}
+			w := acl.Way{Rule: i + 1, By: by, Filter: r.Filter.Describe()}
+			if reads.tag && len(tags) > 0 {
+				w.Tags = tags
+			}
+			if reads.user {
+				w.User = user
+			}
+			if reads.provided {
+				w.Queue = strings.ToLower(queue)
+			}
+			out.Ways = append(out.Ways, w)
+			break
 		}
+	}
+	if len(out.Ways) > 0 {
+		out.By, out.Tags = out.Ways[0].By, out.Ways[0].Tags
+		return out
 	}
 	if impossible != "" {
 		return acl.Creation{Why: impossible + "; check answers a request with given tags"}
 	}
+	if given != nil {
+		return acl.Creation{Why: "no placement rule of the partition creates it for a request with the tags " + acl.DescribeTags(given)}
+	}
 	return acl.Creation{Why: "no placement rule of the partition creates it for any request"}
+}
+
+// reads says which parts of a request a rule chain reads.
+type reads struct{ user, tag, provided bool }
+
+func reading(r *Rule) reads {
+	var out reads
+	for t := r; t != nil; t = t.Parent {
+		switch t.Name {
+		case "user":
+			out.user = true
+		case "tag":
+			out.tag = true
+		case "provided":
+			out.provided = true
+		}
+	}
+	return out
 }
 
 // Lands names the queue placement creates for sub's request when the

@@ -103,17 +103,17 @@ func TestCreates(t *testing.T) {
 	}
 }
 
-// CreatesForSomeone numbers the rule as the partition does, and Lands
+// Ways numbers the rule as the partition does, and Lands
 // names where a request naming no queue is created.
-func TestCreatesForSomeoneAndLands(t *testing.T) {
+func TestWaysAndLands(t *testing.T) {
 	pl, part := setup(t, layout)
-	if c := pl.CreatesForSomeone(part, "root.sandbox.bob_dot_x"); !strings.HasPrefix(c.By, "rule 3 (user") {
+	if c := pl.Ways(part, "root.sandbox.bob_dot_x", nil); !strings.HasPrefix(c.By, "rule 3 (user") {
 		t.Errorf("only the third rule makes it: %+v", c)
 	}
-	if c := pl.CreatesForSomeone(part, "root.teams.ns1"); !strings.HasPrefix(c.By, "rule 2 (tag") {
+	if c := pl.Ways(part, "root.teams.ns1", nil); !strings.HasPrefix(c.By, "rule 2 (tag") {
 		t.Errorf("the tag rule makes it: %+v", c)
 	}
-	if c := pl.CreatesForSomeone(part, "root.prd"); c.By != "" {
+	if c := pl.Ways(part, "root.prd", nil); c.By != "" {
 		t.Errorf("a typo is created by nothing a pod can send: %+v", c)
 	}
 	q, under, by := pl.Lands(part, acl.Subject{User: "bob", Groups: []string{"bob"}}, map[string]string{"namespace": "x"})

@@ -9,6 +9,7 @@ package placement
 import (
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/aclint/aclint/pkg/acl"
@@ -164,6 +165,39 @@ func (f Filter) allows(user string, groups []string) (bool, string) {
 		}
 	}
 	return !f.Allow, fmt.Sprintf("the %s filter matches neither the user nor a group", what)
+}
+
+// Describe says whom a filter lets through, as a clause of an answer; ""
+// when it lets everyone through.
+func (f Filter) Describe() string {
+	if f.Empty {
+		return ""
+	}
+	var who []string
+	side := func(kind string, names map[string]bool, re *regexp.Regexp) {
+		switch {
+		case re != nil:
+			who = append(who, kind+" matching "+re.String())
+		case len(names) > 0:
+			list := make([]string, 0, len(names))
+			for n := range names {
+				list = append(list, n)
+			}
+			sort.Strings(list)
+			who = append(who, kind+" "+strings.Join(list, ", "))
+		}
+	}
+	side("users", f.Users, f.UserRE)
+	side("groups", f.Groups, f.GroupRE)
+	switch {
+	case len(who) == 0 && f.Allow:
+		return "its allow filter names no valid user or group, so no request passes it"
+	case len(who) == 0:
+		return ""
+	case f.Allow:
+		return "its filter lets through only " + strings.Join(who, " or ")
+	}
+	return "its filter turns away " + strings.Join(who, " and ")
 }
 
 // Describe names a rule chain for output: "tag namespace <- fixed users".
