@@ -58,7 +58,7 @@ unit:
 	$(GO) test -count=1 -run '^(TestScaleBudget|TestAuditScaleBudget)$$' -v ./pkg/yunikorn
 	$(GO) test -count=1 -run '^TestScaleBudget$$' -v ./pkg/mesos
 	$(GO) test -count=1 -run '^TestScaleBudget$$' -v ./pkg/ytsaurus
-	$(GO) test -count=1 -run '^TestMatrixStreams$$' -v ./cmd
+	$(GO) test -count=1 -run '^(TestMatrixStreams|TestDiffAtScale)$$' -v ./cmd
 
 ## fuzz: explore with each fuzz target for FUZZTIME (make fuzz FUZZTIME=1m); new crashers land in
 ## testdata/fuzz and from then on run in make test

@@ -38,6 +38,7 @@ func newDiffCmd(s *streams) *cobra.Command {
 		key         string
 		outputs     []string
 		failOnGain  bool
+		flat        bool
 		commentSize int
 	)
 	c := &cobra.Command{
@@ -53,6 +54,11 @@ With two Hadoop YARN files (capacity-scheduler.xml, yarn.acl.enable read from ea
 or the yarn-site.xml beside it, or allocation files), it compares YARN's access the
 same way: every queue in both, submit and admin, every user and group either names,
 and everyone else.
+
+Changes are grouped by the ACL entry that causes them (in NEW for a gain, in OLD for a
+loss): one entry per cause, with the subjects and queues it reaches and the number of
+(queue, subject) pairs, in text and JSON alike. --flat adds every (queue, subject) pair,
+streamed: text lists the pairs instead of the causes, JSON adds "changes".
 
 -o markdown writes a pull-request comment: the verdict first, then one line per ACL
 entry that causes a change, however many queues it reaches, kept under --comment-size
@@ -101,21 +107,15 @@ cannot be told from it.`,
 				return err
 			}
 			old := o.sd
-			var res *acl.DiffResult
+			d := &diffRun{old: old, new: new, grouped: &acl.Grouped{}, flat: flat}
 			if old.accepted && new.accepted {
-				res = acl.Diff(old.policy, new.policy)
+				d.res = acl.DiffTo(old.policy, new.policy, d.grouped.Add)
+				d.grouped.Merge()
 			}
-			if err := writeDiffOutputs(s, targets, old, new, res, commentSize); err != nil {
+			if err := writeDiffOutputs(s, targets, d, commentSize); err != nil {
 				return err
 			}
-			gains := 0
-			if res != nil {
-				for _, c := range res.Changes {
-					if c.Gained {
-						gains++
-					}
-				}
-			}
+			gains := d.grouped.Gains
 			switch {
 			case old.accepted && !new.accepted:
 				return &exitError{code: ExitFail}
@@ -133,6 +133,7 @@ cannot be told from it.`,
 	f := c.Flags()
 	f.StringArrayVarP(&outputs, "output", "o", []string{"text"}, "output format text, json or markdown (a pull-request comment), optionally FORMAT=PATH; repeatable, e.g. -o markdown=comment.md -o json=access-diff.json")
 	f.IntVar(&commentSize, "comment-size", DefaultCommentSize, "markdown: the most characters the comment may have (GitHub takes 65,536); past it the causes that do not fit are counted and the comment points at the full report. 0: no limit")
+	f.BoolVar(&flat, "flat", false, "text and JSON: list every (queue, subject) pair that changes, not only the ACL entries that cause them")
 	f.BoolVar(&failOnGain, "fail-on-gain", false, "exit 1 when anyone gains access, so a pipeline can ask for approval")
 	f.StringVar(&key, "key", config.DefaultKey, "ConfigMap data key holding the queue config")
 	return c

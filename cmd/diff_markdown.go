@@ -9,54 +9,6 @@ import (
 	"github.com/aclint/aclint/pkg/acl"
 )
 
-// mdCause is one ACL entry that a change adds or removes, with everything
-// it grants or took away: one line of the comment however many queues it
-// reaches.
-type mdCause struct {
-	gained     bool
-	via        *acl.Holder
-	action     acl.Action
-	principals []string
-	queues     []string
-	seenP      map[string]bool
-	seenQ      map[string]bool
-}
-
-// byCause groups changes by the ACL entry behind them (in the new config
-// for a gain, the old one for a loss) and the access it gives, in the order
-// the diff first met each.
-func byCause(cs []acl.Change) []*mdCause {
-	type key struct {
-		gained                  bool
-		action                  acl.Action
-		queue, field, kind, who string
-		pos                     string
-	}
-	var out []*mdCause
-	at := map[key]*mdCause{}
-	for _, c := range cs {
-		k := key{gained: c.Gained, action: c.Action}
-		if c.Via != nil {
-			k.queue, k.field, k.kind, k.who, k.pos = c.Via.Queue, c.Via.ACL, c.Via.Kind, c.Via.Name, c.Via.Pos.String()
-		}
-		m := at[k]
-		if m == nil {
-			m = &mdCause{gained: c.Gained, via: c.Via, action: c.Action, seenP: map[string]bool{}, seenQ: map[string]bool{}}
-			at[k] = m
-			out = append(out, m)
-		}
-		if !m.seenP[c.Principal] {
-			m.seenP[c.Principal] = true
-			m.principals = append(m.principals, c.Principal)
-		}
-		if q := c.Partition + "/" + c.Queue; !m.seenQ[q] {
-			m.seenQ[q] = true
-			m.queues = append(m.queues, q)
-		}
-	}
-	return out
-}
-
 // mdListed is how many principals and queues a cause names before it
 // counts the rest.
 const mdListed = 8
@@ -73,7 +25,8 @@ const DefaultCommentSize = 60000
 // the causes that do not fit are counted, and the comment points at the
 // full report (the other outputs of this run, or the command that writes
 // it).
-func writeDiffMarkdown(w io.Writer, old, new *side, res *acl.DiffResult, limit int, full []string) error {
+func writeDiffMarkdown(w io.Writer, d *diffRun, limit int, full []string) error {
+	old, new, res := d.old, d.new, d.res
 	var b strings.Builder
 	fmt.Fprintf(&b, "### aclint: access changes from %s to %s\n", mdCode(old.name), mdCode(new.name))
 	if res == nil {
@@ -97,16 +50,9 @@ func writeDiffMarkdown(w io.Writer, old, new *side, res *acl.DiffResult, limit i
 		fmt.Fprintln(&b, "\nAccess is compared only between two configs YuniKorn accepts.")
 		return writeLimited(w, b.String(), nil, "", limit, full)
 	}
-	gains, losses := 0, 0
-	for _, c := range res.Changes {
-		if c.Gained {
-			gains++
-		} else {
-			losses++
-		}
-	}
+	gains, losses := d.grouped.Gains, d.grouped.Losses
 	added, removed := countQueues(res, true), countQueues(res, false)
-	changed := len(res.Changes)+len(res.Queues)+len(res.PartitionsAdded)+len(res.PartitionsRemoved) > 0
+	changed := gains+losses+len(res.Queues)+len(res.PartitionsAdded)+len(res.PartitionsRemoved) > 0
 	counts := diffCounts(gains, losses, added, removed)
 	switch {
 	case !changed:
@@ -121,7 +67,7 @@ func writeDiffMarkdown(w io.Writer, old, new *side, res *acl.DiffResult, limit i
 	}
 	// the body: one block per line, so the limit can cut between them
 	var blocks []string
-	causes := byCause(res.Changes)
+	causes := d.grouped.Causes
 	for _, gained := range []bool{true, false} {
 		title := "Gains"
 		if !gained {
@@ -129,7 +75,7 @@ func writeDiffMarkdown(w io.Writer, old, new *side, res *acl.DiffResult, limit i
 		}
 		first := true
 		for _, c := range causes {
-			if c.gained != gained {
+			if c.Gained != gained {
 				continue
 			}
 			if first {
@@ -193,13 +139,13 @@ func writeLimited(w io.Writer, head string, blocks []string, total string, limit
 
 // mdCauseLine is one cause: the entry, what it grants or took away, to
 // whom, and where.
-func mdCauseLine(c *mdCause) string {
+func mdCauseLine(c *acl.Cause) string {
 	verb := "grants"
-	if !c.gained {
+	if !c.Gained {
 		verb = "granted"
 	}
 	who := make([]string, 0, mdListed)
-	for _, p := range c.principals[:min(len(c.principals), mdListed)] {
+	for _, p := range c.Subjects[:min(len(c.Subjects), mdListed)] {
 		if p == "everyone" {
 			who = append(who, "everyone")
 			continue
@@ -207,23 +153,23 @@ func mdCauseLine(c *mdCause) string {
 		kind, name, _ := strings.Cut(p, ":")
 		who = append(who, kind+" "+mdCode(name))
 	}
-	if more := len(c.principals) - len(who); more > 0 {
+	if more := len(c.Subjects) - len(who); more > 0 {
 		who = append(who, fmt.Sprintf("%d more", more))
 	}
 	queues := make([]string, 0, mdListed)
-	for _, q := range c.queues[:min(len(c.queues), mdListed)] {
+	for _, q := range c.Queues[:min(len(c.Queues), mdListed)] {
 		queues = append(queues, mdCode(q))
 	}
 	where := strings.Join(queues, ", ")
-	if more := len(c.queues) - len(queues); more > 0 {
+	if more := len(c.Queues) - len(queues); more > 0 {
 		where += fmt.Sprintf(" and %d more", more)
 	}
 	tail := ""
-	if !c.gained {
+	if !c.Gained {
 		tail = ", and no longer does"
 	}
-	return fmt.Sprintf("- %s %s %s to %s on %d %s%s: %s\n", mdHolder(c.via), verb, "**"+string(c.action)+"**", strings.Join(who, ", "),
-		len(c.queues), plural(len(c.queues), "queue", "queues"), tail, where)
+	return fmt.Sprintf("- %s%s %s %s to %s on %d %s%s: %s\n", mdHolder(c.Via), moreEntries(c), verb, "**"+string(c.Action)+"**", strings.Join(who, ", "),
+		len(c.Queues), plural(len(c.Queues), "queue", "queues"), tail, where)
 }
 
 func diffCounts(gains, losses, added, removed int) string {

@@ -95,8 +95,8 @@ func TestMarkdownAtScale(t *testing.T) {
 			t.Errorf("the cut comment lacks %q", want)
 		}
 	}
-	if b, _ := os.ReadFile(full); strings.Count(string(b), "+ default/root.p") != 20000 {
-		t.Errorf("the full text report does not list the 20,000 gains")
+	if b, _ := os.ReadFile(full); strings.Count(string(b), "\n    queues: default/root.p") != 20000 {
+		t.Errorf("the full text report does not list the 20,000 causes")
 	}
 	// no limit: every cause
 	code, out, _ = run("diff", "-o", "markdown", "--comment-size", "0", old, each)

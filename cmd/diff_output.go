@@ -12,6 +12,21 @@ import (
 	"github.com/aclint/aclint/pkg/report"
 )
 
+// diffRun is one compared pair of configs: the grouped answer, and the
+// pairs again on request (flat), streamed from a second walk rather than
+// kept.
+type diffRun struct {
+	old, new *side
+	res      *acl.DiffResult // nil: not compared
+	grouped  *acl.Grouped
+	flat     bool
+}
+
+// pairs walks the diff again, handing each (queue, subject) change to emit.
+func (d *diffRun) pairs(emit func(acl.Change)) {
+	acl.DiffTo(d.old.policy, d.new.policy, emit)
+}
+
 func changeText(c acl.Change) string {
 	verb, via := "gains", "via"
 	if !c.Gained {
@@ -24,11 +39,56 @@ func changeText(c acl.Change) string {
 	return fmt.Sprintf("%s %s %s (%s %s)", who, verb, c.Action, via, c.Via.Describe())
 }
 
-func writeDiffText(w *bufio.Writer, old, new *side, res *acl.DiffResult) error {
-	for _, sd := range []*side{old, new} {
+// textListed is how many subjects and queues a cause names in text before
+// it counts the rest; --flat lists every pair.
+const textListed = 8
+
+// listed names the first textListed of list, then counts the rest.
+func listed(list []string, name func(string) string) string {
+	out := make([]string, 0, textListed+1)
+	for _, e := range list[:min(len(list), textListed)] {
+		out = append(out, name(e))
+	}
+	if more := len(list) - len(out); more > 0 {
+		out = append(out, fmt.Sprintf("%d more", more))
+	}
+	return strings.Join(out, ", ")
+}
+
+func subjectText(p string) string {
+	if p == "everyone" {
+		return p
+	}
+	return strings.Replace(p, ":", " ", 1)
+}
+
+// causeText is one cause: who gains or loses what on how many queues, the
+// entry, and the queues.
+func causeText(c *acl.Cause) string {
+	mark, verb, via := "+", "gain", "via"
+	if !c.Gained {
+		mark, verb, via = "-", "lose", "was granted by"
+	}
+	if len(c.Subjects) == 1 {
+		verb += "s"
+	}
+	return fmt.Sprintf("%s %s %s %s on %d %s (%s %s%s)\n    queues: %s\n", mark, listed(c.Subjects, subjectText), verb, c.Action,
+		len(c.Queues), plural(len(c.Queues), "queue", "queues"), via, c.Via.Describe(), moreEntries(c), listed(c.Queues, func(q string) string { return q }))
+}
+
+// moreEntries counts the other entries of the same ACL a cause stands for.
+func moreEntries(c *acl.Cause) string {
+	if n := len(c.Entries) - 1; n > 0 {
+		return fmt.Sprintf(" and %d more %s of it", n, plural(n, "entry", "entries"))
+	}
+	return ""
+}
+
+func writeDiffText(w *bufio.Writer, d *diffRun) error {
+	for _, sd := range []*side{d.old, d.new} {
 		if !sd.accepted {
 			label := "NEW"
-			if sd == old {
+			if sd == d.old {
 				label = "OLD"
 			}
 			fmt.Fprintf(w, "%s (%s) is rejected by YuniKorn:\n", label, sd.name)
@@ -39,6 +99,7 @@ func writeDiffText(w *bufio.Writer, old, new *side, res *acl.DiffResult) error {
 			}
 		}
 	}
+	res := d.res
 	if res == nil {
 		fmt.Fprintln(w, "access is compared only between two configs YuniKorn accepts; on a reload YuniKorn keeps the old config when the new one is rejected")
 		return nil
@@ -59,17 +120,24 @@ func writeDiffText(w *bufio.Writer, old, new *side, res *acl.DiffResult) error {
 			fmt.Fprintf(w, "- %s/%s (queue removed)\n", q.Partition, q.Queue)
 		}
 	}
-	gains, losses := 0, 0
-	for _, c := range res.Changes {
-		mark := "+"
-		if c.Gained {
-			gains++
-		} else {
-			mark = "-"
-			losses++
+	if d.flat {
+		d.pairs(func(c acl.Change) {
+			mark := "+"
+			if !c.Gained {
+				mark = "-"
+			}
+			fmt.Fprintf(w, "%s %s/%s: %s\n", mark, c.Partition, c.Queue, changeText(c))
+		})
+	} else {
+		for _, gained := range []bool{true, false} {
+			for _, c := range d.grouped.Causes {
+				if c.Gained == gained {
+					w.WriteString(causeText(c))
+				}
+			}
 		}
-		fmt.Fprintf(w, "%s %s/%s: %s\n", mark, c.Partition, c.Queue, changeText(c))
 	}
+	gains, losses := d.grouped.Gains, d.grouped.Losses
 	if gains+losses+len(res.Queues)+len(res.PartitionsAdded)+len(res.PartitionsRemoved) == 0 {
 		fmt.Fprintln(w, "no change in access")
 		return nil
@@ -87,64 +155,6 @@ func countQueues(res *acl.DiffResult, added bool) int {
 		}
 	}
 	return n
-}
-
-func diffJSON(old, new *side, res *acl.DiffResult) any {
-	type sideJSON struct {
-		Config   string        `json:"config"`
-		Accepted bool          `json:"accepted"`
-		Errors   []jsonFinding `json:"errors"`
-	}
-	mk := func(sd *side) sideJSON {
-		out := sideJSON{Config: sd.name, Accepted: sd.accepted, Errors: []jsonFinding{}}
-		for _, f := range sd.errors {
-			out.Errors = append(out.Errors, jsonFinding{f.Rule, f.Pos.File, f.Pos.Line, f.Pos.Col, f.Message})
-		}
-		return out
-	}
-	type changeJSON struct {
-		Partition string      `json:"partition"`
-		Queue     string      `json:"queue"`
-		Subject   string      `json:"subject"`
-		Action    string      `json:"action"`
-		Change    string      `json:"change"`
-		Via       *holderJSON `json:"via"`
-	}
-	type queueJSON struct {
-		Partition string `json:"partition"`
-		Queue     string `json:"queue"`
-		Change    string `json:"change"`
-	}
-	out := struct {
-		Old               sideJSON     `json:"old"`
-		New               sideJSON     `json:"new"`
-		Compared          bool         `json:"compared"`
-		PartitionsAdded   []string     `json:"partitionsAdded"`
-		PartitionsRemoved []string     `json:"partitionsRemoved"`
-		Warnings          []string     `json:"warnings"`
-		Queues            []queueJSON  `json:"queues"`
-		Changes           []changeJSON `json:"changes"`
-	}{Old: mk(old), New: mk(new), Compared: res != nil, PartitionsAdded: []string{}, PartitionsRemoved: []string{}, Warnings: []string{}, Queues: []queueJSON{}, Changes: []changeJSON{}}
-	if res != nil {
-		out.PartitionsAdded = append(out.PartitionsAdded, res.PartitionsAdded...)
-		out.PartitionsRemoved = append(out.PartitionsRemoved, res.PartitionsRemoved...)
-		out.Warnings = append(out.Warnings, res.Warnings...)
-		for _, q := range res.Queues {
-			ch := "removed"
-			if q.Added {
-				ch = "added"
-			}
-			out.Queues = append(out.Queues, queueJSON{q.Partition, q.Queue, ch})
-		}
-		for _, c := range res.Changes {
-			ch := "lost"
-			if c.Gained {
-				ch = "gained"
-			}
-			out.Changes = append(out.Changes, changeJSON{c.Partition, c.Queue, c.Principal, string(c.Action), ch, toHolderJSON(c.Via)})
-		}
-	}
-	return out
 }
 
 type jsonFinding struct {
@@ -183,7 +193,7 @@ func parseDiffOutputs(values []string) ([]diffOutput, error) {
 
 // writeDiffOutputs writes every -o; a markdown comment names the files
 // written beside it as the full report.
-func writeDiffOutputs(s *streams, targets []diffOutput, old, new *side, res *acl.DiffResult, commentSize int) error {
+func writeDiffOutputs(s *streams, targets []diffOutput, d *diffRun, commentSize int) error {
 	var files []string
 	for _, t := range targets {
 		if t.path != "" && t.format != "markdown" {
@@ -193,12 +203,12 @@ func writeDiffOutputs(s *streams, targets []diffOutput, old, new *side, res *acl
 	write := func(w io.Writer, format string) error {
 		switch format {
 		case "json":
-			return writeJSON(w, diffJSON(old, new, res))
+			return writeDiffJSON(w, d)
 		case "markdown":
-			return writeDiffMarkdown(w, old, new, res, commentSize, files)
+			return writeDiffMarkdown(w, d, commentSize, files)
 		}
 		bw := bufio.NewWriter(w)
-		if err := writeDiffText(bw, old, new, res); err != nil {
+		if err := writeDiffText(bw, d); err != nil {
 			return err
 		}
 		return bw.Flush()

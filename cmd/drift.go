@@ -20,7 +20,7 @@ type driftResult struct {
 	fileSum       string
 	runSum        string
 	source        string // where the running config came from
-	res           *acl.DiffResult
+	diff          *diffRun
 }
 
 func (d *driftResult) same() bool { return d.fileSum == d.runSum }
@@ -117,8 +117,10 @@ func (s *streams) drift(files []string, runPath, key string) (*driftResult, erro
 	if !d.running.accepted {
 		return nil, usageErr("%s: aclint reads the running config as one YuniKorn would refuse, though the scheduler runs it; this is aclint's error, please report it (aclint lint %s)", run.File, run.File)
 	}
+	d.diff = &diffRun{old: d.running, new: d.file, grouped: &acl.Grouped{}}
 	if d.file.accepted {
-		d.res = acl.Diff(d.running.policy, d.file.policy)
+		d.diff.res = acl.DiffTo(d.running.policy, d.file.policy, d.diff.grouped.Add)
+		d.diff.grouped.Merge()
 	}
 	return d, nil
 }
@@ -136,14 +138,14 @@ func writeDrift(w io.Writer, format string, d *driftResult, commentSize int) err
 		v := map[string]any{"running": d.same(), "source": d.source, "runningChecksum": d.runSum, "fileChecksum": d.fileSum}
 		if !d.same() {
 			v["fileAccepted"] = d.file.accepted
-			v["diff"] = diffJSON(d.running, d.file, d.res)
+			v["diff"] = diffHead(d.diff)
 		}
 		return writeJSON(w, v)
 	case "markdown":
 		if _, err := fmt.Fprintf(w, "**%s**\n\n", mdText(verdict)); err != nil || d.same() {
 			return err
 		}
-		return writeDiffMarkdown(w, d.running, d.file, d.res, commentSize, nil)
+		return writeDiffMarkdown(w, d.diff, commentSize, nil)
 	}
 	bw := bufio.NewWriter(w)
 	fmt.Fprintln(bw, verdict)
@@ -151,7 +153,7 @@ func writeDrift(w io.Writer, format string, d *driftResult, commentSize int) err
 		if d.file.accepted {
 			fmt.Fprintln(bw, "applying this file would change, from what runs:")
 		}
-		if err := writeDiffText(bw, d.running, d.file, d.res); err != nil {
+		if err := writeDiffText(bw, d.diff); err != nil {
 			return err
 		}
 	}

@@ -527,7 +527,8 @@ type QueueChange struct {
 	Added            bool
 }
 
-// DiffResult is what a config change does to access.
+// DiffResult is what a config change does to access. Changes is filled by
+// Diff; DiffTo hands them to its caller instead.
 type DiffResult struct {
 	Changes           []Change
 	Queues            []QueueChange
@@ -544,6 +545,16 @@ type DiffResult struct {
 // that come from an ancestor's ACL; and the queues and partitions added and
 // removed.
 func Diff(old, new *Policy) *DiffResult {
+	var changes []Change
+	res := DiffTo(old, new, func(c Change) { changes = append(changes, c) })
+	res.Changes = changes
+	return res
+}
+
+// DiffTo is Diff with every change handed to emit as it is found (queue by
+// queue, parents before children) instead of kept, so that memory stays
+// that of the two configs however many (queue, subject) pairs change.
+func DiffTo(old, new *Policy, emit func(Change)) *DiffResult {
 	old.Prepare()
 	new.Prepare()
 	res := &DiffResult{}
@@ -556,14 +567,14 @@ func Diff(old, new *Policy) *DiffResult {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("partition %s is removed: a running YuniKorn removes a partition from inside the config reload while holding the scheduler's lock that the removal waits for, so the reload hangs and the scheduler stops responding; restart the scheduler with the new config instead of applying it as an update", po.CanonicalName()))
 			continue
 		}
-		d := &differ{old: old, new: new, u: u, res: res, part: po.CanonicalName(), buf: buffers{words: u.words}}
+		d := &differ{old: old, new: new, u: u, res: res, emit: emit, part: po.CanonicalName(), buf: buffers{words: u.words}}
 		d.walk(po.Root, pn.Root, [2]bits{}, [2]bits{}, 0)
 	}
 	for _, pn := range new.cfg.Partitions {
 		if old.cfg.Partition(pn.CanonicalName()) == nil {
 			res.PartitionsAdded = append(res.PartitionsAdded, pn.CanonicalName())
 			// everything a new partition grants is a gain
-			d := &differ{old: old, new: new, u: u, res: res, part: pn.CanonicalName(), buf: buffers{words: u.words}}
+			d := &differ{old: old, new: new, u: u, res: res, emit: emit, part: pn.CanonicalName(), buf: buffers{words: u.words}}
 			d.added(pn.Root, [2]bits{}, false, 0)
 		}
 	}
@@ -604,7 +615,7 @@ func (d *differ) added(nq *config.Queue, nParent [2]bits, listed bool, depth int
 				c.Principal = pr.String()
 			}
 			c.Via = d.new.grantFor(nq, action, pr)
-			d.res.Changes = append(d.res.Changes, c)
+			d.emit(c)
 		}
 	}
 	for _, nc := range nq.Children {
@@ -713,6 +724,7 @@ type differ struct {
 	old, new *Policy
 	u        *universe
 	res      *DiffResult
+	emit     func(Change)
 	part     string
 	buf      buffers
 }
@@ -758,7 +770,7 @@ func (d *differ) walk(oq, nq *config.Queue, oParent, nParent [2]bits, depth int)
 					pol, q = d.new, nq
 				}
 				c.Via = pol.grantFor(q, action, pr)
-				d.res.Changes = append(d.res.Changes, c)
+				d.emit(c)
 			}
 		}
 	}
