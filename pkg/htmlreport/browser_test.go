@@ -447,3 +447,39 @@ func TestBrowserLimits(t *testing.T) {
 	}
 	t.Logf("%d limits answers agree", checked)
 }
+
+// TestBrowserTemplate: a parent's childtemplate shows in its limits table,
+// as the figures every queue created under it starts with.
+func TestBrowserTemplate(t *testing.T) {
+	bin := chromium(t)
+	f := filepath.Join(t.TempDir(), "queues.yaml")
+	os.WriteFile(f, []byte(`partitions:
+  - name: default
+    placementrules:
+      - name: tag
+        value: namespace
+        create: true
+        parent: {name: fixed, value: root.tenants}
+    queues:
+      - name: root
+        submitacl: "*"
+        queues:
+          - name: tenants
+            parent: true
+            childtemplate:
+              maxapplications: 7
+              resources:
+                max: {memory: 16Gi, vcore: 4}
+`), 0o644)
+	cfg, p := load(t, f)
+	page := writePage(t, cfg, p, "report.html")
+	dom := browse(t, bin, page, "#queue=root.tenants&partition=default", "")
+	row := regexp.MustCompile(`<tr class="tpl"><td>the childtemplate <span class="pos">[^<]*queues.yaml:15:15</span></td><td>every queue created under it</td><td>7</td><td>([^<]*)</td></tr>`).FindStringSubmatch(dom)
+	if row == nil {
+		i := strings.Index(dom, "childtemplate")
+		t.Fatalf("no childtemplate row for root.tenants: %s", dom[max(0, i-300):min(len(dom), i+500)])
+	}
+	if row[1] != "memory 16Gi (17179869184 bytes), vcore 4 (4000 millicores)" {
+		t.Errorf("the template's max resources: %q", row[1])
+	}
+}

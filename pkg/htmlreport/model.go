@@ -24,6 +24,7 @@ import (
 	"github.com/aclint/aclint/pkg/lint"
 	"github.com/aclint/aclint/pkg/placement"
 	"github.com/aclint/aclint/pkg/resolve"
+	"github.com/aclint/aclint/pkg/resources"
 )
 
 // Data is what the page embeds, as JSON. Field names are short: a
@@ -119,6 +120,9 @@ type Queue struct {
 	// limits as written.
 	Own *Fig       `json:"own,omitempty"`
 	Lim []LimitRow `json:"lim,omitempty"`
+	// Tpl is the queue's childtemplate: the maxapplications and max
+	// resources every queue created under it starts with.
+	Tpl *Fig `json:"tpl,omitempty"`
 }
 
 // ACL is an ACL value as written.
@@ -232,6 +236,12 @@ func Build(cfg *config.Config, p *acl.Policy, findings []lint.Finding, tool stri
 			}
 			for _, l := range part.LimitsOf(q) {
 				dq.Lim = append(dq.Lim, limitRow(l, doc))
+			}
+			if !q.IsLeaf() && !q.TemplateEmpty() {
+				dq.Tpl = &Fig{Apps: q.TemplateMaxApps, Pos: doc.NodePos(q.ChildTemplate).String()}
+				if res, _ := resources.FromConf(q.TemplateMax.Entries); len(res) > 0 {
+					dq.Tpl.Res = map[string]int64(res)
+				}
 			}
 			for _, c := range q.Children {
 				ci := walk(c, i)

@@ -174,18 +174,35 @@
       for (const x of q.d) t.append(el("tr", null, el("td", { text: x.acl }), el("td", null, el("code", { text: JSON.stringify(x.n) }), " ", el("span", { cls: "pos", text: x.p })), el("td", { text: x.why })));
       box.append(el("h3", { text: "Dropped entries" }), t);
     }
-    if (q.own || q.lim) {
+    if (q.own || q.lim || q.tpl) {
       const t = el("table", null, el("tr", null, el("th", { text: "limit" }), el("th", { text: "for" }), el("th", { text: "max applications" }), el("th", { text: "max resources" })));
-      const res = (r) => r ? Object.keys(r).sort().map(k => k + " " + r[k]).join(", ") : "-";
+      const res = (r) => r ? Object.keys(r).sort().map(k => k + " " + quantity(k, r[k])).join(", ") : "-";
       if (q.own) t.append(el("tr", null, el("td", null, "the queue's own ", el("span", { cls: "pos", text: q.own.p })), el("td", { text: "every application in it" }), el("td", { text: q.own.a || "-" }), el("td", { text: res(q.own.r) })));
       for (const l of q.lim || []) {
         const who = (l.u || []).map(u => "user " + u).concat((l.g || []).map(g => "group " + g)).join(", ");
         t.append(el("tr", null, el("td", null, JSON.stringify(l.n) + " ", el("span", { cls: "pos", text: l.p })), el("td", { text: who }), el("td", { text: l.a || "-" }), el("td", { text: res(l.r) })));
       }
+      if (q.tpl) t.append(el("tr", { cls: "tpl" }, el("td", null, "the childtemplate ", el("span", { cls: "pos", text: q.tpl.p })), el("td", { text: "every queue created under it" }), el("td", { text: q.tpl.a || "-" }), el("td", { text: res(q.tpl.r) })));
       box.append(el("h3", { text: "Limits (search a user for what applies to them: aclint limits explains each figure)" }), t);
     }
     if (q.f) box.append(el("h3", { text: "Findings" }), findingsTable(q.f));
     box.append(el("h3", { text: "Effective access (who can reach this queue)" }), whoCanTable(qi));
+  }
+  // quantity writes a resource value as queues.yaml would (the shortest exact
+  // suffix), next to YuniKorn's internal figure, as aclint limits does:
+  // memory 16Gi (17179869184 bytes), vcore 4 (4000 millicores).
+  function quantity(name, v) {
+    const qty = (n) => {
+      if (n === 0) return "0";
+      const bin = [["Ei", 2 ** 60], ["Pi", 2 ** 50], ["Ti", 2 ** 40], ["Gi", 2 ** 30], ["Mi", 2 ** 20], ["Ki", 2 ** 10]];
+      const dec = [["E", 1e18], ["P", 1e15], ["T", 1e12], ["G", 1e9], ["M", 1e6], ["k", 1e3]];
+      for (const [s, m] of bin.concat(dec)) if (Number.isSafeInteger(n) && n % m === 0) return n / m + s;
+      return String(n);
+    };
+    if (name === "vcore") return (v % 1000 === 0 ? String(v / 1000) : v + "m") + " (" + v + " millicores)";
+    const q = qty(v);
+    if (name === "memory" || name === "ephemeral-storage") return q === String(v) ? v + " bytes" : q + " (" + v + " bytes)";
+    return q === String(v) ? q : q + " (" + v + ")";
   }
   function findingsTable(list) {
     const t = el("table", null, el("tr", null, el("th", { text: "severity" }), el("th", { text: "rule" }), el("th", { text: "message" }), el("th", { text: "at" })));

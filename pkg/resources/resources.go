@@ -212,3 +212,13 @@ func Describe(name string, v int64) string {
 	}
 	return fmt.Sprintf("%s (%d)", q, v)
 }
+
+// DescribeAll says every type of r as Describe does, in name order:
+// "memory 128Gi (137438953472 bytes), vcore 32 (32000 millicores)".
+func (r Resource) DescribeAll() string {
+	parts := make([]string, 0, len(r))
+	for _, n := range r.Names() {
+		parts = append(parts, n+" "+Describe(n, r[n]))
+	}
+	return strings.Join(parts, ", ")
+}
