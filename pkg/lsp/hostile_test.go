@@ -88,7 +88,10 @@ func TestManyEditsInOneChange(t *testing.T) {
 		edits = append(edits, TextDocumentContentChangeEvent{Range: &Range{p, Position{Line: i, Character: 19}}, Text: "Q"})
 	}
 	var got string
-	cpu := budget.Best(1, func() {
+	// the best of three: one run may meet a collection or a busy core; the
+	// quadratic reading this guards against took 48 s, four orders of
+	// magnitude above the bound
+	cpu := budget.Best(3, func() {
 		buf := newBuffer(doc, encUTF16)
 		work := 0
 		for _, c := range edits {
@@ -102,8 +105,8 @@ func TestManyEditsInOneChange(t *testing.T) {
 		t.Fatal("the edits were not applied as written")
 	}
 	floor := budget.Best(3, func() { newText(doc, encUTF16) })
-	if limit := budget.Limit(20) * float64(floor); float64(cpu) > limit {
-		t.Errorf("20,000 edits of a 1 MB document: %v of CPU, over %v (20x indexing the document once, %v)", cpu, time.Duration(limit), floor)
+	if limit := budget.Limit(100) * float64(floor); float64(cpu) > limit {
+		t.Errorf("20,000 edits of a 1 MB document: %v of CPU, over %v (100x indexing the document once, %v)", cpu, time.Duration(limit), floor)
 	}
 	// the same edits in a scattered order: past the work bound, refused
 	rnd := rand.New(rand.NewSource(2))
