@@ -36,3 +36,24 @@ func checkOutput(o string, allowed ...string) error {
 	}
 	return usageErr("invalid -o %q: use %s or %s", o, strings.Join(allowed[:len(allowed)-1], ", "), allowed[len(allowed)-1])
 }
+
+// group makes a command that only holds subcommands (convert, yarn, mesos,
+// yt) answer a word it does not know as the usage error it is (exit 2),
+// instead of printing its help and exiting 0, which a pipeline would take
+// for success; with no word at all it prints its help.
+func group(c *cobra.Command) *cobra.Command {
+	c.Args = cobra.ArbitraryArgs
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return cmd.Help()
+		}
+		var names []string
+		for _, sub := range cmd.Commands() {
+			if sub.IsAvailableCommand() {
+				names = append(names, sub.Name())
+			}
+		}
+		return usageErr("unknown command %q for %q: it takes %s (run '%s --help')", args[0], cmd.CommandPath(), strings.Join(names, ", "), cmd.CommandPath())
+	}
+	return c
+}

@@ -17,7 +17,7 @@ func newConvertCmd(s *streams) *cobra.Command {
 		Short: "Convert another scheduler's queue access into a YuniKorn queues.yaml, and prove what it kept",
 	}
 	c.AddCommand(newConvertYarnCmd(s))
-	return c
+	return group(c)
 }
 
 func newConvertYarnCmd(s *streams) *cobra.Command {

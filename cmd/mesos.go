@@ -11,5 +11,5 @@ agent's --acls flag takes. Lint them with 'aclint lint' (Mesos ACL files are
 recognised by their content, or forced with --system mesos).`,
 	}
 	c.AddCommand(newMesosCheckCmd(s))
-	return c
+	return group(c)
 }

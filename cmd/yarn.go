@@ -20,7 +20,7 @@ files exactly as YARN decides. Lint the files with 'aclint lint' (recognised by 
 yarn.scheduler.capacity. and yarn.acl keys). See docs/yarn.md.`,
 	}
 	c.AddCommand(newYarnCheckCmd(s))
-	return c
+	return group(c)
 }
 
 // loadYarn reads the files a question is asked over and refuses one Hadoop
@@ -69,6 +69,8 @@ func loadYarn(s *streams, files []string) (*yarn.Setup, error) {
 	switch why := setup.Refused(); {
 	case why == yarn.NoQueuesReason:
 		return nil, usageErr("%s: %s; set it in capacity-scheduler.xml (or give the file that does)", strings.Join(files, ", "), why)
+	case strings.HasPrefix(why, yarn.CapacityPrefix):
+		return nil, usageErr("%s: %s; fix the capacities (aclint lint %s says where)", strings.Join(files, ", "), why, strings.Join(files, " "))
 	case why != "":
 		return nil, usageErr("%s (write the settings into the file itself, or give the file they come from)", why)
 	}

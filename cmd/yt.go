@@ -17,7 +17,7 @@ decides. Lint the document with 'aclint lint' (recognised by its nodes key, or
 forced with --system ytsaurus).`,
 	}
 	c.AddCommand(newYTCheckCmd(s), newYTEffectiveACLCmd(s))
-	return c
+	return group(c)
 }
 
 // loadYTTree reads a tree document (or a node's @acl hanging at path) and

@@ -2,6 +2,7 @@ package yarn
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 )
 
@@ -44,17 +45,25 @@ func NewFSSetup(fs *CS, sites []*Conf) *Setup {
 }
 
 // NewSetup merges the files: site files first, then the others, each in
-// the order given.
+// the order given, except that core-site.xml goes before every other site
+// file: the ResourceManager's YarnConfiguration loads core-site.xml (a
+// default resource of every Configuration) before yarn-site.xml, whatever
+// order the files are named in (Configuration.addDefaultResource,
+// YarnConfiguration's static block, ResourceManager.serviceInit).
 func NewSetup(files []*Conf) *Setup {
 	merged := &Conf{File: "", set: map[string]*Property{}, final: map[string]bool{}}
-	var sites, others []*Conf
+	var cores, sites, others []*Conf
 	for _, c := range files {
-		if SiteFile(c) {
+		switch {
+		case filepath.Base(c.File) == coreName:
+			cores = append(cores, c)
+		case SiteFile(c):
 			sites = append(sites, c)
-		} else {
+		default:
 			others = append(others, c)
 		}
 	}
+	sites = append(cores, sites...)
 	load := func(cs []*Conf) {
 		for _, c := range cs {
 			if merged.File == "" {
@@ -106,7 +115,26 @@ func (s *Setup) Refused() string {
 	if _, ok := s.Conf.Get(RootQueuesKey); !ok {
 		return NoQueuesReason
 	}
+	if r := s.CapacityRefused(); r != nil {
+		return r.String()
+	}
 	return ""
+}
+
+// CapacityPrefix starts the reason of a tree the Capacity Scheduler
+// refuses for its capacities.
+const CapacityPrefix = "the Capacity Scheduler refuses to start with these queues: "
+
+// String says the refusal, or that whether there is one is not known.
+func (r *CapacityRefusal) String() string {
+	where := ""
+	if r.At != nil {
+		where = fmt.Sprintf(" (%s:%d:%d)", r.At.File, r.At.ValuePos.Line, r.At.ValuePos.Col)
+	}
+	if r.Unknown != "" {
+		return r.Unknown + where + ": whether the Capacity Scheduler starts with these files is not known, so aclint answers no question over them"
+	}
+	return CapacityPrefix + "\"" + r.Reason + "\"" + where + " (AbstractParentQueue.setChildQueues and CapacitySchedulerConfiguration in Hadoop 3.4)"
 }
 
 // javaBoolean is Configuration.getBoolean on a set value: trimmed, "true"

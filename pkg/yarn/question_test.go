@@ -18,6 +18,7 @@ const closedCS = `<property><name>yarn.scheduler.capacity.root.queues</name><val
 <property><name>yarn.scheduler.capacity.root.acl_submit_applications</name><value> </value></property>
 <property><name>yarn.scheduler.capacity.root.acl_administer_queue</name><value> </value></property>
 <property><name>yarn.scheduler.capacity.root.a.acl_submit_applications</name><value>alice</value></property>
+<property><name>yarn.scheduler.capacity.root.a.capacity</name><value>100</value></property>
 `
 
 // TestSetupACLEnable: yarn.acl.enable as Configuration.getBoolean reads it
@@ -134,10 +135,10 @@ func TestSetupUnknownAnswersNothing(t *testing.T) {
 	site := readConf(t, "yarn-site.xml", "<property><name>yarn.acl.enable</name><value>true</value></property>\n")
 	include := readConf(t, "cs.xml", closedCS+`<xi:include xmlns:xi="http://www.w3.org/2001/XInclude" href="more.xml"/>`+"\n")
 	s := NewSetup([]*Conf{site, include})
-	if a := s.Check(s.CS.ByPath["root.a"], "alice", nil, Submit); a.Known || !strings.HasPrefix(a.Why, "cs.xml:6:") {
+	if a := s.Check(s.CS.ByPath["root.a"], "alice", nil, Submit); a.Known || !strings.HasPrefix(a.Why, "cs.xml:7:") {
 		t.Errorf("alice is allowed by the file, but the XInclude may take it back: %+v", a)
 	}
-	if why := s.Refused(); !strings.HasPrefix(why, "cs.xml:6:") {
+	if why := s.Refused(); !strings.HasPrefix(why, "cs.xml:7:") {
 		t.Errorf("refused: %q", why)
 	}
 	subst := readConf(t, "cs.xml", strings.Replace(closedCS, "<value>a</value>", "<value>${queues}</value>", 1))

@@ -783,11 +783,44 @@ var _ = register(&lint.Rule{
 // csExample writes a rule's capacity-scheduler.xml example from its
 // properties, name and value in turn, one <property> block each as a
 // person would write it.
+//
+// A parent whose children the example gives no capacity gets them at the
+// end, split evenly, as a file the Capacity Scheduler starts with must
+// have them (yarn-capacity-refused): the example's other lines keep their
+// places.
 func csExample(nameValues ...string) string {
 	var b strings.Builder
 	b.WriteString(csExampleHead)
+	set := map[string]bool{}
 	for i := 0; i+1 < len(nameValues); i += 2 {
+		set[nameValues[i]] = true
 		fmt.Fprintf(&b, "  <property>\n    <name>%s</name>\n    <value>%s</value>\n  </property>\n", nameValues[i], nameValues[i+1])
+	}
+	for i := 0; i+1 < len(nameValues); i += 2 {
+		path, ok := strings.CutSuffix(strings.TrimPrefix(nameValues[i], CSPrefix), ".queues")
+		if !ok || !strings.HasPrefix(nameValues[i], CSPrefix) {
+			continue
+		}
+		var kids []string
+		for _, k := range strings.Split(nameValues[i+1], ",") {
+			if k = strings.TrimSpace(k); k != "" {
+				kids = append(kids, k)
+			}
+		}
+		given := false
+		for _, k := range kids {
+			given = given || set[CSPrefix+path+"."+k+".capacity"]
+		}
+		if given || len(kids) == 0 {
+			continue
+		}
+		for j, k := range kids {
+			share := 100 / len(kids)
+			if j == len(kids)-1 {
+				share = 100 - share*(len(kids)-1)
+			}
+			fmt.Fprintf(&b, "  <property>\n    <name>%s%s.%s.capacity</name>\n    <value>%d</value>\n  </property>\n", CSPrefix, path, k, share)
+		}
 	}
 	b.WriteString("</configuration>\n")
 	return b.String()

@@ -25,6 +25,7 @@ import (
 const (
 	siteName = "yarn-site.xml"
 	csName   = "capacity-scheduler.xml"
+	coreName = "core-site.xml"
 )
 
 // SiteFile reports whether a file is read as the ResourceManager's own

@@ -1,0 +1,267 @@
+package yarn
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// The Capacity Scheduler refuses to start, and a refresh keeps the old
+// queues, when the capacities of the queue tree do not hold together. This
+// file follows Hadoop 3.4.1: CapacitySchedulerQueueManager.parseQueue
+// builds each queue before its children (AbstractCSQueue reads its capacity
+// through CapacitySchedulerConfiguration.getNonLabeledQueueCapacity or
+// getNonLabeledQueueWeight, which throw on a value out of range), then
+// AbstractParentQueue.setChildQueues checks the children's capacities
+// together in legacy queue mode, the default.
+
+// CapacityRefusal is why the Capacity Scheduler would refuse the tree:
+// Reason is Hadoop's exception message, At the property it comes from (nil
+// when no one property holds it). Unknown is set instead when the tree
+// uses what aclint does not model (absolute resources, capacity vectors,
+// non-legacy queue mode, node labels, ${...}): whether Hadoop starts with
+// it is then not known.
+type CapacityRefusal struct {
+	Reason, Unknown string
+	At              *Property
+	Queue           string
+}
+
+const (
+	capacityKey     = "capacity"
+	legacyModeKey   = CSPrefix + "legacy-queue-mode.enabled"
+	precision       = float32(0.0005) // AbstractParentQueue.PRECISION
+	resourcePattern = `^\[[\w\.,\-_=\ /]+\]$`
+)
+
+var absoluteResource = regexp.MustCompile(resourcePattern)
+
+// capacityOf is one queue's capacity as AbstractCSQueue reads it: a
+// percentage (of the parent, 0 to 100), or a weight ("2w"), or an
+// absolute resource or capacity vector ("[memory=1024,vcores=1]").
+type capacityOf struct {
+	pct      float32 // the capacity as a fraction, as QueueCapacities keeps it
+	weight   float32 // -1: not a weight
+	absolute bool
+	prop     *Property
+}
+
+// CapacityRefused walks the Capacity Scheduler's tree as parseQueue does
+// and returns the first refusal, or nil when the tree starts.
+func (s *Setup) CapacityRefused() *CapacityRefusal {
+	if s.FS || s.CS == nil || s.CS.Truncated {
+		return nil
+	}
+	if p, ok := s.Conf.Get(legacyModeKey); ok {
+		if v, known := javaBoolean(p.Value); known && !v {
+			return &CapacityRefusal{At: p, Unknown: legacyModeKey + " is false: the Capacity Scheduler then checks capacities its non-legacy way, which aclint does not model"}
+		}
+	}
+	for _, p := range s.Conf.Props {
+		if strings.HasPrefix(p.Name, CSPrefix) && strings.Contains(p.Name, ".accessible-node-labels.") && strings.HasSuffix(p.Name, "capacity") {
+			return &CapacityRefusal{At: p, Unknown: p.Name + " sets a node label's capacity: the Capacity Scheduler checks each label's capacities too, which aclint does not model"}
+		}
+	}
+	var walk func(q *Queue) *CapacityRefusal
+	walk = func(q *Queue) *CapacityRefusal {
+		self, r := s.capacity(q)
+		if r != nil {
+			return r
+		}
+		var kids []*Queue
+		for _, c := range q.Children {
+			if !c.Repeat {
+				kids = append(kids, c)
+			}
+		}
+		caps := make([]capacityOf, 0, len(kids))
+		for _, c := range kids {
+			if r := walk(c); r != nil {
+				return r
+			}
+			cc, _ := s.capacity(c)
+			caps = append(caps, cc)
+		}
+		if len(kids) == 0 {
+			return nil
+		}
+		return s.setChildQueues(q, self, kids, caps)
+	}
+	return walk(s.CS.Root)
+}
+
+// capacity reads a queue's capacity as getNonLabeledQueueCapacity and
+// getNonLabeledQueueWeight do, and the refusals they throw.
+func (s *Setup) capacity(q *Queue) (capacityOf, *CapacityRefusal) {
+	out := capacityOf{weight: -1}
+	p, ok := s.Conf.Get(CSPrefix + q.Path + "." + capacityKey)
+	if q.Path == "root" {
+		out.pct = 1
+		if !ok {
+			return out, nil
+		}
+	}
+	if !ok {
+		return out, nil
+	}
+	out.prop = p
+	v := p.Value
+	if strings.Contains(v, "${") {
+		return out, &CapacityRefusal{At: p, Queue: q.Path, Unknown: p.Name + " uses ${...}, which Configuration substitutes from settings aclint does not have"}
+	}
+	if absoluteResource.MatchString(v) || absoluteResource.MatchString(strings.ReplaceAll(v, " ", "")) {
+		out.absolute = true
+		return out, &CapacityRefusal{At: p, Queue: q.Path, Unknown: p.Name + " is an absolute resource (" + v + "): whether the Capacity Scheduler starts depends on the cluster's resources, which aclint does not have"}
+	}
+	if strings.HasSuffix(v, "w") {
+		w, err := javaParseFloat(v[:strings.Index(v, "w")])
+		if err != nil {
+			return out, &CapacityRefusal{At: p, Queue: q.Path, Reason: err.Error()}
+		}
+		if w < -1e-6 && math.Abs(float64(w)+1) > 1e-6 || w > 10000 {
+			return out, &CapacityRefusal{At: p, Queue: q.Path, Reason: fmt.Sprintf("Illegal weight=%s for queue=%slabel=. Acceptable values: [0, 10000], -1 is same as not set", javaFloat(w), q.Path)}
+		}
+		out.weight = w
+		if q.Path != "root" {
+			out.pct = 0
+		}
+		return out, nil
+	}
+	if q.Path == "root" {
+		return out, nil // root's capacity is 100 whatever is written
+	}
+	c, err := javaParseFloat(v)
+	if err != nil {
+		return out, &CapacityRefusal{At: p, Queue: q.Path, Reason: err.Error()}
+	}
+	if c < 0 || c > 100 {
+		return out, &CapacityRefusal{At: p, Queue: q.Path, Reason: fmt.Sprintf("Illegal capacity of %s for queue %s", javaFloat(c), q.Path)}
+	}
+	out.pct = c / 100
+	return out, nil
+}
+
+// setChildQueues is AbstractParentQueue.setChildQueues in legacy queue
+// mode, for the default node label: the children's capacity type
+// (getCapacityConfigurationTypeForQueues, which also refuses mixed types),
+// then, for percentages, their sum.
+func (s *Setup) setChildQueues(q *Queue, self capacityOf, kids []*Queue, caps []capacityOf) *CapacityRefusal {
+	at := kids[0].ListedAt
+	percent, weight := false, false
+	var diag strings.Builder
+	for i, c := range caps {
+		if c.pct > 0 {
+			percent = true
+		}
+		if c.weight >= 0 {
+			weight = true
+			fmt.Fprintf(&diag, "{Queue=%s, label= uses weight mode}. ", kids[i].Path)
+		}
+		if percent {
+			fmt.Fprintf(&diag, "{Queue=%s, label= uses percentage mode}. ", kids[i].Path)
+		}
+	}
+	if percent && weight {
+		return &CapacityRefusal{At: at, Queue: q.Path, Reason: fmt.Sprintf("Parent queue '%s' have children queue used mixed of  weight mode, percentage and absolute mode, it is not allowed, please double check, details:%s", q.Path, diag.String())}
+	}
+	if weight {
+		return nil // weights: no sum to check
+	}
+	parentPercent := self.weight < 0 // the parent's own type: a weight, or a percentage
+	allowZero := false
+	if p, ok := s.Conf.Get(CSPrefix + q.Path + ".allow-zero-capacity-sum"); ok {
+		allowZero, _ = javaBoolean(p.Value)
+	}
+	var sum float32
+	for _, c := range caps {
+		sum += c.pct
+	}
+	name := q.Name
+	if float32(math.Abs(float64(1-sum))) > precision {
+		if float32(math.Abs(float64(sum))) > precision {
+			return &CapacityRefusal{At: at, Queue: q.Path, Reason: fmt.Sprintf("Illegal capacity sum of %s for children of queue %s for label=. It should be either 0 or 1.0", javaFloat(sum), name)}
+		}
+		if parentPercent && float32(math.Abs(float64(self.pct))) > precision && !allowZero {
+			return &CapacityRefusal{At: at, Queue: q.Path, Reason: fmt.Sprintf("Illegal capacity sum of %s for children of queue %s for label=. It is set to 0, but parent percent != 0, and doesn't allow children capacity to set to 0", javaFloat(sum), name)}
+		}
+	} else if parentPercent && float32(math.Abs(float64(self.pct))) <= 0 && !allowZero {
+		return &CapacityRefusal{At: at, Queue: q.Path, Reason: fmt.Sprintf("Illegal capacity sum of %s for children of queue %s for label=. queue=%s has zero capacity, but childqueues have positive capacities", javaFloat(sum), name, name)}
+	}
+	return nil
+}
+
+// javaFloatSyntax is what Java's Float.parseFloat takes once trimmed
+// (FloatingDecimal.readJavaFormatString): a sign, NaN or Infinity, or a
+// decimal or hexadecimal number with an optional f/F/d/D suffix.
+var javaFloatSyntax = regexp.MustCompile(`^[+-]?(NaN|Infinity|((\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|0[xX]([0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)[pP][+-]?\d+)[fFdD]?)$`)
+
+// javaParseFloat is Float.parseFloat: blanks and control characters
+// trimmed at both ends (String.trim), Java's syntax, rounded to a float.
+// Its error is Java's NumberFormatException message.
+func javaParseFloat(s string) (float32, error) {
+	t := javaTrim(s)
+	if t == "" {
+		return 0, fmt.Errorf("empty String")
+	}
+	if !javaFloatSyntax.MatchString(t) {
+		return 0, fmt.Errorf("For input string: \"%s\"", t)
+	}
+	t = strings.TrimRight(t, "fFdD")
+	if strings.HasPrefix(strings.TrimLeft(t, "+-"), "0x") || strings.HasPrefix(strings.TrimLeft(t, "+-"), "0X") {
+		v, err := strconv.ParseFloat(t, 32)
+		if err != nil && !strings.Contains(err.Error(), "range") {
+			return 0, fmt.Errorf("For input string: \"%s\"", javaTrim(s))
+		}
+		return float32(v), nil
+	}
+	switch strings.TrimLeft(t, "+-") {
+	case "NaN":
+		return float32(math.NaN()), nil
+	case "Infinity":
+		if strings.HasPrefix(t, "-") {
+			return float32(math.Inf(-1)), nil
+		}
+		return float32(math.Inf(1)), nil
+	}
+	v, err := strconv.ParseFloat(t, 32)
+	if err != nil && !strings.Contains(err.Error(), "range") {
+		return 0, fmt.Errorf("For input string: \"%s\"", javaTrim(s))
+	}
+	return float32(v), nil
+}
+
+// javaFloat writes a float as Java's Float.toString does: plain between
+// 10^-3 and 10^7 with at least one digit after the point, otherwise
+// computerized scientific notation ("1.0E-4").
+func javaFloat(f float32) string {
+	switch {
+	case math.IsNaN(float64(f)):
+		return "NaN"
+	case math.IsInf(float64(f), 1):
+		return "Infinity"
+	case math.IsInf(float64(f), -1):
+		return "-Infinity"
+	case f == 0:
+		if math.Signbit(float64(f)) {
+			return "-0.0"
+		}
+		return "0.0"
+	}
+	a := math.Abs(float64(f))
+	if a >= 1e-3 && a < 1e7 {
+		s := strconv.FormatFloat(float64(f), 'f', -1, 32)
+		if !strings.Contains(s, ".") {
+			s += ".0"
+		}
+		return s
+	}
+	s := strconv.FormatFloat(float64(f), 'e', -1, 32)
+	mant, exp, _ := strings.Cut(s, "e")
+	if !strings.Contains(mant, ".") {
+		mant += ".0"
+	}
+	e, _ := strconv.Atoi(exp)
+	return mant + "E" + strconv.Itoa(e)
+}
