@@ -97,6 +97,23 @@ func (s *state) aclSites(fn func(q *Queue, a Action, p *Property)) {
 
 // aclCount is the tree's first ACL property, in tree order, and how many
 // there are: where a finding about all of a file's ACLs points.
+// everyoneEverywhere reports whether the file's ACLs let everyone submit to
+// and administer every queue, as the walk up the path decides with ACLs
+// on: then turning yarn.acl.enable on changes nobody's access. An ACL
+// aclint cannot read (${...}) counts as one that may not.
+func (s *state) everyoneEverywhere() bool {
+	open := true
+	s.cs.Walk(func(q *Queue) {
+		for _, a := range []Action{Submit, Administer} {
+			// a name no ACL can hold: only a wildcard lets it in
+			if d := s.cs.Decide(q.Path, "no one,", nil, a); d.Unknown || !d.Allowed {
+				open = false
+			}
+		}
+	})
+	return open && !s.cs.Truncated
+}
+
 func (s *state) aclCount() (first *Property, count int) {
 	s.aclSites(func(q *Queue, a Action, p *Property) {
 		if first == nil {
@@ -652,7 +669,10 @@ var _ = register(&lint.Rule{
 		"else from the yarn-site.xml linted with it, else from the one next to it, as Hadoop's\n" +
 		"configuration directory keeps them. When it is off, every ACL of the Capacity Scheduler lets\n" +
 		"everyone in. (The Fair Scheduler checks its allocation file's ACLs itself, whatever the setting\n" +
-		"says.) When aclint finds no yarn-site.xml, yarn-acl-enable-unknown says so once, as information.",
+		"says.) When aclint finds no yarn-site.xml, yarn-acl-enable-unknown says so once, as information.\n" +
+		"A file whose ACLs let everyone submit to and administer every queue anyway (Hadoop's own template\n" +
+		"writes `*` everywhere, and root's administer ACL is `*` by default) is not reported: turning ACLs\n" +
+		"on would change nobody's access.",
 	Bad: csExample(
 		"yarn.acl.enable", "false",
 		CSPrefix+"root.acl_submit_applications", " admins",
@@ -671,6 +691,9 @@ var _ = register(&lint.Rule{
 	}
 	if !s.site.known {
 		return // yarn-acl-enable-unknown says it
+	}
+	if s.everyoneEverywhere() {
+		return // turning ACLs on would change nobody's access
 	}
 	where := fmt.Sprintf("not set in %s, and false by default", s.site.file)
 	if p := s.site.from; p != nil {
