@@ -45,6 +45,10 @@ type state struct {
 	// rm: the file is the ResourceManager's own configuration
 	// (SiteFile), where yarn.acl.enable counts
 	rm bool
+	// partner, for a yarn-site.xml, is the capacity-scheduler.xml read
+	// with it (csPartner): the Capacity Scheduler's configuration is the
+	// two, so the queues of a queue ACL in yarn-site.xml are that file's
+	partner *Conf
 }
 
 func (s *state) pos(p Pos) lint.Position {
@@ -73,13 +77,17 @@ func register(r *lint.Rule, check func(s *state, report reporter)) *lint.Rule {
 // yarn.acl.enable as the file (when it is a yarn-site.xml) or the
 // yarn-site.xml next to path sets it.
 func Lint(c *Conf, path string) []lint.Finding {
-	return lintTree(c, ReadCS(c), aclEnableFor(c, path, nil))
+	return lintTree(c, ReadCS(c), aclEnableFor(c, path, nil), csPartner(path, nil))
 }
 
 // lintTree runs YARN's rules over a queue tree: a Capacity Scheduler
 // file's, or an allocation file's (ReadFS).
-func lintTree(c *Conf, tree *CS, site siteInfo) []lint.Finding {
-	out := lint.Run(lint.RulesOf(System), &state{conf: c, cs: tree, site: site, rm: !tree.FS && SiteFile(c)})
+func lintTree(c *Conf, tree *CS, site siteInfo, partner *Conf) []lint.Finding {
+	rm := !tree.FS && SiteFile(c)
+	if !rm {
+		partner = nil
+	}
+	out := lint.Run(lint.RulesOf(System), &state{conf: c, cs: tree, site: site, rm: rm, partner: partner})
 	lint.Sort(out)
 	return out
 }
@@ -455,7 +463,9 @@ var _ = register(&lint.Rule{
 	Summary:  "an ACL for a queue that is not in the queue tree: it is never read",
 	Doc: "The Capacity Scheduler builds its queues from `yarn.scheduler.capacity.root.queues` and each\n" +
 		"queue's `.queues` list, and reads ACLs only for those queues. An ACL under another path (a\n" +
-		"typo, a queue removed from its parent's list, a path that skips a level) is never read.",
+		"typo, a queue removed from its parent's list, a path that skips a level) is never read. A queue\n" +
+		"ACL in yarn-site.xml is checked against the queues of the capacity-scheduler.xml linted with it (or\n" +
+		"next to it), the two files the Capacity Scheduler reads together; without one, it is not reported.",
 	Bad: csExample(
 		CSPrefix+"root.queues", "prod",
 		CSPrefix+"root.acl_submit_applications", " ",
@@ -467,11 +477,18 @@ var _ = register(&lint.Rule{
 		CSPrefix+"root.acl_administer_queue", " ",
 		CSPrefix+"root.prod.acl_submit_applications", "etl"),
 }, func(s *state, report reporter) {
-	if s.cs.Truncated {
+	tree := s.cs
+	if s.rm {
+		if s.partner == nil {
+			return // the queues are capacity-scheduler.xml's, which is not given
+		}
+		tree = NewSetup([]*Conf{s.conf, s.partner}).CS
+	}
+	if tree.Truncated {
 		return
 	}
 	var paths []string
-	for p := range s.cs.ByPath {
+	for p := range tree.ByPath {
 		paths = append(paths, p)
 	}
 	for _, p := range s.conf.Props {
@@ -481,7 +498,7 @@ var _ = register(&lint.Rule{
 		rest := strings.TrimPrefix(p.Name, CSPrefix)
 		for _, a := range []Action{Submit, Administer} {
 			path, ok := strings.CutSuffix(rest, "."+a.Key())
-			if !ok || !strings.HasPrefix(path, "root") || s.cs.ByPath[path] != nil {
+			if !ok || !strings.HasPrefix(path, "root") || tree.ByPath[path] != nil {
 				continue // an earlier or ignored definition of a queue's ACL is yarn-property-overridden's
 			}
 			hint := "add the queue to its parent's .queues list, or remove this property"
@@ -601,7 +618,10 @@ var _ = register(&lint.Rule{
 	Summary:  "a property given twice: the later one wins, unless the earlier is final and the later is ignored",
 	Doc: "`Configuration` loads properties in order: a later property of the same name replaces the\n" +
 		"earlier one, except after one marked `<final>true</final>`, which keeps its value and makes\n" +
-		"later ones ignored. Either way one of the two does nothing. In an allocation file, an ACL element\n" +
+		"later ones ignored. Either way one of the two does nothing. Across files: the Capacity Scheduler's\n" +
+		"configuration loads yarn-site.xml before capacity-scheduler.xml, so a key both set (a queue ACL in\n" +
+		"yarn-site.xml, say) takes capacity-scheduler.xml's value unless yarn-site.xml's is final; the one\n" +
+		"that does nothing is reported, with the value in force. In an allocation file, an ACL element\n" +
 		"given twice for a queue (in its `<queue>`, or in a second `<queue>` of the same name, whose\n" +
 		"settings the Fair Scheduler merges into the first's) is the same: the later one wins.",
 	Bad: csExample(
@@ -643,7 +663,40 @@ var _ = register(&lint.Rule{
 			last[p.Name] = p
 		}
 	}
+	s.overriddenAcross(last, report)
 })
+
+// overriddenAcross reports a Capacity Scheduler key that yarn-site.xml and
+// capacity-scheduler.xml both set, on the one that does nothing: the
+// Capacity Scheduler's configuration loads yarn-site.xml first, so
+// capacity-scheduler.xml's value wins unless yarn-site.xml's is final.
+func (s *state) overriddenAcross(last map[string]*Property, report reporter) {
+	other, here := s.partner, s.rm
+	if !s.rm {
+		other = s.site.conf
+	}
+	if other == nil || other == s.conf {
+		return
+	}
+	for _, p := range s.conf.Props {
+		if last[p.Name] != p || !p.HasValue || !strings.HasPrefix(p.Name, CSPrefix) {
+			continue
+		}
+		q, ok := other.Get(p.Name)
+		if !ok || !q.HasValue || q.Value == p.Value {
+			continue // the same value twice changes nothing for anyone
+		}
+		at := fmt.Sprintf("%s:%d:%d", q.File, q.NamePos.Line, q.NamePos.Col)
+		switch {
+		case here && !p.Final:
+			report(p.NamePos, fmt.Sprintf("%s is set again in %s, which the Capacity Scheduler reads after yarn-site.xml: that value (%q) is the one in force, and this one does nothing", p.Name, at, q.Value),
+				"remove one of the two, or mark this one <final>true</final> to keep it")
+		case !here && other.IsFinal(p.Name):
+			report(p.NamePos, fmt.Sprintf("%s is set final in %s (%q), which the Capacity Scheduler reads first: that value is in force, and this one is ignored", p.Name, at, q.Value),
+				"remove one of the two, or drop <final> in yarn-site.xml")
+		}
+	}
+}
 
 func finalLine(c *Conf, p *Property) int {
 	for _, q := range c.Props {

@@ -109,30 +109,73 @@ func aclEnableFor(c *Conf, path string, related []*lint.Input) siteInfo {
 		}
 		return siteOf(sc)
 	}
-	if path == "" || path == "-" || path == "<stdin>" {
-		return siteInfo{}
+	sc, why := neighbour(path, siteName)
+	if sc == nil {
+		return siteInfo{why: why}
 	}
-	site := filepath.Join(dir, siteName)
+	return siteOf(sc)
+}
+
+// neighbour reads the file called name in path's directory, as Hadoop's
+// configuration directory keeps the files together: only a regular file
+// within --max-input-size, never a FIFO, a device or a link. nil with ""
+// when there is none; nil with why when there is one aclint skipped.
+func neighbour(path, name string) (*Conf, string) {
+	if path == "" || path == "-" || path == "<stdin>" {
+		return nil, ""
+	}
+	site := filepath.Join(filepath.Dir(path), name)
 	info, err := os.Lstat(site)
 	switch {
 	case err != nil:
-		return siteInfo{}
+		return nil, ""
 	case info.Mode()&os.ModeSymlink != 0:
-		return siteInfo{why: fmt.Sprintf("%s is a link, which aclint does not follow next to a linted file (it may lead out of the repository); it was skipped", site)}
+		return nil, fmt.Sprintf("%s is a link, which aclint does not follow next to a linted file (it may lead out of the repository); it was skipped", site)
 	case !info.Mode().IsRegular():
-		return siteInfo{why: fmt.Sprintf("%s is not a regular file (a FIFO, a device or a directory), so it was skipped", site)}
+		return nil, fmt.Sprintf("%s is not a regular file (a FIFO, a device or a directory), so it was skipped", site)
 	case info.Size() > input.MaxSize:
-		return siteInfo{why: fmt.Sprintf("%s is larger than --max-input-size (%s), so it was skipped", site, input.FormatSize(input.MaxSize))}
+		return nil, fmt.Sprintf("%s is larger than --max-input-size (%s), so it was skipped", site, input.FormatSize(input.MaxSize))
 	}
 	data, err := input.ReadFile(site)
 	if err != nil {
-		return siteInfo{why: fmt.Sprintf("%s could not be read (%v)", site, err)}
+		return nil, fmt.Sprintf("%s could not be read (%v)", site, err)
 	}
 	sc, err := ReadConf(site, data)
 	if err != nil || len(sc.Unknown) > 0 {
-		return siteInfo{why: site + " cannot be read as Hadoop reads it"}
+		return nil, site + " cannot be read as Hadoop reads it"
 	}
-	return siteOf(sc)
+	return sc, ""
+}
+
+// csPartner is the capacity-scheduler.xml read with a yarn-site.xml: the
+// one linted with it (in its directory, or the only one), else the one
+// next to it. The Capacity Scheduler's configuration is the two together,
+// so a queue ACL in yarn-site.xml is read for the queues that file lists.
+func csPartner(path string, related []*lint.Input) *Conf {
+	var given []*lint.Input
+	for _, in := range related {
+		if filepath.Base(in.Path) == csName {
+			given = append(given, in)
+		}
+	}
+	var pick *lint.Input
+	for _, in := range given {
+		if filepath.Dir(in.Path) == filepath.Dir(path) {
+			pick = in
+		}
+	}
+	if pick == nil && len(given) == 1 {
+		pick = given[0]
+	}
+	if pick != nil {
+		c, err := ReadConf(pick.Path, pick.Data)
+		if err != nil || len(c.Unknown) > 0 {
+			return nil
+		}
+		return c
+	}
+	c, _ := neighbour(path, csName)
+	return c
 }
 
 // siteOf is yarn.acl.enable as a yarn-site.xml sets it: its value as

@@ -132,7 +132,11 @@ func (Sys) Lint(in *lint.Input, _ lint.Options) (*lint.Report, error) {
 		return nil, err
 	}
 	site := aclEnableFor(c, in.Path, in.Related)
-	rep.Findings = lintTree(c, ReadCS(c), site)
+	var partner *Conf
+	if SiteFile(c) {
+		partner = csPartner(in.Path, in.Related)
+	}
+	rep.Findings = lintTree(c, ReadCS(c), site, partner)
 
 	return rep, nil
 }
@@ -165,7 +169,7 @@ func lintFS(in *lint.Input, rep *lint.Report) (*lint.Report, error) {
 	case err != nil:
 		return nil, err
 	}
-	rep.Findings = lintTree(tree.Conf, tree, siteInfo{})
+	rep.Findings = lintTree(tree.Conf, tree, siteInfo{}, nil)
 	return rep, nil
 }
 
