@@ -96,6 +96,10 @@ type CS struct {
 	// Unknown is what the tree cannot be built from: a .queues value that
 	// uses ${...}, which Configuration.getStrings substitutes.
 	Unknown []Unknown
+	// UnreadACLs are an allocation file's elements in a <queue> that look
+	// like an ACL but that the Fair Scheduler does not know, and passes
+	// over (AllocationFileQueueParser.loadQueue).
+	UnreadACLs []*Property
 }
 
 // maxQueues and maxDepth bound the tree a hostile file can make: every

@@ -261,6 +261,9 @@ func ReadFS(file string, data []byte) (*CS, error) {
 					if err := load(q, f, depth+1); err != nil {
 						return err
 					}
+				} else if looksLikeACL(f.name) && !fsACLElements[f.name] {
+					// the parser passes over an element it does not know
+					fs.UnreadACLs = append(fs.UnreadACLs, &Property{File: file, Name: f.name, Value: f.firstText, Pos: f.pos, NamePos: f.pos, ValuePos: f.firstPos})
 				}
 				continue
 			}

@@ -831,7 +831,8 @@ var _ = register(&lint.Rule{
 	Doc: "The Capacity Scheduler builds its queues from `yarn.scheduler.capacity.root.queues` down, and\n" +
 		"root must have children: `CapacitySchedulerQueueManager.parseQueue` throws \"Queue configuration\n" +
 		"missing child queue names for root\" without them, so the ResourceManager does not start (and a\n" +
-		"refresh keeps the old queues). An empty `<value>` is not set. aclint reports a\n" +
+		"refresh keeps the old queues). An empty `<value>` is not set. A Hadoop 1 file (the JobTracker's\n" +
+		"`mapred.capacity-scheduler.*` or `mapred.queue.*` keys) is named as one. aclint reports a\n" +
 		"capacity-scheduler.xml that does not set it, unless the yarn-site.xml read with it does (the\n" +
 		"Capacity Scheduler's configuration starts from the ResourceManager's).",
 	Bad: csExample(
@@ -853,8 +854,25 @@ var _ = register(&lint.Rule{
 			return
 		}
 	}
+	if k := hadoop1Key(s.conf); k != nil {
+		report(k.NamePos, fmt.Sprintf("this is a Hadoop 1 file: %s is the JobTracker's (MRv1) capacity scheduler or queue ACL key, which YARN never reads, and it sets no yarn.scheduler.capacity.root.queues: %s", k.Name, NoQueuesReason),
+			"write the queues and their ACLs as YARN's Capacity Scheduler reads them: yarn.scheduler.capacity.root.queues, yarn.scheduler.capacity.<queue>.acl_submit_applications and .acl_administer_queue")
+		return
+	}
 	report(s.conf.RootPos, NoQueuesReason, "add yarn.scheduler.capacity.root.queues with root's queues, comma-separated")
 })
+
+// hadoop1Key is the first key of a Hadoop 1 (MRv1) scheduler file in c:
+// the JobTracker's capacity scheduler (mapred.capacity-scheduler.*) or
+// queue settings (mapred.queue.*, mapred.queue.names); nil for none.
+func hadoop1Key(c *Conf) *Property {
+	for _, p := range c.Props {
+		if strings.HasPrefix(p.Name, "mapred.capacity-scheduler.") || strings.HasPrefix(p.Name, "mapred.queue.") {
+			return p
+		}
+	}
+	return nil
+}
 
 // csExample writes a rule's capacity-scheduler.xml example from its
 // properties, name and value in turn, one <property> block each as a

@@ -23,7 +23,8 @@ func (Sys) Name() string { return System }
 // Detect takes Hadoop configuration files that hold YARN's queue or ACL
 // settings: an XML document whose first element is <configuration> and
 // that names a yarn.scheduler.capacity. key or yarn.acl.enable or
-// yarn.admin.acl, or that has the name of one of YARN's files
+// yarn.admin.acl (or a Hadoop 1 scheduler key, mapred.capacity-scheduler.
+// or mapred.queue.), or that has the name of one of YARN's files
 // (yarn-site.xml without those keys still says that yarn.acl.enable is
 // off). A file with syntax errors is still recognised, so that they are
 // reported.
@@ -38,7 +39,10 @@ func (Sys) Detect(in *lint.Input) bool {
 	if base := filepath.Base(in.Path); base == siteName || base == csName {
 		return true
 	}
-	return bytes.Contains(in.Data, []byte(CSPrefix)) || bytes.Contains(in.Data, []byte(ACLEnableKey)) || bytes.Contains(in.Data, []byte(AdminACLKey))
+	// a Hadoop 1 scheduler file is recognised too, so that it is named
+	// as one (yarn-no-queues) instead of being read as something else
+	return bytes.Contains(in.Data, []byte(CSPrefix)) || bytes.Contains(in.Data, []byte(ACLEnableKey)) || bytes.Contains(in.Data, []byte(AdminACLKey)) ||
+		bytes.Contains(in.Data, []byte("mapred.capacity-scheduler.")) || bytes.Contains(in.Data, []byte("mapred.queue."))
 }
 
 // LooksLikeXML reports whether a file's first bytes start an XML document
