@@ -69,6 +69,8 @@ func loadYarn(s *streams, files []string) (*yarn.Setup, error) {
 	switch why := setup.Refused(); {
 	case why == yarn.NoQueuesReason:
 		return nil, usageErr("%s: %s; set it in capacity-scheduler.xml (or give the file that does)", strings.Join(files, ", "), why)
+	case strings.HasPrefix(why, yarn.SchedulerPrefix):
+		return nil, usageErr("%s; give the file of the scheduler that runs", why)
 	case strings.HasPrefix(why, yarn.CapacityPrefix):
 		return nil, usageErr("%s: %s; fix the capacities (aclint lint %s says where)", strings.Join(files, ", "), why, strings.Join(files, " "))
 	case why != "":

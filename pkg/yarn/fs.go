@@ -204,7 +204,7 @@ func ReadFS(file string, data []byte) (*CS, error) {
 	if rootEl.name != "allocations" {
 		return nil, &FSError{file, rootEl.pos, "top-level element not <allocations>: the Fair Scheduler refuses the file"}
 	}
-	fs := &CS{Conf: &Conf{File: file, Unknown: unknown, set: map[string]*Property{}, final: map[string]bool{}}, ByPath: map[string]*Queue{}, FS: true}
+	fs := &CS{Conf: &Conf{File: file, Unknown: unknown, set: map[string]*Property{}, final: map[string]bool{}, Root: rootEl.name, RootPos: rootEl.pos}, ByPath: map[string]*Queue{}, FS: true}
 	var tops []*fsElement
 	for _, e := range rootEl.children {
 		if e.name == "queue" || e.name == "pool" {

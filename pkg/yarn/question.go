@@ -30,6 +30,9 @@ type Setup struct {
 	// file: FairScheduler.addApplication checks the queue ACLs itself,
 	// whatever yarn.acl.enable says.
 	FS bool
+	// Scheduler is the scheduler the site files run; with none given,
+	// the default, the Capacity Scheduler.
+	Scheduler SchedulerRun
 }
 
 // NewFSSetup is the setup of a Fair Scheduler: its allocation file's queue
@@ -82,11 +85,14 @@ func NewSetup(files []*Conf) *Setup {
 	// ResourceManager never sees) are
 	load(sites)
 	var si siteInfo
+	run := schedulerOf(nil)
 	if len(sites) > 0 {
 		si = siteOf(merged)
+		run = schedulerOf(merged)
+		run.Given = true
 	}
 	load(others)
-	s := &Setup{Conf: merged, CS: ReadCS(merged), ACLEnable: si.enabled, Known: si.known, ACLEnableFrom: si.from, EnableWhy: si.why}
+	s := &Setup{Conf: merged, CS: ReadCS(merged), ACLEnable: si.enabled, Known: si.known, ACLEnableFrom: si.from, EnableWhy: si.why, Scheduler: run}
 	s.Unknown = append(merged.Unknown, s.CS.Unknown...)
 	return s
 }
@@ -108,6 +114,13 @@ const NoQueuesReason = "yarn.scheduler.capacity.root.queues is not set, so root 
 func (s *Setup) Refused() string {
 	if len(s.Unknown) > 0 {
 		return s.Unknown[0].String() + ": aclint does not read the files as Hadoop does there, so it answers no question over them"
+	}
+	if s.Scheduler.Given && !s.Scheduler.Reads(s.FS) {
+		what := "capacity-scheduler.xml"
+		if s.FS {
+			what = "the allocation file"
+		}
+		return fmt.Sprintf(SchedulerPrefix+"%s (%s), which never reads %s: aclint answers no question over a file the scheduler that runs does not read", s.Scheduler.Name(), s.Scheduler.Says(), what)
 	}
 	if s.FS {
 		return ""

@@ -173,7 +173,10 @@ func lintFS(in *lint.Input, rep *lint.Report) (*lint.Report, error) {
 	case err != nil:
 		return nil, err
 	}
-	rep.Findings = lintTree(tree.Conf, tree, siteInfo{}, nil)
+	// the yarn-site.xml beside it says which scheduler runs; its
+	// yarn.acl.enable does not matter to the Fair Scheduler's own check
+	site := aclEnableFor(tree.Conf, in.Path, in.Related)
+	rep.Findings = lintTree(tree.Conf, tree, siteInfo{conf: site.conf}, nil)
 	return rep, nil
 }
 
@@ -224,12 +227,24 @@ const exampleSite = `<configuration>
 </configuration>
 `
 
+// exampleSiteFair is the yarn-site.xml of yarn-scheduler-not-run's
+// examples: it runs the Fair Scheduler.
+const exampleSiteFair = `<configuration>
+  <property><name>yarn.acl.enable</name><value>true</value></property>
+  <property><name>yarn.resourcemanager.scheduler.class</name><value>org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.FairScheduler</value></property>
+</configuration>
+`
+
 func (s Sys) Example(r *lint.Rule, text string) (string, []lint.Finding, map[string][]string) {
 	name := exampleFor(r, text)
 	in := &lint.Input{Path: name, Data: []byte(text), Explicit: true}
 	cmd := "aclint lint " + name
 	if name == csName && (r == nil || r.Name != ruleEnableUnknown) {
-		site := &lint.Input{Path: siteName, Data: []byte(exampleSite), Explicit: true}
+		text := exampleSite
+		if r != nil && r.Name == ruleNotRun {
+			text = exampleSiteFair
+		}
+		site := &lint.Input{Path: siteName, Data: []byte(text), Explicit: true}
 		in.Related = []*lint.Input{in, site}
 		cmd += " " + siteName
 	}
