@@ -34,6 +34,31 @@ type Result struct {
 	NotConverted []string
 	// Notes say what the conversion assumed.
 	Notes []string
+	// dropped are the queues left out whose access YARN gives someone:
+	// each answer YARN gives there is lost, and so a difference
+	dropped []*yarn.Queue
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// Stopped reports whether YARN takes no application in q: its state, or an
+// ancestor's, is STOPPED (yarn.scheduler.capacity.<path>.state, read
+// trimmed and in upper case by CapacitySchedulerConfiguration.getConfiguredState).
+func Stopped(s *yarn.Setup, q *yarn.Queue) bool {
+	if s.FS {
+		return false
+	}
+	for x := q; x != nil; x = x.Parent {
+		if p, ok := s.Conf.Get(yarn.CSPrefix + x.Path + ".state"); ok && strings.EqualFold(strings.TrimSpace(p.Value), "STOPPED") {
+			return true
+		}
+	}
+	return false
 }
 
 // Difference is one access answer that differs.
@@ -79,6 +104,17 @@ func FromYARN(s *yarn.Setup) (*Result, error) {
 	if len(s.Unknown) > 0 {
 		return nil, fmt.Errorf("%s; the conversion would not be proven", s.Unknown[0])
 	}
+	var substituted []string
+	s.CS.Walk(func(q *yarn.Queue) {
+		for _, a := range []yarn.Action{yarn.Submit, yarn.Administer} {
+			if p := q.From[a]; q.Unknown[a] && p != nil {
+				substituted = append(substituted, fmt.Sprintf("%s of %s (%s:%d:%d)", s.ACLName(a), q.Path, p.File, p.ValuePos.Line, p.ValuePos.Col))
+			}
+		}
+	})
+	if len(substituted) > 0 {
+		return nil, fmt.Errorf("%s %s ${...}, which Hadoop's Configuration substitutes from settings and system properties aclint does not have: who YARN lets in there is not known, so the conversion would not be proven; write the ACL out", strings.Join(substituted, ", "), plural(len(substituted), "uses", "use"))
+	}
 	root := queueNode(s, s.CS.Root, aclsOff, r)
 	doc := mapping("partitions", &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{
 		mapping("name", str("default"), "queues", &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{root}}),
@@ -92,7 +128,10 @@ func FromYARN(s *yarn.Setup) (*Result, error) {
 	out := buf.Bytes()
 	r.YAML = append([]byte("# Converted from YARN by aclint convert yarn: queues and their submit and admin ACLs only.\n"), out...)
 	r.NotConverted = append(r.NotConverted, notConverted(s)...)
-	diffs, err := compare(s, r.YAML)
+	if hasGroupACL(s) {
+		r.Notes = append(r.Notes, "the YuniKorn config has no usergroupresolver, so YuniKorn gives a user whose request carries no groups their own name as their only group: such a user named like a group these ACLs name gets that group's access, which YARN (with Hadoop's group mapping) would not give; set partitions[].usergroupresolver, or make sure requests carry their groups")
+	}
+	diffs, err := compare(s, r.YAML, r.dropped)
 	if err != nil {
 		return nil, err
 	}
@@ -121,12 +160,18 @@ func queueNode(s *yarn.Setup, q *yarn.Queue, aclsOff bool, r *Result) *yaml.Node
 		if c.Repeat {
 			continue
 		}
+		if Stopped(s, c) {
+			r.NotConverted = append(r.NotConverted, fmt.Sprintf("queue %s: STOPPED in YARN, which takes no application there; left out, so YuniKorn has no such queue and takes none either", c.Path))
+			continue
+		}
 		if !acl.ValidQueueName(c.Name) {
-			r.NotConverted = append(r.NotConverted, fmt.Sprintf("queue %s: YuniKorn refuses the name %q (queue names are 1 to 64 of a-z A-Z 0-9 _ : # / @ -), so it and the queues below it are left out", c.Path, c.Name))
+			r.NotConverted = append(r.NotConverted, fmt.Sprintf("queue %s: YuniKorn refuses the name %q (queue names are 1 to 64 of a-z A-Z 0-9 _ : # / @ -), so it and the queues below it are left out, and whoever YARN lets in there loses that access", c.Path, c.Name))
+			r.dropped = append(r.dropped, c)
 			continue
 		}
 		if prev, ok := seen[strings.ToLower(c.Name)]; ok {
-			r.NotConverted = append(r.NotConverted, fmt.Sprintf("queue %s: YuniKorn's queue names ignore case, and %s is already there, so it and the queues below it are left out", c.Path, prev))
+			r.NotConverted = append(r.NotConverted, fmt.Sprintf("queue %s: YuniKorn's queue names ignore case, and %s is already there, so it and the queues below it are left out, and whoever YARN lets in there loses that access", c.Path, prev))
+			r.dropped = append(r.dropped, c)
 			continue
 		}
 		seen[strings.ToLower(c.Name)] = c.Path
@@ -214,9 +259,11 @@ func yuniKornACL(a yarn.ACL) (string, bool) {
 	return strings.Join(users, ",") + " " + strings.Join(groups, ","), true
 }
 
-// notConverted lists the settings of the files the YuniKorn config does
-// not carry: everything but the queue lists, the queue ACLs and
-// yarn.acl.enable.
+// notConverted lists the scheduler and queue settings the YuniKorn config
+// does not carry: every yarn.scheduler.capacity. key but the queue lists
+// and the queue ACLs, per-queue keys counted by their setting and global
+// keys by their own names. The ResourceManager's other settings
+// (yarn-site.xml's) are not the scheduler's and are not listed.
 func notConverted(s *yarn.Setup) []string {
 	var out []string
 	if s.FS {
@@ -225,23 +272,23 @@ func notConverted(s *yarn.Setup) []string {
 	counts := map[string]int{}
 	for _, p := range s.Conf.Props {
 		name := p.Name
-		for _, a := range []yarn.Action{yarn.Submit, yarn.Administer} {
-			suffix := "." + a.Key()
-			if strings.HasPrefix(name, yarn.CSPrefix) && strings.HasSuffix(name, suffix) && len(name) > len(yarn.CSPrefix)+len(suffix) {
-				if path := name[len(yarn.CSPrefix) : len(name)-len(suffix)]; s.CS.ByPath[path] == nil {
-					out = append(out, fmt.Sprintf("%s of %s: no such queue in the tree, so YARN never reads it", a.Key(), path))
-				}
-			}
-		}
-		switch {
-		case strings.HasSuffix(name, ".queues") && strings.HasPrefix(name, yarn.CSPrefix),
-			strings.HasSuffix(name, ".acl_submit_applications"), strings.HasSuffix(name, ".acl_administer_queue"),
-			name == yarn.ACLEnableKey:
+		if !strings.HasPrefix(name, yarn.CSPrefix) || p.Ignored || p.Overridden {
 			continue
 		}
-		kind := name
-		if strings.HasPrefix(name, yarn.CSPrefix) {
-			kind = yarn.CSPrefix + "*." + name[strings.LastIndexByte(name, '.')+1:]
+		rest := name[len(yarn.CSPrefix):]
+		for _, a := range []yarn.Action{yarn.Submit, yarn.Administer} {
+			if path, ok := strings.CutSuffix(rest, "."+a.Key()); ok && strings.HasPrefix(path, "root") && s.CS.ByPath[path] == nil {
+				out = append(out, fmt.Sprintf("%s of %s: no such queue in the tree, so YARN never reads it", a.Key(), path))
+			}
+		}
+		if strings.HasSuffix(rest, ".queues") || strings.HasSuffix(rest, "."+yarn.Submit.Key()) || strings.HasSuffix(rest, "."+yarn.Administer.Key()) {
+			continue
+		}
+		kind := name // a global setting, by its own name
+		if i := strings.LastIndexByte(rest, '.'); i > 0 && s.CS.ByPath[rest[:i]] != nil {
+			kind = yarn.CSPrefix + "<queue>." + rest[i+1:]
+		} else if _, setting, ok := queueSetting(s, rest); ok {
+			kind = yarn.CSPrefix + "<queue>." + setting
 		}
 		counts[kind]++
 	}
@@ -256,12 +303,33 @@ func notConverted(s *yarn.Setup) []string {
 	return out
 }
 
+// queueSetting splits a key below yarn.scheduler.capacity. into the
+// longest queue path it starts with and the setting after it
+// (root.a.accessible-node-labels.x.capacity: root.a and
+// accessible-node-labels.x.capacity).
+func queueSetting(s *yarn.Setup, rest string) (string, string, bool) {
+	best := ""
+	for i := 0; i < len(rest); i++ {
+		if rest[i] == '.' && s.CS.ByPath[rest[:i]] != nil {
+			best = rest[:i]
+		}
+	}
+	if best == "" {
+		return "", "", false
+	}
+	return best, rest[len(best)+1:], true
+}
+
 // compare asks both systems every question that can tell them apart: for
 // each queue both have and each action, every user and group any ACL of
-// either names, alone, and someone no ACL names. Access is an OR over the
-// user and each of their groups in both systems, so these answers decide
-// every other.
-func compare(s *yarn.Setup, text []byte) ([]Difference, error) {
+// either names, alone; each name that is both a user and a group, as a user
+// with no groups (YARN then lets in only by user, while YuniKorn's resolver
+// gives a user without groups their own name as a group); and someone no
+// ACL names. Access is an
+// OR over the user and each of their groups in both systems, so these
+// answers decide every other. The wildcard is no one's name. A queue left
+// out for its name loses whatever YARN grants there.
+func compare(s *yarn.Setup, text []byte, dropped []*yarn.Queue) ([]Difference, error) {
 	doc := config.Parse("converted.yaml", text)
 	cfg := config.Decode(doc)
 	if errs := yunikorn.Errors(cfg); len(errs) > 0 {
@@ -296,15 +364,44 @@ func compare(s *yarn.Setup, text []byte) ([]Difference, error) {
 			}
 		})
 	}
+	delete(users, "*") // "*,erin" lets everyone in: no one is named *
+	delete(groups, "*")
+	// a name that is a user in one ACL and a group in another, asked as a
+	// user without groups: YuniKorn's default resolver gives them their
+	// own name as a group, YARN does not
+	bare := map[string]bool{}
+	for n := range users {
+		if groups[n] {
+			bare[n] = true
+		}
+	}
+	lost := map[string]bool{}
+	for _, q := range dropped {
+		var walk func(x *yarn.Queue)
+		walk = func(x *yarn.Queue) {
+			lost[x.Path] = true
+			for _, c := range x.Children {
+				walk(c)
+			}
+		}
+		walk(q)
+	}
 	var out []Difference
 	for _, path := range paths {
-		if !inConverted(cfg, path) {
-			continue // not converted, and listed so
+		converted := inConverted(cfg, path)
+		if !converted && !lost[path] {
+			continue // stopped, or not converted for a reason listed
 		}
 		for _, a := range []yarn.Action{yarn.Submit, yarn.Administer} {
 			ask := func(principal, user string, gs []string) {
 				yd := s.CS.Decide(path, user, gs, a)
 				yAllowed := yd.Allowed || (!s.FS && !s.ACLEnable)
+				if !converted {
+					if yAllowed {
+						out = append(out, Difference{Queue: path, Action: a, Principal: principal, YARN: true, YuniKorn: false, Why: " (the queue is not converted: its name, or a parent's, is one YuniKorn refuses or already has)"})
+					}
+					return
+				}
 				action := acl.Submit
 				if a == yarn.Administer {
 					action = acl.Admin
@@ -313,10 +410,13 @@ func compare(s *yarn.Setup, text []byte) ([]Difference, error) {
 				kAllowed := err == nil && kd.Allowed
 				if yAllowed != kAllowed {
 					why := ""
-					if err != nil {
+					switch {
+					case err != nil:
 						why = ": " + err.Error()
-					} else if !kAllowed {
+					case !kAllowed:
 						why = whyDenied(user, gs)
+					case gs == nil:
+						why = fmt.Sprintf(" (without groups, YuniKorn's default resolver gives user %s the group %s, which the ACL names; YARN has no such group for them)", quoted(user), quoted(user))
 					}
 					out = append(out, Difference{Queue: path, Action: a, Principal: principal, YARN: yAllowed, YuniKorn: kAllowed, Why: why})
 				}
@@ -326,6 +426,12 @@ func compare(s *yarn.Setup, text []byte) ([]Difference, error) {
 			}
 			for _, g := range slices.Sorted(maps.Keys(groups)) {
 				ask("group "+quoted(g), probeUser, []string{g})
+			}
+			for _, n := range slices.Sorted(maps.Keys(bare)) {
+				if !acl.IsUserName(n) {
+					continue // YuniKorn rejects such a user before any ACL: asked above
+				}
+				ask("user "+quoted(n)+" with no groups", n, nil)
 			}
 			ask("everyone else", probeUser, []string{probeGroup})
 		}
@@ -360,4 +466,15 @@ func inConverted(cfg *config.Config, path string) bool {
 	}
 	q, missing, err := acl.FindQueue(cfg.Partitions[0].Root, path)
 	return err == nil && len(missing) == 0 && q != nil
+}
+
+// hasGroupACL reports whether an ACL of the tree names a group.
+func hasGroupACL(s *yarn.Setup) bool {
+	found := false
+	s.CS.Walk(func(q *yarn.Queue) {
+		for _, a := range []yarn.Action{yarn.Submit, yarn.Administer} {
+			found = found || len(q.ACL[a].GroupNames()) > 0
+		}
+	})
+	return found
 }
