@@ -86,7 +86,7 @@ cannot be told from it.`,
 				return usageErr("only one of OLD and NEW can be standard input")
 			}
 			if yarnFiles(args) {
-				return yarnDiff(s, args, targets, failOnGain)
+				return yarnDiff(s, args, targets, failOnGain, flat, commentSize)
 			}
 			// the two configs load at the same time: they are independent
 			type loaded struct {
