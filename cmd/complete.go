@@ -24,6 +24,7 @@ var outputFormats = map[string][]string{
 	"aclint rules":            {"text", "json"},
 	"aclint report":           {"html"},
 	"aclint mesos check":      {"text", "json"},
+	"aclint yarn check":       {"text", "json"},
 	"aclint yt check":         {"text", "json"},
 	"aclint yt effective-acl": {"text", "json"},
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/aclint/aclint/pkg/input"
 	"github.com/aclint/aclint/pkg/yarn"
 )
 
@@ -46,6 +47,12 @@ an answer aclint cannot know, usage).`,
 				return usageErr("yarn check needs the Capacity Scheduler's file: -f capacity-scheduler.xml (and -f yarn-site.xml)")
 			}
 			return nil
+		},
+		ValidArgsFunction: func(cmd *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+			if len(args) != 0 {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			return yarnQueueNames(files), cobra.ShellCompDirectiveNoFileComp
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var act yarn.Action
@@ -251,4 +258,38 @@ func yarnJSON(s *yarn.Setup, ans yarn.Answer, user string, groups []string, a ya
 		}
 	}
 	return j
+}
+
+// yarnQueueNames are the queues of the files -f names, for completion: the
+// tree as the scheduler builds it, whether or not it would start with it;
+// nothing when a file cannot be read.
+func yarnQueueNames(files []string) []string {
+	var confs []*yarn.Conf
+	var fs *yarn.CS
+	for _, f := range files {
+		data, err := input.ReadFile(f)
+		if err != nil {
+			return nil
+		}
+		if yarn.IsAllocationFile(data) {
+			if fs, err = yarn.ReadFS(f, data); err != nil {
+				return nil
+			}
+			continue
+		}
+		c, err := yarn.ReadConf(f, data)
+		if err != nil {
+			return nil
+		}
+		confs = append(confs, c)
+	}
+	setup := yarn.NewSetup(confs)
+	if fs != nil {
+		setup = yarn.NewFSSetup(fs, confs)
+	}
+	var out []string
+	for _, q := range setup.Queues() {
+		out = append(out, q.Path)
+	}
+	return out
 }

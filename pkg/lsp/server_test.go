@@ -203,19 +203,21 @@ func TestDiagnosticsAreLintFindings(t *testing.T) {
 	}
 	c := start(t, testOptions())
 	c.initialize()
-	checked := 0
+	checked, yarnChecked := 0, 0
 	for _, f := range files {
 		raw, _ := os.ReadFile(f)
-		body, ok := section(string(raw), "queues.yaml")
-		if !ok {
-			body, ok = section(string(raw), "acls.json")
+		// the document a rule's script lints: a YuniKorn config, Mesos
+		// ACLs, or YARN's capacity-scheduler.xml
+		var body, name string
+		ok := false
+		for _, n := range []string{"queues.yaml", "acls.json", "capacity-scheduler.xml"} {
+			if body, ok = section(string(raw), n); ok {
+				name = n
+				break
+			}
 		}
 		if !ok {
 			continue
-		}
-		name := "queues.yaml"
-		if strings.Contains(string(raw), "-- acls.json --") {
-			name = "acls.json"
 		}
 		uri, path := fileURI(t, name, body)
 		want := lintFile(t, path, body)
@@ -231,9 +233,15 @@ func TestDiagnosticsAreLintFindings(t *testing.T) {
 			t.Errorf("%s: closing did not clear the diagnostics", f)
 		}
 		checked++
+		if name == "capacity-scheduler.xml" {
+			yarnChecked++
+		}
 	}
-	if checked < 50 {
+	if checked < 70 {
 		t.Fatalf("only %d documents compared", checked)
+	}
+	if yarnChecked == 0 {
+		t.Fatal("no YARN document compared")
 	}
 	c.stop()
 }
