@@ -70,6 +70,9 @@ func (s *Setup) CapacityRefused() *CapacityRefusal {
 		if r != nil {
 			return r
 		}
+		if r := s.maximumCapacity(q); r != nil {
+			return r
+		}
 		var kids []*Queue
 		for _, c := range q.Children {
 			if !c.Repeat {
@@ -141,6 +144,25 @@ func (s *Setup) capacity(q *Queue) (capacityOf, *CapacityRefusal) {
 	}
 	out.pct = c / 100
 	return out, nil
+}
+
+// maximumCapacity reads a queue's maximum-capacity as
+// getNonLabeledQueueMaximumCapacity does, right after its capacity: an
+// absolute resource or a vector is taken as is, anything else must be a
+// number for Float.parseFloat, or the queue is not built.
+func (s *Setup) maximumCapacity(q *Queue) *CapacityRefusal {
+	p, ok := s.Conf.Get(CSPrefix + q.Path + ".maximum-capacity")
+	if !ok || strings.Contains(p.Value, "${") {
+		return nil
+	}
+	v := p.Value
+	if absoluteResource.MatchString(v) || absoluteResource.MatchString(strings.ReplaceAll(v, " ", "")) {
+		return nil
+	}
+	if _, err := javaParseFloat(v); err != nil {
+		return &CapacityRefusal{At: p, Queue: q.Path, Reason: err.Error()}
+	}
+	return nil
 }
 
 // setChildQueues is AbstractParentQueue.setChildQueues in legacy queue
