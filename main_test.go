@@ -266,6 +266,9 @@ func TestPreCommitTryRepo(t *testing.T) {
 func TestHostileCorpus(t *testing.T) {
 	files, _ := filepath.Glob("testdata/hostile/*.*")
 	n := 0
+	// each run's exit code and first line, held to testdata/hostile/expect.txt
+	// (go test -run TestHostileCorpus -update writes it again)
+	var got []string
 	for _, f := range files {
 		if strings.HasSuffix(f, ".md") {
 			continue
@@ -293,6 +296,7 @@ func TestHostileCorpus(t *testing.T) {
 			code := cmd.Execute(args, strings.NewReader(""), &out, &errOut)
 			n++
 			what := strings.Join(args, " ")
+			got = append(got, fmt.Sprintf("%s\t%d\t%s", what, code, firstLine(errOut.String(), out.String())))
 			if code < 0 || code > 2 {
 				t.Errorf("%s: exit %d", what, code)
 			}
@@ -328,6 +332,48 @@ func TestHostileCorpus(t *testing.T) {
 	if n < 100 {
 		t.Fatalf("only %d runs", n)
 	}
+	const expect = "testdata/hostile/expect.txt"
+	text := strings.Join(got, "\n") + "\n"
+	if *update {
+		if err := os.WriteFile(expect, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(expect)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wl, gl := strings.Split(string(want), "\n"), strings.Split(text, "\n")
+	for i := 0; i < max(len(wl), len(gl)); i++ {
+		w, g := "", ""
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if w != g {
+			t.Errorf("%s:%d: the run gives\n\t%q\nwhere the corpus expects\n\t%q", expect, i+1, g, w)
+		}
+	}
+}
+
+// firstLine is what a hostile run says first: its first line on standard
+// error, else on standard output, cut at 160 bytes (whole UTF-8 sequences).
+func firstLine(errOut, out string) string {
+	s := errOut
+	if strings.TrimSpace(s) == "" {
+		s = out
+	}
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > 160 {
+		s = strings.ToValidUTF8(s[:160], "")
+	}
+	return strings.ReplaceAll(s, "\t", " ")
 }
 
 // unsafeOutput says what in b must not reach a terminal or a CI log.

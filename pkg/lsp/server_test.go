@@ -203,14 +203,15 @@ func TestDiagnosticsAreLintFindings(t *testing.T) {
 	}
 	c := start(t, testOptions())
 	c.initialize()
-	checked, yarnChecked := 0, 0
+	checked, yarnChecked, ytChecked := 0, 0, 0
 	for _, f := range files {
 		raw, _ := os.ReadFile(f)
 		// the document a rule's script lints: a YuniKorn config, Mesos
-		// ACLs, or YARN's capacity-scheduler.xml
+		// ACLs, YARN's capacity-scheduler.xml or a YTsaurus tree (the LDAP
+		// rules lint a mounted directory, no document an editor opens)
 		var body, name string
 		ok := false
-		for _, n := range []string{"queues.yaml", "acls.json", "capacity-scheduler.xml"} {
+		for _, n := range []string{"queues.yaml", "acls.json", "capacity-scheduler.xml", "tree.yaml"} {
 			if body, ok = section(string(raw), n); ok {
 				name = n
 				break
@@ -233,15 +234,18 @@ func TestDiagnosticsAreLintFindings(t *testing.T) {
 			t.Errorf("%s: closing did not clear the diagnostics", f)
 		}
 		checked++
-		if name == "capacity-scheduler.xml" {
+		switch name {
+		case "capacity-scheduler.xml":
 			yarnChecked++
+		case "tree.yaml":
+			ytChecked++
 		}
 	}
 	if checked < 70 {
 		t.Fatalf("only %d documents compared", checked)
 	}
-	if yarnChecked == 0 {
-		t.Fatal("no YARN document compared")
+	if yarnChecked == 0 || ytChecked == 0 {
+		t.Fatalf("YARN documents compared: %d, YTsaurus trees: %d", yarnChecked, ytChecked)
 	}
 	c.stop()
 }
