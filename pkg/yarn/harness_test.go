@@ -3,6 +3,7 @@ package yarn
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -77,6 +78,15 @@ func TestHarnessVectors(t *testing.T) {
 			}
 			if !strings.HasPrefix(why, CapacityPrefix+"\""+want+"\"") {
 				fail("case %s: Hadoop refuses with %q, aclint says %q", c.ID, want, why)
+			}
+			// and lint says so, with Hadoop's message
+			cs, _ := ReadConf("capacity-scheduler.xml", []byte(c.Files["capacity-scheduler.xml"]))
+			linted := false
+			for _, f := range Lint(cs, "") {
+				linted = linted || f.Rule == ruleCapacityRefused && strings.Contains(f.Message, fmt.Sprintf("%q", want))
+			}
+			if !linted {
+				fail("case %s: Hadoop refuses with %q, lint does not say so", c.ID, want)
 			}
 			continue
 		}
