@@ -82,7 +82,7 @@ func writeDiffMarkdown(w io.Writer, d *diffRun, limit int, full []string) error 
 				blocks = append(blocks, fmt.Sprintf("\n#### %s, by the ACL entry that causes them\n\n", title))
 				first = false
 			}
-			blocks = append(blocks, mdCauseLine(c))
+			blocks = append(blocks, mdCauseLine(c, mdHolder(c.Via), c.Queues))
 		}
 	}
 	if len(res.Queues) > 0 {
@@ -137,14 +137,14 @@ func writeLimited(w io.Writer, head string, blocks []string, total string, limit
 	return err
 }
 
-// mdCauseLine is one cause: the entry, what it grants or took away, to
-// whom, and where.
-func mdCauseLine(c *acl.Cause) string {
-	verb := "grants"
+// mdCauseLine is one cause: the entry (holder, already Markdown), what it
+// grants or took away, to whom, and where.
+func mdCauseLine(c *acl.Cause, holder string, queues []string) string {
+	verb, tail := "grants", ""
 	if !c.Gained {
-		verb = "granted"
+		verb, tail = "granted", ", and no longer does"
 	}
-	who := make([]string, 0, mdListed)
+	who := make([]string, 0, mdListed+1)
 	for _, p := range c.Subjects[:min(len(c.Subjects), mdListed)] {
 		if p == "everyone" {
 			who = append(who, "everyone")
@@ -156,20 +156,16 @@ func mdCauseLine(c *acl.Cause) string {
 	if more := len(c.Subjects) - len(who); more > 0 {
 		who = append(who, fmt.Sprintf("%d more", more))
 	}
-	queues := make([]string, 0, mdListed)
-	for _, q := range c.Queues[:min(len(c.Queues), mdListed)] {
-		queues = append(queues, mdCode(q))
+	where := make([]string, 0, mdListed)
+	for _, q := range queues[:min(len(queues), mdListed)] {
+		where = append(where, mdCode(q))
 	}
-	where := strings.Join(queues, ", ")
-	if more := len(c.Queues) - len(queues); more > 0 {
-		where += fmt.Sprintf(" and %d more", more)
+	list := strings.Join(where, ", ")
+	if more := len(queues) - len(where); more > 0 {
+		list += fmt.Sprintf(" and %d more", more)
 	}
-	tail := ""
-	if !c.Gained {
-		tail = ", and no longer does"
-	}
-	return fmt.Sprintf("- %s%s %s %s to %s on %d %s%s: %s\n", mdHolder(c.Via), moreEntries(c), verb, "**"+string(c.Action)+"**", strings.Join(who, ", "),
-		len(c.Queues), plural(len(c.Queues), "queue", "queues"), tail, where)
+	return fmt.Sprintf("- %s%s %s **%s** to %s on %d %s%s: %s\n", holder, moreEntries(c), verb, c.Action, strings.Join(who, ", "),
+		len(queues), plural(len(queues), "queue", "queues"), tail, list)
 }
 
 func diffCounts(gains, losses, added, removed int) string {

@@ -63,17 +63,17 @@ func subjectText(p string) string {
 }
 
 // causeText is one cause: who gains or loses what on how many queues, the
-// entry, and the queues.
-func causeText(c *acl.Cause) string {
-	mark, verb, via := "+", "gain", "via"
+// entry (via, as the system names it), and the queues.
+func causeText(c *acl.Cause, via string, queues []string) string {
+	mark, verb, how := "+", "gain", "via"
 	if !c.Gained {
-		mark, verb, via = "-", "lose", "was granted by"
+		mark, verb, how = "-", "lose", "was granted by"
 	}
 	if len(c.Subjects) == 1 {
 		verb += "s"
 	}
 	return fmt.Sprintf("%s %s %s %s on %d %s (%s %s%s)\n    queues: %s\n", mark, listed(c.Subjects, subjectText), verb, c.Action,
-		len(c.Queues), plural(len(c.Queues), "queue", "queues"), via, c.Via.Describe(), moreEntries(c), listed(c.Queues, func(q string) string { return q }))
+		len(queues), plural(len(queues), "queue", "queues"), how, via, moreEntries(c), listed(queues, func(q string) string { return q }))
 }
 
 // moreEntries counts the other entries of the same ACL a cause stands for.
@@ -132,7 +132,7 @@ func writeDiffText(w *bufio.Writer, d *diffRun) error {
 		for _, gained := range []bool{true, false} {
 			for _, c := range d.grouped.Causes {
 				if c.Gained == gained {
-					w.WriteString(causeText(c))
+					w.WriteString(causeText(c, c.Via.Describe(), c.Queues))
 				}
 			}
 		}

@@ -104,18 +104,6 @@ func yarnQueues(qs []string) []string {
 	return out
 }
 
-func yarnCauseText(c *acl.Cause) string {
-	mark, verb, via := "+", "gain", "via"
-	if !c.Gained {
-		mark, verb, via = "-", "lose", "was granted by"
-	}
-	if len(c.Subjects) == 1 {
-		verb += "s"
-	}
-	return fmt.Sprintf("%s %s %s %s on %d %s (%s %s%s)\n    queues: %s\n", mark, listed(c.Subjects, subjectText), verb, c.Action,
-		len(c.Queues), plural(len(c.Queues), "queue", "queues"), via, yarnVia(c.Via), moreEntries(c), listed(yarnQueues(c.Queues), func(q string) string { return q }))
-}
-
 func yarnDiffSummary(res *yarn.DiffResult, g *acl.Grouped) string {
 	return fmt.Sprintf("%d gain(s), %d loss(es), %d queue(s) added, %d removed", g.Gains, g.Losses, len(res.Added), len(res.Removed))
 }
@@ -136,7 +124,7 @@ func writeYarnDiffText(w io.Writer, res *yarn.DiffResult, g *acl.Grouped, flat b
 		for _, gained := range []bool{true, false} {
 			for _, c := range g.Causes {
 				if c.Gained == gained {
-					b.WriteString(yarnCauseText(c))
+					b.WriteString(causeText(c, yarnVia(c.Via), yarnQueues(c.Queues)))
 				}
 			}
 		}
@@ -170,7 +158,7 @@ func writeYarnDiffMarkdown(w io.Writer, args []string, res *yarn.DiffResult, g *
 				blocks = append(blocks, fmt.Sprintf("\n#### %s, by the ACL entry that causes them\n\n", title))
 				first = false
 			}
-			blocks = append(blocks, yarnCauseMarkdown(c))
+			blocks = append(blocks, mdCauseLine(c, mdCode(yarnVia(c.Via)), yarnQueues(c.Queues)))
 		}
 	}
 	if len(res.Added)+len(res.Removed) > 0 {
@@ -185,36 +173,6 @@ func writeYarnDiffMarkdown(w io.Writer, args []string, res *yarn.DiffResult, g *
 	n := len(g.Causes)
 	return writeLimited(w, b.String(), blocks, fmt.Sprintf("%d %s and %d queue %s", n, plural(n, "cause", "causes"),
 		len(res.Added)+len(res.Removed), plural(len(res.Added)+len(res.Removed), "change", "changes")), limit, full)
-}
-
-func yarnCauseMarkdown(c *acl.Cause) string {
-	verb, tail := "grants", ""
-	if !c.Gained {
-		verb, tail = "granted", ", and no longer does"
-	}
-	who := make([]string, 0, mdListed+1)
-	for _, p := range c.Subjects[:min(len(c.Subjects), mdListed)] {
-		if p == "everyone" {
-			who = append(who, "everyone")
-			continue
-		}
-		kind, name, _ := strings.Cut(p, ":")
-		who = append(who, kind+" "+mdCode(name))
-	}
-	if more := len(c.Subjects) - len(who); more > 0 {
-		who = append(who, fmt.Sprintf("%d more", more))
-	}
-	qs := yarnQueues(c.Queues)
-	where := make([]string, 0, mdListed)
-	for _, q := range qs[:min(len(qs), mdListed)] {
-		where = append(where, mdCode(q))
-	}
-	list := strings.Join(where, ", ")
-	if more := len(qs) - len(where); more > 0 {
-		list += fmt.Sprintf(" and %d more", more)
-	}
-	return fmt.Sprintf("- %s%s %s **%s** to %s on %d %s%s: %s\n", mdCode(yarnVia(c.Via)), moreEntries(c), verb, c.Action, strings.Join(who, ", "),
-		len(qs), plural(len(qs), "queue", "queues"), tail, list)
 }
 
 // writeYarnDiffJSON has YuniKorn's diff shape: totals and causes, and with
