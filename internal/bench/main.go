@@ -119,6 +119,9 @@ func main() {
 	acls := write("acls.json", gen.MesosACLs(kinds, 1000))
 	tree := write("tree.yaml", gen.YTTree(20000))
 	csXML := write("capacity-scheduler.xml", gen.CapacityScheduler(*queues))
+	// the shape real configs have (../shared/bench/gen_tree.py): deeper
+	// and more varied than the audit config, 70% of queues with ACLs
+	shaped := write("tree-shaped.yaml", gen.Tree(*queues))
 	info, _ := os.Stat(cfg)
 	fmt.Printf("config: %d queues, %.1f MB; CPU time is the median of %d runs, user+sys, whole process\n\n", *queues, float64(info.Size())/1e6, *runs)
 
@@ -129,6 +132,8 @@ func main() {
 		{"who-can", []string{"yaml", cfg}, []string{"who-can", "-f", cfg, "default", "root.dept3.team5.q1"}, 1.5, 2.0, false},
 		{"access -o csv", []string{"yaml", cfg}, []string{"access", "-f", cfg, "u3", "--groups", "g3", "-o", "csv"}, 1.5, 2.0, true},
 		{"diff (vs decoding both files)", []string{"yaml", cfg, cfg2}, []string{"diff", cfg, cfg2}, 2.0, 2.0, false},
+		{"lint, tree shape (gen_tree.py)", []string{"yaml", shaped}, []string{"lint", "--color", "never", "--fail-on", "error", shaped}, 1.5, 2.0, false},
+		{"check, tree shape (gen_tree.py)", []string{"yaml", shaped}, []string{"check", "-f", shaped, "default", "root.q1.q2", "user1", "--groups", "group1"}, 1.3, 2.0, false},
 		{"Mesos lint (vs encoding/json)", []string{"json", acls}, []string{"lint", "--color", "never", acls}, 1.5, 2.0, false},
 		{"YTsaurus lint (vs yaml.v3)", []string{"yaml", tree}, []string{"lint", "--color", "never", tree}, 1.5, 2.0, false},
 		{"YARN lint (vs encoding/xml)", []string{"xml", csXML}, []string{"lint", "--color", "never", csXML}, 1.5, 2.0, false},

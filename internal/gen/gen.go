@@ -5,6 +5,7 @@ package gen
 import (
 	"fmt"
 	"math"
+	"math/rand"
 	"strings"
 )
 
@@ -97,5 +98,52 @@ func EditorConfig(n int, findings bool) []byte {
 	b.Grow(n * 100)
 	b.WriteString("partitions:\n  - name: default\n    queues:\n      - name: root\n        adminacl: \" admins\"\n        queues:\n")
 	writeTree(&b, top, top, leaves, findings)
+	return []byte(b.String())
+}
+
+// Tree returns a queues.yaml of n queues shaped as real configs are, as
+// ../shared/bench/gen_tree.py writes them: a tree 4 levels deep, 2 to 11
+// children a level, 70% of the queues with a submitacl of 1 to 3 users
+// and 0 to 2 groups (quoted when it has groups, plain otherwise), 20% with
+// an adminacl of one group.
+func Tree(n int) []byte {
+	r := rand.New(rand.NewSource(5))
+	var b strings.Builder
+	b.Grow(n * 95)
+	b.WriteString("partitions:\n  - name: default\n    queues:\n      - name: root\n        submitacl: ' admins'\n        queues:\n")
+	count := 0
+	var q func(depth int, ind string)
+	q = func(depth int, ind string) {
+		count++
+		fmt.Fprintf(&b, "%s- name: q%d\n", ind, count)
+		if r.Float64() < 0.7 {
+			users := make([]string, 1+r.Intn(3))
+			for i := range users {
+				users[i] = fmt.Sprintf("user%d", r.Intn(5000))
+			}
+			groups := make([]string, r.Intn(3))
+			for i := range groups {
+				groups[i] = fmt.Sprintf("group%d", r.Intn(500))
+			}
+			if len(groups) > 0 {
+				fmt.Fprintf(&b, "%s  submitacl: \"%s %s\"\n", ind, strings.Join(users, ","), strings.Join(groups, ","))
+			} else {
+				fmt.Fprintf(&b, "%s  submitacl: %s\n", ind, strings.Join(users, ","))
+			}
+		}
+		if r.Float64() < 0.2 {
+			fmt.Fprintf(&b, "%s  adminacl: \" group%d\"\n", ind, r.Intn(500))
+		}
+		if depth < 4 && count < n {
+			kids := 2 + r.Intn(10)
+			fmt.Fprintf(&b, "%s  queues:\n", ind)
+			for i := 0; i < kids && count < n; i++ {
+				q(depth+1, ind+"    ")
+			}
+		}
+	}
+	for count < n {
+		q(1, "          ")
+	}
 	return []byte(b.String())
 }

@@ -2,6 +2,7 @@ package yarn
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/aclint/aclint/pkg/lint"
 )
@@ -35,11 +36,13 @@ var _ = register(&lint.Rule{
 	if s.cs.FS || s.rm || len(s.conf.Unknown) > 0 {
 		return
 	}
-	files := []*Conf{s.conf}
-	if s.site.conf != nil {
-		files = []*Conf{s.site.conf, s.conf}
+	// the tree already read, unless the yarn-site.xml read with it sets
+	// Capacity Scheduler keys too: then the two are merged as the
+	// Capacity Scheduler merges them
+	setup := &Setup{Conf: s.conf, CS: s.cs}
+	if sc := s.site.conf; sc != nil && setsCSKeys(sc) {
+		setup = NewSetup([]*Conf{sc, s.conf})
 	}
-	setup := NewSetup(files)
 	if _, ok := setup.Conf.Get(RootQueuesKey); !ok {
 		return // yarn-no-queues
 	}
@@ -73,4 +76,14 @@ func capacityHint(r *CapacityRefusal) string {
 		return "give all children of " + r.Queue + " percentages, or all of them weights"
 	}
 	return "write the capacity as a number from 0 to 100 (a percentage of the parent), or a weight such as 2w"
+}
+
+// setsCSKeys reports whether a file sets a yarn.scheduler.capacity. key.
+func setsCSKeys(c *Conf) bool {
+	for _, p := range c.Props {
+		if strings.HasPrefix(p.Name, CSPrefix) {
+			return true
+		}
+	}
+	return false
 }
