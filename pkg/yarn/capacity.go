@@ -41,6 +41,15 @@ var absoluteResource = regexp.MustCompile(resourcePattern)
 // capacityOf is one queue's capacity as AbstractCSQueue reads it: a
 // percentage (of the parent, 0 to 100), or a weight ("2w"), or an
 // absolute resource or capacity vector ("[memory=1024,vcores=1]").
+// queueKey looks up a key of queue q (CSPrefix + path + "." + suffix)
+// without building the string: a lookup with string(key) does not
+// allocate, and the walk asks two keys of every queue.
+func (s *Setup) queueKey(buf *[]byte, q *Queue, suffix string) (*Property, bool) {
+	*buf = append(append(append(append((*buf)[:0], CSPrefix...), q.Path...), '.'), suffix...)
+	p, ok := s.Conf.set[string(*buf)]
+	return p, ok
+}
+
 type capacityOf struct {
 	pct      float32 // the capacity as a fraction, as QueueCapacities keeps it
 	weight   float32 // -1: not a weight
@@ -64,42 +73,41 @@ func (s *Setup) CapacityRefused() *CapacityRefusal {
 			return &CapacityRefusal{At: p, Unknown: p.Name + " sets a node label's capacity: the Capacity Scheduler checks each label's capacities too, which aclint does not model"}
 		}
 	}
-	var walk func(q *Queue) *CapacityRefusal
-	walk = func(q *Queue) *CapacityRefusal {
+	var walk func(q *Queue) (capacityOf, *CapacityRefusal)
+	walk = func(q *Queue) (capacityOf, *CapacityRefusal) {
 		self, r := s.capacity(q)
 		if r != nil {
-			return r
+			return self, r
 		}
 		if r := s.maximumCapacity(q); r != nil {
-			return r
+			return self, r
 		}
 		var kids []*Queue
+		var caps []capacityOf
 		for _, c := range q.Children {
-			if !c.Repeat {
-				kids = append(kids, c)
+			if c.Repeat {
+				continue
 			}
-		}
-		caps := make([]capacityOf, 0, len(kids))
-		for _, c := range kids {
-			if r := walk(c); r != nil {
-				return r
+			cc, r := walk(c)
+			if r != nil {
+				return self, r
 			}
-			cc, _ := s.capacity(c)
-			caps = append(caps, cc)
+			kids, caps = append(kids, c), append(caps, cc)
 		}
 		if len(kids) == 0 {
-			return nil
+			return self, nil
 		}
-		return s.setChildQueues(q, self, kids, caps)
+		return self, s.setChildQueues(q, self, kids, caps)
 	}
-	return walk(s.CS.Root)
+	_, r := walk(s.CS.Root)
+	return r
 }
 
 // capacity reads a queue's capacity as getNonLabeledQueueCapacity and
 // getNonLabeledQueueWeight do, and the refusals they throw.
 func (s *Setup) capacity(q *Queue) (capacityOf, *CapacityRefusal) {
 	out := capacityOf{weight: -1}
-	p, ok := s.Conf.Get(CSPrefix + q.Path + "." + capacityKey)
+	p, ok := s.queueKey(&s.keyBuf, q, capacityKey)
 	if q.Path == "root" {
 		out.pct = 1
 		if !ok {
@@ -151,7 +159,7 @@ func (s *Setup) capacity(q *Queue) (capacityOf, *CapacityRefusal) {
 // absolute resource or a vector is taken as is, anything else must be a
 // number for Float.parseFloat, or the queue is not built.
 func (s *Setup) maximumCapacity(q *Queue) *CapacityRefusal {
-	p, ok := s.Conf.Get(CSPrefix + q.Path + ".maximum-capacity")
+	p, ok := s.queueKey(&s.keyBuf, q, "maximum-capacity")
 	if !ok || strings.Contains(p.Value, "${") {
 		return nil
 	}

@@ -33,6 +33,7 @@ type Setup struct {
 	// Scheduler is the scheduler the site files run; with none given,
 	// the default, the Capacity Scheduler.
 	Scheduler SchedulerRun
+	keyBuf    []byte // queueKey's
 }
 
 // NewFSSetup is the setup of a Fair Scheduler: its allocation file's queue
