@@ -166,6 +166,14 @@ func FuzzReadConf(f *testing.F) {
 	f.Add([]byte("<configuration><property><name>yarn.scheduler.capacity.root.queues</name><value>a, b</value></property>" +
 		"<property name=\"yarn.scheduler.capacity.root.a.acl_submit_applications\" value=\" g\"/></configuration>"))
 	f.Add([]byte("<!DOCTYPE c [<!ENTITY e \"x\">]><configuration><property><name>a</name><value>&e;<![CDATA[y]]></value></property></configuration>"))
+	// capacities, weights, an absolute resource, Hadoop 1 keys, ACL-like keys
+	f.Add([]byte("<configuration><property><name>yarn.scheduler.capacity.root.queues</name><value>a,b</value></property>" +
+		"<property><name>yarn.scheduler.capacity.root.a.capacity</name><value>2w</value></property>" +
+		"<property><name>yarn.scheduler.capacity.root.b.capacity</name><value> 5e1f </value></property>" +
+		"<property><name>yarn.scheduler.capacity.root.b.maximum-capacity</name><value>[memory=1,vcores=1]</value></property>" +
+		"<property><name>yarn.scheduler.capacity.rootacl</name><value>x</value></property>" +
+		"<property><name>yarn.scheduler.capacity.root.a.acl_submit_jobs</name><value>x</value></property>" +
+		"<property><name>mapred.queue.default.acl-submit-job</name><value>x</value></property></configuration>"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) > 1<<16 {
 			return
@@ -186,6 +194,7 @@ func FuzzReadConf(f *testing.F) {
 		for path := range cs.ByPath {
 			cs.Decide(path+".x", "u", []string{"g"}, Submit)
 		}
+		_ = NewSetup([]*Conf{c}).Refused() // the capacity walk, the scheduler
 		// every rule, with a yarn-site.xml given beside it: findings
 		// inside the file
 		in := &lint.Input{Path: "f.xml", Data: data, Explicit: true}

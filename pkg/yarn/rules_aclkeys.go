@@ -82,6 +82,9 @@ var _ = register(&lint.Rule{
 			continue
 		}
 		i := strings.LastIndexByte(p.Name, '.')
+		if i < len(CSPrefix) {
+			continue // yarn.scheduler.capacity.rootX: no queue path
+		}
 		key := p.Name[i+1:]
 		if !looksLikeACL(key) || csACLKeys[key] {
 			continue
