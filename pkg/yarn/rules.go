@@ -689,7 +689,7 @@ func (s *state) overriddenAcross(last map[string]*Property, report reporter) {
 		at := fmt.Sprintf("%s:%d:%d", q.File, q.NamePos.Line, q.NamePos.Col)
 		switch {
 		case here && !p.Final:
-			report(p.NamePos, fmt.Sprintf("%s is set again in %s, which the Capacity Scheduler reads after yarn-site.xml: that value (%q) is the one in force, and this one does nothing", p.Name, at, q.Value),
+			report(p.NamePos, fmt.Sprintf("%s is set again in %s, which the Capacity Scheduler reads after %s: that value (%q) is the one in force, and this one does nothing", p.Name, at, filepath.Base(s.conf.File), q.Value),
 				"remove one of the two, or mark this one <final>true</final> to keep it")
 		case !here && other.IsFinal(p.Name):
 			report(p.NamePos, fmt.Sprintf("%s is set final in %s (%q), which the Capacity Scheduler reads first: that value is in force, and this one is ignored", p.Name, at, q.Value),

@@ -31,12 +31,12 @@ const (
 // SiteFile reports whether a file is read as the ResourceManager's own
 // configuration (yarn-site.xml), the only file yarn.acl.enable and
 // yarn.admin.acl count in. Hadoop knows a file's part by its name, and so
-// does aclint for yarn-site.xml and capacity-scheduler.xml; a file named
-// otherwise is a yarn-site.xml when it sets a yarn. key that is not the
-// Capacity Scheduler's.
+// does aclint for yarn-site.xml, core-site.xml (loaded before it) and
+// capacity-scheduler.xml; a file named otherwise is a yarn-site.xml when it
+// sets a yarn. key that is not the Capacity Scheduler's.
 func SiteFile(c *Conf) bool {
 	switch filepath.Base(c.File) {
-	case siteName:
+	case siteName, coreName:
 		return true
 	case csName:
 		return false
@@ -74,8 +74,28 @@ type siteInfo struct {
 // never a FIFO, a device or a link.
 func aclEnableFor(c *Conf, path string, related []*lint.Input) siteInfo {
 	if SiteFile(c) {
+		if filepath.Base(c.File) == coreName {
+			// core-site.xml: the yarn-site.xml read after it has the
+			// last word on yarn.acl.enable
+			if ys, _ := yarnSite(path, related); ys != nil {
+				si := siteOf(NewSetup([]*Conf{c, ys}).Conf)
+				si.conf = c
+				return si
+			}
+		}
 		return siteOf(c)
 	}
+	sc, why := yarnSite(path, related)
+	if sc == nil {
+		return siteInfo{why: why}
+	}
+	return siteOf(sc)
+}
+
+// yarnSite is the yarn-site.xml read with a file: the one linted with it
+// (in its directory, or the only one given), else the one beside it. nil
+// with why when none can be told or read.
+func yarnSite(path string, related []*lint.Input) (*Conf, string) {
 	var given []*lint.Input
 	for _, in := range related {
 		if filepath.Base(in.Path) == siteName {
@@ -94,7 +114,7 @@ func aclEnableFor(c *Conf, path string, related []*lint.Input) siteInfo {
 	case pick == nil && len(given) == 1:
 		pick = given[0]
 	case pick == nil && len(given) > 1:
-		return siteInfo{why: fmt.Sprintf("%d yarn-site.xml files are given and none is in its directory, so which one the ResourceManager reads with it is not known", len(given))}
+		return nil, fmt.Sprintf("%d yarn-site.xml files are given and none is in its directory, so which one the ResourceManager reads with it is not known", len(given))
 	}
 	if pick != nil {
 		sc, _ := pick.Memo("yarn.conf", func() any {
@@ -105,15 +125,11 @@ func aclEnableFor(c *Conf, path string, related []*lint.Input) siteInfo {
 			return sc
 		}).(*Conf)
 		if sc == nil || len(sc.Unknown) > 0 {
-			return siteInfo{why: pick.Path + " cannot be read as Hadoop reads it"}
+			return nil, pick.Path + " cannot be read as Hadoop reads it"
 		}
-		return siteOf(sc)
+		return sc, ""
 	}
-	sc, why := neighbour(path, siteName)
-	if sc == nil {
-		return siteInfo{why: why}
-	}
-	return siteOf(sc)
+	return neighbour(path, siteName)
 }
 
 // neighbour reads the file called name in path's directory, as Hadoop's
