@@ -248,7 +248,13 @@ func SARIF(w io.Writer, r *Report) error {
 			Help:             sarifText{Text: ruleHelpText(rule), Markdown: ruleHelpMarkdown(rule)},
 			HelpURI:          r.Tool.RulesURI + "#" + rule.Name}
 		sr.DefaultConfiguration.Level = sarifLevel(rule.Severity)
-		sr.Properties.Tags = []string{"yunikorn", "acl", rule.Severity.String()}
+		// each rule is tagged with the system it checks, so that a code
+		// scanning view can filter YARN's findings from YuniKorn's
+		system := rule.System
+		if system == "" {
+			system = "aclint" // the engine's own (suppressions, unknown inputs)
+		}
+		sr.Properties.Tags = []string{system, "acl", rule.Severity.String()}
 		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sr)
 	}
 	run.Results = []sarifResult{}

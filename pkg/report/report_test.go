@@ -178,3 +178,37 @@ func TestGitHubEscaping(t *testing.T) {
 		t.Errorf("got  %q\nwant %q", b.String(), want)
 	}
 }
+
+// TestSARIFTagsBySystem: each rule is tagged with the system it checks,
+// not with YuniKorn for every rule; the engine's own rules with aclint.
+func TestSARIFTagsBySystem(t *testing.T) {
+	r := &Report{Sources: Sources{}, Rules: []*lint.Rule{
+		{Name: "yarn-x", System: "yarn", Severity: lint.Warning, Summary: "a YARN rule"},
+		{Name: "engine-x", Severity: lint.Error, Summary: "the engine's rule"},
+	}}
+	var b bytes.Buffer
+	if err := SARIF(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	var out struct {
+		Runs []struct {
+			Tool struct {
+				Driver struct {
+					Rules []struct {
+						ID         string
+						Properties struct{ Tags []string }
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(b.Bytes(), &out); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"yarn-x": "yarn", "engine-x": "aclint"}
+	for _, rule := range out.Runs[0].Tool.Driver.Rules {
+		if len(rule.Properties.Tags) == 0 || rule.Properties.Tags[0] != want[rule.ID] {
+			t.Errorf("%s: tags %v, want %s first", rule.ID, rule.Properties.Tags, want[rule.ID])
+		}
+	}
+}
