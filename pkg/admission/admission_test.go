@@ -70,6 +70,16 @@ func TestAdmit(t *testing.T) {
 	if g.Rejected != "user bob with groups [a,b] is not allowed to set user annotation" {
 		t.Errorf("order: %+v", g)
 	}
+	// a pod's own annotation without a submitter: kept or refused, by who
+	// the submitter is; unless an externalUsers pattern lets anyone set it
+	signed := Pod{Namespace: "team-a", Annotations: map[string]string{AnnotationUserInfo: `{"user":"carol"}`}}
+	if g := def.Admit(signed, nil); g.Unknown == "" || g.Identity.User != "" {
+		t.Errorf("annotation, no submitter: %+v", g)
+	}
+	open := Read(map[string]config.Setting{KeyExternalUsers: {Value: ".*"}})
+	if g := open.Admit(signed, nil); g.Unknown != "" || g.Identity.User != "carol" {
+		t.Errorf("anyone may set it: %+v", g)
+	}
 	bypass := Read(map[string]config.Setting{KeyBypassAuth: {Value: "true"}})
 	if g := bypass.Admit(pod, nil); g.Unknown != "" || g.Identity.User != "nobody" {
 		t.Errorf("bypassAuth: %+v", g)

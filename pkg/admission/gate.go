@@ -116,22 +116,22 @@ func (s Settings) Admit(p Pod, sub *Submitter) Gate {
 	_, set := p.Annotations[AnnotationUserInfo]
 	kept := "" // why the admission controller keeps the pod's own annotation
 	if set && !s.BypassAuth {
-		if sub == nil {
-			kept = "the admission controller keeps it only if the submitter may set it (a trusted controller, or an external user or group); name the submitter with --submitter to check"
-		} else {
-			why, ok := s.allowed(*sub)
-			if !ok {
-				g.Rejected = fmt.Sprintf("user %s with groups [%s] is not allowed to set user annotation", sub.User, strings.Join(sub.Groups, ","))
-				g.Why = why
-				return g
-			}
-			if err := json.Unmarshal([]byte(p.Annotations[AnnotationUserInfo]), &si.UserGroupInformation{}); err != nil {
-				g.Rejected = err.Error()
-				g.Why = "the " + AnnotationUserInfo + " annotation is not valid JSON"
-				return g
-			}
-			kept = "which the submitter may set: " + why
+		why, ok, known := s.maySet(sub)
+		switch {
+		case !known:
+			g.Unknown = fmt.Sprintf("the pod carries its own %s annotation, which the admission controller keeps only if the Kubernetes user who creates the pod may set it (a trusted controller, or a user or group of %s or %s), and refuses the pod otherwise; no file names that user: give it with --submitter USER (and --submitter-groups), or pass --without-admission-controller if pods reach the shim without it", AnnotationUserInfo, KeyExternalUsers, KeyExternalGroups)
+			return g
+		case !ok:
+			g.Rejected = fmt.Sprintf("user %s with groups [%s] is not allowed to set user annotation", sub.User, strings.Join(sub.Groups, ","))
+			g.Why = why
+			return g
 		}
+		if err := json.Unmarshal([]byte(p.Annotations[AnnotationUserInfo]), &si.UserGroupInformation{}); err != nil {
+			g.Rejected = err.Error()
+			g.Why = "the " + AnnotationUserInfo + " annotation is not valid JSON"
+			return g
+		}
+		kept = "which the submitter may set: " + why
 	}
 	leaves := ""
 	if p.Labels["app"] == "yunikorn" {
@@ -192,6 +192,23 @@ func (s Settings) Admit(p Pod, sub *Submitter) Gate {
 func written(sub Submitter) string {
 	b, _ := json.Marshal(si.UserGroupInformation{User: sub.User, Groups: sub.Groups})
 	return string(b)
+}
+
+// maySet says whether the submitter may set the user.info annotation
+// (known false when the submitter is not given and the answer depends on
+// who it is); without a submitter, an externalUsers pattern that matches
+// every name lets anyone set it.
+func (s Settings) maySet(sub *Submitter) (why string, ok, known bool) {
+	if sub != nil {
+		why, ok = s.allowed(*sub)
+		return why, ok, true
+	}
+	for _, p := range s.ExternalUsers.Patterns {
+		if everyone, _ := p.Open(); everyone {
+			return fmt.Sprintf("anyone: %q of %s matches every name", p.Text, KeyExternalUsers), true, true
+		}
+	}
+	return "", false, false
 }
 
 // allowed follows IsAnnotationAllowed, in its order: a trusted controller
@@ -260,11 +277,14 @@ func (s Settings) admitWorkload(p Pod, sub *Submitter) Gate {
 	if leaves != "" {
 		notes = append(notes, fmt.Sprintf("the admission controller leaves the %s as it is (%s): a %s annotation in its template is not checked", p.Workload, leaves, AnnotationUserInfo))
 	} else if set && !s.BypassAuth {
-		if sub == nil {
-			notes = append(notes, fmt.Sprintf("the %s's template carries its own %s annotation: the admission controller refuses the %s unless its submitter may set it; name the submitter with --submitter to check", p.Workload, AnnotationUserInfo, p.Workload))
-		} else if why, ok := s.allowed(*sub); !ok {
+		why, ok, known := s.maySet(sub)
+		switch {
+		case !known:
+			return Gate{Unknown: fmt.Sprintf("the %s's template carries its own %s annotation, which the admission controller keeps only if the Kubernetes user who creates the %s may set it, and refuses the %s otherwise; no file names that user: give it with --submitter USER (and --submitter-groups), or pass --without-admission-controller if pods reach the shim without it", p.Workload, AnnotationUserInfo, p.Workload, p.Workload)}
+		case !ok:
 			return Gate{Rejected: fmt.Sprintf("user %s with groups [%s] is not allowed to set user annotation", sub.User, strings.Join(sub.Groups, ",")), Why: why + " (the " + p.Workload + " itself is refused)"}
-		} else if err := json.Unmarshal([]byte(tmpl[AnnotationUserInfo]), &si.UserGroupInformation{}); err != nil {
+		}
+		if err := json.Unmarshal([]byte(tmpl[AnnotationUserInfo]), &si.UserGroupInformation{}); err != nil {
 			return Gate{Rejected: err.Error(), Why: "the " + AnnotationUserInfo + " annotation of the " + p.Workload + "'s template is not valid JSON (the " + p.Workload + " itself is refused)"}
 		}
 	} else if !set && !s.BypassAuth {
