@@ -12,7 +12,7 @@ all: build
 
 ## build: a static binary (the os resolver then reads /etc/passwd and /etc/group itself)
 build:
-	CGO_ENABLED=0 $(GO) build -ldflags "-X github.com/aclint/aclint/cmd.commit=$(COMMIT)" -o $(BIN) .
+	CGO_ENABLED=0 $(GO) build -ldflags "-X github.com/aclint/aclint/internal/cli.commit=$(COMMIT)" -o $(BIN) .
 
 ## release: make release VERSION=vX.Y.Z writes dist/: an archive per platform (linux, darwin,
 ## windows; amd64, arm64) with the static binary, README.md and LICENSE, an SPDX SBOM per binary,
@@ -58,7 +58,7 @@ unit:
 	$(GO) test -count=1 -run '^(TestScaleBudget|TestAuditScaleBudget)$$' -v ./pkg/yunikorn
 	$(GO) test -count=1 -run '^TestScaleBudget$$' -v ./pkg/mesos
 	$(GO) test -count=1 -run '^TestScaleBudget$$' -v ./pkg/ytsaurus
-	$(GO) test -count=1 -run '^(TestMatrixStreams|TestDiffAtScale)$$' -v ./cmd
+	$(GO) test -count=1 -run '^(TestMatrixStreams|TestDiffAtScale)$$' -v ./internal/cli
 
 ## fuzz: explore with each fuzz target for FUZZTIME (make fuzz FUZZTIME=1m); new crashers land in
 ## testdata/fuzz and from then on run in make test
@@ -101,7 +101,7 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 3x ./pkg/ytsaurus
 
 ## docs: regenerate docs/rules.md and the system pages' rule tables from the rules' metadata, and
-## schema/queues.schema.json from the config model (pkg/config/schema.go)
+## schema/queues.schema.json from the config model (internal/systems/yunikorn/config/schema.go)
 docs:
 	$(GO) test ./internal/ruledoc -run 'TestRulesDocUpToDate|TestSystemTablesUpToDate|TestSchemaFileUpToDate' -update
 
@@ -114,7 +114,7 @@ clean:
 
 ## sarif-schema: the official SARIF 2.1.0 JSON schema, from the npm registry (package
 ## @microsoft/jest-sarif ships it), into an ignored test cache; TestSARIFSchema validates against it
-SARIF_SCHEMA := pkg/report/testdata/schema/sarif-schema-2.1.0.json
+SARIF_SCHEMA := internal/output/testdata/schema/sarif-schema-2.1.0.json
 sarif-schema:
 	@if [ -f $(SARIF_SCHEMA) ]; then :; \
 	elif command -v npm >/dev/null 2>&1; then $(MAKE) --no-print-directory $(SARIF_SCHEMA); \

@@ -6,7 +6,7 @@ import (
 	"os"
 	"runtime/debug"
 
-	"github.com/aclint/aclint/cmd"
+	"github.com/aclint/aclint/internal/cli"
 )
 
 // gcPercent is the collector's target when GOGC is not set. aclint is a
@@ -20,5 +20,5 @@ func main() {
 	if _, set := os.LookupEnv("GOGC"); !set {
 		debug.SetGCPercent(gcPercent)
 	}
-	os.Exit(cmd.Main(os.Args[1:]))
+	os.Exit(cli.Main(os.Args[1:]))
 }

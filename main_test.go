@@ -15,7 +15,7 @@ import (
 	"strings"
 
 	"errors"
-	"github.com/aclint/aclint/cmd"
+	"github.com/aclint/aclint/internal/cli"
 	"os/exec"
 	"strconv"
 	"testing"
@@ -93,7 +93,7 @@ func TestReadmeExamples(t *testing.T) {
 		}
 		for _, args := range commands {
 			var out, errOut bytes.Buffer
-			cmd.Execute(args, strings.NewReader(""), &out, &errOut)
+			cli.Execute(args, strings.NewReader(""), &out, &errOut)
 			if !bytes.Contains(text, out.Bytes()) {
 				t.Errorf("%s does not show the current output of aclint %s:\n%s", doc, strings.Join(args, " "), out.String())
 			}
@@ -121,7 +121,7 @@ func TestTranscripts(t *testing.T) {
 			}
 			n++
 			var out, errOut bytes.Buffer
-			cmd.Execute(strings.Fields(line), strings.NewReader(""), &out, &errOut)
+			cli.Execute(strings.Fields(line), strings.NewReader(""), &out, &errOut)
 			if out.String() != want {
 				t.Errorf("%s: $ aclint %s prints:\n%s\nthe doc shows:\n%s", doc, line, out.String(), want)
 			}
@@ -293,7 +293,7 @@ func TestHostileCorpus(t *testing.T) {
 		}
 		for _, args := range runs {
 			var out, errOut bytes.Buffer
-			code := cmd.Execute(args, strings.NewReader(""), &out, &errOut)
+			code := cli.Execute(args, strings.NewReader(""), &out, &errOut)
 			n++
 			what := strings.Join(args, " ")
 			got = append(got, fmt.Sprintf("%s\t%d\t%s", what, code, firstLine(errOut.String(), out.String())))
@@ -434,7 +434,7 @@ func TestCIExamplesRun(t *testing.T) {
 			args = append(args, strings.Trim(f, `"`))
 		}
 		var stdout, stderr bytes.Buffer
-		code := cmd.Execute(args, strings.NewReader(""), &stdout, &stderr)
+		code := cli.Execute(args, strings.NewReader(""), &stdout, &stderr)
 		if out != "" {
 			os.WriteFile(out, stdout.Bytes(), 0o644)
 		}

@@ -31,7 +31,7 @@ if [ "${ACLINT_BUILD:-false}" = true ] || [ -z "$version" ]; then
     exit 2
   fi
   echo "aclint action: building aclint from ${ACLINT_ACTION_PATH} with $(go version)"
-  (cd "$ACLINT_ACTION_PATH" && CGO_ENABLED=0 go build -trimpath -ldflags "-X github.com/aclint/aclint/cmd.commit=$(git rev-parse HEAD 2>/dev/null || echo unknown)" -o "$dest/$exe" .)
+  (cd "$ACLINT_ACTION_PATH" && CGO_ENABLED=0 go build -trimpath -ldflags "-X github.com/aclint/aclint/internal/cli.commit=$(git rev-parse HEAD 2>/dev/null || echo unknown)" -o "$dest/$exe" .)
 else
   ext=tar.gz
   [ "$os" = windows ] && ext=zip

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/aclint/aclint/internal/gen"
-	"github.com/aclint/aclint/pkg/lsp"
+	"github.com/aclint/aclint/internal/lsp"
 )
 
 // The language server's latency, as an editor meets it: the CPU time from

@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/aclint/aclint/internal/gen"
-	"github.com/aclint/aclint/pkg/mesos"
+	"github.com/aclint/aclint/internal/systems/mesos"
 )
 
 // run runs a command once and returns its CPU time and peak RSS.

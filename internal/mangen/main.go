@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra/doc"
 
-	"github.com/aclint/aclint/cmd"
+	"github.com/aclint/aclint/internal/cli"
 )
 
 func main() {
@@ -21,7 +21,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "mangen:", err)
 		os.Exit(1)
 	}
-	root := cmd.NewRoot(os.Stdin, io.Discard, os.Stderr)
+	root := cli.NewRoot(os.Stdin, io.Discard, os.Stderr)
 	root.DisableAutoGenTag = true // keep the pages reproducible: no generation date
 	root.InitDefaultCompletionCmd()
 	header := &doc.GenManHeader{Title: "ACLINT", Section: "1", Source: "aclint", Manual: "aclint manual"}

@@ -9,13 +9,13 @@ import (
 
 	"github.com/spf13/cobra/doc"
 
-	"github.com/aclint/aclint/cmd"
+	"github.com/aclint/aclint/internal/cli"
 )
 
 // The man pages generate, one per command, with the commands' own help.
 func TestManPages(t *testing.T) {
 	dir := t.TempDir()
-	root := cmd.NewRoot(os.Stdin, io.Discard, io.Discard)
+	root := cli.NewRoot(os.Stdin, io.Discard, io.Discard)
 	root.DisableAutoGenTag = true
 	root.InitDefaultCompletionCmd()
 	if err := doc.GenManTree(root, &doc.GenManHeader{Title: "ACLINT", Section: "1"}, dir); err != nil {

@@ -130,7 +130,7 @@ func buildBinary(o Options, p Platform, dir string) (string, error) {
 		name += ".exe"
 	}
 	out := filepath.Join(dir, p.OS+"_"+p.Arch, name)
-	ldflags := fmt.Sprintf("-s -w -buildid= -X github.com/aclint/aclint/cmd.version=%s -X github.com/aclint/aclint/cmd.commit=%s", o.Version, o.Commit)
+	ldflags := fmt.Sprintf("-s -w -buildid= -X github.com/aclint/aclint/internal/cli.version=%s -X github.com/aclint/aclint/internal/cli.commit=%s", o.Version, o.Commit)
 	cmd := exec.Command("go", "build", "-trimpath", "-buildvcs=false", "-ldflags", ldflags, "-o", out, ".")
 	cmd.Dir = o.Source
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+p.OS, "GOARCH="+p.Arch, "GOFLAGS=-mod=readonly")

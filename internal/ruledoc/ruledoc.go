@@ -4,43 +4,43 @@
 package ruledoc
 
 import (
-	_ "github.com/aclint/aclint/pkg/systems"
+	_ "github.com/aclint/aclint/internal/systems"
 
 	"bytes"
 	"fmt"
 	"strings"
 
-	"github.com/aclint/aclint/pkg/lint"
-	"github.com/aclint/aclint/pkg/report"
+	"github.com/aclint/aclint/internal/engine"
+	"github.com/aclint/aclint/internal/output"
 )
 
 // documented is the system that shows a rule's examples.
-func documented(r *lint.Rule) lint.Documented {
-	d, _ := lint.LookupSystem(r.System).(lint.Documented)
+func documented(r *engine.Rule) engine.Documented {
+	d, _ := engine.LookupSystem(r.System).(engine.Documented)
 	return d
 }
 
 // exampleFile is the file a rule's examples are shown as.
-func exampleFile(r *lint.Rule) string { return documented(r).ExampleFile(r) }
+func exampleFile(r *engine.Rule) string { return documented(r).ExampleFile(r) }
 
 // Findings lints a rule's example text as the rule's system reads it.
-func Findings(r *lint.Rule, text string) ([]lint.Finding, report.Sources) {
+func Findings(r *engine.Rule, text string) ([]engine.Finding, output.Sources) {
 	_, fs, src := documented(r).Example(r, text)
 	return fs, src
 }
 
 // ExampleOutput is aclint's text output for a rule's bad example.
-func ExampleOutput(r *lint.Rule) string {
+func ExampleOutput(r *engine.Rule) string {
 	fs, src := Findings(r, r.Bad)
 	var b bytes.Buffer
-	_ = report.Text(&b, fs, src, false)
+	_ = output.Text(&b, fs, src, false)
 	return b.String()
 }
 
 // Markdown renders the rule reference.
 func Markdown() string {
 	var b strings.Builder
-	systems := lint.Systems()
+	systems := engine.Systems()
 	var pkgs, refuses, reads []string
 	for _, sys := range systems {
 		pkgs = append(pkgs, "pkg/"+sys.Name())
@@ -54,10 +54,10 @@ func Markdown() string {
 	b.WriteString("**info** — advice.\n\n")
 	fmt.Fprintf(&b, "Rule names are part of aclint's interface and do not change. Each rule belongs to one system: %s.\n\n", strings.Join(reads, "; "))
 	b.WriteString("| rule | severity | finds |\n|---|---|---|\n")
-	for _, r := range lint.Rules() {
+	for _, r := range engine.Rules() {
 		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s |\n", r.Name, r.Name, r.Severity, r.Summary)
 	}
-	for _, r := range lint.Rules() {
+	for _, r := range engine.Rules() {
 		fmt.Fprintf(&b, "\n## %s\n\n", r.Name)
 		fmt.Fprintf(&b, "Severity: **%s**. %s.\n\n", r.Severity, upperFirst(r.Summary))
 		b.WriteString(r.Doc)
@@ -78,7 +78,7 @@ func Markdown() string {
 
 // Text renders one rule's documentation for a terminal: what it finds, why,
 // an example, aclint's output on it, and the fix.
-func Text(r *lint.Rule) string {
+func Text(r *engine.Rule) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s (%s): %s\n\n", r.Name, r.Severity, strings.ReplaceAll(r.Summary, "`", ""))
 	b.WriteString(strings.ReplaceAll(r.Doc, "`", ""))
@@ -103,13 +103,13 @@ func indent(s string) string {
 }
 
 // exampleBlock shows an example as its system renders it.
-func exampleBlock(r *lint.Rule, text string) string { return documented(r).ExampleBlock(r, text) }
+func exampleBlock(r *engine.Rule, text string) string { return documented(r).ExampleBlock(r, text) }
 
 // Table is the rule table of one system, for the system's own page.
 func Table(system string) string {
 	var b strings.Builder
 	b.WriteString("| rule | severity | finds |\n|---|---|---|\n")
-	for _, r := range lint.RulesOf(system) {
+	for _, r := range engine.RulesOf(system) {
 		fmt.Fprintf(&b, "| [`%s`](rules.md#%s) | %s | %s |\n", r.Name, r.Name, r.Severity, r.Summary)
 	}
 	return b.String()

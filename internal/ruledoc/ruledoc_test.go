@@ -1,7 +1,7 @@
 package ruledoc
 
 import (
-	"github.com/aclint/aclint/pkg/yunikorn"
+	"github.com/aclint/aclint/internal/systems/yunikorn"
 
 	"bytes"
 	"flag"
@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aclint/aclint/pkg/config"
-	"github.com/aclint/aclint/pkg/lint"
+	"github.com/aclint/aclint/internal/engine"
+	"github.com/aclint/aclint/internal/systems/yunikorn/config"
 )
 
 var update = flag.Bool("update", false, "rewrite docs/rules.md, the system pages' rule tables and schema/queues.schema.json")
@@ -62,7 +62,7 @@ func TestRulesDocUpToDate(t *testing.T) {
 // TestExamples checks every rule's documentation: the bad example triggers
 // the rule, the fixed example lints clean at every severity.
 func TestExamples(t *testing.T) {
-	for _, r := range lint.Rules() {
+	for _, r := range engine.Rules() {
 		if r.Summary == "" || r.Doc == "" || r.Bad == "" || r.Good == "" {
 			t.Errorf("%s: summary, doc and both examples are required", r.Name)
 			continue
@@ -112,7 +112,7 @@ func TestExamples(t *testing.T) {
 	}
 }
 
-func hasRule(fs []lint.Finding, name string) bool {
+func hasRule(fs []engine.Finding, name string) bool {
 	for _, f := range fs {
 		if f.Rule == name {
 			return true

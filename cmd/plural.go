@@ -1,9 +1,0 @@
-package cmd
-
-// plural picks the word for a count: 1 fix, 2 fixes.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}

@@ -1,6 +1,0 @@
-//go:build !unix
-
-package cmd
-
-// terminalColumns does not know the width here: wrapWidth falls back to 80.
-func terminalColumns(uintptr) int { return 0 }

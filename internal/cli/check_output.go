@@ -1,0 +1,181 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/aclint/aclint/internal/engine"
+	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
+	"github.com/aclint/aclint/internal/systems/yunikorn/limits"
+)
+
+func writeDecisionText(w io.Writer, d *acl.Decision, explain bool) error {
+	verdict := "denied"
+	if d.Allowed {
+		verdict = "allowed"
+	}
+	// groups may come from LDAP or a groups file: no newline of theirs may
+	// start a line of ours (a CI log reads "::error::" at a line's start)
+	groups := engine.Printable(acl.Names(d.Groups))
+	var b strings.Builder
+	fmt.Fprintln(&b, verdict)
+	fmt.Fprintf(&b, "%s on %s in partition %s for user %s, groups %s", d.Query.Action, d.Queue, d.Partition, d.Query.User, groups)
+	if d.GroupsSource != "" {
+		fmt.Fprintf(&b, " (%s)", d.GroupsSource)
+	}
+	fmt.Fprintln(&b)
+	if explain {
+		fmt.Fprintf(&b, "groups: %s\n", groups)
+		if d.GroupsSource != "" {
+			fmt.Fprintf(&b, "groups from: %s\n", d.GroupsSource)
+		}
+		for _, l := range d.GroupsDetails {
+			fmt.Fprintf(&b, "  %s\n", engine.Printable(l))
+		}
+	}
+	switch {
+	case d.Reason != "":
+		fmt.Fprintf(&b, "reason: %s\n", engine.Printable(d.Reason))
+	case d.DecidedBy != nil:
+		g := d.DecidedBy
+		what := fmt.Sprintf("%s %q", g.Kind, g.Entry)
+		if g.Kind == "wildcard" {
+			what = `wildcard "*"`
+		}
+		fmt.Fprintf(&b, "decided by: %s %s, %s at %s\n", g.Queue, g.ACL, what, g.Pos)
+	}
+	if !d.Allowed && len(d.Consulted) > 0 {
+		fmt.Fprintln(&b, "consulted, from the queue up to root:")
+		eachConsulted(&b, d.Consulted, "  ", func(c acl.Consulted) {
+			where, val := "", ""
+			switch {
+			case c.Set:
+				val = " " + strconvQuote(c.Value)
+				where = " at " + c.Pos.String()
+			case c.Pos.File != "":
+				where = " (queue at " + c.Pos.String() + ")"
+			}
+			fmt.Fprintf(&b, "  %s %s%s%s: %s\n", engine.Printable(c.Queue), c.ACL, val, where, engine.Printable(c.Result))
+		})
+	}
+	if len(d.Notes) > 0 {
+		fmt.Fprintln(&b, "notes:")
+		for _, n := range d.Notes {
+			fmt.Fprintf(&b, "  - %s\n", engine.Printable(n))
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+type jsonGrant struct {
+	Queue  string `json:"queue"`
+	ACL    string `json:"acl"`
+	Kind   string `json:"kind"`
+	Entry  string `json:"entry"`
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+}
+
+type jsonConsulted struct {
+	Queue  string `json:"queue"`
+	ACL    string `json:"acl"`
+	Value  string `json:"value"`
+	Set    bool   `json:"set"`
+	File   string `json:"file,omitempty"`
+	Line   int    `json:"line,omitempty"`
+	Column int    `json:"column,omitempty"`
+	Result string `json:"result"`
+}
+
+func decisionJSON(d *acl.Decision) any { return decisionLimitsJSON(d, nil) }
+
+// decisionLimitsJSON is check's JSON, with the limits check -v adds.
+func decisionLimitsJSON(d *acl.Decision, lim *limits.Answer) any {
+	out := struct {
+		Allowed      bool            `json:"allowed"`
+		Action       string          `json:"action"`
+		Partition    string          `json:"partition"`
+		Queue        string          `json:"queue"`
+		DecidingQ    string          `json:"decidingQueue"`
+		Dynamic      bool            `json:"dynamic"`
+		ParentQueue  bool            `json:"parentQueue"`
+		User         string          `json:"user"`
+		Groups       []string        `json:"groups"`
+		GroupsSource string          `json:"groupsSource"`
+		GroupsDetail []string        `json:"groupsDetails"`
+		Reason       string          `json:"reason,omitempty"`
+		DecidedBy    *jsonGrant      `json:"decidedBy"`
+		Consulted    []jsonConsulted `json:"consulted"`
+		Notes        []string        `json:"notes"`
+		Limits       any             `json:"limits,omitempty"`
+	}{
+		Allowed: d.Allowed, Action: string(d.Query.Action), Partition: d.Partition, Queue: d.Queue,
+		DecidingQ: d.Deciding, Dynamic: d.Dynamic, ParentQueue: d.Parent, User: d.Query.User, Groups: d.Groups,
+		GroupsSource: d.GroupsSource, GroupsDetail: d.GroupsDetails, Reason: d.Reason, Consulted: []jsonConsulted{}, Notes: d.Notes,
+	}
+	if out.Groups == nil {
+		out.Groups = []string{}
+	}
+	if lim != nil {
+		out.Limits = limitsJSON(lim)
+	}
+	if out.Notes == nil {
+		out.Notes = []string{}
+	}
+	if out.GroupsDetail == nil {
+		out.GroupsDetail = []string{}
+	}
+	if g := d.DecidedBy; g != nil {
+		out.DecidedBy = &jsonGrant{g.Queue, g.ACL, g.Kind, g.Entry, g.Pos.File, g.Pos.Line, g.Pos.Col}
+	}
+	for _, c := range d.Consulted {
+		out.Consulted = append(out.Consulted, jsonConsulted{c.Queue, c.ACL, c.Value, c.Set, c.Pos.File, c.Pos.Line, c.Pos.Col, c.Result})
+	}
+	return out
+}
+
+func grantOf(d *acl.Decision) *acl.Grant {
+	if d == nil {
+		return nil
+	}
+	return d.DecidedBy
+}
+
+func writeConsulted(b *strings.Builder, d *acl.Decision, indent string) {
+	if d.Reason != "" {
+		fmt.Fprintf(b, "%ssubmit denied: %s\n", indent, d.Reason)
+		return
+	}
+	fmt.Fprintf(b, "%ssubmit denied on %s, consulted up to root:\n", indent, d.Deciding)
+	eachConsulted(b, d.Consulted, indent+"  ", func(c acl.Consulted) {
+		val := ""
+		if c.Set {
+			val = " " + strconvQuote(c.Value)
+		}
+		fmt.Fprintf(b, "%s  %s %s%s: %s\n", indent, c.Queue, c.ACL, val, c.Result)
+	})
+}
+
+// maxConsulted is how many consulted ACLs a text answer lists: the first
+// half (nearest the queue) and the last (nearest root). A queue 4,900
+// levels deep consults 9,800 ACLs; -o json lists every one.
+const maxConsulted = 40
+
+func eachConsulted(b *strings.Builder, cs []acl.Consulted, indent string, write func(acl.Consulted)) {
+	if len(cs) <= maxConsulted {
+		for _, c := range cs {
+			write(c)
+		}
+		return
+	}
+	for _, c := range cs[:maxConsulted/2] {
+		write(c)
+	}
+	fmt.Fprintf(b, "%s... %d more ACLs consulted, none lets the request in (-o json lists every one)\n", indent, len(cs)-maxConsulted)
+	for _, c := range cs[len(cs)-maxConsulted/2:] {
+		write(c)
+	}
+}

@@ -1,0 +1,109 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/aclint/aclint/internal/convert"
+	"github.com/aclint/aclint/internal/safewrite"
+)
+
+func newConvertCmd(s *streams) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "convert",
+		Short: "Convert another scheduler's queue access into a YuniKorn queues.yaml, and prove what it kept",
+	}
+	c.AddCommand(newConvertYarnCmd(s))
+	return group(c)
+}
+
+func newConvertYarnCmd(s *streams) *cobra.Command {
+	var (
+		output    string
+		aclEnable string
+	)
+	c := &cobra.Command{
+		Use:   "yarn FILE...",
+		Short: "Convert YARN queues and their submit and admin ACLs into a YuniKorn queues.yaml",
+		Long: `Convert a YARN scheduler's queues and their ACLs into a YuniKorn queues.yaml: the
+queue tree as one partition, default, and every queue's submit and admin ACL as YARN
+reads it (root's default * written out, names YuniKorn's ACL parser would drop left
+out). FILE is capacity-scheduler.xml or a Fair Scheduler allocation file, with
+yarn-site.xml for yarn.acl.enable (or --acl-enable).
+
+aclint then asks both systems every access question that can tell them apart (each
+queue, submit and admin, every user and group any ACL names, and someone no ACL
+names) and prints each answer that differs. What is not converted (capacities,
+placement, preemption, queues whose names YuniKorn refuses) is listed.
+
+The config goes to standard output, or to the file -o names; the report goes to
+standard error.
+
+Exit codes: 0 the access is the same, 1 it differs, 2 error (a file YARN refuses,
+yarn.acl.enable unknown, something aclint cannot read as YARN does).`,
+		Example: `  aclint convert yarn capacity-scheduler.xml yarn-site.xml -o queues.yaml
+  aclint convert yarn fair-scheduler.xml`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageErr("convert yarn needs the YARN files: capacity-scheduler.xml (or an allocation file) and yarn-site.xml")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			setup, err := loadYarn(s, args)
+			if err != nil {
+				return err
+			}
+			switch aclEnable {
+			case "":
+			case "true", "false":
+				if setup.FS {
+					return usageErr("--acl-enable is for the Capacity Scheduler: the Fair Scheduler checks its ACLs whatever yarn.acl.enable says")
+				}
+				if setup.Known && setup.ACLEnableFrom != nil {
+					return usageErr("--acl-enable: yarn.acl.enable is already set in %s", setup.ACLEnableFrom.File)
+				}
+				setup.ACLEnable, setup.Known = aclEnable == "true", true
+			default:
+				return usageErr("invalid --acl-enable %q: use true or false", aclEnable)
+			}
+			res, err := convert.FromYARN(setup)
+			if err != nil {
+				return usageErr("%w", err)
+			}
+			if output == "" || output == "-" {
+				if _, err := s.out.Write(res.YAML); err != nil {
+					return usageErr("writing output: %w", err)
+				}
+			} else if err := safewrite.Output(output, func(w io.Writer) error { _, err := w.Write(res.YAML); return err }); err != nil {
+				return usageErr("writing %s: %w", output, err)
+			}
+			var b strings.Builder
+			for _, n := range res.Notes {
+				fmt.Fprintf(&b, "note: %s\n", n)
+			}
+			for _, n := range res.NotConverted {
+				fmt.Fprintf(&b, "not converted: %s\n", n)
+			}
+			for _, d := range res.Differences {
+				fmt.Fprintf(&b, "differs: %s\n", d)
+			}
+			if len(res.Differences) == 0 {
+				b.WriteString("access is the same in YARN and in the YuniKorn config, for every queue, action, user and group the ACLs name, and everyone else\n")
+			} else {
+				fmt.Fprintf(&b, "%d access answer(s) differ\n", len(res.Differences))
+			}
+			fmt.Fprint(s.err, b.String())
+			if len(res.Differences) > 0 {
+				return &exitError{code: ExitFail}
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVarP(&output, "output", "o", "", "write the queues.yaml to this file (default: standard output)")
+	c.Flags().StringVar(&aclEnable, "acl-enable", "", "yarn.acl.enable, when no yarn-site.xml is given: true or false")
+	return c
+}

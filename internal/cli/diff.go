@@ -1,0 +1,140 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/aclint/aclint/internal/systems/yunikorn"
+
+	"github.com/spf13/cobra"
+
+	"github.com/aclint/aclint/internal/engine"
+	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
+	"github.com/aclint/aclint/internal/systems/yunikorn/config"
+)
+
+// side is one config of a diff.
+type side struct {
+	name     string
+	cfg      *config.Config
+	policy   *acl.Policy
+	accepted bool
+	errors   []engine.Finding
+}
+
+func loadSide(s *streams, path, key string) (*side, error) {
+	docs, err := loadInputs(s, []string{path}, key, false)
+	if err != nil {
+		return nil, err
+	}
+	l := yunikorn.Accept(docs, nil)
+	for _, w := range l.Warnings {
+		fmt.Fprintln(s.err, "aclint: "+w)
+	}
+	return &side{name: l.Config.Doc.Describe(), cfg: l.Config, policy: l.Policy, accepted: len(l.Errors) == 0, errors: l.Errors}, nil
+}
+
+func newDiffCmd(s *streams) *cobra.Command {
+	var (
+		key         string
+		outputs     []string
+		failOnGain  bool
+		flat        bool
+		commentSize int
+	)
+	c := &cobra.Command{
+		Use:   "diff OLD NEW",
+		Short: "Show what a config change grants or takes away: who gains or loses submit or admin on which queue",
+		Long: `Compare access between two configs (any input form; - reads one of them from standard
+input). For each partition and queue: which users, groups and everyone gain or lose submit
+or admin access, including changes that come from an ancestor's ACL, with the ACL that
+grants (for a gain) or granted (for a loss) it; queues and partitions added and removed;
+and a config that stops being accepted.
+
+With two Hadoop YARN files (capacity-scheduler.xml, yarn.acl.enable read from each
+or the yarn-site.xml beside it, or allocation files), it compares YARN's access the
+same way: every queue in both, submit and admin, every user and group either names,
+and everyone else.
+
+Changes are grouped by the ACL entry that causes them (in NEW for a gain, in OLD for a
+loss): one entry per cause, with the subjects and queues it reaches and the number of
+(queue, subject) pairs, in text and JSON alike. --flat adds every (queue, subject) pair,
+streamed: text lists the pairs instead of the causes, JSON adds "changes".
+
+-o markdown writes a pull-request comment: the verdict first, then one line per ACL
+entry that causes a change, however many queues it reaches, kept under --comment-size
+characters; -o FORMAT=PATH writes a format to a file, and the comment names those files
+as the full report.
+
+Exit codes: 0 compared; 1 with --fail-on-gain when anyone gains access, or when NEW is
+rejected by YuniKorn and OLD was not; 2 bad input or usage, or nothing could be compared:
+both configs are rejected, or (with --fail-on-gain) OLD is rejected, so what NEW grants
+cannot be told from it.`,
+		Example: `  aclint diff old/queues.yaml queues.yaml
+  git show main:queues.yaml | aclint diff - queues.yaml --fail-on-gain
+  aclint diff -o markdown base.yaml queues.yaml > comment.md   # for a pull-request comment
+  aclint diff -o markdown=comment.md -o text=access-diff.txt -o json=access-diff.json base.yaml queues.yaml`,
+		Args: exactArgs(2, "diff needs OLD NEW"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			targets, err := parseDiffOutputs(outputs)
+			if err != nil {
+				return err
+			}
+			if commentSize < 0 {
+				return usageErr("--comment-size %d: give the most characters the comment may have, or 0 for no limit", commentSize)
+			}
+			if args[0] == "-" && args[1] == "-" {
+				return usageErr("only one of OLD and NEW can be standard input")
+			}
+			if yarnFiles(args) {
+				return yarnDiff(s, args, targets, failOnGain, flat, commentSize)
+			}
+			// the two configs load at the same time: they are independent
+			type loaded struct {
+				sd  *side
+				err error
+			}
+			oldc := make(chan loaded, 1)
+			go func() {
+				sd, err := loadSide(s, args[0], key)
+				oldc <- loaded{sd, err}
+			}()
+			new, err := loadSide(s, args[1], key)
+			o := <-oldc
+			if o.err != nil {
+				return o.err
+			}
+			if err != nil {
+				return err
+			}
+			old := o.sd
+			d := &diffRun{old: old, new: new, grouped: &acl.Grouped{}, flat: flat}
+			if old.accepted && new.accepted {
+				d.res = acl.DiffTo(old.policy, new.policy, d.grouped.Add)
+				d.grouped.Merge()
+			}
+			if err := writeDiffOutputs(s, targets, d, commentSize); err != nil {
+				return err
+			}
+			gains := d.grouped.Gains
+			switch {
+			case old.accepted && !new.accepted:
+				return &exitError{code: ExitFail}
+			case !old.accepted && !new.accepted:
+				// a gate that compared nothing must not pass
+				return usageErr("both configs are rejected by YuniKorn: nothing was compared; fix them first (aclint lint %s %s)", args[0], args[1])
+			case !old.accepted && failOnGain:
+				return usageErr("OLD is rejected by YuniKorn, so nothing was compared and --fail-on-gain cannot tell what NEW grants; review NEW's access with aclint access or aclint matrix")
+			case failOnGain && gains > 0:
+				return &exitError{code: ExitFail}
+			}
+			return nil
+		},
+	}
+	f := c.Flags()
+	f.StringArrayVarP(&outputs, "output", "o", []string{"text"}, "output format text, json or markdown (a pull-request comment), optionally FORMAT=PATH; repeatable, e.g. -o markdown=comment.md -o json=access-diff.json")
+	f.IntVar(&commentSize, "comment-size", DefaultCommentSize, "markdown: the most characters the comment may have (GitHub takes 65,536); past it the causes that do not fit are counted and the comment points at the full report. 0: no limit")
+	f.BoolVar(&flat, "flat", false, "text and JSON: list every (queue, subject) pair that changes, not only the ACL entries that cause them")
+	f.BoolVar(&failOnGain, "fail-on-gain", false, "exit 1 when anyone gains access, so a pipeline can ask for approval")
+	f.StringVar(&key, "key", config.DefaultKey, "ConfigMap data key holding the queue config")
+	return c
+}

@@ -1,0 +1,161 @@
+package cli
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/aclint/aclint/internal/systems/yunikorn"
+	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
+	"github.com/aclint/aclint/internal/systems/yunikorn/config"
+)
+
+// driftResult is what drift found: the two checksums and, when they
+// differ, what applying the file would change.
+type driftResult struct {
+	file, running *side
+	fileSum       string
+	runSum        string
+	source        string // where the running config came from
+	diff          *diffRun
+}
+
+func (d *driftResult) same() bool { return d.fileSum == d.runSum }
+
+func newDriftCmd(s *streams) *cobra.Command {
+	var (
+		key, server, dump string
+		outputs           []string
+		commentSize       int
+	)
+	c := &cobra.Command{
+		Use:   "drift FILE... (--server URL | --running DUMP)",
+		Short: "Say whether a running YuniKorn scheduler runs exactly this config, and what applying it would change",
+		Long: `Compare the config in FILE (a queues.yaml, or the ConfigMaps the shim reads: yunikorn-configs
+over yunikorn-defaults) with the one a scheduler runs: fetched from --server (GET /ws/v1/config)
+or read from --running, a saved dump. YuniKorn's checksum of a config is SHA-256 of the text it
+was given, without its checksum line (yunikorn-core configs.SetChecksum); for ConfigMaps, of the
+queues.yaml value the shim registers. The same checksum: the scheduler runs this file. Another:
+it runs something else, and the output says what applying FILE would grant and take away, grouped
+by the ACL entry that causes each change (the formats of aclint diff). A FILE YuniKorn rejects
+would be refused on reload, and the scheduler goes on with the config it runs: drift says so.
+
+Exit codes: 0 the scheduler runs FILE; 1 it runs another config; 2 the running config could not
+be read (a scheduler that cannot be reached, or answers something that is not its config) or
+FILE cannot be read.`,
+		Example: `  aclint drift queues.yaml --server http://localhost:9080
+  kubectl port-forward -n yunikorn svc/yunikorn-service 9080 & aclint drift deploy/yunikorn-configs.yaml --server http://localhost:9080
+  curl -s http://yunikorn:9080/ws/v1/config > running.yaml; aclint drift queues.yaml --running running.yaml -o markdown`,
+		Args: minArgs(1, "drift needs the config FILE to compare with what runs"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			targets, err := parseDiffOutputs(outputs)
+			if err != nil {
+				return err
+			}
+			runPath := dump
+			switch {
+			case (server == "") == (dump == ""):
+				return usageErr("drift compares FILE with a running config: give --server URL or --running DUMP (one of them)")
+			case server != "":
+				runPath = serverMark + server
+			}
+			d, err := s.drift(args, runPath, key)
+			if err != nil {
+				return err
+			}
+			write := func(w io.Writer, format string) error { return writeDrift(w, format, d, commentSize) }
+			if err := writeDiffTargets(s, targets, write); err != nil {
+				return err
+			}
+			if !d.same() {
+				return &exitError{code: ExitFail}
+			}
+			return nil
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&key, "key", config.DefaultKey, "ConfigMap data key holding the queue config")
+	f.StringVar(&server, "server", "", "the running scheduler's REST address, as in http://yunikorn-service.yunikorn:9080")
+	s.serverOptionFlags(f)
+	f.StringVar(&dump, "running", "", "a saved running config (curl http://yunikorn:9080/ws/v1/config > running.yaml), YAML or JSON")
+	f.StringArrayVarP(&outputs, "output", "o", []string{"text"}, "output format text, json or markdown, optionally FORMAT=PATH; repeatable")
+	f.IntVar(&commentSize, "comment-size", DefaultCommentSize, "markdown: the most characters the comment may have")
+	return c
+}
+
+// drift reads both configs and compares them.
+func (s *streams) drift(files []string, runPath, key string) (*driftResult, error) {
+	runDocs, err := loadInputs(s, []string{runPath}, key, false)
+	if err != nil {
+		return nil, err
+	}
+	if len(runDocs) != 1 || runDocs[0].Running == nil {
+		name := strings.TrimPrefix(runPath, serverMark)
+		if len(runDocs) > 0 {
+			name = runDocs[0].File
+		}
+		return nil, usageErr("%s is not a running scheduler's config (GET /ws/v1/config, YAML or JSON): compare two configs with aclint diff", name)
+	}
+	run := runDocs[0]
+	fileDocs, err := loadInputs(s, files, key, false)
+	if err != nil {
+		return nil, err
+	}
+	merged, _ := config.Merge(fileDocs)
+	d := &driftResult{fileSum: merged.RegisteredChecksum(), runSum: run.Running.Checksum, source: run.File}
+	if d.same() {
+		return d, nil
+	}
+	toSide := func(docs []*config.Document) *side {
+		l := yunikorn.Accept(docs, nil)
+		return &side{name: l.Config.Doc.Describe(), cfg: l.Config, policy: l.Policy, accepted: len(l.Errors) == 0, errors: l.Errors}
+	}
+	d.running, d.file = toSide(runDocs), toSide(fileDocs)
+	if !d.running.accepted {
+		return nil, usageErr("%s: aclint reads the running config as one YuniKorn would refuse, though the scheduler runs it; this is aclint's error, please report it (aclint lint %s)", run.File, run.File)
+	}
+	d.diff = &diffRun{old: d.running, new: d.file, grouped: &acl.Grouped{}}
+	if d.file.accepted {
+		d.diff.res = acl.DiffTo(d.running.policy, d.file.policy, d.diff.grouped.Add)
+		d.diff.grouped.Merge()
+	}
+	return d, nil
+}
+
+func writeDrift(w io.Writer, format string, d *driftResult, commentSize int) error {
+	verdict := fmt.Sprintf("running: the scheduler (%s) runs this config: checksum %s", d.source, d.runSum)
+	if !d.same() {
+		verdict = fmt.Sprintf("drift: the scheduler (%s) runs another config: its checksum is %s, this file's %s", d.source, d.runSum, d.fileSum)
+		if !d.file.accepted {
+			verdict += fmt.Sprintf("; YuniKorn rejects %s (%d %s, aclint lint says which), so a reload with it is refused and the scheduler goes on with the config it runs", d.file.name, len(d.file.errors), plural(len(d.file.errors), "error", "errors"))
+		}
+	}
+	switch format {
+	case "json":
+		v := map[string]any{"running": d.same(), "source": d.source, "runningChecksum": d.runSum, "fileChecksum": d.fileSum}
+		if !d.same() {
+			v["fileAccepted"] = d.file.accepted
+			v["diff"] = diffHead(d.diff)
+		}
+		return writeJSON(w, v)
+	case "markdown":
+		if _, err := fmt.Fprintf(w, "**%s**\n\n", mdText(verdict)); err != nil || d.same() {
+			return err
+		}
+		return writeDiffMarkdown(w, d.diff, commentSize, nil)
+	}
+	bw := bufio.NewWriter(w)
+	fmt.Fprintln(bw, verdict)
+	if !d.same() {
+		if d.file.accepted {
+			fmt.Fprintln(bw, "applying this file would change, from what runs:")
+		}
+		if err := writeDiffText(bw, d.diff); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}

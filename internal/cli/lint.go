@@ -1,0 +1,192 @@
+package cli
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/aclint/aclint/internal/engine"
+	"github.com/aclint/aclint/internal/output"
+	"github.com/aclint/aclint/internal/settings"
+	"github.com/aclint/aclint/internal/systems/yunikorn/config"
+	"github.com/aclint/aclint/internal/systems/yunikorn/resolve"
+)
+
+func newLintCmd(s *streams) *cobra.Command {
+	var (
+		outputs                            []string
+		failOn, colorMode, key, configFile string
+		ldapDir, system                    string
+		verbose, fixMode, diffMode         bool
+		server                             string
+		unsafeFixes, hardLinks, quiet      bool
+		disable, enable                    []string
+	)
+	c := &cobra.Command{
+		Use:   "lint FILE|DIR|- ...",
+		Short: "Report everything in access configs that their system rejects or reads differently than written",
+		Long:  lintHelp(),
+		Example: `  aclint lint queues.yaml
+  aclint lint --fail-on error -o json deploy/
+  kubectl get configmap yunikorn-configs -o yaml | aclint lint -
+  aclint lint acls.json
+  aclint lint --system mesos -o sarif=mesos.sarif /etc/mesos/acls`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o := lintOptions{outputs: outputs, failOn: failOn, colorMode: colorMode, key: key, configFile: configFile,
+				ldapDir: ldapDir, system: system, verbose: verbose, fix: fixMode, diff: diffMode, unsafe: unsafeFixes, hardLinks: hardLinks,
+				quiet: quiet, disable: disable, enable: enable, server: server}
+			if err := o.resolve(s, cmd, args); err != nil {
+				return err
+			}
+			rep, linted, err := collectFindings(s, &o, args)
+			if err != nil {
+				return err
+			}
+			return writeLintOutput(s, &o, rep, linted)
+		},
+	}
+	f := c.Flags()
+	f.StringArrayVarP(&outputs, "output", "o", nil, "output format, repeatable; FORMAT=PATH writes to a file: "+strings.Join(output.FormatNames(), ", ")+" (default text, or github when GITHUB_ACTIONS=true)")
+	f.StringVar(&failOn, "fail-on", "warning", "exit 1 when a finding has this severity or higher: "+strings.Join([]string{"error", "warning", "info", "none"}, ", "))
+	f.StringVar(&colorMode, "color", "auto", "colour text output: auto, always or never (auto honours NO_COLOR)")
+	f.StringVar(&key, "key", config.DefaultKey, "ConfigMap data key holding the queue config")
+	f.BoolVarP(&verbose, "verbose", "v", false, "say which files a directory search skips")
+	f.BoolVar(&fixMode, "fix", false, "rewrite files in place with every safe fix (YuniKorn reads the ACLs the same), then lint again and report what is left")
+	f.BoolVar(&diffMode, "diff", false, "print the fixes --fix would make as a unified diff, and write nothing")
+	f.BoolVar(&hardLinks, "fix-hardlinks", false, "with --fix, rewrite a file that has other hard links in place, so every name of it gets the fix (without it such a file is refused)")
+	f.BoolVar(&unsafeFixes, "unsafe-fixes", false, "with --fix or --diff, also apply fixes that change who has access (e.g. turning users YAML read into the groups the author meant)")
+	f.StringVar(&ldapDir, "ldap-config", "", "also check YuniKorn's LDAP settings directory (the Secret mounted at "+resolve.DefaultLDAPDir+")")
+	f.StringVar(&system, "system", systemAuto, "what the files are: "+systemAuto+" (by content), or one of "+strings.Join(engine.SystemNames(), ", "))
+	f.StringVar(&configFile, "config", "", "settings file (default: the nearest "+settings.FileName+" from each linted file up to the repository root)")
+	f.StringSliceVar(&disable, "disable", nil, "turn these rules off for this run (comma-separated or repeated); rules that find inputs the system refuses cannot be turned off")
+	f.StringSliceVar(&enable, "enable", nil, "turn these rules on at their own severity for this run, whatever "+settings.FileName+" says (comma-separated or repeated)")
+	f.StringVar(&server, "server", "", "also ask a running YuniKorn scheduler (its REST address) whether it would load each YuniKorn config (POST /ws/v1/validate-conf), and say where it disagrees with aclint (exit 2)")
+	s.serverOptionFlags(f)
+	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing on standard output or the summary; the exit code and any -o FORMAT=PATH files still follow the findings")
+	return c
+}
+
+type lintOptions struct {
+	server                      string // --server: the scheduler to hold YuniKorn verdicts to
+	outputs                     []string
+	outputsFrom                 string // the directory of the .aclint.yaml that gave outputs
+	failOn, colorMode, key      string
+	configFile, ldapDir, system string
+	verbose, fix, diff, unsafe  bool
+	hardLinks, quiet            bool
+	disable, enable             []string
+
+	files     *settingsFinder
+	rules     map[string]string // --disable (off) and --enable (the rule's own severity), over .aclint.yaml
+	threshold engine.Severity
+	never     bool // --fail-on none
+	targets   []outputTarget
+	colored   bool
+}
+
+func (o *lintOptions) resolve(s *streams, cmd *cobra.Command, args []string) error {
+	if len(args) == 0 && o.ldapDir == "" {
+		return usageErr("lint needs at least one file, directory, or - for standard input (or --ldap-config DIR)")
+	}
+	first := "."
+	if len(args) > 0 {
+		first = args[0]
+	}
+	files, err := newSettingsFinder(o.configFile, first)
+	if err != nil {
+		return err
+	}
+	o.files = files
+	// flags given on the command line win over .aclint.yaml
+	if run := files.run; run != nil {
+		if !cmd.Flags().Changed("fail-on") && run.FailOn != "" {
+			o.failOn = run.FailOn
+		}
+		if !cmd.Flags().Changed("key") && run.Key != "" {
+			o.key = run.Key
+		}
+		if !cmd.Flags().Changed("output") && len(run.Output) > 0 {
+			o.outputs = run.Output
+			o.outputsFrom = filepath.Dir(run.Path)
+		}
+	}
+	switch o.failOn {
+	case "none":
+		o.never = true
+	default:
+		sev, err := engine.ParseSeverity(o.failOn)
+		if err != nil {
+			return usageErr("invalid --fail-on %q: use error, warning, info or none", o.failOn)
+		}
+		o.threshold = sev
+	}
+	if len(o.outputs) == 0 {
+		o.outputs = []string{"text"}
+		if os.Getenv("GITHUB_ACTIONS") == "true" {
+			o.outputs = []string{"github"}
+		}
+	}
+	if o.targets, err = parseOutputs(o.outputs); err != nil {
+		return err
+	}
+	if o.outputsFrom != "" {
+		// the repository's settings may write only inside the repository
+		for i := range o.targets {
+			if o.targets[i].path != "" {
+				if !filepath.IsLocal(o.targets[i].path) {
+					return usageErr("%s: output %s=%s: the repository's settings may write only to a relative path inside %s (no .., no absolute path); give -o on the command line to write elsewhere",
+						o.files.run.Path, o.targets[i].format, o.targets[i].path, o.outputsFrom)
+				}
+				o.targets[i].inside = o.outputsFrom
+			}
+		}
+	}
+	if o.rules, err = ruleOverrides(o.disable, o.enable); err != nil {
+		return err
+	}
+	if o.quiet {
+		// -q: no standard output; files named with -o FORMAT=PATH are still written
+		kept := o.targets[:0]
+		for _, t := range o.targets {
+			if t.path != "" && t.path != "/dev/stdout" {
+				kept = append(kept, t)
+			}
+		}
+		o.targets = kept
+	}
+	if o.colored, err = useColor(o.colorMode, s.out); err != nil {
+		return err
+	}
+	if o.unsafe && !o.fix && !o.diff {
+		return usageErr("--unsafe-fixes goes with --fix or --diff")
+	}
+	if o.fix && o.diff {
+		return usageErr("--fix writes the fixes and --diff only shows them: choose one")
+	}
+	return nil
+}
+
+// lintHelp is lint's help, from the registry: what each system reads and
+// what its errors mean.
+func lintHelp() string {
+	var b strings.Builder
+	b.WriteString("Lint access configs, each recognised by its content (or named with --system):\n")
+	for _, sys := range engine.Systems() {
+		fmt.Fprintf(&b, "  %s: %s\n", sys.Name(), sys.Inputs())
+	}
+	fmt.Fprintf(&b, "Give files, directories (searched recursively for files ending in %s), or - for\nstandard input.\n\n", strings.Join(engine.Extensions(), ", "))
+	b.WriteString("Severities: error = the system rejects the input (")
+	for i, sys := range engine.Systems() {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "%s: %s", sys.Name(), sys.Refuses())
+	}
+	b.WriteString(");\nwarning = the system accepts it but it does something other than what it says;\ninfo = advice.\n\n")
+	b.WriteString("Exit codes: 0 no finding reaches --fail-on, 1 one does, 2 usage or input error.")
+	return b.String()
+}

@@ -1,0 +1,202 @@
+package cli
+
+import (
+	"github.com/aclint/aclint/internal/systems/yunikorn"
+
+	"fmt"
+	"os"
+
+	"github.com/aclint/aclint/internal/engine"
+	"github.com/aclint/aclint/internal/output"
+	"github.com/aclint/aclint/internal/systems/yunikorn/config"
+)
+
+// collectFindings lints every input with its system, applies the
+// settings of each file, and returns the report and the number of configs
+// linted.
+func collectFindings(s *streams, o *lintOptions, args []string) (*output.Report, int, error) {
+	if o.fix {
+		if err := fixableArgs(args); err != nil {
+			return nil, 0, err
+		}
+	}
+	jobs, err := collectLintInputs(s, args, o.verbose, o.system)
+	if err != nil {
+		return nil, 0, err
+	}
+	var ldapFindings []engine.Finding
+	if o.ldapDir != "" {
+		ldapFindings, err = yunikorn.LintLDAP(o.ldapDir)
+		if err != nil {
+			return nil, 0, usageErr("--ldap-config: %w", err)
+		}
+	}
+	fixed := map[*engine.Input]*engine.Report{}
+	if o.fix || o.diff {
+		if fixed, err = fixJobs(s, jobs, o); err != nil {
+			return nil, 0, err
+		}
+		if o.diff {
+			o.targets = nil // stdout holds the diff; the exit code still follows the findings left
+		}
+	}
+	rep := newReport(o.colored)
+	linted, found := 0, map[string]bool{}
+	var toCheck []checked // for lint --server
+	// the systems in registry order, each input once
+	for _, sys := range engine.Systems() {
+		for _, j := range jobs {
+			if j.sys != sys {
+				continue
+			}
+			set, err := o.files.forFile(j.in.Path)
+			if err != nil {
+				return nil, 0, err
+			}
+			if set.Ignored(j.in.Path) {
+				found[j.in.Arg] = true
+				if o.verbose {
+					fmt.Fprintf(s.err, "aclint: skipping %s: ignored by %s\n", j.in.Path, set.Path)
+				}
+				continue
+			}
+			r, err := lintJobRun(j, fixed, o.key)
+			if err != nil && !j.in.Explicit {
+				if o.verbose {
+					fmt.Fprintf(s.err, "aclint: skipping %s: %s\n", j.in.Path, config.SkipReason(err))
+				}
+				continue
+			}
+			if err != nil {
+				return nil, 0, usageErr("%w", err)
+			}
+			for _, n := range r.Notes {
+				fmt.Fprintf(s.err, "aclint: %s\n", n)
+			}
+			findings := r.Findings
+			if o.server != "" && sys.Name() == yunikorn.System {
+				toCheck = append(toCheck, checked{j.in, r.Findings, r.Parsed})
+			}
+			if o.ldapDir != "" && sys.Name() == yunikorn.System {
+				findings = yunikorn.WithLDAPSettings(findings)
+			}
+			found[j.in.Arg] = true
+			linted += r.Configs
+			rep.Findings = append(rep.Findings, set.WithRules(o.rules).Apply(findings)...)
+			for file, lines := range r.Sources {
+				if _, ok := rep.Sources[file]; !ok {
+					rep.Sources[file] = lines
+					rep.Files = append(rep.Files, file)
+				}
+			}
+		}
+	}
+	if err := checkFound(args, found, o.system); err != nil {
+		return nil, 0, err
+	}
+	if len(ldapFindings) > 0 {
+		set, err := o.files.forFile(o.ldapDir)
+		if err != nil {
+			return nil, 0, err
+		}
+		// the settings directory is the Secret that holds the bind
+		// password, and any file in it (a misnamed bindpassword) may be it:
+		// no snippet of it is shown and no fingerprint hashes its text
+		rep.Findings = append(rep.Findings, set.WithRules(o.rules).Apply(ldapFindings)...)
+	}
+	engine.Sort(rep.Findings)
+	if err := s.crossCheck(o, toCheck); err != nil {
+		return nil, 0, err
+	}
+	return rep, linted, nil
+}
+
+// writeLintOutput writes every requested output, the summary, and gives
+// the exit code --fail-on asks for.
+func writeLintOutput(s *streams, o *lintOptions, rep *output.Report, linted int) error {
+	findings := rep.Findings
+	if err := writeOutputs(s, o.targets, rep); err != nil {
+		return err
+	}
+	if len(findings) > 0 && !o.quiet && len(o.targets) > 0 && o.targets[0].format == "text" && o.targets[0].path == "" {
+		output.Summary(s.err, findings, linted)
+	}
+	for _, f := range findings {
+		if !o.never && f.Severity >= o.threshold {
+			return &exitError{code: ExitFail}
+		}
+	}
+	return nil
+}
+
+// ruleOverrides reads --disable and --enable: every name must be a rule
+// (with "did you mean"), a rule cannot be both, and a rule whose findings
+// are inputs the system refuses cannot be turned off.
+func ruleOverrides(disable, enable []string) (map[string]string, error) {
+	out := map[string]string{}
+	check := func(flag, name string) (*engine.Rule, error) {
+		r := engine.Lookup(name)
+		if r == nil {
+			if to := engine.Renamed(name); to != "" {
+				return nil, usageErr("--%s %s: the rule was renamed to %s; write the new name", flag, name, to)
+			}
+			return nil, usageErr("--%s: no rule named %q%s; run 'aclint rules' for the list", flag, name, didYouMean(name))
+		}
+		return r, nil
+	}
+	for _, name := range disable {
+		r, err := check("disable", name)
+		if err != nil {
+			return nil, err
+		}
+		if r.Severity == engine.Error {
+			what := "inputs its system refuses"
+			if sys := engine.LookupSystem(r.System); sys != nil {
+				what = sys.Refuses()
+			}
+			return nil, usageErr("--disable %s: the rule finds %s, which cannot be turned off", name, what)
+		}
+		out[name] = "off"
+	}
+	for _, name := range enable {
+		r, err := check("enable", name)
+		if err != nil {
+			return nil, err
+		}
+		if out[name] == "off" {
+			return nil, usageErr("rule %s is given to both --disable and --enable", name)
+		}
+		out[name] = r.Severity.String()
+	}
+	return out, nil
+}
+
+// fixableArgs refuses, before anything is read, a file named for --fix
+// that is not a regular file: a FIFO would be read, then block --fix's
+// second opening; a device cannot be rewritten. Directories are searched,
+// and a search passes such files over.
+func fixableArgs(args []string) error {
+	for _, a := range args {
+		if a == "-" {
+			continue
+		}
+		info, err := os.Stat(a)
+		if err != nil || info.IsDir() || info.Mode().IsRegular() {
+			continue // reading says what is wrong with a missing file
+		}
+		return usageErr("%s: --fix rewrites regular files only, and this is %s; lint it without --fix, or use --diff on a copy", a, fileKind(info.Mode()))
+	}
+	return nil
+}
+
+func fileKind(m os.FileMode) string {
+	switch {
+	case m&os.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a regular file"
+}

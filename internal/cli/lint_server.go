@@ -1,0 +1,78 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/aclint/aclint/internal/engine"
+	"github.com/aclint/aclint/internal/systems/yunikorn/config"
+	"github.com/aclint/aclint/internal/systems/yunikorn/running"
+)
+
+// checked is one linted YuniKorn input and the findings lint gave it, for
+// lint --server to hold against the scheduler's own verdict.
+type checked struct {
+	in       *engine.Input
+	findings []engine.Finding
+	parsed   any // what lint parsed (YuniKorn: its documents), read again only when absent
+}
+
+// crossCheck asks the scheduler's POST /ws/v1/validate-conf about every
+// linted YuniKorn config (the queue config text its shim would register)
+// and says, per file, whether it agrees with aclint: aclint finds an error
+// exactly when YuniKorn refuses the config. A disagreement is aclint's
+// error to fix: the run then ends with exit 2, as an answer aclint cannot
+// stand behind.
+func (s *streams) crossCheck(o *lintOptions, runs []checked) error {
+	if o.server == "" {
+		return nil
+	}
+	disagree := 0
+	for _, c := range runs {
+		docs, ok := c.parsed.([]*config.Document)
+		if !ok {
+			var err error
+			if docs, err = config.FromInput(c.in, config.LoadOptions{Key: o.key}); err != nil {
+				continue
+			}
+		}
+		if len(docs) == 0 {
+			continue
+		}
+		doc, _ := config.Merge(docs)
+		switch {
+		case doc.Running != nil:
+			fmt.Fprintf(s.err, "aclint: %s: a running scheduler's config: not sent to validate-conf\n", c.in.Path)
+			continue
+		case len(doc.Text) == 0:
+			fmt.Fprintf(s.err, "aclint: %s: empty: YuniKorn loads its built-in default in its place, not validated\n", doc.Describe())
+			continue
+		}
+		v, err := running.Validate(context.Background(), o.server, doc.Text, s.runningOptions())
+		if err != nil {
+			return usageErr("lint --server: %w", err)
+		}
+		refused := 0
+		for _, f := range c.findings {
+			if f.Severity == engine.Error {
+				refused++
+			}
+		}
+		switch {
+		case v.Allowed && refused == 0:
+			fmt.Fprintf(s.err, "aclint: %s: the scheduler at %s would load it, as aclint says\n", doc.Describe(), o.server)
+		case !v.Allowed && refused > 0:
+			fmt.Fprintf(s.err, "aclint: %s: the scheduler at %s refuses it too: %s\n", doc.Describe(), o.server, v.Reason)
+		case v.Allowed:
+			disagree++
+			fmt.Fprintf(s.err, "aclint: %s: aclint reports %d %s, but the scheduler at %s would load it: aclint is wrong here, please report it\n", doc.Describe(), refused, plural(refused, "error", "errors"), o.server)
+		default:
+			disagree++
+			fmt.Fprintf(s.err, "aclint: %s: aclint finds no error, but the scheduler at %s refuses it (%s): aclint is wrong here, please report it\n", doc.Describe(), o.server, v.Reason)
+		}
+	}
+	if disagree > 0 {
+		return usageErr("lint --server: the scheduler and aclint disagree on %d %s (above): aclint's verdict cannot be trusted for %s", disagree, plural(disagree, "config", "configs"), plural(disagree, "it", "them"))
+	}
+	return nil
+}

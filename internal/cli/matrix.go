@@ -1,0 +1,189 @@
+package cli
+
+import (
+	"bytes"
+	"github.com/aclint/aclint/internal/progress"
+
+	"bufio"
+	"encoding/csv"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
+	"github.com/aclint/aclint/internal/systems/yunikorn/resolve"
+)
+
+func newMatrixCmd(s *streams) *cobra.Command {
+	var (
+		a                            auditFlags
+		subjects, groupsFile, layout string
+		width                        int
+	)
+	c := &cobra.Command{
+		Use:   "matrix",
+		Short: "Show queues against users and groups, with each one's submit and admin access",
+		Long: `Show every queue against every user and group named in any ACL (plus --subjects, and the
+users of a --groups-file with their groups). A cell is "admin" (admin and submit),
+"submit", or "-". A user column is asked as the user alone (or with its groups from the
+groups file), a group column as a member of that group only.
+
+With Hadoop YARN files (-f capacity-scheduler.xml or an allocation file, and
+yarn-site.xml), the cells are YARN's answers, in one aligned table.
+
+csv and json stream row by row, so very large configs do not need the whole matrix in
+memory. The text table splits its columns to fit the terminal (COLUMNS, or --width).`,
+		Example: `  aclint matrix -f queues.yaml
+  aclint matrix --subjects user:alice,group:data-eng -o csv > access.csv`,
+		Args: exactArgs(0, "matrix takes no arguments"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkOutput(a.output, "text", "json", "csv"); err != nil {
+				return err
+			}
+			if layout != "auto" && layout != "grid" && layout != "list" {
+				return usageErr("invalid --layout %q: use auto, grid or list", layout)
+			}
+			if yarnFiles(a.files) {
+				if groupsFile != "" {
+					return usageErr("--groups-file is for YuniKorn configs: with YARN files, name the subjects with --subjects")
+				}
+				return yarnMatrix(s, a, subjects)
+			}
+			l, err := load(s, a.files, a.key, nil)
+			if err != nil {
+				return err
+			}
+			p := l.Policy
+			principals := p.NamedPrincipals()
+			extra, err := parseSubjects(subjects)
+			if err != nil {
+				return err
+			}
+			if groupsFile != "" {
+				gf, err := resolve.LoadFile(groupsFile)
+				if err != nil {
+					return usageErr("--groups-file: %w", err)
+				}
+				for _, u := range gf.Users() {
+					r, _ := gf.Resolve(u)
+					extra = append(extra, acl.Principal{Kind: "user", Name: u, Groups: r.Groups})
+				}
+			}
+			// the wildcard first: "everyone" has access where an ACL says "*"
+			principals = append([]acl.Principal{acl.Everyone}, mergeWithGroups(principals, extra)...)
+			names := make([]string, len(principals))
+			for i, pr := range principals {
+				names[i] = pr.String()
+			}
+			w := bufio.NewWriter(s.out)
+			defer w.Flush()
+			scope := a.scope()
+			// --only-access: a row where nobody has access is left out
+			rows := func(emit func(part, queue string, cells []acl.Cell) error) error {
+				return p.Matrix(principals, scope, func(part, queue string, cells []acl.Cell) error {
+					progress.Answered()
+					if a.onlyAccess && acl.NoneHas(cells) {
+						return nil
+					}
+					return emit(part, queue, cells)
+				})
+			}
+			switch a.output {
+			case "csv":
+				cw := csv.NewWriter(w)
+				cw.Write(append([]string{"partition", "queue"}, names...))
+				cw.Flush()
+				// the names go through encoding/csv for its quoting; the
+				// cells are fixed words that never need it and are written
+				// as they are, which keeps a large matrix bound by writing
+				var head bytes.Buffer
+				hw := csv.NewWriter(&head)
+				cellText := [...]string{acl.NoAccess: ",-", acl.SubmitOnly: ",submit", acl.SubmitAdmin: ",admin"}
+				// most queues write no ACL and repeat the row before them:
+				// the cells are rendered again only when they change
+				var last []acl.Cell
+				var tail []byte
+				err = rows(func(part, queue string, cells []acl.Cell) error {
+					head.Reset()
+					hw.Write([]string{part, queue})
+					hw.Flush()
+					w.Write(bytes.TrimSuffix(head.Bytes(), []byte("\n")))
+					if last == nil || !acl.SameCells(last, cells) {
+						last = append(last[:0], cells...)
+						tail = tail[:0]
+						for _, c := range cells {
+							tail = append(tail, cellText[c]...)
+						}
+						tail = append(tail, '\n')
+					}
+					_, err := w.Write(tail)
+					return err
+				})
+			case "json":
+				js := &jsonStream{w: w}
+				js.open("rows", "subjects", names)
+				err = rows(func(part, queue string, cells []acl.Cell) error {
+					vals := make([]string, len(cells))
+					for i, c := range cells {
+						vals[i] = c.String()
+					}
+					js.item(map[string]any{"partition": part, "queue": queue, "cells": vals})
+					return js.err
+				})
+				if cerr := js.close(); err == nil {
+					err = cerr
+				}
+			default:
+				err = writeMatrixText(w, rows, names, terminalWidth(width), layout)
+			}
+			if err != nil {
+				return usageErr("%w", err)
+			}
+			return nil
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&subjects, "subjects", "", "more columns: comma-separated user:NAME or group:NAME (a bare NAME is a user)")
+	f.StringVar(&groupsFile, "groups-file", "", "add the users of this groups file, each with its groups")
+	f.IntVar(&width, "width", 0, "text table width (default: $COLUMNS, or 120)")
+	a.register(s, f, "queues where no subject has access", "text, csv or json")
+	f.StringVar(&layout, "layout", "auto", "text only: grid (a column per subject), list (per queue, who gains access there), or auto (grid while it fits in "+strconv.Itoa(maxGridBlocks)+" blocks of --width)")
+	return c
+}
+
+func parseSubjects(list string) ([]acl.Principal, error) {
+	var out []acl.Principal
+	for _, s := range parseList(list) {
+		kind, name, ok := strings.Cut(s, ":")
+		switch {
+		case !ok:
+			kind, name = "user", s
+		case kind != "user" && kind != "group":
+			return nil, usageErr("--subjects %q: write user:NAME or group:NAME", s)
+		}
+		out = append(out, acl.Principal{Kind: kind, Name: name})
+	}
+	return out, nil
+}
+
+// mergeWithGroups adds extra principals; one already there keeps its place
+// but takes the groups extra knows for it.
+func mergeWithGroups(base, extra []acl.Principal) []acl.Principal {
+	at := map[string]int{}
+	for i, p := range base {
+		at[p.String()] = i
+	}
+	for _, e := range extra {
+		if i, ok := at[e.String()]; ok {
+			if e.Groups != nil {
+				base[i].Groups = e.Groups
+			}
+			continue
+		}
+		at[e.String()] = len(base)
+		base = append(base, e)
+	}
+	acl.SortPrincipals(base)
+	return base
+}

@@ -1,0 +1,146 @@
+package cli
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
+)
+
+func terminalWidth(flag int) int {
+	if flag > 0 {
+		return flag
+	}
+	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 20 {
+		return n
+	}
+	return 120
+}
+
+// maxGridBlocks is how many blocks of columns the text grid may split into
+// before auto switches to the list layout: past it, a grid is more
+// scrolling than reading.
+const maxGridBlocks = 3
+
+// writeMatrixText prints the matrix as a grid in blocks of columns that fit
+// width (the queue column repeats in each block), or, when the grid would
+// not fit in maxGridBlocks blocks or --layout list asks for it, as a list:
+// one line per queue with the subjects that gain access there, which is all
+// of them at the first queue shown and, below it, only what the queue's
+// own ACLs add (YuniKorn has no deny: access only grows down the tree).
+func writeMatrixText(w *bufio.Writer, rows func(func(part, queue string, cells []acl.Cell) error) error, names []string, width int, layout string) error {
+	blocks := 0
+	for start := 0; start < len(names); {
+		end, used := start, 0
+		for end < len(names) && (end == start || used+max(len(names[end]), 6)+2 <= width-40) {
+			used += max(len(names[end]), 6) + 2
+			end++
+		}
+		blocks++
+		start = end
+	}
+	if layout == "list" || layout == "auto" && blocks > maxGridBlocks {
+		return writeMatrixList(w, rows, names)
+	}
+	return writeMatrixGrid(w, rows, names, width)
+}
+
+// writeMatrixList is the list layout of writeMatrixText.
+func writeMatrixList(w *bufio.Writer, rows func(func(part, queue string, cells []acl.Cell) error) error, names []string) error {
+	fmt.Fprintf(w, "%d subjects, one line per queue: who gains admin (and submit) or submit there; a queue with nothing new has what its parent has\n", len(names))
+	type level struct {
+		queue string
+		cells []acl.Cell
+	}
+	var stack []level // the shown ancestors of the current queue
+	var admin, submit []string
+	return rows(func(part, queue string, cells []acl.Cell) error {
+		path := part + "/" + queue
+		for len(stack) > 0 && !strings.HasPrefix(path, stack[len(stack)-1].queue+".") {
+			stack = stack[:len(stack)-1]
+		}
+		var parent []acl.Cell
+		if len(stack) > 0 {
+			parent = stack[len(stack)-1].cells
+		}
+		admin, submit = admin[:0], submit[:0]
+		for i, c := range cells {
+			if parent != nil && parent[i] >= c {
+				continue
+			}
+			switch c {
+			case acl.SubmitAdmin:
+				admin = append(admin, names[i])
+			case acl.SubmitOnly:
+				submit = append(submit, names[i])
+			}
+		}
+		stack = append(stack, level{path, append([]acl.Cell(nil), cells...)})
+		what := "no one"
+		if parent != nil {
+			what = "nothing new"
+		}
+		if len(admin)+len(submit) > 0 {
+			var parts []string
+			if len(admin) > 0 {
+				parts = append(parts, "admin: "+strings.Join(admin, ", "))
+			}
+			if len(submit) > 0 {
+				parts = append(parts, "submit: "+strings.Join(submit, ", "))
+			}
+			what = strings.Join(parts, "; ")
+		}
+		_, err := fmt.Fprintf(w, "%s  %s\n", path, what)
+		return err
+	})
+}
+
+// writeMatrixGrid is the grid layout of writeMatrixText.
+func writeMatrixGrid(w *bufio.Writer, emitRows func(func(part, queue string, cells []acl.Cell) error) error, names []string, width int) error {
+	type row struct {
+		part, queue string
+		cells       []acl.Cell
+	}
+	var rows []row
+	qw := len("QUEUE")
+	if err := emitRows(func(part, queue string, cells []acl.Cell) error {
+		rows = append(rows, row{part, queue, append([]acl.Cell(nil), cells...)})
+		qw = max(qw, len(part)+1+len(queue))
+		return nil
+	}); err != nil {
+		return err
+	}
+	if len(names) == 1 {
+		fmt.Fprintln(w, "no ACL names a user or a group, so only everyone (\"*\") has a column; add columns with --subjects")
+	}
+	for start := 0; start < len(names) || start == 0; {
+		end, used := start, qw+2
+		for end < len(names) && (end == start || used+max(len(names[end]), 6)+2 <= width) {
+			used += max(len(names[end]), 6) + 2
+			end++
+		}
+		var line strings.Builder
+		fmt.Fprintf(&line, "%-*s", qw+2, "QUEUE")
+		for _, n := range names[start:end] {
+			fmt.Fprintf(&line, "%-*s", max(len(n), 6)+2, n)
+		}
+		fmt.Fprintln(w, strings.TrimRight(line.String(), " "))
+		for _, r := range rows {
+			line.Reset()
+			fmt.Fprintf(&line, "%-*s", qw+2, r.part+"/"+r.queue)
+			for i := start; i < end; i++ {
+				fmt.Fprintf(&line, "%-*s", max(len(names[i]), 6)+2, r.cells[i])
+			}
+			fmt.Fprintln(w, strings.TrimRight(line.String(), " "))
+		}
+		if end >= len(names) {
+			break
+		}
+		fmt.Fprintln(w)
+		start = end
+	}
+	return nil
+}

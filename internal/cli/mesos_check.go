@@ -1,0 +1,159 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/aclint/aclint/internal/systems/mesos"
+	"github.com/aclint/aclint/internal/systems/yunikorn/config"
+)
+
+func newMesosCheckCmd(s *streams) *cobra.Command {
+	var (
+		file, principal, commandUser, output string
+		parentUser                           string
+		objects                              []string
+		quiet                                bool
+	)
+	c := &cobra.Command{
+		Use:   "check [-f ACLS] ACTION",
+		Short: "Answer whether a principal may perform ACTION, and which ACL entry decides it",
+		Long: `Answer an authorization question exactly as Mesos' local authorizer does. ACTION
+is the ACL kind's JSON key (run_tasks, register_frameworks, get_endpoints, ...).
+
+The first entry of the kind whose principals and object both match the request
+decides; when none matches, permissive decides (true unless set). No --principal
+is an unauthenticated request, or a framework without a principal (subject ANY);
+no --object is a request about all objects (object ANY). register_frameworks takes
+--object once per role of the framework, and every role must be allowed. Kinds
+whose object Mesos always treats as ANY (view_flags, the maintenance and agent
+kinds, ...) ignore --object.
+
+For launch_nested_containers_under_parent_with_user (and the session kind),
+--command-user asks about a launch with a command: Mesos then also checks the
+*_as_user list against the command's user ("" for a command without a user).
+Asking about launch_nested_containers_as_user (or the session kind) is asking
+about such a launch: --object is the command's user, and the parent list must
+allow the executor's user too (--parent-user; ANY when not given), because
+Mesos never checks an *_as_user list alone.
+
+Without -f, the question is about a Mesos started without --acls: there is no
+authorizer, and every request is allowed.
+
+Exit codes: 0 allowed, 1 denied, 2 error (ACLs Mesos refuses to start with,
+unknown ACTION, usage).`,
+		Example: `  aclint mesos check -f acls.json run_tasks --principal etl --object root
+  aclint mesos check -f acls.json register_frameworks --principal spark --object analytics --object analytics/batch
+  aclint mesos check -f acls.json get_endpoints --object /metrics/snapshot -o json`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageErr("mesos check needs one ACTION (an ACL kind such as run_tasks), got %d argument(s)\nrun 'aclint mesos check --help' for usage", len(args))
+			}
+			return nil
+		},
+		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+			return mesos.KindKeys(), cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			kind := mesos.LookupKind(args[0])
+			if kind == nil {
+				return usageErr("%s", unknownAction(args[0]))
+			}
+			if err := checkOutput(output, "text", "json"); err != nil {
+				return err
+			}
+			req := mesos.Request{Kind: kind, Objects: objects}
+			if cmd.Flags().Changed("principal") {
+				req.Principal = &principal
+			}
+			if cmd.Flags().Changed("command-user") {
+				if mesos.NestedChild(kind.Key) == "" {
+					return usageErr("--command-user is for launch_nested_containers_under_parent_with_user and launch_nested_container_sessions_under_parent_with_user")
+				}
+				req.Command = true
+				if commandUser != "" {
+					req.CommandUser = &commandUser
+				}
+			}
+			if cmd.Flags().Changed("parent-user") {
+				if mesos.NestedParent(kind.Key) == "" {
+					return usageErr("--parent-user is for launch_nested_containers_as_user and launch_nested_container_sessions_as_user")
+				}
+				req.ParentUser = &parentUser
+			}
+			var acls *mesos.ACLs
+			if file != "" {
+				var err error
+				if acls, err = loadMesosACLs(s, file); err != nil {
+					return err
+				}
+			}
+			d, err := acls.Authorize(req)
+			if err != nil {
+				return usageErr("%w", err)
+			}
+			return writeVerdict(s, verdict{ok: d.Allowed,
+				text: func(w io.Writer) error { return writeMesosText(w, acls, req, d) },
+				json: func() any { return mesosJSON(acls, req, d) }}, output, quiet)
+		},
+	}
+	f := c.Flags()
+	f.StringVarP(&file, "file", "f", "", "the --acls JSON file, or - for standard input (default: Mesos without --acls)")
+	f.StringVar(&principal, "principal", "", "the request's principal (default: none, an unauthenticated request)")
+	f.StringArrayVar(&objects, "object", nil, "the request's object: a user, role, path or principal, per ACTION (repeatable for register_frameworks' roles)")
+	f.StringVar(&commandUser, "command-user", "", "for the *_under_parent_with_user kinds: the launch carries a command run as this user (\"\" for none)")
+	f.StringVar(&parentUser, "parent-user", "", "for the *_as_user kinds: the user of the executor the nested container is launched under (default: none given, ANY)")
+	verdictFlags(f, &output, &quiet, "the request, the decision and the entries consulted")
+	return c
+}
+
+// unknownAction explains an ACTION that is not an ACL kind.
+func unknownAction(name string) string {
+	if ob, ok := mesos.ObsoleteKinds[name]; ok {
+		return fmt.Sprintf("%s is not an ACL kind of current Mesos (%s): ask about %s", name, ob.What, ob.Now)
+	}
+	msg := fmt.Sprintf("unknown ACTION %q: it must be an ACL kind's JSON key", name)
+	if near := config.Nearest(name, mesos.KindKeys()); near != "" {
+		return msg + fmt.Sprintf(" (did you mean %s?)", near)
+	}
+	return msg + "; the kinds are: " + strings.Join(mesos.KindKeys(), ", ")
+}
+
+// loadMesosACLs reads an ACL file and refuses one Mesos refuses to start
+// with, showing why.
+func loadMesosACLs(s *streams, file string) (*mesos.ACLs, error) {
+	name, data, err := config.ReadSource(file, s.in)
+	if err != nil {
+		return nil, usageErr("%w", err)
+	}
+	doc := mesos.Parse(name, data)
+	acls := mesos.Decode(doc)
+	if acls.Errors() != nil {
+		return nil, refusedErr(name, "Mesos refuses to start with these ACLs, so they answer no question", "aclint lint "+file, mesos.Lint(doc), doc.Lines())
+	}
+	return acls, nil
+}
+
+type mesosEntryJSON struct {
+	Entry  string `json:"entry"`
+	Role   string `json:"role,omitempty"` // the "/%" role of a split entry
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+}
+
+type mesosCheckJSON struct {
+	Action    string          `json:"action"`
+	Object    *string         `json:"object"`
+	Allowed   bool            `json:"allowed"`
+	DecidedBy *mesosEntryJSON `json:"decidedBy"`
+	Consulted []mesosSkipJSON `json:"consulted"`
+}
+
+type mesosSkipJSON struct {
+	mesosEntryJSON
+	Reason string `json:"reason"`
+}

@@ -1,0 +1,128 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/aclint/aclint/internal/systems/mesos"
+)
+
+// describeMesosRequest renders the request in one line.
+func describeMesosRequest(req mesos.Request) string {
+	var b strings.Builder
+	b.WriteString(req.Kind.Key)
+	if req.Principal != nil {
+		fmt.Fprintf(&b, " by principal %s", strconvQuote(*req.Principal))
+	} else {
+		b.WriteString(" by an unauthenticated request (no principal)")
+	}
+	switch {
+	case req.Kind.ImplicitObject():
+		fmt.Fprintf(&b, " on any %s", req.Kind.Object)
+	case len(req.Objects) == 0:
+		fmt.Fprintf(&b, " on all %s", req.Kind.Object)
+	default:
+		q := make([]string, len(req.Objects))
+		for i, o := range req.Objects {
+			q[i] = strconvQuote(o)
+		}
+		fmt.Fprintf(&b, " on %s %s", req.Kind.Object, strings.Join(q, ", "))
+	}
+	if req.Command {
+		if req.CommandUser != nil {
+			fmt.Fprintf(&b, ", with a command as user %s", strconvQuote(*req.CommandUser))
+		} else {
+			b.WriteString(", with a command without a user")
+		}
+	}
+	return b.String()
+}
+
+func writeMesosText(w io.Writer, acls *mesos.ACLs, req mesos.Request, d *mesos.Decision) error {
+	var b strings.Builder
+	if d.Allowed {
+		b.WriteString("allowed\n")
+	} else {
+		b.WriteString("denied\n")
+	}
+	b.WriteString(describeMesosRequest(req) + "\n")
+	if acls != nil {
+		for _, c := range d.Checks {
+			prefix := ""
+			if len(d.Checks) > 1 {
+				verdict := "denied"
+				if c.Allowed {
+					verdict = "allowed"
+				}
+				fmt.Fprintf(&b, "%s %s: %s\n", c.Kind.Key, checkObject(c), verdict)
+				prefix = "  "
+			}
+			if c.By != nil {
+				fmt.Fprintf(&b, "%sdecided by: %s at %s: %s\n", prefix, c.By.Name(), acls.Doc.Pos(c.By.Entry.Node.Off), c.Explain())
+			} else {
+				where := "not set, true by default"
+				if acls.PermissiveNode != nil {
+					where = acls.Doc.Pos(acls.PermissiveNode.Off).String()
+				}
+				fmt.Fprintf(&b, "%sno entry matched: permissive=%t (%s)\n", prefix, acls.Permissive, where)
+			}
+			if len(c.Consulted) > 0 {
+				fmt.Fprintf(&b, "%sconsulted first, in order:\n", prefix)
+				for _, sk := range c.Consulted {
+					fmt.Fprintf(&b, "%s  %s at %s: %s\n", prefix, sk.Rule.Name(), acls.Doc.Pos(sk.Rule.Entry.Node.Off), sk.Reason)
+				}
+			}
+		}
+	}
+	writeNotes(&b, d.Notes)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func checkObject(c mesos.Check) string {
+	if c.Object == nil {
+		return "any " + strings.TrimSuffix(c.Kind.Object, "s")
+	}
+	return strings.TrimSuffix(c.Kind.Object, "s") + " " + strconvQuote(*c.Object)
+}
+
+func mesosJSON(acls *mesos.ACLs, req mesos.Request, d *mesos.Decision) any {
+	entry := func(r *mesos.Rule) *mesosEntryJSON {
+		if r == nil {
+			return nil
+		}
+		p := acls.Doc.Pos(r.Entry.Node.Off)
+		return &mesosEntryJSON{Entry: r.Entry.Name(), Role: r.Recursive, File: p.File, Line: p.Line, Column: p.Col}
+	}
+	out := struct {
+		Allowed    bool             `json:"allowed"`
+		Action     string           `json:"action"`
+		Principal  *string          `json:"principal"`
+		Objects    []string         `json:"objects"`
+		DecidedBy  *mesosEntryJSON  `json:"decidedBy"`
+		Permissive *bool            `json:"permissive"`
+		Notes      []string         `json:"notes"`
+		Checks     []mesosCheckJSON `json:"checks"`
+	}{Allowed: d.Allowed, Action: req.Kind.Key, Principal: req.Principal, Objects: req.Objects, Notes: d.Notes, Checks: []mesosCheckJSON{}}
+	if out.Objects == nil {
+		out.Objects = []string{}
+	}
+	if out.Notes == nil {
+		out.Notes = []string{}
+	}
+	if acls != nil {
+		out.Permissive = &acls.Permissive
+		if c := d.DecidedBy(); c != nil {
+			out.DecidedBy = entry(c.By)
+		}
+		for _, c := range d.Checks {
+			cj := mesosCheckJSON{Action: c.Kind.Key, Object: c.Object, Allowed: c.Allowed, DecidedBy: entry(c.By), Consulted: []mesosSkipJSON{}}
+			for _, sk := range c.Consulted {
+				cj.Consulted = append(cj.Consulted, mesosSkipJSON{*entry(sk.Rule), sk.Reason})
+			}
+			out.Checks = append(out.Checks, cj)
+		}
+	}
+	return out
+}

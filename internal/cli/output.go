@@ -1,0 +1,196 @@
+package cli
+
+import (
+	"bufio"
+	"errors"
+	"github.com/aclint/aclint/internal/safewrite"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/aclint/aclint/internal/engine"
+	"github.com/aclint/aclint/internal/output"
+	"github.com/aclint/aclint/internal/settings"
+)
+
+// outputTarget is one -o value: a format, and a file ("" for stdout).
+// outputTarget is one -o: a format and where it goes. inside is set for
+// an output the repository's .aclint.yaml names: the directory it must
+// stay in.
+type outputTarget struct{ format, path, inside string }
+
+// parseOutputs reads -o values of the form FORMAT or FORMAT=PATH. At most one
+// format may go to standard output.
+func parseOutputs(values []string) ([]outputTarget, error) {
+	var out []outputTarget
+	stdout := ""
+	for _, v := range values {
+		name, path, _ := strings.Cut(v, "=")
+		if _, ok := output.Formats[name]; !ok {
+			return nil, usageErr("invalid -o %q: formats are %s, optionally FORMAT=PATH", v, strings.Join(output.FormatNames(), ", "))
+		}
+		if strings.Contains(v, "=") && path == "" {
+			return nil, usageErr("invalid -o %q: give a file after =", v)
+		}
+		if path == "" {
+			if stdout != "" {
+				return nil, usageErr("-o %s and -o %s both write to standard output; send one to a file with FORMAT=PATH", stdout, name)
+			}
+			stdout = name
+		}
+		out = append(out, outputTarget{format: name, path: path})
+	}
+	return out, nil
+}
+
+// newReport fills in what every format needs besides the findings.
+func newReport(colored bool) *output.Report {
+	ver, _ := buildInfo()
+	wd, _ := os.Getwd()
+	return &output.Report{
+		Sources: output.Sources{},
+		Rules:   engine.Rules(),
+		Tool: output.Tool{Name: "aclint", Version: ver,
+			InformationURI: "https://github.com/aclint/aclint",
+			RulesURI:       rulesURI},
+		Root:    repoRoot(wd),
+		WorkDir: wd,
+		Color:   colored,
+	}
+}
+
+// repoRoot is the nearest directory at or above dir holding .git, or dir.
+func repoRoot(dir string) string {
+	for d := dir; d != ""; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	return dir
+}
+
+// writeOutputs writes the report in every requested format. Files are
+// written through a temporary file and renamed, so a reader never sees half
+// a report.
+func writeOutputs(s *streams, targets []outputTarget, rep *output.Report) error {
+	for _, t := range targets {
+		w := output.Formats[t.format]
+		if t.path == "" {
+			out := s.out
+			if rep.Color && t.format == "text" {
+				out = s.rawOut // its colours are escape sequences; report.Text made the rest printable
+			}
+			// one write per 64 KiB, not one per line of a finding
+			bw := bufio.NewWriterSize(out, 64<<10)
+			err := w(bw, rep)
+			if err == nil {
+				err = bw.Flush()
+			}
+			if err != nil {
+				return usageErr("writing %s output: %w", t.format, err)
+			}
+			continue
+		}
+		r := *rep
+		r.Color = false
+		fill := func(f io.Writer) error { return w(f, &r) }
+		var err error
+		switch {
+		case t.inside != "":
+			// named by the repository's .aclint.yaml: confined to it
+			err = safewrite.Inside(t.inside, t.path, fill)
+		case t.path == "/dev/stdout":
+			err = fill(s.out)
+		case t.path == "/dev/stderr":
+			err = fill(s.err)
+		default:
+			err = safewrite.Output(t.path, fill)
+		}
+		if err != nil {
+			return usageErr("writing %s output to %s: %w", t.format, t.path, err)
+		}
+	}
+	return nil
+}
+
+// settingsFinder gives each linted file its .aclint.yaml: the one named by
+// --config, or the nearest one above the file, read once per file.
+type settingsFinder struct {
+	explicit *settings.Settings
+	run      *settings.Settings // for run-wide defaults: fail-on, key, output
+	loaded   map[string]*settings.Settings
+}
+
+func newSettingsFinder(configFile, firstArg string) (*settingsFinder, error) {
+	f := &settingsFinder{loaded: map[string]*settings.Settings{}}
+	if configFile != "" {
+		s, err := settings.Load(configFile)
+		if err != nil {
+			return nil, settingsErr(configFile, err)
+		}
+		f.explicit, f.run = s, s
+		return f, nil
+	}
+	dir := "."
+	if firstArg != "-" {
+		if info, err := os.Stat(firstArg); err == nil && info.IsDir() {
+			dir = firstArg
+		} else {
+			dir = filepath.Dir(firstArg)
+		}
+	}
+	s, err := f.load(settings.Find(dir))
+	f.run = s
+	return f, err
+}
+
+func (f *settingsFinder) load(path string) (*settings.Settings, error) {
+	if path == "" {
+		return nil, nil
+	}
+	if s, ok := f.loaded[path]; ok {
+		return s, nil
+	}
+	s, err := settings.Load(path)
+	if err != nil {
+		return nil, settingsErr(path, err)
+	}
+	f.loaded[path] = s
+	return s, nil
+}
+
+func (f *settingsFinder) forFile(file string) (*settings.Settings, error) {
+	if f.explicit != nil {
+		return f.explicit, nil
+	}
+	if file == "<stdin>" {
+		return f.run, nil
+	}
+	return f.load(settings.Find(filepath.Dir(file)))
+}
+
+func settingsErr(path string, err error) error {
+	var se *settings.Error
+	if errors.As(err, &se) {
+		return usageErr("%w", err)
+	}
+	return usageErr("%s: %w", path, err)
+}
+
+// refusedErr is the usage error for input its system refuses: what is
+// wrong, the command that tells more, and the errors with their snippets.
+func refusedErr(name, why, more string, findings []engine.Finding, lines []string) error {
+	var errs []engine.Finding
+	for _, f := range findings {
+		if f.Severity == engine.Error {
+			errs = append(errs, f)
+		}
+	}
+	var b strings.Builder
+	_ = output.Text(&b, errs, output.Sources{name: lines}, false)
+	return usageErr("%s: %s; run '%s' for details:\n%s", name, why, more, strings.TrimRight(b.String(), "\n"))
+}

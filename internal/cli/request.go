@@ -1,0 +1,92 @@
+package cli
+
+import (
+	"errors"
+	"sort"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
+)
+
+// parseList reads a comma-separated flag value (--groups, --submitter-groups,
+// --subjects) the one way every command reads it: each entry trimmed of
+// blanks, empty entries dropped, so "etl-team, data-eng" is two groups.
+func parseList(s string) []string {
+	var out []string
+	for _, e := range strings.Split(s, ",") {
+		if e = strings.TrimSpace(e); e != "" {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// parseTags reads --tag KEY=VALUE flags; nil when none are given (the
+// request's tags are then unknown), so that an empty map always means a
+// request known to carry no tags.
+func parseTags(tags []string) (map[string]string, error) {
+	if len(tags) == 0 {
+		return nil, nil
+	}
+	out := map[string]string{}
+	for _, t := range tags {
+		k, v, ok := strings.Cut(t, "=")
+		if !ok || k == "" {
+			return nil, usageErr("--tag %q: write KEY=VALUE, e.g. --tag namespace=team-a", t)
+		}
+		out[k] = v
+	}
+	return out, nil
+}
+
+// answerErr turns a question without an answer into exit 2, with the flags
+// that supply what is missing.
+func answerErr(err error) error {
+	var qe *acl.QueryError
+	if errors.As(err, &qe) && qe.Tags != nil {
+		keys := make([]string, 0, len(qe.Tags))
+		for k := range qe.Tags {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		var flags []string
+		for _, k := range keys {
+			flags = append(flags, "--tag "+k+"="+qe.Tags[k])
+		}
+		return usageErr("%w (%s, or --pod with --namespace)", err, strings.Join(flags, " "))
+	}
+	return usageErr("%w", err)
+}
+
+// configFlags registers -f and --key, the config every YuniKorn question
+// is asked against, the same way in every command.
+
+// scopeFlags registers --partition, --under and --only-access, which narrow
+// an audit; rows says what --only-access leaves out.
+func scopeFlags(f *pflag.FlagSet, partition, under *string, onlyAccess *bool, rows string) {
+	f.StringVar(partition, "partition", "", "only this partition")
+	f.StringVar(under, "under", "", "only this queue and the queues below it")
+	f.BoolVar(onlyAccess, "only-access", false, "leave out "+rows)
+}
+
+// auditFlags are what the audits over a whole config (access, matrix) take
+// alike: the config, its scope, and the output format.
+type auditFlags struct {
+	files            []string
+	key, output      string
+	partition, under string
+	onlyAccess       bool
+}
+
+// register adds the flags; rows says what --only-access leaves out,
+// formats the -o values.
+func (a *auditFlags) register(s *streams, f *pflag.FlagSet, rows, formats string) {
+	s.configFlags(f, &a.files, &a.key)
+	scopeFlags(f, &a.partition, &a.under, &a.onlyAccess, rows)
+	f.StringVarP(&a.output, "output", "o", "text", "output format: "+formats)
+}
+
+// scope is the audit's acl.Scope.
+func (a *auditFlags) scope() acl.Scope { return acl.Scope{Partition: a.partition, Under: a.under} }

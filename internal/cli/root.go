@@ -1,0 +1,294 @@
+// Package cmd holds aclint's cobra commands: flags, wiring and output. The
+// decisions themselves live in pkg/.
+package cli
+
+import (
+	"github.com/aclint/aclint/internal/engine"
+	"github.com/aclint/aclint/internal/input"
+	_ "github.com/aclint/aclint/internal/systems"
+
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/mattn/go-isatty"
+	"github.com/spf13/cobra"
+
+	"github.com/aclint/aclint/internal/progress"
+)
+
+// Exit codes are part of the interface.
+const (
+	ExitOK    = 0 // lint: nothing reached --fail-on; check: allowed
+	ExitFail  = 1 // lint: a finding reached --fail-on; check: denied
+	ExitUsage = 2 // usage, I/O or input errors; check: the question has no answer
+)
+
+// exitError carries an exit code out of a command, and the error behind it
+// (printed as "aclint: <error>"; nil prints nothing). It unwraps to that
+// error, so a caller (a test, a language server) can still ask what failed.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return ""
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// usageErr is exit 2 with a message; %w keeps the cause it wraps.
+func usageErr(format string, args ...any) error {
+	return &exitError{code: ExitUsage, err: fmt.Errorf(format, args...)}
+}
+
+type streams struct {
+	in       io.Reader
+	out, err io.Writer
+	rawOut   io.Writer // standard output without the SafeWriter
+	// the SafeWriters, flushed at the end
+	safeOut, safeErr *engine.SafeWriter
+	guard            bool            // watch memory (the real process, not in-process tests)
+	rawErr           io.Writer       // standard error itself, for the progress line
+	meter            *progress.Meter // the progress line, while it runs
+	maxMemory        int64           // --max-memory, once the flags are read
+	server           serverFlags     // how --server is reached
+}
+
+// NewRoot builds the aclint command tree, for Execute and for generating
+// documentation (man pages, completion).
+func NewRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	root, _ := newRoot(stdin, stdout, stderr)
+	return root
+}
+
+func newRoot(stdin io.Reader, stdout, stderr io.Writer) (*cobra.Command, *streams) {
+	s := &streams{in: stdin, rawErr: stderr}
+	// everything written passes the progress line first (output and the
+	// line never share a row) and then a SafeWriter: text from the files
+	// aclint reads cannot drive the terminal or a CI log. rawOut skips the
+	// SafeWriter, for lint's colours, whose text is made printable first.
+	// Output to a terminal ends the progress line first; output to a file or
+	// a pipe (matrix -o csv > m.csv) runs under it.
+	term := isTerminal(stdout)
+	s.safeOut, s.safeErr = &engine.SafeWriter{W: stdout}, &engine.SafeWriter{W: stderr}
+	s.out = liveWriter{s.safeOut, stdout, s, term}
+	s.rawOut = liveWriter{stdout, stdout, s, term}
+	s.err = liveWriter{s.safeErr, stderr, s, true}
+	root := &cobra.Command{
+		Use:   "aclint",
+		Short: "Lint YuniKorn queue ACLs and answer access questions exactly as YuniKorn does",
+		Long: `aclint lints Apache YuniKorn queue configs (queues.yaml, raw or inside a ConfigMap)
+and answers "can this user submit to this queue, and why?" with the decision the
+scheduler itself would make.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(stdin)
+	root.SetOut(s.out)
+	root.SetErr(s.err)
+	root.PersistentFlags().Bool("no-progress", false, "never show progress on standard error (shown only on a terminal, after a second)")
+	root.PersistentFlags().String("max-memory", input.FormatSize(DefaultMaxMemory), "the most memory one run may use; past it aclint stops with a message and exit 2")
+	root.PersistentFlags().String("max-input-size", input.FormatSize(input.DefaultMaxSize), "the largest input aclint reads (a file, standard input, a gzipped ConfigMap value once inflated); larger is an error, exit 2")
+	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
+		v, _ := c.Flags().GetString("max-input-size")
+		n, err := input.ParseSize(v)
+		if err != nil {
+			return usageErr("--max-input-size: %w", err)
+		}
+		input.MaxSize = n
+		mv, _ := c.Flags().GetString("max-memory")
+		m, err := input.ParseSize(mv)
+		if err != nil {
+			return usageErr("--max-memory: %w", err)
+		}
+		s.maxMemory = m
+		if s.guard {
+			guardMemory(m, s.rawErr, os.Exit)
+		}
+		s.startProgress(c)
+		return nil
+	}
+	// --version prints what `aclint version` prints
+	root.Version, _ = buildInfo()
+	root.SetVersionTemplate(versionLine())
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usageErr("%w\nrun '%s --help' for usage", err, c.CommandPath())
+	})
+	root.AddCommand(newLintCmd(s), newCheckCmd(s), newPlaceCmd(s), newLimitsCmd(s), newWhoCanCmd(s), newAccessCmd(s), newMatrixCmd(s), newDiffCmd(s), newDriftCmd(s), newTestCmd(s), newReportCmd(s), newMesosCmd(s), newYTCmd(s), newYarnCmd(s), newConvertCmd(s), newRulesCmd(s), newLSPCmd(s), newSchemaCmd(s), newVersionCmd(s))
+	registerCompletions(root)
+	return root, s
+}
+
+// warnInput says on stderr which file of a directory search is not read.
+func (s *streams) warnInput(path, reason string) {
+	fmt.Fprintf(s.err, "aclint: warning: %s: %s\n", path, reason)
+}
+
+// Execute runs aclint with args and returns the exit code.
+func Execute(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return execute(args, stdin, stdout, stderr, false)
+}
+
+// Main is Execute for the aclint process itself, which also watches its
+// memory (--max-memory): a test calling Execute shares its process.
+func Main(args []string) int {
+	return execute(args, os.Stdin, os.Stdout, os.Stderr, true)
+}
+
+func execute(args []string, stdin io.Reader, stdout, stderr io.Writer, guard bool) int {
+	root, s := newRoot(stdin, stdout, stderr)
+	s.guard = guard
+	root.SetArgs(args)
+	err := root.Execute()
+	s.stopProgress()
+	defer s.safeErr.Flush()
+	s.safeOut.Flush()
+	if err == nil {
+		return ExitOK
+	}
+	// messages carry names from the files read: through the SafeWriter
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintf(s.err, "aclint: %s\n", ee.err)
+		}
+		return ee.code
+	}
+	fmt.Fprintf(s.err, "aclint: %v\n", err)
+	return ExitUsage
+}
+
+// useColor decides --color auto|always|never, honouring NO_COLOR for auto.
+func useColor(mode string, w io.Writer) (bool, error) {
+	switch mode {
+	case "always":
+		return true, nil
+	case "never":
+		return false, nil
+	case "auto":
+		if os.Getenv("NO_COLOR") != "" { // no-color.org: set and not empty
+			return false, nil
+		}
+		if f, ok := w.(interface{ Fd() uintptr }); ok {
+			return isatty.IsTerminal(f.Fd()) && os.Getenv("TERM") != "dumb", nil
+		}
+		return false, nil
+	}
+	return false, usageErr("invalid --color %q: use auto, always or never", mode)
+}
+
+// systemAuto lets each input's content say which system it is for.
+const systemAuto = "auto"
+
+// lintJob is one input and the system that lints it.
+type lintJob struct {
+	in  *engine.Input
+	sys engine.System
+}
+
+// collectLintInputs runs the input pipeline for lint and offers each input
+// to the systems in their registry order: the first that detects it takes
+// it, YuniKorn (last) the rest. --system names one system for every input
+// named on the command line; files found in a directory that it does not
+// detect are skipped.
+func collectLintInputs(s *streams, paths []string, verbose bool, system string) ([]lintJob, error) {
+	var forced engine.System
+	if system != systemAuto {
+		if forced = engine.LookupSystem(system); forced == nil {
+			// the fallback system first, as it reads what no other takes
+			names := []string{systemAuto, engine.Fallback().Name()}
+			for _, sys := range engine.Systems() {
+				if sys != engine.Fallback() {
+					names = append(names, sys.Name())
+				}
+			}
+			return nil, usageErr("invalid --system %q: use %s or %s", system, strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
+		}
+	}
+	skip := func(p, reason string) {
+		if verbose {
+			fmt.Fprintf(s.err, "aclint: skipping %s: %s\n", p, reason)
+		}
+	}
+	// every system's endings, also under --system: a file of another
+	// system found in a directory is then named as skipped (-v)
+	ins, err := input.Read(paths, input.Options{Stdin: s.in, Skip: skip, Warn: s.warnInput})
+	if err != nil {
+		return nil, usageErr("%w", err)
+	}
+	fallback := engine.Fallback()
+	var jobs []lintJob
+	for _, in := range ins {
+		var sys engine.System
+		switch {
+		case forced != nil && (in.Explicit || forced.Detect(in)):
+			sys = forced
+		case forced != nil:
+			skip(in.Path, "not the kind of file --system asks for")
+			continue
+		default:
+			sys = engine.SystemFor(in)
+			if sys == fallback && !sys.Detect(in) && !in.Explicit && strings.ToLower(filepath.Ext(in.Path)) == ".json" {
+				skip(in.Path, "neither a queue config nor a file of another system aclint checks")
+				continue
+			}
+		}
+		jobs = append(jobs, lintJob{in, sys})
+	}
+	// each input sees the others its system lints in this run
+	bySys := map[engine.System][]*engine.Input{}
+	for _, j := range jobs {
+		bySys[j.sys] = append(bySys[j.sys], j.in)
+	}
+	for _, j := range jobs {
+		j.in.Related = bySys[j.sys]
+	}
+	return jobs, nil
+}
+
+// checkFound refuses a command-line argument in which nothing was linted.
+func checkFound(paths []string, found map[string]bool, system string) error {
+	for _, p := range paths {
+		if found[p] || p == "-" || sameAsFound(p, found) {
+			continue
+		}
+		if g, ok := engine.LookupSystem(system).(engine.Guided); ok && system != systemAuto {
+			return usageErr("%s", g.NoneFound(p))
+		}
+		return usageErr("%s: nothing aclint reads found: %s", p, engine.Described())
+	}
+	return nil
+}
+
+// sameAsFound reports whether path is a file already linted under another
+// argument (the same file named twice, or through a link).
+func sameAsFound(path string, found map[string]bool) bool {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return false
+	}
+	if fi.IsDir() {
+		// a directory whose configs were named before it is not empty
+		dir, err := filepath.Abs(path)
+		for q := range found {
+			if abs, qerr := filepath.Abs(q); err == nil && qerr == nil && input.Within(dir, abs) {
+				return true
+			}
+		}
+		return false
+	}
+	for q := range found {
+		if qi, err := os.Stat(q); err == nil && os.SameFile(fi, qi) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,295 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/aclint/aclint/internal/input"
+	"github.com/aclint/aclint/internal/systems/yarn"
+)
+
+func newYarnCheckCmd(s *streams) *cobra.Command {
+	var (
+		files                  []string
+		groups, action, output string
+		quiet                  bool
+	)
+	c := &cobra.Command{
+		Use:   "check -f capacity-scheduler.xml|fair-scheduler.xml [-f yarn-site.xml] QUEUE USER",
+		Short: "Answer whether USER may submit to (or administer) a YARN queue, and which ACL decides it",
+		Long: `Answer a queue access question exactly as YARN's ResourceManager decides it with the
+Capacity Scheduler: a queue's ACL of the kind asked, or any ancestor's up the queue's
+path, allows (there is no deny); submitting is allowed to whoever may submit or
+administer. An unset ACL is '*' (everyone) on root and ' ' (no one) elsewhere. QUEUE is
+a full path (root.prod.etl) or a leaf name no other queue has.
+
+Queue ACLs count only when yarn.acl.enable is true (default false), which is read from
+yarn-site.xml: give it with a second -f. Without it, a question the ACLs allow is
+answered (allowed either way), and one they deny is not (exit 2).
+
+-f may also be a Fair Scheduler allocation file (<allocations>): its queues and their
+aclSubmitApps and aclAdministerApps, checked the same way. The Fair Scheduler checks
+them itself when it adds an application, whatever yarn.acl.enable says. QUEUE is then
+a full path (root.prod.etl, or prod.etl under root).
+
+Exit codes: 0 allowed, 1 denied, 2 error (a file Hadoop refuses, an unknown queue,
+an answer aclint cannot know, usage).`,
+		Example: `  aclint yarn check -f capacity-scheduler.xml -f yarn-site.xml root.prod.etl alice --groups data
+  aclint yarn check -f capacity-scheduler.xml -f yarn-site.xml etl bob --action admin -o json`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 2 {
+				return usageErr("yarn check needs QUEUE USER, got %d argument(s)\nrun 'aclint yarn check --help' for usage", len(args))
+			}
+			if len(files) == 0 {
+				return usageErr("yarn check needs the Capacity Scheduler's file: -f capacity-scheduler.xml (and -f yarn-site.xml)")
+			}
+			return nil
+		},
+		ValidArgsFunction: func(cmd *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+			if len(args) != 0 {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			return yarnQueueNames(files), cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var act yarn.Action
+			switch action {
+			case "submit":
+				act = yarn.Submit
+			case "admin", "administer":
+				act = yarn.Administer
+			default:
+				return usageErr("invalid --action %q: use submit or admin", action)
+			}
+			if err := checkOutput(output, "text", "json"); err != nil {
+				return err
+			}
+			setup, err := loadYarn(s, files)
+			if err != nil {
+				return err
+			}
+			q, err := setup.FindQueue(args[0])
+			if err != nil {
+				return usageErr("%w", err)
+			}
+			gs := parseList(groups)
+			ans := setup.Check(q, args[1], gs, act)
+			v := verdict{ok: ans.Known && ans.Allowed,
+				text: func(w io.Writer) error { return writeYarnText(w, setup, ans, args[1], gs, act) },
+				json: func() any { return yarnJSON(setup, ans, args[1], gs, act) }}
+			if !ans.Known {
+				v.code = ExitUsage
+			}
+			return writeVerdict(s, v, output, quiet)
+		},
+	}
+	f := c.Flags()
+	f.StringArrayVarP(&files, "file", "f", nil, "capacity-scheduler.xml, and yarn-site.xml for yarn.acl.enable (repeatable; - for standard input)")
+	f.StringVar(&groups, "groups", "", "the user's groups, comma-separated, as the ResourceManager's group mapping gives them")
+	f.StringVar(&action, "action", "submit", "submit or admin")
+	verdictFlags(f, &output, &quiet, "the question, the decision and the ACLs consulted")
+	return c
+}
+
+func aclText(q *yarn.Queue, a yarn.Action) string {
+	if q.From[a] == nil {
+		if q.Path == "root" {
+			return `not set: root's default "*" (everyone)`
+		}
+		return `not set: the default " " (no one)`
+	}
+	p := q.From[a]
+	return fmt.Sprintf("%q %s:%d:%d", p.Value, p.File, p.ValuePos.Line, p.ValuePos.Col)
+}
+
+// verbOn is the action with its object: "submit to" a queue, "administer" it.
+func verbOn(a yarn.Action) string {
+	if a == yarn.Submit {
+		return "submit to"
+	}
+	return "administer"
+}
+
+func writeYarnText(w io.Writer, s *yarn.Setup, ans yarn.Answer, user string, groups []string, a yarn.Action) error {
+	var b strings.Builder
+	who := user
+	if len(groups) > 0 {
+		who += " (groups " + strings.Join(groups, ", ") + ")"
+	}
+	switch {
+	case !ans.Known:
+		fmt.Fprintf(&b, "unknown: whether %s may %s %s: %s\n", who, verbOn(a), ans.Queue.Path, ans.Why)
+	case ans.ACLsOff:
+		where := "not set in the yarn-site.xml given (default false)"
+		if p := s.ACLEnableFrom; p != nil {
+			where = fmt.Sprintf("%q at %s:%d:%d", p.Value, p.File, p.ValuePos.Line, p.ValuePos.Col)
+		}
+		fmt.Fprintf(&b, "allowed: %s may %s %s\n  yarn.acl.enable is %s: YARN checks no queue ACL\n", who, verbOn(a), ans.Queue.Path, where)
+	case ans.Allowed:
+		d := ans.Decision
+		kind, name, _ := d.Queue.ACL[d.Action].Grant(user, groups)
+		entry := kind + " " + name
+		if kind == "everyone" {
+			entry = "everyone (*)"
+		}
+		fmt.Fprintf(&b, "allowed: %s may %s %s\n  by %s of %s, %s: %s\n", who, verbOn(a), ans.Queue.Path, s.ACLName(d.Action), d.Queue.Path, entry, aclText(d.Queue, d.Action))
+		if d.Action != a {
+			b.WriteString("  (administering a queue lets one submit to it)\n")
+		}
+	default:
+		fmt.Fprintf(&b, "denied: %s may not %s %s\n", who, verbOn(a), ans.Queue.Path)
+	}
+	if !ans.Allowed || !ans.Known {
+		b.WriteString("  ACLs consulted, from the queue up:\n")
+		kinds := []yarn.Action{a}
+		if a == yarn.Submit {
+			kinds = append(kinds, yarn.Administer)
+		}
+		for _, k := range kinds {
+			for _, q := range ans.Decision.Consulted {
+				fmt.Fprintf(&b, "    %s %s: %s\n", q.Path, s.ACLName(k), aclText(q, k))
+			}
+		}
+	}
+	if notes := yarnNotes(s, ans, a); len(notes) > 0 {
+		b.WriteString("notes:\n")
+		for _, n := range notes {
+			fmt.Fprintf(&b, "  - %s\n", n)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// yarnNotes are what an answer's verdict does not say: a submission to a
+// parent queue is rejected whatever the ACLs say.
+func yarnNotes(s *yarn.Setup, ans yarn.Answer, a yarn.Action) []string {
+	notes := []string{}
+	if a == yarn.Submit && ans.Queue.IsParentQueue() {
+		notes = append(notes, yarn.ParentQueueNote(ans.Queue, s.FS))
+	}
+	return notes
+}
+
+type yarnACLJSON struct {
+	Queue string `json:"queue"`
+	ACL   string `json:"acl"`
+	// Kind and Entry: in decidedBy, the entry that lets the user in
+	// ("user", "group" or "everyone", and the name)
+	Kind   string  `json:"kind,omitempty"`
+	Entry  string  `json:"entry,omitempty"`
+	Value  *string `json:"value"` // null: not set, the default applies
+	File   string  `json:"file,omitempty"`
+	Line   int     `json:"line,omitempty"`
+	Column int     `json:"column,omitempty"`
+}
+
+func yarnACL(s *yarn.Setup, q *yarn.Queue, a yarn.Action) yarnACLJSON {
+	j := yarnACLJSON{Queue: q.Path, ACL: s.ACLName(a)}
+	if p := q.From[a]; p != nil {
+		v := p.Value
+		j.Value, j.File, j.Line, j.Column = &v, p.File, p.ValuePos.Line, p.ValuePos.Col
+	}
+	return j
+}
+
+type yarnCheckJSON struct {
+	// Allowed is check's field: true or false, and null when the answer
+	// is not known (Verdict unknown), so that a script reading it alone
+	// never takes "not known" for an answer
+	Allowed *bool `json:"allowed"`
+	// DecidingQueue is the queue whose ACL lets the user in (null when
+	// none does, or when ACLs are off)
+	DecidingQueue *string       `json:"decidingQueue"`
+	Queue         string        `json:"queue"`
+	User          string        `json:"user"`
+	Groups        []string      `json:"groups"`
+	Action        string        `json:"action"`
+	Verdict       string        `json:"verdict"` // allow, deny or unknown
+	ACLEnable     *bool         `json:"aclEnable"`
+	DecidedBy     *yarnACLJSON  `json:"decidedBy"`
+	Consulted     []yarnACLJSON `json:"consulted"`
+	Why           string        `json:"why,omitempty"`
+	// ParentQueue: YARN runs no application in the queue, whatever the
+	// verdict on its ACLs
+	ParentQueue bool     `json:"parentQueue"`
+	Notes       []string `json:"notes"`
+}
+
+func yarnJSON(s *yarn.Setup, ans yarn.Answer, user string, groups []string, a yarn.Action) yarnCheckJSON {
+	j := yarnCheckJSON{Queue: ans.Queue.Path, User: user, Groups: groups, Action: a.String(), Consulted: []yarnACLJSON{}, Why: ans.Why,
+		ParentQueue: ans.Queue.IsParentQueue(), Notes: yarnNotes(s, ans, a)}
+	if j.Groups == nil {
+		j.Groups = []string{}
+	}
+	if s.Known {
+		v := s.ACLEnable
+		j.ACLEnable = &v
+	}
+	switch {
+	case !ans.Known:
+		j.Verdict = "unknown"
+	case ans.Allowed:
+		j.Verdict = "allow"
+	default:
+		j.Verdict = "deny"
+	}
+	if ans.Known {
+		v := ans.Allowed
+		j.Allowed = &v
+	}
+	if ans.Known && ans.Allowed && !ans.ACLsOff {
+		dq := ans.Decision.Queue.Path
+		j.DecidingQueue = &dq
+		d := yarnACL(s, ans.Decision.Queue, ans.Decision.Action)
+		d.Kind, d.Entry, _ = ans.Decision.Queue.ACL[ans.Decision.Action].Grant(user, groups)
+		j.DecidedBy = &d
+	}
+	kinds := []yarn.Action{a}
+	if a == yarn.Submit {
+		kinds = append(kinds, yarn.Administer)
+	}
+	for _, k := range kinds {
+		for _, q := range ans.Decision.Consulted {
+			j.Consulted = append(j.Consulted, yarnACL(s, q, k))
+		}
+	}
+	return j
+}
+
+// yarnQueueNames are the queues of the files -f names, for completion: the
+// tree as the scheduler builds it, whether or not it would start with it;
+// nothing when a file cannot be read.
+func yarnQueueNames(files []string) []string {
+	var confs []*yarn.Conf
+	var fs *yarn.CS
+	for _, f := range files {
+		data, err := input.ReadFile(f)
+		if err != nil {
+			return nil
+		}
+		if yarn.IsAllocationFile(data) {
+			if fs, err = yarn.ReadFS(f, data); err != nil {
+				return nil
+			}
+			continue
+		}
+		c, err := yarn.ReadConf(f, data)
+		if err != nil {
+			return nil
+		}
+		confs = append(confs, c)
+	}
+	setup := yarn.NewSetup(confs)
+	if fs != nil {
+		setup = yarn.NewFSSetup(fs, confs)
+	}
+	var out []string
+	for _, q := range setup.Queues() {
+		out = append(out, q.Path)
+	}
+	return out
+}

@@ -1,0 +1,480 @@
+// Package convert turns another scheduler's queue access into a YuniKorn
+// queues.yaml and proves what it kept: it asks both systems, through
+// aclint's own models of them, every access question that can tell them
+// apart, and reports each answer that differs. It stands on the systems
+// (internal/systems/yarn, internal/systems/yunikorn, internal/systems/yunikorn/acl); cmd only runs it.
+package convert
+
+import (
+	"bytes"
+	"fmt"
+	"maps"
+	"slices"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/aclint/aclint/internal/systems/yarn"
+	"github.com/aclint/aclint/internal/systems/yunikorn"
+	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
+	"github.com/aclint/aclint/internal/systems/yunikorn/config"
+)
+
+// Result is a conversion: the YuniKorn config, what differs in access and
+// what was not converted.
+type Result struct {
+	YAML []byte
+	// Differences are the access answers YuniKorn gives differently from
+	// YARN, each for one queue, action and principal.
+	Differences []Difference
+	// NotConverted lists what the YuniKorn config does not carry, with
+	// where it is written: capacities, placement, preemption, queues
+	// whose names YuniKorn refuses.
+	NotConverted []string
+	// Notes say what the conversion assumed.
+	Notes []string
+	// dropped are the queues left out whose access YARN gives someone:
+	// each answer YARN gives there is lost, and so a difference
+	dropped []*yarn.Queue
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// Stopped reports whether YARN takes no application in q: its state, or an
+// ancestor's, is STOPPED (yarn.scheduler.capacity.<path>.state, read
+// trimmed and in upper case by CapacitySchedulerConfiguration.getConfiguredState).
+func Stopped(s *yarn.Setup, q *yarn.Queue) bool {
+	if s.FS {
+		return false
+	}
+	for x := q; x != nil; x = x.Parent {
+		if p, ok := s.Conf.Get(yarn.CSPrefix + x.Path + ".state"); ok && strings.EqualFold(strings.TrimSpace(p.Value), "STOPPED") {
+			return true
+		}
+	}
+	return false
+}
+
+// Difference is one access answer that differs.
+type Difference struct {
+	Queue     string
+	Action    yarn.Action
+	Principal string // "user alice", "group data", "everyone"
+	YARN      bool
+	YuniKorn  bool
+	Why       string
+}
+
+func (d Difference) String() string {
+	verb := map[bool]string{true: "may", false: "may not"}
+	return fmt.Sprintf("%s %s: YARN: %s %s, YuniKorn: %s %s%s", d.Queue, d.Action, d.Principal, verb[d.YARN], d.Principal, verb[d.YuniKorn], d.Why)
+}
+
+// probe names are the user and group that stand for "someone no ACL names":
+// chosen so that no real ACL names them.
+const probeUser, probeGroup = "aclint-probe-user", "aclint-probe-group"
+
+// FromYARN converts a YARN setup (Capacity or Fair Scheduler) into a
+// YuniKorn config of one partition, default, with the queue tree and every
+// queue's submit and admin ACL as YARN reads them: root's defaults written
+// out (* in YARN, nothing in YuniKorn), and when yarn.acl.enable is off
+// (Capacity Scheduler), everyone let in at root, as YARN then lets everyone
+// in. It then compares the two.
+func FromYARN(s *yarn.Setup) (*Result, error) {
+	if !s.FS && !s.Known {
+		return nil, fmt.Errorf("yarn.acl.enable is not known: give yarn-site.xml with -f (queue ACLs count only when it is true; default false)")
+	}
+	if s.CS.Root.Name != "root" {
+		return nil, fmt.Errorf("the allocation file's root queue is named %q: the Fair Scheduler places it by comparing with \"root\" ignoring case, but its queues are then named %s.*, which aclint does not convert", s.CS.Root.Name, s.CS.Root.Name)
+	}
+	if s.CS.Truncated {
+		return nil, fmt.Errorf("the queue tree is deeper or larger than aclint reads: not converted")
+	}
+	r := &Result{}
+	aclsOff := !s.FS && !s.ACLEnable
+	if aclsOff {
+		r.Notes = append(r.Notes, "yarn.acl.enable is false: YARN checks no queue ACL, so root lets everyone submit and administer in the YuniKorn config")
+	}
+	if len(s.Unknown) > 0 {
+		return nil, fmt.Errorf("%s; the conversion would not be proven", s.Unknown[0])
+	}
+	var substituted []string
+	s.CS.Walk(func(q *yarn.Queue) {
+		for _, a := range []yarn.Action{yarn.Submit, yarn.Administer} {
+			if p := q.From[a]; q.Unknown[a] && p != nil {
+				substituted = append(substituted, fmt.Sprintf("%s of %s (%s:%d:%d)", s.ACLName(a), q.Path, p.File, p.ValuePos.Line, p.ValuePos.Col))
+			}
+		}
+	})
+	if len(substituted) > 0 {
+		return nil, fmt.Errorf("%s %s ${...}, which Hadoop's Configuration substitutes from settings and system properties aclint does not have: who YARN lets in there is not known, so the conversion would not be proven; write the ACL out", strings.Join(substituted, ", "), plural(len(substituted), "uses", "use"))
+	}
+	root := queueNode(s, s.CS.Root, aclsOff, r)
+	doc := mapping("partitions", &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{
+		mapping("name", str("default"), "queues", &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{root}}),
+	}})
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(doc); err != nil {
+		return nil, err
+	}
+	out := buf.Bytes()
+	r.YAML = append([]byte("# Converted from YARN by aclint convert yarn: queues and their submit and admin ACLs only.\n"), out...)
+	r.NotConverted = append(r.NotConverted, notConverted(s)...)
+	if hasGroupACL(s) {
+		r.Notes = append(r.Notes, "the YuniKorn config has no usergroupresolver, so YuniKorn gives a user whose request carries no groups their own name as their only group: such a user named like a group these ACLs name gets that group's access, which YARN (with Hadoop's group mapping) would not give; set partitions[].usergroupresolver, or make sure requests carry their groups")
+	}
+	diffs, err := compare(s, r.YAML, r.dropped)
+	if err != nil {
+		return nil, err
+	}
+	r.Differences = diffs
+	return r, nil
+}
+
+func str(v string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Value: v} }
+
+// mapping builds a YAML mapping from keys and values, in the order given.
+func mapping(kv ...any) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.MappingNode}
+	for i := 0; i+1 < len(kv); i += 2 {
+		n.Content = append(n.Content, str(kv[i].(string)), kv[i+1].(*yaml.Node))
+	}
+	return n
+}
+
+// queueNode is a queue of the YuniKorn config: name, parent, submitacl,
+// adminacl, queues, in that order.
+func queueNode(s *yarn.Setup, q *yarn.Queue, aclsOff bool, r *Result) *yaml.Node {
+	n := mapping("name", str(q.Name))
+	var kids []*yaml.Node
+	seen := map[string]string{}
+	for _, c := range q.Children {
+		if c.Repeat {
+			continue
+		}
+		if Stopped(s, c) {
+			r.NotConverted = append(r.NotConverted, fmt.Sprintf("queue %s: STOPPED in YARN, which takes no application there; left out, so YuniKorn has no such queue and takes none either", c.Path))
+			continue
+		}
+		if !acl.ValidQueueName(c.Name) {
+			r.NotConverted = append(r.NotConverted, fmt.Sprintf("queue %s: YuniKorn refuses the name %q (queue names are 1 to 64 of a-z A-Z 0-9 _ : # / @ -), so it and the queues below it are left out, and whoever YARN lets in there loses that access", c.Path, c.Name))
+			r.dropped = append(r.dropped, c)
+			continue
+		}
+		if prev, ok := seen[strings.ToLower(c.Name)]; ok {
+			r.NotConverted = append(r.NotConverted, fmt.Sprintf("queue %s: YuniKorn's queue names ignore case, and %s is already there, so it and the queues below it are left out, and whoever YARN lets in there loses that access", c.Path, prev))
+			r.dropped = append(r.dropped, c)
+			continue
+		}
+		seen[strings.ToLower(c.Name)] = c.Path
+		kids = append(kids, queueNode(s, c, aclsOff, r))
+	}
+	if len(kids) == 0 && (q.Parent == nil || q.MarkedParent) {
+		n.Content = append(n.Content, str("parent"), &yaml.Node{Kind: yaml.ScalarNode, Value: "true", Tag: "!!bool"})
+	}
+	for _, a := range []yarn.Action{yarn.Submit, yarn.Administer} {
+		key := "submitacl"
+		if a == yarn.Administer {
+			key = "adminacl"
+		}
+		v, ok := yuniKornACL(q.ACL[a])
+		if aclsOff {
+			v, ok = "", false
+			if q == s.CS.Root {
+				v, ok = "*", true
+			}
+		}
+		if ok && !(aclsOff && q == s.CS.Root) {
+			if where := openAbove(q, a, aclsOff); where != "" {
+				// an ancestor lets everyone in: the ACL has no effect in
+				// YARN either, and YuniKorn would flag it (shadowed-acl)
+				r.NotConverted = append(r.NotConverted, fmt.Sprintf("%s of %s: it has no effect, as %s lets everyone in (in YARN too)", s.ACLName(a), q.Path, where))
+				continue
+			}
+		}
+		if ok {
+			n.Content = append(n.Content, str(key), &yaml.Node{Kind: yaml.ScalarNode, Value: v, Style: yaml.DoubleQuotedStyle})
+		}
+	}
+	if len(kids) > 0 {
+		n.Content = append(n.Content, str("queues"), &yaml.Node{Kind: yaml.SequenceNode, Content: kids})
+	}
+	return n
+}
+
+// openAbove names the ACL above q (or q's own admin ACL, for submitting)
+// that lets everyone act, or "".
+func openAbove(q *yarn.Queue, a yarn.Action, aclsOff bool) string {
+	if a == yarn.Submit && q.ACL[yarn.Administer].All && !aclsOff {
+		return q.Path + " admin ACL"
+	}
+	for x := q.Parent; x != nil; x = x.Parent {
+		if aclsOff && x.Parent == nil {
+			return x.Path + " (yarn.acl.enable is false)"
+		}
+		if x.ACL[a].All {
+			return x.Path + " " + a.String() + " ACL"
+		}
+		if a == yarn.Submit && x.ACL[yarn.Administer].All {
+			return x.Path + " admin ACL"
+		}
+	}
+	return ""
+}
+
+// yuniKornACL writes a YARN ACL in YuniKorn's grammar: "*", or users, one
+// space, groups.
+func yuniKornACL(a yarn.ACL) (string, bool) {
+	if a.All {
+		return "*", true
+	}
+	// only the names YuniKorn's ACL parser keeps: the others it would drop
+	// silently (and aclint lint would warn about them); the comparison
+	// reports each
+	var users, groups []string
+	for _, n := range a.UserNames() {
+		if acl.IsUserName(n) {
+			users = append(users, n)
+		}
+	}
+	for _, n := range a.GroupNames() {
+		if acl.IsGroupName(n) {
+			groups = append(groups, n)
+		}
+	}
+	switch {
+	case len(users) == 0 && len(groups) == 0:
+		return "", false
+	case len(groups) == 0:
+		return strings.Join(users, ","), true
+	}
+	return strings.Join(users, ",") + " " + strings.Join(groups, ","), true
+}
+
+// notConverted lists the scheduler and queue settings the YuniKorn config
+// does not carry: every yarn.scheduler.capacity. key but the queue lists
+// and the queue ACLs, per-queue keys counted by their setting and global
+// keys by their own names. The ResourceManager's other settings
+// (yarn-site.xml's) are not the scheduler's and are not listed.
+func notConverted(s *yarn.Setup) []string {
+	var out []string
+	if s.FS {
+		return []string{"the allocation file's settings other than queues and their aclSubmitApps and aclAdministerApps (resources, weights, policies, placement, preemption, reservations) are not converted"}
+	}
+	counts := map[string]int{}
+	for _, p := range s.Conf.Props {
+		name := p.Name
+		if !strings.HasPrefix(name, yarn.CSPrefix) || p.Ignored || p.Overridden {
+			continue
+		}
+		rest := name[len(yarn.CSPrefix):]
+		for _, a := range []yarn.Action{yarn.Submit, yarn.Administer} {
+			if path, ok := strings.CutSuffix(rest, "."+a.Key()); ok && strings.HasPrefix(path, "root") && s.CS.ByPath[path] == nil {
+				out = append(out, fmt.Sprintf("%s of %s: no such queue in the tree, so YARN never reads it", a.Key(), path))
+			}
+		}
+		if strings.HasSuffix(rest, ".queues") || strings.HasSuffix(rest, "."+yarn.Submit.Key()) || strings.HasSuffix(rest, "."+yarn.Administer.Key()) {
+			continue
+		}
+		kind := name // a global setting, by its own name
+		if i := strings.LastIndexByte(rest, '.'); i > 0 && s.CS.ByPath[rest[:i]] != nil {
+			kind = yarn.CSPrefix + "<queue>." + rest[i+1:]
+		} else if _, setting, ok := queueSetting(s, rest); ok {
+			kind = yarn.CSPrefix + "<queue>." + setting
+		}
+		counts[kind]++
+	}
+	keys := make([]string, 0, len(counts))
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		out = append(out, fmt.Sprintf("%s (%d): not converted", k, counts[k]))
+	}
+	return out
+}
+
+// queueSetting splits a key below yarn.scheduler.capacity. into the
+// longest queue path it starts with and the setting after it
+// (root.a.accessible-node-labels.x.capacity: root.a and
+// accessible-node-labels.x.capacity).
+func queueSetting(s *yarn.Setup, rest string) (string, string, bool) {
+	best := ""
+	for i := 0; i < len(rest); i++ {
+		if rest[i] == '.' && s.CS.ByPath[rest[:i]] != nil {
+			best = rest[:i]
+		}
+	}
+	if best == "" {
+		return "", "", false
+	}
+	return best, rest[len(best)+1:], true
+}
+
+// compare asks both systems every question that can tell them apart: for
+// each queue both have and each action, every user and group any ACL of
+// either names, alone; each name that is both a user and a group, as a user
+// with no groups (YARN then lets in only by user, while YuniKorn's resolver
+// gives a user without groups their own name as a group); and someone no
+// ACL names. Access is an
+// OR over the user and each of their groups in both systems, so these
+// answers decide every other. The wildcard is no one's name. A queue left
+// out for its name loses whatever YARN grants there.
+func compare(s *yarn.Setup, text []byte, dropped []*yarn.Queue) ([]Difference, error) {
+	doc := config.Parse("converted.yaml", text)
+	cfg := config.Decode(doc)
+	if errs := yunikorn.Errors(cfg); len(errs) > 0 {
+		return nil, fmt.Errorf("the converted config is refused by YuniKorn (an aclint bug, please report it): %s", errs[0].Message)
+	}
+	pol := acl.NewPolicy(cfg)
+	users, groups := map[string]bool{}, map[string]bool{}
+	var paths []string
+	for path, q := range s.CS.ByPath {
+		paths = append(paths, path)
+		for _, a := range []yarn.Action{yarn.Submit, yarn.Administer} {
+			for _, n := range q.ACL[a].UserNames() {
+				users[n] = true
+			}
+			for _, n := range q.ACL[a].GroupNames() {
+				groups[n] = true
+			}
+		}
+	}
+	sort.Strings(paths)
+	// and the names of the YuniKorn config's ACLs
+	for _, part := range cfg.Partitions {
+		part.Root.Walk(func(q *config.Queue) {
+			for _, v := range []string{q.SubmitACL.Value, q.AdminACL.Value} {
+				for _, e := range acl.Parse(v).Entries {
+					if e.Kind == acl.Group {
+						groups[e.Name] = true
+					} else {
+						users[e.Name] = true
+					}
+				}
+			}
+		})
+	}
+	delete(users, "*") // "*,erin" lets everyone in: no one is named *
+	delete(groups, "*")
+	// a name that is a user in one ACL and a group in another, asked as a
+	// user without groups: YuniKorn's default resolver gives them their
+	// own name as a group, YARN does not
+	bare := map[string]bool{}
+	for n := range users {
+		if groups[n] {
+			bare[n] = true
+		}
+	}
+	lost := map[string]bool{}
+	for _, q := range dropped {
+		var walk func(x *yarn.Queue)
+		walk = func(x *yarn.Queue) {
+			lost[x.Path] = true
+			for _, c := range x.Children {
+				walk(c)
+			}
+		}
+		walk(q)
+	}
+	var out []Difference
+	for _, path := range paths {
+		converted := inConverted(cfg, path)
+		if !converted && !lost[path] {
+			continue // stopped, or not converted for a reason listed
+		}
+		for _, a := range []yarn.Action{yarn.Submit, yarn.Administer} {
+			ask := func(principal, user string, gs []string) {
+				yd := s.CS.Decide(path, user, gs, a)
+				yAllowed := yd.Allowed || (!s.FS && !s.ACLEnable)
+				if !converted {
+					if yAllowed {
+						out = append(out, Difference{Queue: path, Action: a, Principal: principal, YARN: true, YuniKorn: false, Why: " (the queue is not converted: its name, or a parent's, is one YuniKorn refuses or already has)"})
+					}
+					return
+				}
+				action := acl.Submit
+				if a == yarn.Administer {
+					action = acl.Admin
+				}
+				kd, err := pol.Decide(acl.Query{Partition: "default", Queue: path, User: user, Groups: gs, Action: action})
+				kAllowed := err == nil && kd.Allowed
+				if yAllowed != kAllowed {
+					why := ""
+					switch {
+					case err != nil:
+						why = ": " + err.Error()
+					case !kAllowed:
+						why = whyDenied(user, gs)
+					case gs == nil:
+						why = fmt.Sprintf(" (without groups, YuniKorn's default resolver gives user %s the group %s, which the ACL names; YARN has no such group for them)", quoted(user), quoted(user))
+					}
+					out = append(out, Difference{Queue: path, Action: a, Principal: principal, YARN: yAllowed, YuniKorn: kAllowed, Why: why})
+				}
+			}
+			for _, u := range slices.Sorted(maps.Keys(users)) {
+				ask("user "+quoted(u), u, []string{probeGroup})
+			}
+			for _, g := range slices.Sorted(maps.Keys(groups)) {
+				ask("group "+quoted(g), probeUser, []string{g})
+			}
+			for _, n := range slices.Sorted(maps.Keys(bare)) {
+				if !acl.IsUserName(n) {
+					continue // YuniKorn rejects such a user before any ACL: asked above
+				}
+				ask("user "+quoted(n)+" with no groups", n, nil)
+			}
+			ask("everyone else", probeUser, []string{probeGroup})
+		}
+	}
+	return out, nil
+}
+
+// whyDenied says why YuniKorn lets no such name in, when its ACL parser
+// drops it.
+func whyDenied(user string, groups []string) string {
+	if user != probeUser && !acl.IsUserName(user) {
+		return " (YuniKorn's ACL parser drops the user name)"
+	}
+	for _, g := range groups {
+		if g != probeGroup && !acl.IsGroupName(g) {
+			return " (YuniKorn's ACL parser drops the group name)"
+		}
+	}
+	return ""
+}
+
+func quoted(s string) string {
+	if strings.ContainsAny(s, " \t\n\r\"") || s == "" {
+		return fmt.Sprintf("%q", s)
+	}
+	return s
+}
+
+func inConverted(cfg *config.Config, path string) bool {
+	if len(cfg.Partitions) == 0 {
+		return false
+	}
+	q, missing, err := acl.FindQueue(cfg.Partitions[0].Root, path)
+	return err == nil && len(missing) == 0 && q != nil
+}
+
+// hasGroupACL reports whether an ACL of the tree names a group.
+func hasGroupACL(s *yarn.Setup) bool {
+	found := false
+	s.CS.Walk(func(q *yarn.Queue) {
+		for _, a := range []yarn.Action{yarn.Submit, yarn.Administer} {
+			found = found || len(q.ACL[a].GroupNames()) > 0
+		}
+	})
+	return found
+}

@@ -1,0 +1,345 @@
+// Package lint is aclint's neutral engine: severities, positions and edits,
+// findings, rule metadata and the one registry of every system's rules, the
+// rule runner, inline suppressions, and the "did you mean" helper. It knows
+// no system: YuniKorn, Mesos and YTsaurus (internal/systems/yunikorn, internal/systems/mesos,
+// internal/systems/ytsaurus) register their rules here and plug in as Systems.
+//
+// Every rule carries its own documentation (a summary, an explanation, an
+// input that triggers it and its fix), so docs/rules.md and `aclint rules`
+// are generated from the same place the check lives.
+package engine
+
+import (
+	"fmt"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Severity has one meaning across the tool and every system it checks.
+type Severity int
+
+const (
+	// Info is advice.
+	Info Severity = iota
+	// Warning: the system accepts the input, but it does something other
+	// than what it appears to say.
+	Warning
+	// Error: the system refuses the input (YuniKorn at start or as an
+	// update, Mesos at start, YTsaurus on set @acl).
+	Error
+)
+
+func (s Severity) String() string {
+	switch s {
+	case Error:
+		return "error"
+	case Warning:
+		return "warning"
+	}
+	return "info"
+}
+
+// ParseSeverity reads a severity name.
+func ParseSeverity(s string) (Severity, error) {
+	switch s {
+	case "error":
+		return Error, nil
+	case "warning":
+		return Warning, nil
+	case "info":
+		return Info, nil
+	}
+	return 0, fmt.Errorf("unknown severity %q: use error, warning or info", s)
+}
+
+// MarshalText writes the severity name in JSON output.
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// Position is a place in a file a person opens: 1-based line and column
+// (in characters).
+type Position struct {
+	File string
+	Line int
+	Col  int
+	// Inner, when set, says where the value sits inside an embedded input
+	// that cannot be mapped character by character onto the outer file (a
+	// gzipped ConfigMap value, a folded scalar).
+	Inner string
+}
+
+func (p Position) String() string {
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+}
+
+// Edit replaces the text from Start up to End (exclusive, on one line) with
+// New.
+type Edit struct {
+	Start, End Position
+	New        string
+}
+
+// Comment is one comment of a linted file, for inline suppressions.
+type Comment struct {
+	Text string // without the comment marker
+	Pos  Position
+}
+
+// Finding is one problem at one place.
+type Finding struct {
+	Rule     string
+	Severity Severity
+	Pos      Position
+	Message  string
+	Hint     string
+	// Fix is the edit that certainly fixes the finding, when there is one.
+	Fix *Edit
+	// Unsafe, for a fix, says how it changes who has access; "" for a safe
+	// fix. Unsafe fixes run only when asked for (--unsafe-fixes).
+	Unsafe string
+	// Alternatives are the fixes of a finding that can be read more than
+	// one way: no single edit is what the author plainly meant, so Fix is
+	// nil, --fix applies none of them, and each says what it grants. An
+	// editor offers each as its own action.
+	Alternatives []Alternative
+	// Related are the other places a finding points to (the ACL that
+	// shadows it, the first of two duplicates): an editor shows them with
+	// the finding.
+	Related []Related
+}
+
+// Related is a second place of a finding, with what is there.
+type Related struct {
+	Pos     Position
+	Message string
+}
+
+// Alternative is one of several fixes of a finding, each unsafe: choosing
+// it decides who has access.
+type Alternative struct {
+	Edit   Edit
+	Grants string // what the config grants with this fix
+}
+
+// Rule is one check with its documentation.
+type Rule struct {
+	Name     string
+	Severity Severity
+	// Summary is one line: what the rule finds.
+	Summary string
+	// Doc explains why it matters, in Markdown.
+	Doc string
+	// Bad is an input that triggers the rule; Good is the same input fixed.
+	// The documentation shows aclint's real output on Bad. For LDAP rules
+	// (LDAP true) they list the settings directory instead, one
+	// "File: value" line per file.
+	Bad, Good string
+	LDAP      bool
+	// Fixes says that the rule's findings carry an edit (Finding.Fix, or
+	// Alternatives) where the file can be edited in place: --fix applies
+	// them and says why when it cannot.
+	Fixes bool
+	// System is the name of the system the rule checks.
+	System string
+	// Check runs the rule over one parsed input; state is what the system
+	// hands its rules (YuniKorn: the decoded config and its ACL index).
+	Check func(state any, report func(Finding))
+	// Source says what reports the rule's findings when Check is nil: the
+	// system's parser or decoder, the suppression comments, ...
+	Source string
+}
+
+var (
+	registry []*Rule
+	byName   = map[string]*Rule{}
+)
+
+// Register adds a rule to the registry. Names are unique across systems.
+func Register(r *Rule) *Rule {
+	if _, dup := byName[r.Name]; dup {
+		panic("lint: rule registered twice: " + r.Name)
+	}
+	if r.Check == nil && r.Source == "" {
+		panic("lint: rule " + r.Name + " has neither a check nor a source")
+	}
+	registry = append(registry, r)
+	byName[r.Name] = r
+	return r
+}
+
+// Rules returns every registered rule, sorted by name.
+func Rules() []*Rule {
+	out := append([]*Rule(nil), registry...)
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// RulesOf returns a system's rules, sorted by name.
+func RulesOf(system string) []*Rule {
+	var out []*Rule
+	for _, r := range Rules() {
+		if r.System == system {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Typed is the one way a system's rule reads the state its system hands
+// the rules: check takes the state as its own type S. A state of another
+// type (a rule run over another system's input) checks nothing.
+func Typed[S any](check func(state S, report func(Finding))) func(any, func(Finding)) {
+	return func(state any, report func(Finding)) {
+		if s, ok := state.(S); ok {
+			check(s, report)
+		}
+	}
+}
+
+// Refusals keeps the items whose rule has severity error, in order: the
+// reasons a system refuses an input, from the issues its reader noted
+// (rule gives an item's rule name). Every system asks it the same way.
+func Refusals[T any](items []T, rule func(T) string) []T {
+	var out []T
+	for _, it := range items {
+		if r := Lookup(rule(it)); r != nil && r.Severity == Error {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// Lookup finds a rule by name.
+func Lookup(name string) *Rule { return byName[name] }
+
+// Suggest returns the rule name nearest to a mistyped one, or "": a rule
+// whose name contains it as a dash-separated part, else the nearest name.
+func Suggest(name string) string {
+	names := make([]string, 0, len(registry))
+	for _, r := range registry {
+		names = append(names, r.Name)
+		if strings.HasSuffix(r.Name, "-"+name) || strings.HasPrefix(r.Name, name+"-") {
+			return r.Name
+		}
+	}
+	return Nearest(name, names)
+}
+
+// renamed maps rule names aclint no longer uses to the rule that took their
+// place, so that settings and suppressions naming an old rule say so.
+var renamed = map[string]string{
+	// a warning until YuniKorn's refusal of the same config as an update
+	// made it an error
+	"placement-rules-ignored": "placement-rules-unbuildable",
+}
+
+// Renamed returns the current name of a rule that was renamed, or "".
+func Renamed(name string) string { return renamed[name] }
+
+// Run runs rules over one input concurrently: checks only read state, and
+// each writes its own findings. The result does not depend on scheduling:
+// findings are joined in rule order, then sorted stably.
+func Run(rules []*Rule, state any) []Finding {
+	results := make([][]Finding, len(rules))
+	next := make(chan int, len(rules))
+	for i := range rules {
+		if rules[i].Check != nil {
+			next <- i
+		}
+	}
+	close(next)
+	var wg sync.WaitGroup
+	for w := 0; w < min(runtime.GOMAXPROCS(0), len(rules)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				rules[i].Check(state, func(f Finding) { results[i] = append(results[i], f) })
+			}
+		}()
+	}
+	wg.Wait()
+	var findings []Finding
+	for _, f := range results {
+		findings = append(findings, f...)
+	}
+	Sort(findings)
+	return findings
+}
+
+// Sort orders findings by file, line, column, then rule name.
+func Sort(f []Finding) {
+	sort.SliceStable(f, func(i, j int) bool {
+		a, b := f[i].Pos, f[j].Pos
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Col != b.Col {
+			return a.Col < b.Col
+		}
+		return f[i].Rule < f[j].Rule
+	})
+}
+
+// Count tallies findings by severity.
+func Count(f []Finding) map[Severity]int {
+	out := map[Severity]int{Error: 0, Warning: 0, Info: 0}
+	for _, x := range f {
+		out[x.Severity]++
+	}
+	return out
+}
+
+// HasErrors reports whether any finding is an error: the system refuses
+// the input.
+func HasErrors(f []Finding) bool {
+	for _, x := range f {
+		if x.Severity == Error {
+			return true
+		}
+	}
+	return false
+}
+
+// Nearest returns the candidate nearest to word (ignoring case), or "" when
+// none is close enough to be a likely typo.
+func Nearest(word string, candidates []string) string {
+	best, bestDist := "", 1<<30
+	lw := strings.ToLower(word)
+	for _, k := range candidates {
+		if lw == k {
+			return k
+		}
+		if dist := levenshtein(lw, k); dist < bestDist {
+			best, bestDist = k, dist
+		}
+	}
+	if bestDist <= 2 || (bestDist <= len(word)/3 && bestDist <= 4) {
+		return best
+	}
+	return ""
+}
+
+func levenshtein(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

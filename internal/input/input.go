@@ -1,0 +1,392 @@
+// Package input is aclint's one input pipeline: it walks the paths and
+// standard input named on the command line, reads each file once, and hands
+// the bytes on as engine.Inputs, unparsed. The systems detect their inputs from
+// a scan of the top-level keys (engine.Input.Shape) and parse them once.
+package input
+
+import (
+	"github.com/aclint/aclint/internal/progress"
+	"sync"
+
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/aclint/aclint/internal/engine"
+)
+
+// Error is an input that cannot be read, or that holds nothing aclint
+// checks: a usage or I/O error, not a finding.
+type Error struct {
+	Path string
+	Err  error
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%s: %v", e.Path, e.Err) }
+func (e *Error) Unwrap() error { return e.Err }
+
+// DefaultMaxSize is the largest input aclint reads unless told otherwise:
+// far above any real config (a ConfigMap holds at most 1 MiB, aclint's
+// 100,000-queue test config is 9.3 MB), far below what would exhaust
+// memory. It also caps what a gzipped ConfigMap value may inflate to.
+const DefaultMaxSize int64 = 64 << 20
+
+// MaxSize is the limit in force; --max-input-size sets it.
+var MaxSize = DefaultMaxSize
+
+// TooLargeError is an input over MaxSize.
+type TooLargeError struct {
+	Path  string
+	Limit int64
+}
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("%s: input larger than %s, aclint's limit (a ConfigMap holds at most 1 MiB); if this is a real config, raise the limit with --max-input-size", e.Path, FormatSize(e.Limit))
+}
+
+// FormatSize writes a byte count the way --max-input-size reads it.
+func FormatSize(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// ParseSize reads a size: a number of bytes, or with KiB, MiB or GiB (also
+// K, M, G; KB, MB and GB are taken as the binary units too).
+func ParseSize(s string) (int64, error) {
+	t := strings.ToUpper(strings.TrimSpace(s))
+	mult := int64(1)
+	for _, u := range []struct {
+		suffix string
+		m      int64
+	}{{"GIB", 1 << 30}, {"MIB", 1 << 20}, {"KIB", 1 << 10}, {"GB", 1 << 30}, {"MB", 1 << 20}, {"KB", 1 << 10}, {"G", 1 << 30}, {"M", 1 << 20}, {"K", 1 << 10}, {"B", 1}} {
+		if strings.HasSuffix(t, u.suffix) {
+			t, mult = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.m
+			break
+		}
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || n <= 0 || n > (1<<62)/mult {
+		return 0, fmt.Errorf("invalid size %q: write a positive number of bytes, or e.g. 128MiB or 1GiB", s)
+	}
+	return n * mult, nil
+}
+
+// ReadAll reads r up to MaxSize; name is what an error calls it.
+func ReadAll(r io.Reader, name string) ([]byte, error) {
+	limit := MaxSize
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, &TooLargeError{name, limit}
+	}
+	return data, nil
+}
+
+// ReadFile reads a file named on the command line (or by a file the
+// command line names) up to MaxSize. A FIFO or a device is read as a
+// stream, so <(kubectl ...) works, and /dev/zero ends at the limit.
+func ReadFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if info.IsDir() {
+		return nil, errors.New("is a directory")
+	}
+	if info.Mode().IsRegular() {
+		remember(info)
+	}
+	if size := info.Size(); info.Mode().IsRegular() && size > 0 {
+		if size > MaxSize {
+			return nil, &TooLargeError{path, MaxSize}
+		}
+		// the size is known: one allocation, as os.ReadFile makes, and a
+		// file that grows meanwhile still stops at the limit
+		data := make([]byte, 0, size+1)
+		for {
+			n, err := f.Read(data[len(data):cap(data)])
+			data = data[:len(data)+n]
+			if err == io.EOF {
+				return data, nil
+			}
+			if err != nil {
+				return nil, err
+			}
+			if len(data) == cap(data) {
+				rest, err := ReadAll(f, path)
+				if err != nil {
+					return nil, err
+				}
+				if int64(len(data)+len(rest)) > MaxSize {
+					return nil, &TooLargeError{path, MaxSize}
+				}
+				return append(data, rest...), nil
+			}
+		}
+	}
+	return ReadAll(f, path)
+}
+
+// Options say how to read.
+type Options struct {
+	Stdin io.Reader // read for "-"; os.Stdin when nil
+	// Skip is told about every file a directory search passes over.
+	Skip func(path, reason string)
+	// Warn is told about a file a directory search refuses to read: a
+	// FIFO, a device, or a link that leads out of the searched directory.
+	Warn func(path, reason string)
+	// Exts are the endings a directory search reads (case-insensitive).
+	Exts []string
+	// Preloaded are inputs already read, by the name they are given
+	// under (a running scheduler's config fetched over HTTP): they are
+	// taken as they are, never looked for on disk.
+	Preloaded map[string][]byte
+}
+
+// Read reads the inputs: a file, "-" for standard input, or a directory
+// searched recursively for files with one of opts.Exts (default: every
+// registered system's, engine.Extensions) (hidden files and
+// directories are passed over). A file named twice, or again through a
+// directory or a link, is read once.
+func Read(paths []string, opts Options) ([]*engine.Input, error) {
+	if opts.Exts == nil {
+		opts.Exts = engine.Extensions()
+	}
+	var out []*engine.Input
+	var seen []os.FileInfo
+	dup := func(fi os.FileInfo) bool {
+		for _, o := range seen {
+			if os.SameFile(o, fi) {
+				return true
+			}
+		}
+		seen = append(seen, fi)
+		return false
+	}
+	for _, p := range paths {
+		if data, ok := opts.Preloaded[p]; ok {
+			out = append(out, &engine.Input{Path: p, Data: data, Explicit: true, Arg: p})
+			continue
+		}
+		if p == "-" {
+			name, data, err := ReadSource(p, opts.Stdin)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, &engine.Input{Path: name, Data: data, Explicit: true, Arg: p})
+			continue
+		}
+		info, err := os.Stat(p)
+		if err != nil {
+			return nil, &Error{p, describe(err)}
+		}
+		if !info.IsDir() {
+			if dup(info) {
+				if opts.Skip != nil {
+					opts.Skip(p, "given more than once")
+				}
+				continue
+			}
+			_, data, err := ReadSource(p, nil)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, &engine.Input{Path: p, Data: data, Explicit: true, Arg: p})
+			continue
+		}
+		top, err := filepath.EvalSymlinks(p)
+		if err == nil {
+			top, err = filepath.Abs(top)
+		}
+		if err != nil {
+			return nil, &Error{p, describe(err)}
+		}
+		warn := func(f, why string) {
+			if opts.Warn != nil {
+				opts.Warn(f, why)
+			}
+		}
+		err = filepath.WalkDir(p, func(f string, e fs.DirEntry, err error) error {
+			if err != nil {
+				return &Error{f, describe(err)}
+			}
+			if e.IsDir() {
+				if f != p && strings.HasPrefix(e.Name(), ".") {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			ext := strings.ToLower(filepath.Ext(f))
+			wanted := false
+			for _, x := range opts.Exts {
+				wanted = wanted || ext == x
+			}
+			if !wanted || strings.HasPrefix(e.Name(), ".") {
+				return nil // hidden files (.aclint.yaml, .gitlab-ci.yml) are no inputs
+			}
+			// the searched tree is the repository of a pull request: a link
+			// out of it (to /etc/shadow, a key) or a FIFO or device is never
+			// read, so its content can neither hang aclint nor be printed
+			if e.Type()&fs.ModeSymlink != 0 {
+				real, err := filepath.EvalSymlinks(f)
+				if err == nil {
+					real, err = filepath.Abs(real)
+				}
+				if err != nil {
+					warn(f, "a link that leads nowhere: not read")
+					return nil
+				}
+				if !Within(top, real) {
+					warn(f, "a link to "+real+", outside "+p+": not read (name it on the command line to lint it)")
+					return nil
+				}
+			}
+			fi, err := os.Stat(f)
+			if err != nil {
+				return &Error{f, describe(err)}
+			}
+			if !fi.Mode().IsRegular() {
+				warn(f, "not a regular file (a FIFO, device or socket): not read")
+				return nil
+			}
+			if dup(fi) {
+				return nil
+			}
+			data, err := ReadFile(f)
+			if err != nil {
+				var tl *TooLargeError
+				if errors.As(err, &tl) {
+					return err
+				}
+				return &Error{f, describe(err)}
+			}
+			progress.File(len(data))
+			out = append(out, &engine.Input{Path: f, Data: data, Arg: p})
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// ReadSource reads one input named on the command line: a file, or "-" for
+// standard input (named "<stdin>"). An empty standard input is an error: a
+// failed pipe must not be read as an empty input.
+func ReadSource(path string, stdin io.Reader) (name string, data []byte, err error) {
+	if path == "-" {
+		if stdin == nil {
+			stdin = os.Stdin
+		}
+		data, err = ReadAll(stdin, "<stdin>")
+		var tl *TooLargeError
+		if errors.As(err, &tl) {
+			return "<stdin>", nil, err
+		}
+		if err != nil {
+			return "<stdin>", nil, &Error{"<stdin>", err}
+		}
+		if len(data) == 0 {
+			// a failed pipe (kubectl ... | aclint check -f -) must not be
+			// read as YuniKorn's built-in default, where everyone may submit
+			return "<stdin>", nil, &Error{"<stdin>", errors.New("standard input is empty: nothing was piped in (did the command before the pipe fail?); to ask about YuniKorn's built-in default config, pass a zero-byte file with -f")}
+		}
+		progress.File(len(data))
+		return "<stdin>", data, nil
+	}
+	data, err = ReadFile(path)
+	var tl *TooLargeError
+	if errors.As(err, &tl) {
+		return path, nil, err
+	}
+	if err != nil {
+		return path, nil, &Error{path, describe(err)}
+	}
+	progress.File(len(data))
+	return path, data, nil
+}
+
+// Within reports whether path is dir or below it; both are clean absolute
+// or both relative paths with links resolved.
+func Within(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// describe says what went wrong with a file in plain words.
+func describe(err error) error {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return &described{"no such file or directory", err}
+	case errors.Is(err, fs.ErrPermission):
+		return &described{"permission denied", err}
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return &described{pe.Err.Error(), err}
+	}
+	return err
+}
+
+// described is an OS error said in short words (the path is said once, by
+// Error), still unwrapping to the error itself: errors.Is(err,
+// fs.ErrNotExist) holds through every layer.
+type described struct {
+	msg string
+	err error
+}
+
+func (d *described) Error() string { return d.msg }
+func (d *described) Unwrap() error { return d.err }
+
+// The regular files this process read, so that no output is written over
+// one of them (IsInput): `convert yarn cs.xml -o cs.xml` or
+// `report -o html=q.yaml -f q.yaml` would replace the config they read.
+var (
+	readMu sync.Mutex
+	read   []os.FileInfo
+)
+
+func remember(info os.FileInfo) {
+	readMu.Lock()
+	read = append(read, info)
+	readMu.Unlock()
+}
+
+// IsInput reports whether path is a file this process read as an input,
+// under any name: the same file through a link, a hard link or another
+// spelling of the path is the same file.
+func IsInput(path string) bool {
+	info, err := os.Stat(path)
+	if err != nil {
+		return false
+	}
+	readMu.Lock()
+	defer readMu.Unlock()
+	for _, r := range read {
+		if os.SameFile(r, info) {
+			return true
+		}
+	}
+	return false
+}

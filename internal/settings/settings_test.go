@@ -1,0 +1,70 @@
+package settings
+
+import (
+	_ "github.com/aclint/aclint/internal/systems"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/aclint/aclint/internal/engine"
+)
+
+func TestGlobMatch(t *testing.T) {
+	for _, c := range []struct {
+		pattern, path string
+		want          bool
+	}{
+		{"generated/**", "generated/a/b.yaml", true},
+		{"generated/**", "generated", true},
+		{"generated/**", "src/generated/a.yaml", false},
+		{"**/charts/*.yaml", "a/b/charts/x.yaml", true},
+		{"**/charts/*.yaml", "charts/x.yaml", true},
+		{"*.yaml", "x.yaml", true},
+		{"*.yaml", "d/x.yaml", false},
+		{"d/*/q.yaml", "d/e/q.yaml", true},
+	} {
+		if got := globMatch(c.pattern, c.path); got != c.want {
+			t.Errorf("globMatch(%q, %q) = %v", c.pattern, c.path, got)
+		}
+	}
+}
+
+func TestApply(t *testing.T) {
+	s := &Settings{Rules: map[string]string{"shadowed-acl": "off", "duplicate-entry": "error"}}
+	got := s.Apply([]engine.Finding{{Rule: "shadowed-acl", Severity: engine.Warning}, {Rule: "duplicate-entry", Severity: engine.Info}, {Rule: "yaml-syntax", Severity: engine.Error}})
+	if len(got) != 2 || got[0].Severity != engine.Error || got[1].Rule != "yaml-syntax" {
+		t.Errorf("Apply: %+v", got)
+	}
+	var none *Settings
+	if len(none.Apply(got)) != 2 || none.Ignored("x") {
+		t.Error("nil settings change nothing")
+	}
+}
+
+func TestLoadAndFind(t *testing.T) {
+	dir := t.TempDir()
+	sub := filepath.Join(dir, "a", "b")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "a", FileName)
+	os.WriteFile(p, []byte("fail-on: info\nkey: batch.yaml\noutput: sarif=x.sarif\nignore: [\"b/**\"]\nrules: {shadowed-acl: off, yaml-syntax: error}\n"), 0o644)
+	found := Find(sub)
+	if abs, _ := filepath.Abs(found); abs != p {
+		t.Fatalf("Find = %q, want %q", found, p)
+	}
+	s, err := Load(found)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.FailOn != "info" || s.Key != "batch.yaml" || len(s.Output) != 1 || s.Rules["shadowed-acl"] != "off" {
+		t.Errorf("loaded %+v", s)
+	}
+	if !s.Ignored(filepath.Join(sub, "q.yaml")) || s.Ignored(filepath.Join(dir, "a", "q.yaml")) {
+		t.Error("ignore globs are relative to the settings file")
+	}
+	os.Mkdir(filepath.Join(sub, ".git"), 0o755)
+	if Find(sub) != "" {
+		t.Error("the search stops at the repository root")
+	}
+}

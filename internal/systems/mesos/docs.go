@@ -1,0 +1,18 @@
+package mesos
+
+import "github.com/aclint/aclint/internal/engine"
+
+// exampleFile is the name Mesos examples are linted under.
+const exampleFile = "acls.json"
+
+// Example lints a rule's example as `aclint lint acls.json`.
+func (Sys) Example(_ *engine.Rule, text string) (string, []engine.Finding, map[string][]string) {
+	d := Parse(exampleFile, []byte(text))
+	return "aclint lint " + exampleFile, Lint(d), map[string][]string{exampleFile: d.Lines()}
+}
+
+// ExampleBlock shows an example as JSON.
+func (Sys) ExampleBlock(_ *engine.Rule, text string) string { return "```json\n" + text + "```\n" }
+
+// ExampleFile is the name examples are shown as.
+func (Sys) ExampleFile(*engine.Rule) string { return exampleFile }

@@ -1,0 +1,74 @@
+package mesos
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/aclint/aclint/internal/engine"
+)
+
+// Sys is Mesos as a engine.System.
+type Sys struct{}
+
+// Name is the system's name.
+func (Sys) Name() string { return System }
+
+// Detect takes JSON objects with a key only Mesos ACLs have (permissive or
+// an ACL kind). A file with syntax errors is still recognised, so that they
+// are reported.
+func (Sys) Detect(in *engine.Input) bool {
+	sh := in.Shape()
+	if !sh.Mapping || !sh.Flow {
+		return false
+	}
+	for _, k := range sh.Keys {
+		if _, obsolete := ObsoleteKinds[k]; k == "permissive" || LookupKind(k) != nil || obsolete {
+			return true
+		}
+	}
+	// a file with syntax errors is still recognised, so that they are
+	// reported: a key only Mesos ACLs have, anywhere in the object
+	return topKeyRe.Match(in.Data)
+}
+
+// topKeyRe finds a key that only Mesos ACLs have.
+var topKeyRe = func() *regexp.Regexp {
+	keys := []string{"permissive"}
+	for _, k := range Kinds {
+		keys = append(keys, k.Key)
+	}
+	for k := range ObsoleteKinds {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return regexp.MustCompile(`"(` + strings.Join(keys, "|") + `)"\s*:`)
+}()
+
+// Lint parses and lints one --acls file.
+func (Sys) Lint(in *engine.Input, _ engine.Options) (*engine.Report, error) {
+	d := Parse(in.Path, in.Data)
+	return &engine.Report{Findings: Lint(d), Sources: map[string][]string{d.File: d.Lines()}, Configs: 1}, nil
+}
+
+// Extensions: Mesos --acls files are JSON.
+func (Sys) Extensions() []string { return []string{".json"} }
+
+// Inputs says what Mesos ACL files look like.
+func (Sys) Inputs() string {
+	return "Mesos --acls files (JSON objects with Mesos ACL kinds, or permissive, as keys)"
+}
+
+// Refuses says what an error means for this system.
+func (Sys) Refuses() string { return "--acls files Mesos refuses to start with" }
+
+// Misdirected says which command takes an input given to a YuniKorn one.
+func (Sys) Misdirected(path string) string {
+	return fmt.Sprintf("%s holds Mesos ACLs, not a YuniKorn queue config: use `aclint lint` or `aclint mesos check -f %s ACTION`", path, path)
+}
+
+// NoneFound says what the system's inputs look like.
+func (Sys) NoneFound(path string) string {
+	return fmt.Sprintf("%s: no Mesos ACL files found (JSON objects with Mesos ACL kinds as keys; directories are searched for .json files)", path)
+}

@@ -1,0 +1,58 @@
+package ytsaurus
+
+import (
+	"fmt"
+
+	"github.com/aclint/aclint/internal/engine"
+)
+
+// Sys is YTsaurus as a engine.System.
+type Sys struct{}
+
+// Name is the system's name.
+func (Sys) Name() string { return System }
+
+// Detect takes tree documents (top-level keys among users, groups and
+// nodes, with nodes or one of them) and the JSON list of a node's ACEs. It
+// reads only keys, without parsing, since every file lint is given is
+// offered to it; a broken document is still recognised, so that its errors
+// are reported.
+func (Sys) Detect(in *engine.Input) bool {
+	sh := in.Shape()
+	if sh.List {
+		for _, k := range sh.Keys {
+			if k == "action" || k == "subjects" || k == "permissions" {
+				return true
+			}
+		}
+		return false
+	}
+	return sh.Mapping && treeKeys(sh.Keys)
+}
+
+// Lint parses and lints one tree or ACL list.
+func (Sys) Lint(in *engine.Input, _ engine.Options) (*engine.Report, error) {
+	d := Parse(in.Path, in.Data)
+	return &engine.Report{Findings: Lint(d, Options{}), Sources: map[string][]string{d.File: d.Lines()}, Configs: 1}, nil
+}
+
+// Refuses says what an error means for this system.
+func (Sys) Extensions() []string { return []string{".yaml", ".yml", ".json"} }
+
+// Inputs says what YTsaurus trees look like.
+func (Sys) Inputs() string {
+	return "YTsaurus trees (documents with a top-level nodes key, or the JSON list of a node's ACEs)"
+}
+
+// Refuses says what an error means for this system.
+func (Sys) Refuses() string { return "ACLs YTsaurus refuses on set @acl, or trees aclint cannot read" }
+
+// Misdirected says which command takes an input given to a YuniKorn one.
+func (Sys) Misdirected(path string) string {
+	return fmt.Sprintf("%s is a YTsaurus tree, not a YuniKorn queue config: use `aclint lint` or `aclint yt check -f %s USER PERMISSION PATH`", path, path)
+}
+
+// NoneFound says what the system's inputs look like.
+func (Sys) NoneFound(path string) string {
+	return fmt.Sprintf("%s: no YTsaurus trees found (documents with a top-level nodes key, or the JSON list of a node's ACEs)", path)
+}

@@ -1,0 +1,76 @@
+package yunikorn
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/aclint/aclint/internal/engine"
+	"github.com/aclint/aclint/internal/systems/yunikorn/config"
+)
+
+// The names examples are shown under: a queue config, or an LDAP settings
+// directory for the LDAP rules.
+const (
+	exampleFile = "queues.yaml"
+	exampleLDAP = "ldap"
+)
+
+// ExampleFile is the name examples are shown as.
+func (Sys) ExampleFile(r *engine.Rule) string {
+	if r.LDAP {
+		return exampleLDAP
+	}
+	return exampleFile
+}
+
+// Example lints a rule's example as `aclint lint queues.yaml` (a raw
+// config, or a ConfigMap holding one), or, for the LDAP rules, as
+// `aclint lint --ldap-config ldap`.
+func (Sys) Example(r *engine.Rule, text string) (string, []engine.Finding, map[string][]string) {
+	if r.LDAP {
+		fs, src := ldapExampleFindings(text)
+		return "aclint lint --ldap-config " + exampleLDAP, fs, src
+	}
+	docs, err := config.LoadBytes(exampleFile, []byte(text), config.LoadOptions{})
+	doc := config.Parse(exampleFile, []byte(text))
+	if err == nil && len(docs) == 1 {
+		doc = docs[0]
+	}
+	return "aclint lint " + exampleFile, Lint(config.Decode(doc)), map[string][]string{exampleFile: doc.Lines()}
+}
+
+// ExampleBlock shows a queue config, or the files of a settings directory.
+func (Sys) ExampleBlock(r *engine.Rule, text string) string {
+	if !r.LDAP {
+		return "```yaml\n" + text + "```\n"
+	}
+	var b strings.Builder
+	b.WriteString("```text\n")
+	for _, l := range strings.Split(strings.TrimSpace(text), "\n") {
+		name, v, _ := strings.Cut(l, ":")
+		fmt.Fprintf(&b, "%s/%s: %s\n", exampleLDAP, strings.TrimSpace(name), strings.TrimSpace(v))
+	}
+	b.WriteString("```\n")
+	return b.String()
+}
+
+// ldapExampleFindings lints an LDAP example written into a temporary
+// settings directory, shown as the directory "ldap".
+func ldapExampleFindings(text string) ([]engine.Finding, map[string][]string) {
+	tmp, err := os.MkdirTemp("", "aclint-ldap")
+	if err != nil {
+		return nil, nil
+	}
+	defer os.RemoveAll(tmp)
+	fs, err := LDAPExample(tmp, text)
+	if err != nil {
+		return nil, nil
+	}
+	// as aclint lint shows them: without a snippet, since any file of the
+	// directory may hold the bind password
+	for i := range fs {
+		fs[i].Pos.File = exampleLDAP + "/" + fs[i].Pos.File
+	}
+	return fs, map[string][]string{}
+}

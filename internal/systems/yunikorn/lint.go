@@ -1,0 +1,282 @@
+// Package yunikorn is aclint's YuniKorn system: the rules over Apache
+// YuniKorn queue configs (raw queues.yaml or inside the scheduler's
+// ConfigMaps), the LDAP settings, and the admission controller's settings,
+// each reporting the exact position of the offending value. It stands on
+// internal/systems/yunikorn/config (the model with positions), internal/systems/yunikorn/acl (the ACL grammar and
+// access rule), internal/systems/yunikorn/placement, internal/systems/yunikorn/resolve and internal/systems/yunikorn/resources, and plugs into
+// the neutral engine, internal/engine.
+package yunikorn
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/aclint/aclint/internal/engine"
+	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
+	"github.com/aclint/aclint/internal/systems/yunikorn/config"
+)
+
+// System is the system name YuniKorn's rules carry.
+const System = "yunikorn"
+
+// The severities, for the rule tables of this package.
+const (
+	Error   = engine.Error
+	Warning = engine.Warning
+	Info    = engine.Info
+)
+
+// Finding is the engine's finding.
+type Finding = engine.Finding
+
+// Alternative is one of the fixes of a finding that reads more than one way.
+type Alternative = engine.Alternative
+
+// Rule is a YuniKorn rule as its topic file writes it: the engine's
+// metadata and a check over one pass. register hands it to the engine.
+type Rule struct {
+	Name     string
+	Severity engine.Severity
+	Summary  string
+	Doc      string
+	Bad      string
+	Good     string
+	LDAP     bool
+	// Fixes: the rule's findings carry an edit (engine.Rule.Fixes)
+	Fixes  bool
+	check  func(*pass)
+	source string // what reports the findings when check is nil
+}
+
+// state is what YuniKorn's rules read: one decoded config and its ACLs,
+// parsed once for every rule.
+type state struct {
+	cfg  *config.Config
+	acls *aclCache
+}
+
+// register hands a rule to the engine's registry.
+func register(r *Rule) *engine.Rule {
+	lr := &engine.Rule{Name: r.Name, Severity: r.Severity, Summary: r.Summary, Doc: r.Doc, Bad: r.Bad, Good: r.Good,
+		LDAP: r.LDAP, System: System, Source: r.source, Fixes: r.Fixes}
+	if check := r.check; check != nil {
+		lr.Check = engine.Typed(func(s *state, report func(engine.Finding)) {
+			check(&pass{rule: lr, cfg: s.cfg, doc: s.cfg.Doc, acls: s.acls, report: report})
+		})
+	}
+	return engine.Register(lr)
+}
+
+// pass is the state of one lint run over one config.
+type pass struct {
+	rule   *engine.Rule
+	cfg    *config.Config
+	doc    *config.Document
+	acls   *aclCache
+	report func(engine.Finding)
+	last   *engine.Finding // the finding reported last, for reportACLFix
+}
+
+func (p *pass) reportf(pos config.Position, hint, format string, args ...any) {
+	p.reportFix(pos, nil, hint, format, args...)
+}
+
+// reportRelated reports a finding with a second place it points to.
+func (p *pass) reportRelated(pos config.Position, related config.Position, relatedMsg, hint, format string, args ...any) {
+	p.report(Finding{Rule: p.rule.Name, Severity: p.rule.Severity, Pos: pos, Message: fmt.Sprintf(format, args...), Hint: hint,
+		Related: []engine.Related{{Pos: related, Message: relatedMsg}}})
+}
+
+// reportFix reports a finding with its certain fix (nil when the file
+// cannot be edited there).
+func (p *pass) reportFix(pos config.Position, fix *config.Edit, hint, format string, args ...any) {
+	p.report(Finding{Rule: p.rule.Name, Severity: p.rule.Severity, Pos: pos, Message: fmt.Sprintf(format, args...), Hint: hint, Fix: fix})
+}
+
+// reportACLFix reports a finding whose fix rewrites an ACL from old to new,
+// and marks the fix unsafe when it changes who has access.
+func (p *pass) reportACLFix(pos config.Position, fix *config.Edit, old, new, hint, format string, args ...any) {
+	f := Finding{Rule: p.rule.Name, Severity: p.rule.Severity, Pos: pos, Message: fmt.Sprintf(format, args...), Hint: hint, Fix: fix}
+	if fix != nil {
+		f.Unsafe = fixSafety(old, new)
+	}
+	p.report(f)
+}
+
+// fixSafety says how replacing an ACL's value old by new changes who has
+// access, or "" when it does not: YuniKorn reads both the same, or it
+// refuses old (the config does not load) and new is what validate-conf
+// read.
+func fixSafety(old, new string) string {
+	ov, nv := acl.Parse(old), acl.Parse(new)
+	if ov.RuntimeErr != nil || ov.ValidatorErr != nil {
+		return ""
+	}
+	was, is := describeGrants(ov), describeGrants(nv)
+	if was == is {
+		return ""
+	}
+	return fmt.Sprintf("YuniKorn reads %s as %s; the fix makes it %s", quote(old), was, is)
+}
+
+// describeGrants says whom an ACL lets in, in a canonical form.
+func describeGrants(v acl.Value) string {
+	everyone, users, groups := v.Grants()
+	if everyone {
+		return "everyone"
+	}
+	names := func(es []acl.Entry) string {
+		var n []string
+		seen := map[string]bool{}
+		for _, e := range es {
+			if !seen[e.Name] {
+				seen[e.Name] = true
+				n = append(n, e.Name)
+			}
+		}
+		sort.Strings(n)
+		return strings.Join(n, ", ")
+	}
+	switch {
+	case len(users) == 0 && len(groups) == 0:
+		return "nobody"
+	case len(groups) == 0:
+		return "users " + names(users)
+	case len(users) == 0:
+		return "groups " + names(groups)
+	}
+	return "users " + names(users) + " and groups " + names(groups)
+}
+
+// editOrNil drops the ok flag of the config package's edit builders.
+func editOrNil(e *config.Edit, ok bool) *config.Edit {
+	if !ok {
+		return nil
+	}
+	return e
+}
+
+// aclCache parses each distinct ACL string of a config once for all rules.
+// Configs repeat a few ACLs across many queues, so the parsed values are
+// shared; rules only read them.
+type aclCache struct {
+	// policy is the config's one ACL index, shared with the access
+	// checks: the rules read the ACLs, and the per-level rule, from it
+	policy *acl.Policy
+	sites  []aclSite // every ACL written in the config, in file order
+
+	// the resource checks of YuniKorn's checkQueueResource, walked once
+	resourcesOnce  sync.Once
+	resourceIssues []resourceIssue
+	// and its limit checks
+	limitsOnce  sync.Once
+	limitIssues []limitIssue
+}
+
+// aclSite is one written ACL.
+type aclSite struct {
+	part  *config.Partition
+	queue *config.Queue
+	admin bool
+}
+
+func newACLCache(cfg *config.Config) *aclCache {
+	c := &aclCache{policy: acl.NewPolicy(cfg).Prepare(), sites: make([]aclSite, 0, cfg.NumQueues)}
+	for _, part := range cfg.Partitions {
+		part.Root.Walk(func(q *config.Queue) {
+			if q.Synthetic {
+				return
+			}
+			if q.SubmitACL.Set() {
+				c.sites = append(c.sites, aclSite{part, q, false})
+			}
+			if q.AdminACL.Set() {
+				c.sites = append(c.sites, aclSite{part, q, true})
+			}
+		})
+	}
+	return c
+}
+
+// get returns the parsed submit and admin ACL of q, from the config's one
+// ACL index (acl.Policy); an ACL not written matches nobody.
+func (c *aclCache) get(q *config.Queue) (submit, admin *acl.Value) {
+	return c.policy.ACLs(q)
+}
+
+// Lint runs every YuniKorn rule over cfg and returns the findings in file
+// order.
+func Lint(cfg *config.Config) []Finding {
+	findings := engine.ApplySuppressions(cfg.Doc.Text, cfg.Doc.LintComments, oneCause(run(cfg, engine.RulesOf(System))), "YuniKorn rejects this config")
+	engine.Sort(findings)
+	return findings
+}
+
+// oneCause keeps one finding per cause: where a value has the wrong type
+// (a scalar where YuniKorn expects a mapping or a list), what the rules say
+// about the empty thing it decodes into (no name, no queues) is the same
+// mistake seen again, so only wrong-type is kept at that position.
+func oneCause(f []Finding) []Finding {
+	wrong := map[config.Position]bool{}
+	for _, x := range f {
+		if x.Rule == "wrong-type" {
+			wrong[x.Pos] = true
+		}
+	}
+	if len(wrong) == 0 {
+		return f
+	}
+	out := f[:0]
+	for _, x := range f {
+		if x.Rule == "wrong-type" || !wrong[x.Pos] {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// run runs rules over cfg with the engine's runner.
+func run(cfg *config.Config, rules []*engine.Rule) []Finding {
+	return engine.Run(rules, &state{cfg: cfg, acls: newACLCache(cfg)})
+}
+
+// aclFields calls fn for every ACL written in the config.
+func (p *pass) aclFields(fn func(part *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value)) {
+	for _, site := range p.acls.sites {
+		q := site.queue
+		submit, admin := p.acls.get(q)
+		if site.admin {
+			fn(site.part, q, acl.AdminField, q.AdminACL, admin)
+		} else {
+			fn(site.part, q, acl.SubmitField, q.SubmitACL, submit)
+		}
+	}
+}
+
+// quote shows a value as a YAML double-quoted string, the way to write it
+// back into the config, with invisible blanks escaped.
+func quote(s string) string { return config.Render(s, yaml.DoubleQuotedStyle) }
+
+// Errors runs only the error rules: the findings that make YuniKorn reject
+// the config.
+func Errors(cfg *config.Config) []Finding {
+	errs, _ := errorsOf(cfg)
+	return errs
+}
+
+// errorsOf is Errors that also returns the config's ACL index the rules
+// built, for the questions asked of an accepted config.
+func errorsOf(cfg *config.Config) ([]Finding, *acl.Policy) {
+	var rules []*engine.Rule
+	for _, r := range engine.RulesOf(System) {
+		if r.Severity == Error {
+			rules = append(rules, r)
+		}
+	}
+	st := &state{cfg: cfg, acls: newACLCache(cfg)}
+	return engine.Run(rules, st), st.acls.policy
+}
