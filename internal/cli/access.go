@@ -55,7 +55,9 @@ usage).`,
 			if err := checkOutput(a.output, "text", "json", "csv"); err != nil {
 				return err
 			}
-			if yarnFiles(a.files) {
+			if ok, err := s.yarnFiles(a.files); err != nil {
+				return err
+			} else if ok {
 				if len(args) == 0 {
 					return usageErr("--pod is a Kubernetes pod, which YARN never sees: give USER")
 				}

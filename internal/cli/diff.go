@@ -85,7 +85,9 @@ cannot be told from it.`,
 			if args[0] == "-" && args[1] == "-" {
 				return usageErr("only one of OLD and NEW can be standard input")
 			}
-			if yarnFiles(args) {
+			if ok, err := s.yarnFiles(args); err != nil {
+				return err
+			} else if ok {
 				return yarnDiff(s, args, targets, failOnGain, flat, commentSize)
 			}
 			// the two configs load at the same time: they are independent

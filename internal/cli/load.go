@@ -34,7 +34,7 @@ func load(s *streams, files []string, key string, tolerate func(engine.Finding) 
 		return nil, err
 	}
 	opts := s.readOptions(key, false)
-	opts.Preloaded = fetched
+	opts.Preloaded = s.withPreloaded(fetched)
 	l, err := yunikorn.Load(files, opts, tolerate)
 	if l != nil {
 		for _, w := range l.Warnings {
@@ -87,7 +87,7 @@ func loadInputs(s *streams, paths []string, key string, verbose bool) ([]*config
 		return nil, err
 	}
 	opts := s.readOptions(key, verbose)
-	opts.Preloaded = fetched
+	opts.Preloaded = s.withPreloaded(fetched)
 	docs, notes, err := yunikorn.Read(paths, opts)
 	if err != nil {
 		return nil, usageErr("%w", err)
@@ -96,4 +96,20 @@ func loadInputs(s *streams, paths []string, key string, verbose bool) ([]*config
 		fmt.Fprintln(s.err, "aclint: "+n)
 	}
 	return docs, nil
+}
+
+// withPreloaded adds the files a question already read to those fetched
+// from a running scheduler.
+func (s *streams) withPreloaded(fetched map[string][]byte) map[string][]byte {
+	if len(s.preloaded) == 0 {
+		return fetched
+	}
+	out := map[string][]byte{}
+	for k, v := range s.preloaded {
+		out[k] = v
+	}
+	for k, v := range fetched {
+		out[k] = v
+	}
+	return out
 }

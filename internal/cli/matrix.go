@@ -44,7 +44,9 @@ memory. The text table splits its columns to fit the terminal (COLUMNS, or --wid
 			if layout != "auto" && layout != "grid" && layout != "list" {
 				return usageErr("invalid --layout %q: use auto, grid or list", layout)
 			}
-			if yarnFiles(a.files) {
+			if ok, err := s.yarnFiles(a.files); err != nil {
+				return err
+			} else if ok {
 				if groupsFile != "" {
 					return usageErr("--groups-file is for YuniKorn configs: with YARN files, name the subjects with --subjects")
 				}

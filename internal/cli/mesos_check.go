@@ -1,9 +1,7 @@
 package cli
 
 import (
-	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -60,7 +58,7 @@ unknown ACTION, usage).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			kind := mesos.LookupKind(args[0])
 			if kind == nil {
-				return usageErr("%s", unknownAction(args[0]))
+				return usageErr("%s", mesos.UnknownAction(args[0]))
 			}
 			if err := checkOutput(output, "text", "json"); err != nil {
 				return err
@@ -108,18 +106,6 @@ unknown ACTION, usage).`,
 	f.StringVar(&parentUser, "parent-user", "", "for the *_as_user kinds: the user of the executor the nested container is launched under (default: none given, ANY)")
 	verdictFlags(f, &output, &quiet, "the request, the decision and the entries consulted")
 	return c
-}
-
-// unknownAction explains an ACTION that is not an ACL kind.
-func unknownAction(name string) string {
-	if ob, ok := mesos.ObsoleteKinds[name]; ok {
-		return fmt.Sprintf("%s is not an ACL kind of current Mesos (%s): ask about %s", name, ob.What, ob.Now)
-	}
-	msg := fmt.Sprintf("unknown ACTION %q: it must be an ACL kind's JSON key", name)
-	if near := config.Nearest(name, mesos.KindKeys()); near != "" {
-		return msg + fmt.Sprintf(" (did you mean %s?)", near)
-	}
-	return msg + "; the kinds are: " + strings.Join(mesos.KindKeys(), ", ")
 }
 
 // loadMesosACLs reads an ACL file and refuses one Mesos refuses to start

@@ -35,6 +35,15 @@ func (r *requestFlags) register(f *pflag.FlagSet) {
 	f.BoolVar(&r.without, "without-admission-controller", false, "with --pod: YuniKorn's admission controller is not in the path, so the shim takes the pod as written (its schedulerName, its user.info annotation or user nobody)")
 }
 
+// none refuses the request's flags for a system whose questions take no
+// request: they would be silently ignored.
+func (r *requestFlags) none(system string) error {
+	if r.pod != "" || len(r.tags) > 0 || r.ns != "" || r.submitter != "" || r.subGroups != "" || r.without {
+		return usageErr("--pod, --tag and their companions describe a request to the scheduler; a %s question takes none", system)
+	}
+	return nil
+}
+
 // read checks the flags go together and reads the request: the tags (nil
 // when neither --tag nor --pod is given), and the pod's request when --pod
 // is given, decided with the admission controller's settings.

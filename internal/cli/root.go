@@ -60,6 +60,9 @@ type streams struct {
 	meter            *progress.Meter // the progress line, while it runs
 	maxMemory        int64           // --max-memory, once the flags are read
 	server           serverFlags     // how --server is reached
+	// preloaded are the files a question already read to find their
+	// system, by the name given: the fallback's loading takes them from here
+	preloaded map[string][]byte
 }
 
 // NewRoot builds the aclint command tree, for Execute and for generating

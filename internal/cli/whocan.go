@@ -1,14 +1,13 @@
 package cli
 
 import (
-	"encoding/csv"
 	"fmt"
-	"io"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/aclint/aclint/internal/audit"
+	"github.com/aclint/aclint/internal/systems/yunikorn"
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 )
 
@@ -40,17 +39,23 @@ PARTITION is then default.
 Exit codes: 0 answered, 2 error (a config YuniKorn rejects, unknown partition or queue, usage).`,
 		Example: `  aclint who-can -f queues.yaml default root.prod.etl
   aclint who-can default root.prod --action admin -o csv`,
-		Args:              exactArgs(2, "who-can needs PARTITION QUEUE"),
+		Args:              minArgs(1, "who-can needs a question: PARTITION QUEUE"+questionWords(whoCanWords)),
 		ValidArgsFunction: partitionQueueArgs(true),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkOutput(output, "text", "json", "csv"); err != nil {
 				return err
 			}
-			if yarnFiles(files) {
-				if req.pod != "" || len(req.tags) > 0 {
-					return usageErr("--pod and --tag describe a request to YuniKorn, which YARN never sees")
+			if q, err := s.question(files); err != nil || q != nil {
+				if err != nil {
+					return err
 				}
-				return yarnWhoCan(s, files, args[0], args[1], action, output)
+				if err := req.none(q.sys.Name()); err != nil {
+					return err
+				}
+				return askWhoCan(s, cmd, q, args, action, output)
+			}
+			if len(args) != 2 {
+				return usageErr("who-can needs PARTITION QUEUE")
 			}
 			act, err := acl.ParseAction(action)
 			if err != nil {
@@ -95,13 +100,7 @@ Exit codes: 0 answered, 2 error (a config YuniKorn rejects, unknown partition or
 			if pr != nil {
 				r.Notes = append(r.Notes, pr.Notes()...)
 			}
-			switch output {
-			case "json":
-				return writeJSON(s.out, whoCanJSON(r))
-			case "csv":
-				return writeWhoCanCSV(s.out, r)
-			}
-			return writeWhoCanText(s.out, r)
+			return writeWhoCan(s, yunikorn.WhoCanAnswer(r), output)
 		},
 	}
 	f := c.Flags()
@@ -113,80 +112,6 @@ Exit codes: 0 answered, 2 error (a config YuniKorn rejects, unknown partition or
 	return c
 }
 
-func whoCanJSON(r *acl.WhoCanResult) any {
-	type dropped struct {
-		Queue  string `json:"queue"`
-		ACL    string `json:"acl"`
-		Kind   string `json:"kind"`
-		Name   string `json:"name"`
-		Reason string `json:"reason"`
-		File   string `json:"file"`
-		Line   int    `json:"line"`
-		Column int    `json:"column"`
-	}
-	ds := []dropped{}
-	for _, d := range r.Dropped {
-		ds = append(ds, dropped{d.Queue, d.ACL, d.Kind, d.Name, d.Reason, d.Pos.File, d.Pos.Line, d.Pos.Col})
-	}
-	notes := r.Notes
-	if notes == nil {
-		notes = []string{}
-	}
-	return jsonObject{
-		{"action", string(r.Action)},
-		{"partition", r.Partition},
-		{"queue", r.Target.Path},
-		{"decidingQueue", r.Target.Queue.Path()},
-		{"dynamic", r.Target.Dynamic},
-		{"createdBy", waysJSON(r.Target.Ways)},
-		{"everyone", holdersJSON(r.Everyone)},
-		{"users", holdersJSON(r.Users)},
-		{"groups", holdersJSON(r.Groups)},
-		{"dropped", ds},
-		{"notes", notes},
-	}
-}
-
-func writeWhoCanCSV(w io.Writer, r *acl.WhoCanResult) error {
-	cw := csv.NewWriter(w)
-	cw.Write([]string{"subject_kind", "subject", "queue", "acl", "inherited", "file", "line", "column"})
-	for _, list := range [][]acl.Holder{r.Everyone, r.Users, r.Groups} {
-		for _, h := range list {
-			cw.Write([]string{h.Kind, h.Name, h.Queue, h.ACL, strconv.FormatBool(h.Inherited), h.Pos.File, strconv.Itoa(h.Pos.Line), strconv.Itoa(h.Pos.Col)})
-		}
-	}
-	cw.Flush()
-	return cw.Error()
-}
-
-func writeWhoCanText(w io.Writer, r *acl.WhoCanResult) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s on %s in partition %s:\n", r.Action, r.Target.Path, r.Partition)
-	lines := func(hs []acl.Holder) []holderLine {
-		out := make([]holderLine, len(hs))
-		for i, h := range hs {
-			out[i] = holderLine{h.Name, h.Queue, h.ACL, h.Pos.String(), h.Inherited}
-		}
-		return out
-	}
-	if len(r.Target.Ways) > 0 {
-		fmt.Fprintf(&b, "%s does not exist; placement creates it, in rule order (a rule is reached only when the ones before it place nothing):\n", r.Target.Path)
-		for _, w := range r.Target.Ways {
-			fmt.Fprintf(&b, "  %s: %s\n", w.By, w.Needs())
-		}
-	}
-	writeHolders(&b, lines(r.Everyone), lines(r.Users), lines(r.Groups))
-	if len(r.Dropped) > 0 {
-		b.WriteString("dropped by YuniKorn:\n")
-		for _, d := range r.Dropped {
-			fmt.Fprintf(&b, "  %s %q in %s %s at %s: %s\n", d.Kind, d.Name, d.Queue, d.ACL, d.Pos, d.Reason)
-		}
-	}
-	writeNotes(&b, r.Notes)
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
 // holderLine is one grant of a who-can list: who, by which queue's ACL,
 // and where that is written.
 type holderLine struct {
@@ -196,46 +121,44 @@ type holderLine struct {
 
 // writeHolders writes a who-can list's everyone, users and groups
 // sections, as every system's who-can prints them.
-func writeHolders(b *strings.Builder, everyone, users, groups []holderLine) {
-	line := func(h holderLine) {
-		how := "on the queue"
-		if h.inherited {
-			how = "inherited"
-		}
-		fmt.Fprintf(b, "  %-24s %s %s (%s) at %s\n", h.name, h.queue, h.acl, how, h.where)
-	}
+func writeHolders(b *strings.Builder, r *audit.WhoCan, everyone, users, groups []holderLine) {
 	if len(everyone) > 0 {
 		b.WriteString("everyone:\n")
-		for _, h := range everyone {
-			line(h)
-		}
+		writeHolderLines(b, r.How, everyone)
 	} else {
 		b.WriteString("everyone: no\n")
 	}
 	for _, sec := range []struct {
-		name string
-		hs   []holderLine
-	}{{"users", users}, {"groups", groups}} {
+		name, title string
+		hs          []holderLine
+	}{{"users", r.UsersTitle, users}, {"groups", r.GroupsTitle, groups}} {
+		if sec.title == "-" {
+			continue
+		}
+		if sec.title != "" {
+			sec.name = sec.title
+		}
 		if len(sec.hs) == 0 {
 			fmt.Fprintf(b, "%s: none\n", sec.name)
 			continue
 		}
 		fmt.Fprintf(b, "%s:\n", sec.name)
-		for _, h := range sec.hs {
-			line(h)
-		}
+		writeHolderLines(b, r.How, sec.hs)
 	}
 }
 
-// waysJSON lists the rules that create a queue, with what each needs.
-func waysJSON(ways []acl.Way) []jsonObject {
-	out := []jsonObject{}
-	for _, w := range ways {
-		tags := w.Tags
-		if tags == nil {
-			tags = map[string]string{}
+// writeHolderLines writes one line per grant: who, where it is granted
+// and by which rule, and where that rule is written.
+func writeHolderLines(b *strings.Builder, how string, hs []holderLine) {
+	for _, h := range hs {
+		how := how
+		if h.inherited {
+			how = "inherited"
 		}
-		out = append(out, jsonObject{{"rule", w.Rule}, {"by", w.By}, {"tags", tags}, {"user", w.User}, {"queue", w.Queue}, {"filter", w.Filter}, {"needs", w.Needs()}})
+		what := h.acl
+		if h.queue != "" {
+			what = h.queue + " " + h.acl
+		}
+		fmt.Fprintf(b, "  %-24s %s (%s)%s\n", h.name, what, how, h.where)
 	}
-	return out
 }

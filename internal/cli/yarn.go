@@ -1,14 +1,10 @@
 package cli
 
 import (
-	"errors"
-	"strings"
-
 	"github.com/spf13/cobra"
 
 	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/systems/yarn"
-	"github.com/aclint/aclint/internal/systems/yunikorn/config"
 )
 
 func newYarnCmd(s *streams) *cobra.Command {
@@ -23,58 +19,48 @@ yarn.scheduler.capacity. and yarn.acl keys). See docs/yarn.md.`,
 	return group(c)
 }
 
-// loadYarn reads the files a question is asked over and refuses one Hadoop
-// refuses to load, showing why.
+// loadYarn reads the files a question is asked over, each as given, and
+// loads them (yarn.LoadSetup); a setup Hadoop refuses is exit 2, showing
+// why.
 func loadYarn(s *streams, files []string) (*yarn.Setup, error) {
-	var confs []*yarn.Conf
-	var fs *yarn.CS
+	var ins []*engine.Input
 	for _, file := range files {
-		name, data, err := config.ReadSource(file, s.in)
+		name, data, err := s.source(file)
 		if err != nil {
 			return nil, usageErr("%w", err)
 		}
-		if yarn.IsAllocationFile(data) {
-			if fs != nil {
-				return nil, usageErr("%s: a second allocation file; the Fair Scheduler reads one", name)
-			}
-			tree, err := yarn.ReadFS(name, data)
-			if err != nil {
-				var fe *yarn.FileError
-				if errors.As(err, &fe) && !fe.Refused {
-					return nil, usageErr("%w", err)
-				}
-				rep, _ := yarn.Sys{}.Lint(&engine.Input{Path: name, Data: data, Explicit: true}, engine.Options{})
-				return nil, refusedErr(name, "the Fair Scheduler refuses this file, so it answers no question", "aclint lint "+file, rep.Findings, strings.Split(string(data), "\n"))
-			}
-			fs = tree
-			continue
-		}
-		c, err := yarn.ReadConf(name, data)
-		var fe *yarn.FileError
-		if errors.As(err, &fe) && fe.Refused {
-			rep, _ := yarn.Sys{}.Lint(&engine.Input{Path: name, Data: data, Explicit: true}, engine.Options{})
-			return nil, refusedErr(name, "Hadoop refuses to load this file, so it answers no question", "aclint lint "+file, rep.Findings, strings.Split(string(data), "\n"))
-		}
-		if err != nil {
-			return nil, usageErr("%w", err)
-		}
-		confs = append(confs, c)
+		ins = append(ins, &engine.Input{Path: name, Data: data, Explicit: true, Arg: file})
 	}
-	var setup *yarn.Setup
-	if fs != nil {
-		setup = yarn.NewFSSetup(fs, confs)
-	} else {
-		setup = yarn.NewSetup(confs)
+	m, err := (&asked{sys: yarn.Sys{}, ins: ins}).load(engine.Options{})
+	if err != nil {
+		return nil, err
 	}
-	switch why := setup.Refused(); {
-	case why == yarn.NoQueuesReason:
-		return nil, usageErr("%s: %s; set it in capacity-scheduler.xml (or give the file that does)", strings.Join(files, ", "), why)
-	case strings.HasPrefix(why, yarn.SchedulerPrefix):
-		return nil, usageErr("%s; give the file of the scheduler that runs", why)
-	case strings.HasPrefix(why, yarn.CapacityPrefix):
-		return nil, usageErr("%s: %s; fix the capacities (aclint lint %s says where)", strings.Join(files, ", "), why, strings.Join(files, " "))
-	case why != "":
-		return nil, usageErr("%s (write the settings into the file itself, or give the file they come from)", why)
+	return m.(*yarn.Setup), nil
+}
+
+// yarnFiles reports whether the files a question names are YARN's
+// (capacity-scheduler.xml, an allocation file, yarn-site.xml): the audits
+// YARN does not answer through internal/audit yet (access, matrix, diff)
+// then answer as YARN does. The files are read once: what is read here
+// is read again from memory.
+func (s *streams) yarnFiles(files []string) (bool, error) {
+	q, err := s.question(files)
+	return q != nil && q.sys.Name() == yarn.System, err
+}
+
+// yarnAuditSetup reads the YARN files of an audit over every queue
+// (access, matrix): YARN has one partition, and the Capacity Scheduler's
+// answers all hang on yarn.acl.enable, so without it what says nothing.
+func yarnAuditSetup(s *streams, a auditFlags, what string) (*yarn.Setup, error) {
+	if a.partition != "" && a.partition != "default" {
+		return nil, usageErr("YARN queues have no partitions: --partition default, or none (got %q)", a.partition)
+	}
+	setup, err := loadYarn(s, a.files)
+	if err != nil {
+		return nil, err
+	}
+	if !setup.FS && !setup.Known {
+		return nil, usageErr("%s depends on yarn.acl.enable (false by default: everyone everywhere): %s", what, setup.EnableHint())
 	}
 	return setup, nil
 }

@@ -114,7 +114,7 @@ func yarnAccessJSON(user string, groups []string, rows []yarn.AccessRow) any {
 		if h == nil {
 			return nil
 		}
-		return yarnHolders([]yarn.Holder{*h})[0]
+		return yarnHolderJSON(h)
 	}
 	qs := []any{}
 	for _, r := range rows {
@@ -127,4 +127,20 @@ func yarnAccessJSON(user string, groups []string, rows []yarn.AccessRow) any {
 		})
 	}
 	return jsonObject{{"system", "yarn"}, {"user", user}, {"groups", groups}, {"queues", qs}}
+}
+
+// yarnHolderJSON is a YARN grant in the JSON of access and diff.
+func yarnHolderJSON(h *yarn.Holder) any {
+	type holder struct {
+		Kind      string `json:"kind"`
+		Name      string `json:"name"`
+		Queue     string `json:"queue"`
+		ACL       string `json:"acl"`
+		Inherited bool   `json:"inherited"`
+		Default   bool   `json:"default"`
+		File      string `json:"file,omitempty"`
+		Line      int    `json:"line,omitempty"`
+		Column    int    `json:"column,omitempty"`
+	}
+	return holder{h.Kind, h.Name, h.Queue, h.ACL, h.Inherited, h.Default, h.File, h.Pos.Line, h.Pos.Col}
 }

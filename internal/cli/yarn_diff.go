@@ -219,7 +219,7 @@ func writeYarnDiffJSON(w io.Writer, res *yarn.DiffResult, g *acl.Grouped, flat b
 		}
 		var via any
 		if c.Via != nil {
-			via = yarnHolders([]yarn.Holder{*c.Via})[0]
+			via = yarnHolderJSON(c.Via)
 		}
 		bw.WriteString("\n    ")
 		bw.Write(bytes.TrimRight(jsonValue(jsonObject{{"queue", c.Queue}, {"action", c.Action.String()}, {"kind", c.Kind}, {"name", c.Name},

@@ -1,0 +1,154 @@
+// Package audit holds the questions every system may answer, in neutral
+// types: a system loads its inputs into a model (Loader) and answers
+// who-can (WhoCanner) and check (Checker) over it; the command line renders
+// each answer once, whatever the system. A system implements the
+// capabilities its question fits; the engine's System is the only one it
+// must.
+package audit
+
+import (
+	"fmt"
+
+	"github.com/aclint/aclint/internal/engine"
+)
+
+// Model is a system's inputs loaded for questions, in the system's own
+// types: only the system that loaded it reads it.
+type Model any
+
+// Loader is a System whose inputs can be loaded for questions. Load gets
+// every input of the question (already read, each once) and returns the
+// model, or a *Refused when the real system would not run them, or an
+// error that says why the inputs answer nothing (exit 2).
+type Loader interface {
+	Load(inputs []*engine.Input, opts engine.Options) (Model, error)
+}
+
+// Refused is inputs the real system refuses (or cannot use): they answer
+// no question. The command line prints the errors and exits 2.
+type Refused struct {
+	File     string
+	Why      string // "Mesos refuses to start with these ACLs, so they answer no question"
+	Command  string // the command that lists every finding: "aclint lint acls.json"
+	Findings []engine.Finding
+	Sources  map[string][]string
+}
+
+func (r *Refused) Error() string { return fmt.Sprintf("%s: %s", r.File, r.Why) }
+
+// Question is what was asked: the words after the flags, and the flags
+// every audit shares.
+type Question struct {
+	Words  []string
+	Action string // --action; "" when not given
+}
+
+// Usage describes a question's words for one system: for help texts and
+// the message of a question asked with the wrong number of words.
+type Usage struct {
+	Words   string // "ACTION OBJECT"
+	Example string // "register_frameworks analytics"
+}
+
+// WhoCanner is a Loader that lists who has access to one object.
+type WhoCanner interface {
+	Loader
+	WhoCanUsage() Usage
+	WhoCan(m Model, q Question) (*WhoCan, error)
+}
+
+// Grant is one subject's access and where it comes from.
+type Grant struct {
+	Kind string // "everyone", "user", "group", "principal", "anonymous"
+	Name string // "*" for everyone
+	// Object is what holds the rule that decides: a queue, a Cypress node,
+	// an ACL list; Rule is the rule there: "submitacl",
+	// "register_frameworks[2]", "ACE 1".
+	Object, Rule string
+	Inherited    bool // decided on an ancestor of the object asked about
+	// Default is set when no written rule decides (a default, a
+	// permissive authorizer); Pos is then empty.
+	Default bool
+	Pos     engine.Position
+	// Note says where a grant with no position comes from: "root's
+	// default, acl_submit_applications not set".
+	Note string
+}
+
+// Dropped is a rule entry on the way that the system reads past.
+type Dropped struct {
+	Object, Rule, Kind, Name, Reason string
+	Pos                              engine.Position
+}
+
+// WhoCan is who-can's answer, for every system.
+type WhoCan struct {
+	System string // the system's name, as --system names it
+	Action string
+	Object string
+	// Title heads the text answer ("submit on root.a in partition
+	// default"); How says how a grant that is not inherited applies ("on
+	// the queue", "first match"); By names the system in sentences
+	// ("YuniKorn"). UsersTitle and GroupsTitle head the text's lists
+	// ("principals"; default users and groups); a GroupsTitle of "-" is a
+	// system without groups.
+	Title, How, By          string
+	UsersTitle, GroupsTitle string
+	// Everyone lists the rules that let everyone (or every subject not
+	// named elsewhere) in; Users and Groups the named ones; Denied the
+	// named subjects that are refused where everyone else is let in.
+	Everyone, Users, Groups, Denied []Grant
+	Dropped                         []Dropped
+	// Preamble are lines the text output says before the lists (how a
+	// queue that does not exist yet comes to be); Instead, when set, is
+	// said in place of the lists (the lists still hold the grants, for
+	// JSON and CSV).
+	Preamble []string
+	Instead  string
+	// Incomplete says why the lists are not the whole answer: aclint
+	// prints what it knows and exits 2.
+	Incomplete string
+	Notes      []string
+	// Detail is the system's own part of the JSON answer, as key and value
+	// pairs in order; nil when it has none.
+	Detail []Field
+}
+
+// Field is one key and value of a JSON object, kept in order.
+type Field struct {
+	Key   string
+	Value any
+}
+
+// Checker is a Loader that answers one access question with a verdict.
+type Checker interface {
+	Loader
+	CheckUsage() Usage
+	Check(m Model, q Question) (*Verdict, error)
+}
+
+// Verdict is check's answer, for every system.
+type Verdict struct {
+	System  string
+	Allowed bool
+	// Answer is the verdict's word: "allowed", "denied".
+	Answer string
+	// By is the rule that decided; nil when none did (a default).
+	By *Grant
+	// Why says in one sentence how the verdict came about.
+	Why    string
+	Notes  []string
+	Detail []Field
+}
+
+// UsageError is a question whose words the system cannot read (a word
+// too many, an action it does not have): the command line says how the
+// system's question reads and exits 2.
+type UsageError struct{ msg string }
+
+func (e *UsageError) Error() string { return e.msg }
+
+// Usagef is a UsageError.
+func Usagef(format string, args ...any) error {
+	return &UsageError{fmt.Sprintf(format, args...)}
+}

@@ -1,0 +1,132 @@
+package cli
+
+// This file renders the neutral answers of internal/audit, once for every
+// system: who-can as text, JSON and CSV, and check's verdict.
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/aclint/aclint/internal/audit"
+)
+
+// detailJSON is a system's own part of an answer, as a JSON object.
+func detailJSON(fs []audit.Field) jsonObject {
+	o := jsonObject{}
+	for _, f := range fs {
+		o = append(o, jsonField{f.Key, f.Value})
+	}
+	return o
+}
+
+type grantJSON struct {
+	Kind      string `json:"kind"`
+	Name      string `json:"name"`
+	Object    string `json:"object"`
+	Rule      string `json:"rule"`
+	Inherited bool   `json:"inherited"`
+	Default   bool   `json:"default"`
+	File      string `json:"file"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
+}
+
+func grantsJSON(gs []audit.Grant) []grantJSON {
+	out := []grantJSON{}
+	for _, g := range gs {
+		out = append(out, toGrantJSON(g))
+	}
+	return out
+}
+
+func toGrantJSON(g audit.Grant) grantJSON {
+	return grantJSON{g.Kind, g.Name, g.Object, g.Rule, g.Inherited, g.Default, g.Pos.File, g.Pos.Line, g.Pos.Col}
+}
+
+// whoCanJSON is who-can's one JSON shape (docs/audits.md).
+func whoCanJSON(r *audit.WhoCan) any {
+	type dropped struct {
+		Object string `json:"object"`
+		Rule   string `json:"rule"`
+		Kind   string `json:"kind"`
+		Name   string `json:"name"`
+		Reason string `json:"reason"`
+		File   string `json:"file"`
+		Line   int    `json:"line"`
+		Column int    `json:"column"`
+	}
+	ds := []dropped{}
+	for _, d := range r.Dropped {
+		ds = append(ds, dropped{d.Object, d.Rule, d.Kind, d.Name, d.Reason, d.Pos.File, d.Pos.Line, d.Pos.Col})
+	}
+	return jsonObject{
+		{"system", r.System},
+		{"action", r.Action},
+		{"object", r.Object},
+		{"everyone", grantsJSON(r.Everyone)},
+		{"users", grantsJSON(r.Users)},
+		{"groups", grantsJSON(r.Groups)},
+		{"denied", grantsJSON(r.Denied)},
+		{"dropped", ds},
+		{"complete", r.Incomplete == ""},
+		{"notes", nonNil(r.Notes)},
+		{"detail", detailJSON(r.Detail)},
+	}
+}
+
+func writeWhoCanCSV(w io.Writer, r *audit.WhoCan) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"subject_kind", "subject", "object", "rule", "inherited", "file", "line", "column", "access"})
+	for _, sec := range []struct {
+		access string
+		gs     []audit.Grant
+	}{{"allowed", r.Everyone}, {"allowed", r.Users}, {"allowed", r.Groups}, {"denied", r.Denied}} {
+		for _, g := range sec.gs {
+			cw.Write([]string{g.Kind, g.Name, g.Object, g.Rule, strconv.FormatBool(g.Inherited), g.Pos.File, strconv.Itoa(g.Pos.Line), strconv.Itoa(g.Pos.Col), sec.access})
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// writeWhoCanText writes who-can's text: the title, how the object comes
+// to be, who is let in, who is refused, what the system reads past, notes.
+func writeWhoCanText(w io.Writer, r *audit.WhoCan) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s:\n", r.Title)
+	for _, p := range r.Preamble {
+		fmt.Fprintf(&b, "%s\n", p)
+	}
+	lines := func(gs []audit.Grant) []holderLine {
+		out := make([]holderLine, len(gs))
+		for i, g := range gs {
+			where := " at " + g.Pos.String()
+			if g.Pos.File == "" {
+				where = ": " + g.Note
+			}
+			out[i] = holderLine{g.Name, g.Object, g.Rule, where, g.Inherited}
+		}
+		return out
+	}
+	if r.Instead != "" {
+		fmt.Fprintf(&b, "%s\n", r.Instead)
+	} else {
+		writeHolders(&b, r, lines(r.Everyone), lines(r.Users), lines(r.Groups))
+	}
+	if len(r.Denied) > 0 {
+		b.WriteString("denied:\n")
+		writeHolderLines(&b, r.How, lines(r.Denied))
+	}
+	if len(r.Dropped) > 0 {
+		fmt.Fprintf(&b, "dropped by %s:\n", r.By)
+		for _, d := range r.Dropped {
+			fmt.Fprintf(&b, "  %s %q in %s %s at %s: %s\n", d.Kind, d.Name, d.Object, d.Rule, d.Pos, d.Reason)
+		}
+	}
+	writeNotes(&b, r.Notes)
+	_, err := io.WriteString(w, b.String())
+	return err
+}

@@ -1,0 +1,198 @@
+package cli
+
+// This file finds the system a question's files belong to and asks it
+// through the capabilities of internal/audit: the inputs are read once,
+// detected by the registry, loaded by their system and answered in the
+// neutral types every system shares.
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/aclint/aclint/internal/audit"
+	"github.com/aclint/aclint/internal/engine"
+	"github.com/aclint/aclint/internal/input"
+)
+
+// asked is a question's inputs, read once, and the system they belong to.
+type asked struct {
+	sys engine.System
+	ins []*engine.Input
+}
+
+// question reads the files of a question and returns them with their
+// system when that system answers through the capabilities (it is an
+// audit.Loader). It returns nil when the files are the fallback system's,
+// or are not all regular files or standard input (a directory, a running
+// scheduler): the command then reads them its own way, from what was
+// read here (standard input is not read twice, nor a file opened again).
+func (s *streams) question(files []string) (*asked, error) {
+	if len(files) == 0 {
+		return nil, nil
+	}
+	for _, f := range files {
+		if f == "-" {
+			continue
+		}
+		info, err := os.Stat(f)
+		if err != nil || !info.Mode().IsRegular() {
+			return nil, nil
+		}
+	}
+	ins, err := input.Read(files, input.Options{Stdin: s.in, Warn: s.warnInput})
+	if err != nil {
+		return nil, usageErr("%w", err)
+	}
+	// the files go to the system that recognises them; a file nobody
+	// recognises goes with them (a yarn-site.xml beside a
+	// capacity-scheduler.xml), and alone to the fallback
+	sys := engine.Fallback()
+	var by *engine.Input
+	for _, in := range ins {
+		in.Related = ins
+		got := engine.SystemFor(in)
+		if got == engine.Fallback() {
+			continue
+		}
+		if by != nil && got != sys {
+			return nil, usageErr("%s is a %s input and %s a %s one: a question is asked of one system's files", by.Path, sys.Name(), in.Path, got.Name())
+		}
+		sys, by = got, in
+	}
+	// a command that reads them its own way reads them from memory
+	for _, in := range ins {
+		if in.Arg == "-" {
+			s.in = bytes.NewReader(in.Data)
+			continue
+		}
+		if s.preloaded == nil {
+			s.preloaded = map[string][]byte{}
+		}
+		s.preloaded[in.Arg] = in.Data
+	}
+	if _, ok := sys.(audit.Loader); ok {
+		return &asked{sys, ins}, nil
+	}
+	return nil, nil
+}
+
+// source reads one file of a question: from memory when question read
+// it, else as input.ReadSource does.
+func (s *streams) source(file string) (string, []byte, error) {
+	if data, ok := s.preloaded[file]; ok {
+		return file, data, nil
+	}
+	return input.ReadSource(file, s.in)
+}
+
+// load loads a question's inputs into their system's model, a refusal
+// becoming exit 2 with the errors.
+func (q *asked) load(opts engine.Options) (audit.Model, error) {
+	m, err := q.sys.(audit.Loader).Load(q.ins, opts)
+	var ref *audit.Refused
+	if errors.As(err, &ref) {
+		var lines []string
+		if ref.Sources != nil {
+			lines = ref.Sources[ref.File]
+		}
+		return nil, refusedErr(ref.File, ref.Why, ref.Command, ref.Findings, lines)
+	}
+	if err != nil {
+		return nil, usageErr("%w", err)
+	}
+	return m, nil
+}
+
+// capability is what a command needs of the system, or a usage error
+// that names the system and what it can answer.
+func capability[T any](q *asked, command string) (T, error) {
+	c, ok := q.sys.(T)
+	if !ok {
+		return c, usageErr("%s: %s answers no %s question (aclint %s takes %s)", q.ins[0].Path, q.sys.Name(), command, command, answerers[T](command))
+	}
+	return c, nil
+}
+
+// answerers lists the systems that implement a capability, for messages.
+func answerers[T any](command string) string {
+	var names []string
+	for _, sys := range engine.Systems() {
+		if _, ok := sys.(T); ok {
+			names = append(names, sys.Name())
+		}
+	}
+	if fb := engine.Fallback(); fb != nil {
+		names = append(names, fb.Name())
+	}
+	return joinWords(names) + " files"
+}
+
+// askWhoCan answers who-can through a system's audit.WhoCanner.
+func askWhoCan(s *streams, cmd *cobra.Command, q *asked, words []string, action, output string) error {
+	w, err := capability[audit.WhoCanner](q, "who-can")
+	if err != nil {
+		return err
+	}
+	if !cmd.Flags().Changed("action") {
+		action = ""
+	}
+	m, err := q.load(engine.Options{})
+	if err != nil {
+		return err
+	}
+	ans, err := w.WhoCan(m, audit.Question{Words: words, Action: action})
+	if err != nil {
+		var u *audit.UsageError
+		if errors.As(err, &u) {
+			return usageErr("%s: %w (who-can %s, e.g. who-can -f %s %s)", q.sys.Name(), err, w.WhoCanUsage().Words, q.ins[0].Path, w.WhoCanUsage().Example)
+		}
+		return answerErr(err)
+	}
+	return writeWhoCan(s, ans, output)
+}
+
+// writeWhoCan writes a who-can answer as -o asks; an incomplete answer is
+// exit 2 after what is known.
+func writeWhoCan(s *streams, ans *audit.WhoCan, output string) error {
+	var err error
+	switch output {
+	case "json":
+		err = writeJSON(s.out, whoCanJSON(ans))
+	case "csv":
+		err = writeWhoCanCSV(s.out, ans)
+	default:
+		err = writeWhoCanText(s.out, ans)
+	}
+	if err != nil {
+		return usageErr("writing output: %w", err)
+	}
+	if ans.Incomplete != "" {
+		return &exitError{code: ExitUsage, err: errors.New(ans.Incomplete)}
+	}
+	return nil
+}
+
+// questionWords lists how each system that answers through a capability
+// reads a question's words, for help and usage messages: "; QUEUE for
+// yarn files".
+func questionWords(usage func(engine.System) (audit.Usage, bool)) string {
+	var b strings.Builder
+	for _, sys := range engine.Systems() {
+		if u, ok := usage(sys); ok {
+			fmt.Fprintf(&b, "; %s for %s files", u.Words, sys.Name())
+		}
+	}
+	return b.String()
+}
+
+func whoCanWords(sys engine.System) (audit.Usage, bool) {
+	if w, ok := sys.(audit.WhoCanner); ok {
+		return w.WhoCanUsage(), true
+	}
+	return audit.Usage{}, false
+}

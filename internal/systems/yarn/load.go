@@ -1,0 +1,84 @@
+package yarn
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/aclint/aclint/internal/audit"
+	"github.com/aclint/aclint/internal/engine"
+)
+
+// Load reads the ResourceManager's files a question is asked over into
+// the Setup that answers it (audit.Loader): configuration files and at
+// most one allocation file. A file Hadoop refuses to load is an
+// *audit.Refused with the findings that say why; a setup that answers
+// nothing (no queues, another scheduler runs, capacities Hadoop refuses,
+// ${...} settings) is an error that says so.
+func (Sys) Load(ins []*engine.Input, _ engine.Options) (audit.Model, error) {
+	return LoadSetup(ins)
+}
+
+// LoadSetup is Load with its own type.
+func LoadSetup(ins []*engine.Input) (*Setup, error) {
+	var confs []*Conf
+	var fs *CS
+	var names []string
+	refused := func(in *engine.Input, why string) error {
+		rep, _ := Sys{}.Lint(&engine.Input{Path: in.Path, Data: in.Data, Explicit: true}, engine.Options{})
+		return &audit.Refused{File: in.Path, Why: why, Command: "aclint lint " + argOf(in), Findings: rep.Findings,
+			Sources: map[string][]string{in.Path: strings.Split(string(in.Data), "\n")}}
+	}
+	for _, in := range ins {
+		names = append(names, in.Path)
+		if IsAllocationFile(in.Data) {
+			if fs != nil {
+				return nil, fmt.Errorf("%s: a second allocation file; the Fair Scheduler reads one", in.Path)
+			}
+			tree, err := ReadFS(in.Path, in.Data)
+			if err != nil {
+				var fe *FileError
+				if errors.As(err, &fe) && !fe.Refused {
+					return nil, err
+				}
+				return nil, refused(in, "the Fair Scheduler refuses this file, so it answers no question")
+			}
+			fs = tree
+			continue
+		}
+		c, err := ReadConf(in.Path, in.Data)
+		var fe *FileError
+		if errors.As(err, &fe) && fe.Refused {
+			return nil, refused(in, "Hadoop refuses to load this file, so it answers no question")
+		}
+		if err != nil {
+			return nil, err
+		}
+		confs = append(confs, c)
+	}
+	var setup *Setup
+	if fs != nil {
+		setup = NewFSSetup(fs, confs)
+	} else {
+		setup = NewSetup(confs)
+	}
+	switch why := setup.Refused(); {
+	case why == NoQueuesReason:
+		return nil, fmt.Errorf("%s: %s; set it in capacity-scheduler.xml (or give the file that does)", strings.Join(names, ", "), why)
+	case strings.HasPrefix(why, SchedulerPrefix):
+		return nil, fmt.Errorf("%s; give the file of the scheduler that runs", why)
+	case strings.HasPrefix(why, CapacityPrefix):
+		return nil, fmt.Errorf("%s: %s; fix the capacities (aclint lint %s says where)", strings.Join(names, ", "), why, strings.Join(names, " "))
+	case why != "":
+		return nil, fmt.Errorf("%s (write the settings into the file itself, or give the file they come from)", why)
+	}
+	return setup, nil
+}
+
+// argOf is the command-line argument an input came from.
+func argOf(in *engine.Input) string {
+	if in.Arg != "" {
+		return in.Arg
+	}
+	return in.Path
+}

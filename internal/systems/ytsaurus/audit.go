@@ -1,0 +1,115 @@
+package ytsaurus
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/aclint/aclint/internal/audit"
+	"github.com/aclint/aclint/internal/engine"
+)
+
+// Load reads a Cypress document for questions (audit.Loader): a tree
+// YTsaurus would not hold is an *audit.Refused with the errors.
+func (Sys) Load(ins []*engine.Input, _ engine.Options) (audit.Model, error) {
+	if len(ins) != 1 {
+		return nil, fmt.Errorf("a YTsaurus question reads one document; %d were given", len(ins))
+	}
+	in := ins[0]
+	doc := Parse(in.Path, in.Data)
+	tree := Load(doc, Options{})
+	if tree.Errors() != nil {
+		arg := in.Arg
+		if arg == "" {
+			arg = in.Path
+		}
+		return nil, &audit.Refused{File: in.Path, Why: "YTsaurus would refuse this tree (or aclint cannot read it), so it answers no question",
+			Command: "aclint lint --system ytsaurus " + arg, Findings: Lint(doc, Options{}), Sources: map[string][]string{in.Path: doc.Lines()}}
+	}
+	return tree, nil
+}
+
+// WhoCanUsage is the words of a YTsaurus who-can question.
+func (Sys) WhoCanUsage() audit.Usage {
+	return audit.Usage{Words: "PATH PERMISSION", Example: "//home/analytics read"}
+}
+
+// WhoCan lists the users check-permission lets have PERMISSION on PATH:
+// every user the document defines (and the built-in ones) is asked, and
+// each answer is Check's, so inheritance, deny, superusers and banned
+// users decide exactly as in check. Users YTsaurus does not know do not
+// exist for it, so there is no "everyone else"; a lone ACL, which
+// describes no users, answers no who-can question.
+func (Sys) WhoCan(m audit.Model, q audit.Question) (*audit.WhoCan, error) {
+	t := m.(*Tree)
+	if q.Action != "" {
+		return nil, audit.Usagef("--action is not a YTsaurus word: the PERMISSION is the question's second word")
+	}
+	if len(q.Words) != 2 {
+		return nil, audit.Usagef("a YTsaurus question is a PATH and a PERMISSION")
+	}
+	if t.Bare {
+		return nil, errors.New("a lone ACL does not describe its users or their groups, so who may use it is not known: ask about one user with aclint yt check --groups, or give a tree document with its users and groups")
+	}
+	perm, ok := ParsePermission(q.Words[1])
+	if !ok || perm == 0 || perm&(perm-1) != 0 {
+		return nil, audit.Usagef("%q is not one permission YTsaurus checks (read, write, use, administer, create, remove, mount, manage, modify_children, full_read, register_queue_consumer)", q.Words[1])
+	}
+	path, err := NormalizePath(q.Words[0])
+	if err != nil {
+		return nil, audit.Usagef("%v", err)
+	}
+	if _, err := t.Node(path); err != nil {
+		return nil, err
+	}
+	ans := &audit.WhoCan{System: System, Action: perm.String(), Object: path, How: "on the node", By: "YTsaurus", GroupsTitle: "-",
+		Title:    fmt.Sprintf("%s on %s (YTsaurus check-permission)", perm, path),
+		Everyone: []audit.Grant{}, Users: []audit.Grant{}, Groups: []audit.Grant{}, Denied: []audit.Grant{}}
+	rows := 0
+	for _, s := range t.Dir.Subjects() {
+		if s.Group || s.Builtin && s.Name != Guest {
+			continue
+		}
+		r, err := t.Check(Request{User: s.Name, Permission: perm, Path: path})
+		if err != nil {
+			return nil, err
+		}
+		g := t.grant(r, s, path)
+		switch {
+		case r.Action == Allow:
+			ans.Users = append(ans.Users, g)
+			if r.RowLevel != nil {
+				rows++
+			}
+		case r.ACE != nil || r.Fast != "":
+			ans.Denied = append(ans.Denied, g)
+		}
+	}
+	ans.Notes = append(ans.Notes, "YTsaurus answers only for the users it knows: these are the users the document defines and guest (the built-in system users are left out; root and the superusers among them pass every check); a group's members are listed as users")
+	if rows > 0 {
+		ans.Notes = append(ans.Notes, fmt.Sprintf("row-level ACEs reach %s: %d of the users let in read only the rows their ACEs allow (aclint yt check says which)", path, rows))
+	}
+	ans.Detail = []audit.Field{{Key: "permission", Value: perm.String()}}
+	return ans, nil
+}
+
+// grant is a user's answer with the ACE that decided it.
+func (t *Tree) grant(r *Response, s *Subject, path string) audit.Grant {
+	g := audit.Grant{Kind: "user", Name: s.Name}
+	switch {
+	case r.Fast == "superuser":
+		g.Rule, g.Default, g.Note = "superuser", true, "a superuser: no ACL is read"
+	case r.Fast == "banned":
+		g.Rule, g.Default, g.Note = "banned", true, "every check of a banned user is denied"
+	case r.ACE == nil:
+		g.Rule, g.Default, g.Note = "no ACE", true, "no ACE matches"
+	default:
+		g.Object = r.Object
+		g.Rule = fmt.Sprintf("ACE #%d", r.ACE.Index)
+		g.Inherited = r.Object != path
+		if r.Subject != "" && r.Subject != s.Name {
+			g.Rule += " (through " + r.Subject + ")"
+		}
+		g.Pos = t.Doc.Pos(r.ACE.At)
+	}
+	return g
+}
