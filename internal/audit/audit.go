@@ -40,7 +40,8 @@ func (r *Refused) Error() string { return fmt.Sprintf("%s: %s", r.File, r.Why) }
 // every audit shares.
 type Question struct {
 	Words  []string
-	Action string // --action; "" when not given
+	Action string   // --action; "" when not given
+	Groups []string // --groups: the groups the subject is in, when given
 }
 
 // Usage describes a question's words for one system: for help texts and
@@ -151,4 +152,20 @@ func (e *UsageError) Error() string { return e.msg }
 // Usagef is a UsageError.
 func Usagef(format string, args ...any) error {
 	return &UsageError{fmt.Sprintf(format, args...)}
+}
+
+// Hoverer is a System that explains what is under the cursor in the
+// editor, from what its Lint parsed (engine.Report.Parsed): the language
+// server asks it for every hover over its documents.
+type Hoverer interface {
+	// Hover explains the place at (its 1-based line and character
+	// column); ok is false when there is nothing to say there.
+	Hover(parsed any, at engine.Position) (h Hover, ok bool)
+}
+
+// Hover is Markdown about a span of a document: From to To, To just past
+// its end.
+type Hover struct {
+	Markdown string
+	From, To engine.Position
 }

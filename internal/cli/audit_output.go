@@ -130,3 +130,42 @@ func writeWhoCanText(w io.Writer, r *audit.WhoCan) error {
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// checkJSON is the one JSON shape of a check answered through a
+// capability.
+func checkJSON(v *audit.Verdict) any {
+	var by any
+	if v.By != nil {
+		by = toGrantJSON(*v.By)
+	}
+	return jsonObject{
+		{"system", v.System},
+		{"answer", v.Answer},
+		{"allowed", v.Allowed},
+		{"decidedBy", by},
+		{"why", v.Why},
+		{"notes", nonNil(v.Notes)},
+		{"detail", detailJSON(v.Detail)},
+	}
+}
+
+// writeCheckText writes a verdict: the answer and why, the rule that
+// decided and where it is written, the notes.
+func writeCheckText(w io.Writer, v *audit.Verdict) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s\n", v.Answer, v.Why)
+	if g := v.By; g != nil {
+		where := " at " + g.Pos.String()
+		if g.Pos.File == "" {
+			where = ": " + g.Note
+		}
+		what := g.Rule
+		if g.Object != "" {
+			what = g.Object + " " + g.Rule
+		}
+		fmt.Fprintf(&b, "decided by %s%s\n", what, where)
+	}
+	writeNotes(&b, v.Notes)
+	_, err := io.WriteString(w, b.String())
+	return err
+}

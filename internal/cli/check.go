@@ -54,14 +54,21 @@ not schedule, usage).`,
 		Example: `  aclint check -f queues.yaml default root.prod.etl alice --groups data-eng
   aclint check -f yunikorn-defaults.yaml -f yunikorn-configs.yaml default root.dev bob --action admin
   aclint check -f queues.yaml default root.teams.team-a alice --tag namespace=team-a --tag namespace.parentqueue=root.teams`,
-		Args: func(cmd *cobra.Command, args []string) error {
+		Args:              minArgs(1, "check needs a question: PARTITION QUEUE USER"+questionWords(checkWords)),
+		ValidArgsFunction: partitionQueueArgs(true),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if q, err := s.question(files); err != nil || q != nil {
+				if err != nil {
+					return err
+				}
+				if err := req.none(q.sys.Name()); err != nil {
+					return err
+				}
+				return askCheck(s, cmd, q, args, action, groups, output, quiet)
+			}
 			if len(args) != 3 && (req.pod == "" || len(args) != 2) {
 				return usageErr("check needs PARTITION QUEUE USER (USER may be left out with --pod), got %d argument(s)\nrun 'aclint check --help' for usage", len(args))
 			}
-			return nil
-		},
-		ValidArgsFunction: partitionQueueArgs(true),
-		RunE: func(cmd *cobra.Command, args []string) error {
 			act, err := acl.ParseAction(action)
 			if err != nil {
 				return usageErr("invalid --action: %w", err)

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -112,6 +113,10 @@ func (q *asked) load(opts engine.Options) (audit.Model, error) {
 // that names the system and what it can answer.
 func capability[T any](q *asked, command string) (T, error) {
 	c, ok := q.sys.(T)
+	if g, guided := q.sys.(engine.Guided); !ok && guided {
+		// the system says which of its own commands takes the file
+		return c, usageErr("%s", g.Misdirected(argOf(q.ins[0])))
+	}
 	if !ok {
 		return c, usageErr("%s: %s answers no %s question (aclint %s takes %s)", q.ins[0].Path, q.sys.Name(), command, command, answerers[T](command))
 	}
@@ -195,4 +200,53 @@ func whoCanWords(sys engine.System) (audit.Usage, bool) {
 		return w.WhoCanUsage(), true
 	}
 	return audit.Usage{}, false
+}
+
+func checkWords(sys engine.System) (audit.Usage, bool) {
+	if c, ok := sys.(audit.Checker); ok {
+		return c.CheckUsage(), true
+	}
+	return audit.Usage{}, false
+}
+
+// askCheck answers check through a system's audit.Checker: exit 0
+// allowed, 1 denied.
+func askCheck(s *streams, cmd *cobra.Command, q *asked, words []string, action, groups, output string, quiet bool) error {
+	c, err := capability[audit.Checker](q, "check")
+	if err != nil {
+		return err
+	}
+	if err := checkOutput(output, "text", "json"); err != nil {
+		return err
+	}
+	if !cmd.Flags().Changed("action") {
+		action = ""
+	}
+	m, err := q.load(engine.Options{})
+	if err != nil {
+		return err
+	}
+	qu := audit.Question{Words: words, Action: action}
+	if cmd.Flags().Changed("groups") {
+		qu.Groups = parseList(groups)
+	}
+	v, err := c.Check(m, qu)
+	if err != nil {
+		var u *audit.UsageError
+		if errors.As(err, &u) {
+			return usageErr("%s: %w (check %s, e.g. check -f %s %s)", q.sys.Name(), err, c.CheckUsage().Words, q.ins[0].Path, c.CheckUsage().Example)
+		}
+		return answerErr(err)
+	}
+	return writeVerdict(s, verdict{ok: v.Allowed,
+		text: func(w io.Writer) error { return writeCheckText(w, v) },
+		json: func() any { return checkJSON(v) }}, output, quiet)
+}
+
+// argOf is the command-line argument an input came from.
+func argOf(in *engine.Input) string {
+	if in.Arg != "" {
+		return in.Arg
+	}
+	return in.Path
 }

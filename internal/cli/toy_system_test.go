@@ -51,7 +51,7 @@ func (t toy) Example(_ *engine.Rule, text string) (string, []engine.Finding, map
 
 func (toy) Lint(in *engine.Input, _ engine.Options) (*engine.Report, error) {
 	st := &toyState{file: in.Path, lines: strings.Split(string(in.Data), "\n")}
-	return &engine.Report{Findings: engine.Run(engine.RulesOf("toy"), st), Sources: map[string][]string{in.Path: st.lines}, Configs: 1}, nil
+	return &engine.Report{Findings: engine.Run(engine.RulesOf("toy"), st), Sources: map[string][]string{in.Path: st.lines}, Configs: 1, Parsed: st}, nil
 }
 
 var toyRule = engine.Register(&engine.Rule{

@@ -39,7 +39,7 @@ PARTITION is then default.
 Exit codes: 0 answered, 2 error (a config YuniKorn rejects, unknown partition or queue, usage).`,
 		Example: `  aclint who-can -f queues.yaml default root.prod.etl
   aclint who-can default root.prod --action admin -o csv`,
-		Args:              minArgs(1, "who-can needs a question: PARTITION QUEUE"+questionWords(whoCanWords)),
+		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: partitionQueueArgs(true),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkOutput(output, "text", "json", "csv"); err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/aclint/aclint/internal/audit"
 	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/systems/yunikorn"
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
@@ -71,6 +72,9 @@ func (an *analysis) nodeRange(m *ykModel, n *yaml.Node) (Range, bool) {
 // hover answers on an ACL value (how YuniKorn reads it, who it lets in
 // there) and on a queue name (who may submit and administer, its limits).
 func (an *analysis) hover(pos Position) *Hover {
+	if h, ok := an.sys.(audit.Hoverer); ok {
+		return an.systemHover(h, pos)
+	}
 	m := an.model()
 	if m == nil {
 		return nil
@@ -460,4 +464,19 @@ func fixedPath(x *config.PlacementRule) (string, bool) {
 	}
 	p, ok := fixedPath(x.Parent)
 	return p + "." + v, ok
+}
+
+// systemHover is the hover of a system that explains its own documents
+// (audit.Hoverer), from what its lint parsed.
+func (an *analysis) systemHover(h audit.Hoverer, pos Position) *Hover {
+	if an.parsed == nil {
+		return nil
+	}
+	line, col := an.t.column(pos)
+	hv, ok := h.Hover(an.parsed, engine.Position{File: an.path, Line: line, Col: col})
+	if !ok {
+		return nil
+	}
+	r := Range{an.t.pos(hv.From.Line, hv.From.Col), an.t.pos(hv.To.Line, hv.To.Col)}
+	return &Hover{Contents: MarkupContent{Kind: "markdown", Value: hv.Markdown}, Range: &r}
 }
