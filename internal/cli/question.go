@@ -115,7 +115,7 @@ func capability[T any](q *asked, command string) (T, error) {
 	c, ok := q.sys.(T)
 	if g, guided := q.sys.(engine.Guided); !ok && guided {
 		// the system says which of its own commands takes the file
-		return c, usageErr("%s", g.Misdirected(argOf(q.ins[0])))
+		return c, usageErr("%s", g.Misdirected(q.ins[0].Given()))
 	}
 	if !ok {
 		return c, usageErr("%s: %s answers no %s question (aclint %s takes %s)", q.ins[0].Path, q.sys.Name(), command, command, answerers[T](command))
@@ -241,12 +241,4 @@ func askCheck(s *streams, cmd *cobra.Command, q *asked, words []string, action, 
 	return writeVerdict(s, verdict{ok: v.Allowed,
 		text: func(w io.Writer) error { return writeCheckText(w, v) },
 		json: func() any { return checkJSON(v) }}, output, quiet)
-}
-
-// argOf is the command-line argument an input came from.
-func argOf(in *engine.Input) string {
-	if in.Arg != "" {
-		return in.Arg
-	}
-	return in.Path
 }

@@ -34,6 +34,15 @@ type Input struct {
 	memo   map[string]any
 }
 
+// Given is the input as the command line named it (its Arg), for the
+// commands a message suggests; its Path when it came from no argument.
+func (in *Input) Given() string {
+	if in.Arg != "" {
+		return in.Arg
+	}
+	return in.Path
+}
+
 // Memo returns what f computes for this input under key, computing it
 // once: a system that reads a related input for each of the inputs that
 // need it parses it once. Inputs are linted concurrently, so a second

@@ -19,12 +19,8 @@ func (Sys) Load(ins []*engine.Input, _ engine.Options) (audit.Model, error) {
 	doc := Parse(in.Path, in.Data)
 	acls := Decode(doc)
 	if acls.Errors() != nil {
-		arg := in.Arg
-		if arg == "" {
-			arg = in.Path
-		}
 		return nil, &audit.Refused{File: in.Path, Why: "Mesos refuses to start with these ACLs, so they answer no question",
-			Command: "aclint lint " + arg, Findings: Lint(doc), Sources: map[string][]string{in.Path: doc.Lines()}}
+			Command: "aclint lint " + in.Given(), Findings: Lint(doc), Sources: map[string][]string{in.Path: doc.Lines()}}
 	}
 	return acls, nil
 }

@@ -26,7 +26,7 @@ func LoadSetup(ins []*engine.Input) (*Setup, error) {
 	var names []string
 	refused := func(in *engine.Input, why string) error {
 		rep, _ := Sys{}.Lint(&engine.Input{Path: in.Path, Data: in.Data, Explicit: true}, engine.Options{})
-		return &audit.Refused{File: in.Path, Why: why, Command: "aclint lint " + argOf(in), Findings: rep.Findings,
+		return &audit.Refused{File: in.Path, Why: why, Command: "aclint lint " + in.Given(), Findings: rep.Findings,
 			Sources: map[string][]string{in.Path: strings.Split(string(in.Data), "\n")}}
 	}
 	for _, in := range ins {
@@ -73,12 +73,4 @@ func LoadSetup(ins []*engine.Input) (*Setup, error) {
 		return nil, fmt.Errorf("%s (write the settings into the file itself, or give the file they come from)", why)
 	}
 	return setup, nil
-}
-
-// argOf is the command-line argument an input came from.
-func argOf(in *engine.Input) string {
-	if in.Arg != "" {
-		return in.Arg
-	}
-	return in.Path
 }

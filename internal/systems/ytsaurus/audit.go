@@ -18,12 +18,8 @@ func (Sys) Load(ins []*engine.Input, _ engine.Options) (audit.Model, error) {
 	doc := Parse(in.Path, in.Data)
 	tree := Load(doc, Options{})
 	if tree.Errors() != nil {
-		arg := in.Arg
-		if arg == "" {
-			arg = in.Path
-		}
 		return nil, &audit.Refused{File: in.Path, Why: "YTsaurus would refuse this tree (or aclint cannot read it), so it answers no question",
-			Command: "aclint lint --system ytsaurus " + arg, Findings: Lint(doc, Options{}), Sources: map[string][]string{in.Path: doc.Lines()}}
+			Command: "aclint lint --system ytsaurus " + in.Given(), Findings: Lint(doc, Options{}), Sources: map[string][]string{in.Path: doc.Lines()}}
 	}
 	return tree, nil
 }
