@@ -55,38 +55,38 @@ unit:
 	@# the release test builds six platforms (minutes with a cold build cache): past go test's 10 minutes on a slow machine
 	$(GO) test -count=1 -short -timeout 40m ./...
 	@# the time and memory budgets run alone: other packages' tests would share the two cores
-	$(GO) test -count=1 -run '^(TestScaleBudget|TestAuditScaleBudget)$$' -v ./pkg/yunikorn
-	$(GO) test -count=1 -run '^TestScaleBudget$$' -v ./pkg/mesos
-	$(GO) test -count=1 -run '^TestScaleBudget$$' -v ./pkg/ytsaurus
+	$(GO) test -count=1 -run '^(TestScaleBudget|TestAuditScaleBudget)$$' -v ./internal/systems/yunikorn
+	$(GO) test -count=1 -run '^TestScaleBudget$$' -v ./internal/systems/mesos
+	$(GO) test -count=1 -run '^TestScaleBudget$$' -v ./internal/systems/ytsaurus
 	$(GO) test -count=1 -run '^(TestMatrixStreams|TestDiffAtScale)$$' -v ./internal/cli
 
 ## fuzz: explore with each fuzz target for FUZZTIME (make fuzz FUZZTIME=1m); new crashers land in
 ## testdata/fuzz and from then on run in make test
 fuzz:
-	$(GO) test -run '^$$' -fuzz '^FuzzValidQueueName$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/acl
-	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/acl
-	$(GO) test -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/config
-	$(GO) test -run '^$$' -fuzz '^FuzzDocuments$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/config
-	$(GO) test -run '^$$' -fuzz '^FuzzLint$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/yunikorn
-	$(GO) test -run '^$$' -fuzz '^FuzzDecodeParity$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/config
-	$(GO) test -run '^$$' -fuzz '^FuzzFix$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/fix
-	$(GO) test -run '^$$' -fuzz '^FuzzPlace$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/placement
-	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/expect
-	$(GO) test -run '^$$' -fuzz '^FuzzBatchParse$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/config
-	$(GO) test -run '^$$' -fuzz '^FuzzSafeWriter$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/lint
-	$(GO) test -run '^$$' -fuzz '^FuzzWriteJSON$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/lint
-	$(GO) test -run '^$$' -fuzz '^FuzzYAMLScalar$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/expect
-	$(GO) test -run '^$$' -fuzz '^FuzzParseJSON$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/mesos
-	$(GO) test -run '^$$' -fuzz '^FuzzLint$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/mesos
-	$(GO) test -run '^$$' -fuzz '^FuzzCoverage$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/mesos
-	$(GO) test -run '^$$' -fuzz '^FuzzFormula$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/ytsaurus
-	$(GO) test -run '^$$' -fuzz '^FuzzLint$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/ytsaurus
-	$(GO) test -run '^$$' -fuzz '^FuzzReparse$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/config
-	$(GO) test -run '^$$' -fuzz '^FuzzParseACL$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/yarn
-	$(GO) test -run '^$$' -fuzz '^FuzzReadConf$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/yarn
-	$(GO) test -run '^$$' -fuzz '^FuzzReadFS$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/yarn
-	$(GO) test -run '^$$' -fuzz '^FuzzSession$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/lsp
-	$(GO) test -run '^$$' -fuzz '^FuzzAppendPublishDiagnostics$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./pkg/lsp
+	$(GO) test -run '^$$' -fuzz '^FuzzValidQueueName$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/systems/yunikorn/acl
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/systems/yunikorn/acl
+	$(GO) test -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/systems/yunikorn/config
+	$(GO) test -run '^$$' -fuzz '^FuzzDocuments$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/systems/yunikorn/config
+	$(GO) test -run '^$$' -fuzz '^FuzzLint$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/systems/yunikorn
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeParity$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/systems/yunikorn/config
+	$(GO) test -run '^$$' -fuzz '^FuzzFix$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/fix
+	$(GO) test -run '^$$' -fuzz '^FuzzPlace$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/systems/yunikorn/placement
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/systems/yunikorn/expect
+	$(GO) test -run '^$$' -fuzz '^FuzzBatchParse$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/systems/yunikorn/config
+	$(GO) test -run '^$$' -fuzz '^FuzzSafeWriter$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/engine
+	$(GO) test -run '^$$' -fuzz '^FuzzWriteJSON$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/engine
+	$(GO) test -run '^$$' -fuzz '^FuzzYAMLScalar$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/systems/yunikorn/expect
+	$(GO) test -run '^$$' -fuzz '^FuzzParseJSON$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/systems/mesos
+	$(GO) test -run '^$$' -fuzz '^FuzzLint$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/systems/mesos
+	$(GO) test -run '^$$' -fuzz '^FuzzCoverage$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/systems/mesos
+	$(GO) test -run '^$$' -fuzz '^FuzzFormula$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/systems/ytsaurus
+	$(GO) test -run '^$$' -fuzz '^FuzzLint$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/systems/ytsaurus
+	$(GO) test -run '^$$' -fuzz '^FuzzReparse$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/systems/yunikorn/config
+	$(GO) test -run '^$$' -fuzz '^FuzzParseACL$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/systems/yarn
+	$(GO) test -run '^$$' -fuzz '^FuzzReadConf$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/systems/yarn
+	$(GO) test -run '^$$' -fuzz '^FuzzReadFS$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/systems/yarn
+	$(GO) test -run '^$$' -fuzz '^FuzzSession$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/lsp
+	$(GO) test -run '^$$' -fuzz '^FuzzAppendPublishDiagnostics$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/lsp
 
 ## bench: whole-process CPU time and peak memory of aclint against a process that only decodes
 ## the same file (internal/bench), failing above the targets of docs/performance.md; then the
@@ -96,9 +96,9 @@ bench:
 	CGO_ENABLED=0 $(GO) build -o bin/aclint .
 	CGO_ENABLED=0 $(GO) build -o bin/floor ./internal/bench/floor
 	$(GO) run ./internal/bench -aclint bin/aclint -floor bin/floor
-	$(GO) test -run '^$$' -bench . -benchmem -benchtime 3x ./pkg/yunikorn
-	$(GO) test -run '^$$' -bench . -benchmem -benchtime 3x ./pkg/mesos
-	$(GO) test -run '^$$' -bench . -benchmem -benchtime 3x ./pkg/ytsaurus
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 3x ./internal/systems/yunikorn
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 3x ./internal/systems/mesos
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 3x ./internal/systems/ytsaurus
 
 ## docs: regenerate docs/rules.md and the system pages' rule tables from the rules' metadata, and
 ## schema/queues.schema.json from the config model (internal/systems/yunikorn/config/schema.go)
@@ -146,4 +146,4 @@ man:
 ## report-screenshot: redraw docs/report.png, the HTML report of examples/audits/queues.yaml in
 ## headless chromium, the way TestScreenshot takes it
 report-screenshot:
-	ACLINT_SCREENSHOT=$(CURDIR)/docs/report.png $(GO) test -count=1 -run '^TestScreenshot$$' ./pkg/htmlreport
+	ACLINT_SCREENSHOT=$(CURDIR)/docs/report.png $(GO) test -count=1 -run '^TestScreenshot$$' ./internal/systems/yunikorn/htmlreport

@@ -35,7 +35,7 @@ func linter(name string) fix.Linter {
 
 // TestGolden fixes every testdata/*.yaml and compares the result byte for
 // byte with its .golden file; the fixed file must lint clean for every
-// fixable rule. Refresh with: go test ./pkg/fix -update
+// fixable rule. Refresh with: go test ./internal/fix -update
 func TestGolden(t *testing.T) {
 	files, _ := filepath.Glob("testdata/*.yaml")
 	if len(files) < 8 {
@@ -56,7 +56,7 @@ func TestGolden(t *testing.T) {
 		}
 		want, err := os.ReadFile(golden)
 		if err != nil {
-			t.Fatalf("%v (go test ./pkg/fix -update)", err)
+			t.Fatalf("%v (go test ./internal/fix -update)", err)
 		}
 		if string(fixed) != string(want) {
 			t.Errorf("%s: fixed output differs from %s:\n%s", in, golden, fix.Diff(in, want, fixed))

@@ -45,7 +45,7 @@ func fixture(t *testing.T) *Report {
 }
 
 // TestGolden compares every format with its golden file from one shared
-// fixture. Refresh with: go test ./pkg/report -update
+// fixture. Refresh with: go test ./internal/output -update
 func TestGolden(t *testing.T) {
 	r := fixture(t)
 	for _, name := range FormatNames() {
@@ -61,7 +61,7 @@ func TestGolden(t *testing.T) {
 		}
 		want, err := os.ReadFile(golden)
 		if err != nil {
-			t.Fatalf("%v (run go test ./pkg/report -update)", err)
+			t.Fatalf("%v (run go test ./internal/output -update)", err)
 		}
 		if !bytes.Equal(b.Bytes(), want) {
 			got, exp := strings.Split(b.String(), "\n"), strings.Split(string(want), "\n")
@@ -75,7 +75,7 @@ func TestGolden(t *testing.T) {
 				}
 				return "<end>"
 			}
-			t.Errorf("%s output differs from %s at line %d:\n got: %s\nwant: %s\nrun go test ./pkg/report -update and review the diff", name, golden, i+1, line(got), line(exp))
+			t.Errorf("%s output differs from %s at line %d:\n got: %s\nwant: %s\nrun go test ./internal/output -update and review the diff", name, golden, i+1, line(got), line(exp))
 		}
 	}
 }
