@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 
 	"github.com/aclint/aclint/internal/cli"
+	"github.com/aclint/aclint/internal/systems"
 )
 
 // gcPercent is the collector's target when GOGC is not set. aclint is a
@@ -20,5 +21,5 @@ func main() {
 	if _, set := os.LookupEnv("GOGC"); !set {
 		debug.SetGCPercent(gcPercent)
 	}
-	os.Exit(cli.Main(os.Args[1:]))
+	os.Exit(cli.Main(systems.New(), os.Args[1:]))
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"github.com/aclint/aclint/internal/systems"
 	"io"
 	"regexp"
 	"unicode/utf8"
@@ -93,7 +94,7 @@ func TestReadmeExamples(t *testing.T) {
 		}
 		for _, args := range commands {
 			var out, errOut bytes.Buffer
-			cli.Execute(args, strings.NewReader(""), &out, &errOut)
+			cli.Execute(systems.New(), args, strings.NewReader(""), &out, &errOut)
 			if !bytes.Contains(text, out.Bytes()) {
 				t.Errorf("%s does not show the current output of aclint %s:\n%s", doc, strings.Join(args, " "), out.String())
 			}
@@ -121,7 +122,7 @@ func TestTranscripts(t *testing.T) {
 			}
 			n++
 			var out, errOut bytes.Buffer
-			cli.Execute(strings.Fields(line), strings.NewReader(""), &out, &errOut)
+			cli.Execute(systems.New(), strings.Fields(line), strings.NewReader(""), &out, &errOut)
 			if out.String() != want {
 				t.Errorf("%s: $ aclint %s prints:\n%s\nthe doc shows:\n%s", doc, line, out.String(), want)
 			}
@@ -293,7 +294,7 @@ func TestHostileCorpus(t *testing.T) {
 		}
 		for _, args := range runs {
 			var out, errOut bytes.Buffer
-			code := cli.Execute(args, strings.NewReader(""), &out, &errOut)
+			code := cli.Execute(systems.New(), args, strings.NewReader(""), &out, &errOut)
 			n++
 			what := strings.Join(args, " ")
 			got = append(got, fmt.Sprintf("%s\t%d\t%s", what, code, firstLine(errOut.String(), out.String())))
@@ -434,7 +435,7 @@ func TestCIExamplesRun(t *testing.T) {
 			args = append(args, strings.Trim(f, `"`))
 		}
 		var stdout, stderr bytes.Buffer
-		code := cli.Execute(args, strings.NewReader(""), &stdout, &stderr)
+		code := cli.Execute(systems.New(), args, strings.NewReader(""), &stdout, &stderr)
 		if out != "" {
 			os.WriteFile(out, stdout.Bytes(), 0o644)
 		}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/aclint/aclint/internal/systems"
 	"io"
 	"runtime/debug"
 	"strconv"
@@ -115,7 +116,7 @@ func measureLSP(n, runs int, findings bool) lspResult {
 	// the collector works here as in the aclint process
 	defer debug.SetGCPercent(debug.SetGCPercent(150))
 	text := string(gen.EditorConfig(n, findings))
-	opts := lsp.DefaultOptions()
+	opts := lsp.DefaultOptions(systems.New())
 	opts.Debounce = 0
 	const uri = "file:///bench/queues.yaml"
 	c, cw, first := startLSP(opts, uri, text)
@@ -243,7 +244,7 @@ func measureBurst(n, edits int) (burst, last time.Duration) {
 	defer debug.SetGCPercent(debug.SetGCPercent(150))
 	text := string(gen.EditorConfig(n, false))
 	const uri = "file:///bench/burst.yaml"
-	c, cw, _ := startLSP(lsp.DefaultOptions(), uri, text) // the 150 ms debounce an editor meets
+	c, cw, _ := startLSP(lsp.DefaultOptions(systems.New()), uri, text) // the 150 ms debounce an editor meets
 	// the characters go into the middle department's submitacl, after
 	// its opening quote
 	lines := strings.Split(text, "\n")

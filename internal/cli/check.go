@@ -54,8 +54,8 @@ not schedule, usage).`,
 		Example: `  aclint check -f queues.yaml default root.prod.etl alice --groups data-eng
   aclint check -f yunikorn-defaults.yaml -f yunikorn-configs.yaml default root.dev bob --action admin
   aclint check -f queues.yaml default root.teams.team-a alice --tag namespace=team-a --tag namespace.parentqueue=root.teams`,
-		Args:              minArgs(1, "check needs a question: PARTITION QUEUE USER"+questionWords(checkWords)),
-		ValidArgsFunction: partitionQueueArgs(true),
+		Args:              minArgs(1, "check needs a question: PARTITION QUEUE USER"+questionWords(s.reg, checkWords)),
+		ValidArgsFunction: partitionQueueArgs(s, true),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if q, err := s.question(files); err != nil || q != nil {
 				if err != nil {

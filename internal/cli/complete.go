@@ -41,7 +41,8 @@ var fixedValues = map[string][]string{
 // their completions: the words a flag takes, the formats of -o, the rules
 // of --disable and --enable, and the partitions and queues of the config
 // the command line names (-f, or ./queues.yaml).
-func registerCompletions(root *cobra.Command) {
+func registerCompletions(root *cobra.Command, s *streams) {
+	reg := s.reg
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		for name, words := range fixedValues {
@@ -60,7 +61,7 @@ func registerCompletions(root *cobra.Command) {
 		}
 		if f := c.Flags().Lookup("system"); f != nil {
 			var names []string
-			for _, sys := range engine.Systems() {
+			for _, sys := range reg.Systems() {
 				names = append(names, sys.Name())
 			}
 			c.RegisterFlagCompletionFunc("system", staticWords(append([]string{systemAuto}, names...)))
@@ -72,7 +73,7 @@ func registerCompletions(root *cobra.Command) {
 				disable := name == "disable"
 				c.RegisterFlagCompletionFunc(name, func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 					var names []string
-					for _, r := range engine.Rules() {
+					for _, r := range reg.Rules() {
 						if !disable || r.Severity != engine.Error {
 							names = append(names, r.Name)
 						}
@@ -83,13 +84,13 @@ func registerCompletions(root *cobra.Command) {
 		}
 		if c.Flags().Lookup("partition") != nil && c.Flags().Lookup("file") != nil {
 			c.RegisterFlagCompletionFunc("partition", func(cmd *cobra.Command, _ []string, _ string) ([]string, cobra.ShellCompDirective) {
-				return configNames(cmd, ""), cobra.ShellCompDirectiveNoFileComp
+				return configNames(s, cmd, ""), cobra.ShellCompDirectiveNoFileComp
 			})
 		}
 		if c.Flags().Lookup("under") != nil && c.Flags().Lookup("file") != nil {
 			c.RegisterFlagCompletionFunc("under", func(cmd *cobra.Command, _ []string, _ string) ([]string, cobra.ShellCompDirective) {
 				part, _ := cmd.Flags().GetString("partition")
-				return configNames(cmd, orDefault(part)), cobra.ShellCompDirectiveNoFileComp
+				return configNames(s, cmd, orDefault(part)), cobra.ShellCompDirectiveNoFileComp
 			})
 		}
 		for _, sub := range c.Commands() {
@@ -108,13 +109,13 @@ func staticWords(words []string) func(*cobra.Command, []string, string) ([]strin
 // partitionQueueArgs completes PARTITION QUEUE ... positional arguments from
 // the config: the first argument from its partitions, the second (when
 // queue is true) from the queues of that partition.
-func partitionQueueArgs(queue bool) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+func partitionQueueArgs(s *streams, queue bool) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 	return func(cmd *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
 		switch {
 		case len(args) == 0:
-			return configNames(cmd, ""), cobra.ShellCompDirectiveNoFileComp
+			return configNames(s, cmd, ""), cobra.ShellCompDirectiveNoFileComp
 		case len(args) == 1 && queue:
-			return configNames(cmd, orDefault(args[0])), cobra.ShellCompDirectiveNoFileComp
+			return configNames(s, cmd, orDefault(args[0])), cobra.ShellCompDirectiveNoFileComp
 		}
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
@@ -130,10 +131,10 @@ func orDefault(part string) string {
 // configNames reads the command's config quietly and lists its partitions
 // (partition ""), or the queue paths of one partition. A config that cannot
 // be read completes nothing: completion never prints an error.
-func configNames(cmd *cobra.Command, partition string) []string {
+func configNames(s *streams, cmd *cobra.Command, partition string) []string {
 	files, _ := cmd.Flags().GetStringArray("file")
 	key, _ := cmd.Flags().GetString("key")
-	quiet := &streams{in: strings.NewReader(""), out: io.Discard, err: io.Discard}
+	quiet := &streams{in: strings.NewReader(""), out: io.Discard, err: io.Discard, reg: s.reg}
 	l, err := load(quiet, files, key, func(engine.Finding) bool { return true })
 	if err != nil {
 		return nil

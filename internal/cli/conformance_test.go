@@ -3,6 +3,8 @@ package cli
 import (
 	"bytes"
 	"fmt"
+	"github.com/aclint/aclint/internal/engine"
+	"github.com/aclint/aclint/internal/systems"
 	"maps"
 	"os"
 	"path/filepath"
@@ -92,6 +94,16 @@ func tagArgs(tags map[string]string) []string {
 
 func run(args ...string) (int, string, string) {
 	var out, errOut bytes.Buffer
-	code := Execute(args, strings.NewReader(""), &out, &errOut)
+	code := Execute(testRegistry, args, strings.NewReader(""), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+// testRegistry is the systems aclint runs with.
+var testRegistry = systems.New()
+
+// runWith runs aclint over the systems of reg.
+func runWith(reg *engine.Registry, args ...string) (int, string, string) {
+	var out, errOut bytes.Buffer
+	code := Execute(reg, args, strings.NewReader(""), &out, &errOut)
 	return code, out.String(), errOut.String()
 }

@@ -52,7 +52,7 @@ func TestDiffAtScale(t *testing.T) {
 	}{{"json", 2 << 20}, {"text", 64 << 10}, {"markdown", 65536}} {
 		m := &meter{}
 		var errOut strings.Builder
-		if code := Execute([]string{"diff", "-o", c.format, op, np}, strings.NewReader(""), m, &errOut); code != 0 {
+		if code := Execute(testRegistry, []string{"diff", "-o", c.format, op, np}, strings.NewReader(""), m, &errOut); code != 0 {
 			t.Fatalf("%s: exit %d: %s", c.format, code, errOut.String())
 		}
 		t.Logf("20,000 queues, a department opened to *: %s is %d bytes", c.format, m.bytes)
@@ -62,7 +62,7 @@ func TestDiffAtScale(t *testing.T) {
 	}
 	m := &meter{}
 	var errOut strings.Builder
-	if code := Execute([]string{"diff", "--flat", "-o", "json", op, np}, strings.NewReader(""), m, &errOut); code != 0 {
+	if code := Execute(testRegistry, []string{"diff", "--flat", "-o", "json", op, np}, strings.NewReader(""), m, &errOut); code != 0 {
 		t.Fatalf("--flat: exit %d: %s", code, errOut.String())
 	}
 	grew := int64(m.peak) - int64(base)
@@ -80,7 +80,7 @@ func TestDiffAtScale(t *testing.T) {
 	}
 	op, np = diffPair(t, 10000, 400, "dept0", "u0,"+strings.Join(users, ",")+" g0")
 	m = &meter{}
-	if code := Execute([]string{"diff", "-o", "json", op, np}, strings.NewReader(""), m, &errOut); code != 0 {
+	if code := Execute(testRegistry, []string{"diff", "-o", "json", op, np}, strings.NewReader(""), m, &errOut); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
 	t.Logf("200-queue department, 100 users granted: json is %d bytes", m.bytes)

@@ -22,7 +22,7 @@ func reportLeft(s *streams, file string, left []engine.Finding, unsafe bool, not
 			fmt.Fprintf(s.err, "aclint: %s: %s not fixed: it reads two ways and each grants different access; edit it by hand to %s\n", f.Pos, f.Rule, strings.Join(ways, " or "))
 		case f.Fix != nil && f.Unsafe != "" && !unsafe:
 			fmt.Fprintf(s.err, "aclint: %s: %s fix not applied, it is unsafe: %s; review it and rerun with --unsafe-fixes to apply it\n", f.Pos, f.Rule, f.Unsafe)
-		case f.Fix == nil && fixes(f.Rule):
+		case f.Fix == nil && fixes(s.reg, f.Rule):
 			why := notEditable
 			if why == "" {
 				why = "aclint cannot edit this value character for character"
@@ -33,7 +33,7 @@ func reportLeft(s *streams, file string, left []engine.Finding, unsafe bool, not
 }
 
 // fixes reports whether a rule's findings carry an edit (engine.Rule.Fixes).
-func fixes(rule string) bool {
-	r := engine.Lookup(rule)
+func fixes(reg *engine.Registry, rule string) bool {
+	r := reg.Lookup(rule)
 	return r != nil && r.Fixes
 }

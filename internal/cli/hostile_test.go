@@ -41,7 +41,7 @@ func TestInputLimits(t *testing.T) {
 		}
 	}
 	var out, errOut bytes.Buffer
-	if code := Execute([]string{"check", "-f", "-", "default", "root", "a"}, io.LimitReader(zeros{}, 200<<20), &out, &errOut); code != 2 || !strings.Contains(errOut.String(), "<stdin>: input larger than") {
+	if code := Execute(testRegistry, []string{"check", "-f", "-", "default", "root", "a"}, io.LimitReader(zeros{}, 200<<20), &out, &errOut); code != 2 || !strings.Contains(errOut.String(), "<stdin>: input larger than") {
 		t.Errorf("stdin from zeros: exit %d\n%s", code, errOut.String())
 	}
 	// a gzip bomb: 100 MiB of comment lines, inflating past the limit

@@ -57,7 +57,7 @@ rejects, a failing resolver).`,
 			}
 			return nil
 		},
-		ValidArgsFunction: partitionQueueArgs(true),
+		ValidArgsFunction: partitionQueueArgs(s, true),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkOutput(output, "text", "json"); err != nil {
 				return err

@@ -29,7 +29,7 @@ func newLintCmd(s *streams) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "lint FILE|DIR|- ...",
 		Short: "Report everything in access configs that their system rejects or reads differently than written",
-		Long:  lintHelp(),
+		Long:  lintHelp(s.reg),
 		Example: `  aclint lint queues.yaml
   aclint lint --fail-on error -o json deploy/
   kubectl get configmap yunikorn-configs -o yaml | aclint lint -
@@ -60,7 +60,7 @@ func newLintCmd(s *streams) *cobra.Command {
 	f.BoolVar(&hardLinks, "fix-hardlinks", false, "with --fix, rewrite a file that has other hard links in place, so every name of it gets the fix (without it such a file is refused)")
 	f.BoolVar(&unsafeFixes, "unsafe-fixes", false, "with --fix or --diff, also apply fixes that change who has access (e.g. turning users YAML read into the groups the author meant)")
 	f.StringVar(&ldapDir, "ldap-config", "", "also check YuniKorn's LDAP settings directory (the Secret mounted at "+resolve.DefaultLDAPDir+")")
-	f.StringVar(&system, "system", systemAuto, "what the files are: "+systemAuto+" (by content), or one of "+strings.Join(engine.SystemNames(), ", "))
+	f.StringVar(&system, "system", systemAuto, "what the files are: "+systemAuto+" (by content), or one of "+strings.Join(s.reg.SystemNames(), ", "))
 	f.StringVar(&configFile, "config", "", "settings file (default: the nearest "+settings.FileName+" from each linted file up to the repository root)")
 	f.StringSliceVar(&disable, "disable", nil, "turn these rules off for this run (comma-separated or repeated); rules that find inputs the system refuses cannot be turned off")
 	f.StringSliceVar(&enable, "enable", nil, "turn these rules on at their own severity for this run, whatever "+settings.FileName+" says (comma-separated or repeated)")
@@ -96,7 +96,7 @@ func (o *lintOptions) resolve(s *streams, cmd *cobra.Command, args []string) err
 	if len(args) > 0 {
 		first = args[0]
 	}
-	files, err := newSettingsFinder(o.configFile, first)
+	files, err := newSettingsFinder(s.reg, o.configFile, first)
 	if err != nil {
 		return err
 	}
@@ -145,7 +145,7 @@ func (o *lintOptions) resolve(s *streams, cmd *cobra.Command, args []string) err
 			}
 		}
 	}
-	if o.rules, err = ruleOverrides(o.disable, o.enable); err != nil {
+	if o.rules, err = ruleOverrides(s.reg, o.disable, o.enable); err != nil {
 		return err
 	}
 	if o.quiet {
@@ -172,15 +172,15 @@ func (o *lintOptions) resolve(s *streams, cmd *cobra.Command, args []string) err
 
 // lintHelp is lint's help, from the registry: what each system reads and
 // what its errors mean.
-func lintHelp() string {
+func lintHelp(reg *engine.Registry) string {
 	var b strings.Builder
 	b.WriteString("Lint access configs, each recognised by its content (or named with --system):\n")
-	for _, sys := range engine.Systems() {
+	for _, sys := range reg.Systems() {
 		fmt.Fprintf(&b, "  %s: %s\n", sys.Name(), sys.Inputs())
 	}
-	fmt.Fprintf(&b, "Give files, directories (searched recursively for files ending in %s), or - for\nstandard input.\n\n", strings.Join(engine.Extensions(), ", "))
+	fmt.Fprintf(&b, "Give files, directories (searched recursively for files ending in %s), or - for\nstandard input.\n\n", strings.Join(reg.Extensions(), ", "))
 	b.WriteString("Severities: error = the system rejects the input (")
-	for i, sys := range engine.Systems() {
+	for i, sys := range reg.Systems() {
 		if i > 0 {
 			b.WriteString("; ")
 		}

@@ -40,11 +40,11 @@ func collectFindings(s *streams, o *lintOptions, args []string) (*output.Report,
 			o.targets = nil // stdout holds the diff; the exit code still follows the findings left
 		}
 	}
-	rep := newReport(o.colored)
+	rep := newReport(s.reg, o.colored)
 	linted, found := 0, map[string]bool{}
 	var toCheck []checked // for lint --server
 	// the systems in registry order, each input once
-	for _, sys := range engine.Systems() {
+	for _, sys := range s.reg.Systems() {
 		for _, j := range jobs {
 			if j.sys != sys {
 				continue
@@ -91,7 +91,7 @@ func collectFindings(s *streams, o *lintOptions, args []string) (*output.Report,
 			}
 		}
 	}
-	if err := checkFound(args, found, o.system); err != nil {
+	if err := checkFound(s.reg, args, found, o.system); err != nil {
 		return nil, 0, err
 	}
 	if len(ldapFindings) > 0 {
@@ -132,15 +132,15 @@ func writeLintOutput(s *streams, o *lintOptions, rep *output.Report, linted int)
 // ruleOverrides reads --disable and --enable: every name must be a rule
 // (with "did you mean"), a rule cannot be both, and a rule whose findings
 // are inputs the system refuses cannot be turned off.
-func ruleOverrides(disable, enable []string) (map[string]string, error) {
+func ruleOverrides(reg *engine.Registry, disable, enable []string) (map[string]string, error) {
 	out := map[string]string{}
 	check := func(flag, name string) (*engine.Rule, error) {
-		r := engine.Lookup(name)
+		r := reg.Lookup(name)
 		if r == nil {
 			if to := engine.Renamed(name); to != "" {
 				return nil, usageErr("--%s %s: the rule was renamed to %s; write the new name", flag, name, to)
 			}
-			return nil, usageErr("--%s: no rule named %q%s; run 'aclint rules' for the list", flag, name, didYouMean(name))
+			return nil, usageErr("--%s: no rule named %q%s; run 'aclint rules' for the list", flag, name, didYouMean(reg, name))
 		}
 		return r, nil
 	}
@@ -151,7 +151,7 @@ func ruleOverrides(disable, enable []string) (map[string]string, error) {
 		}
 		if r.Severity == engine.Error {
 			what := "inputs its system refuses"
-			if sys := engine.LookupSystem(r.System); sys != nil {
+			if sys := reg.LookupSystem(r.System); sys != nil {
 				what = sys.Refuses()
 			}
 			return nil, usageErr("--disable %s: the rule finds %s, which cannot be turned off", name, what)

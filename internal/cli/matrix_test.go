@@ -57,7 +57,7 @@ func TestMatrixStreams(t *testing.T) {
 	m := &meter{}
 	var errOut strings.Builder
 	base = liveHeap()
-	if code := Execute([]string{"matrix", "-f", cfgFile, "-o", "csv"}, strings.NewReader(""), m, &errOut); code != 0 {
+	if code := Execute(testRegistry, []string{"matrix", "-f", cfgFile, "-o", "csv"}, strings.NewReader(""), m, &errOut); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
 	cells := int64(20000 * 4000)

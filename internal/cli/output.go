@@ -45,12 +45,12 @@ func parseOutputs(values []string) ([]outputTarget, error) {
 }
 
 // newReport fills in what every format needs besides the findings.
-func newReport(colored bool) *output.Report {
+func newReport(reg *engine.Registry, colored bool) *output.Report {
 	ver, _ := buildInfo()
 	wd, _ := os.Getwd()
 	return &output.Report{
 		Sources: output.Sources{},
-		Rules:   engine.Rules(),
+		Rules:   reg.Rules(),
 		Tool: output.Tool{Name: "aclint", Version: ver,
 			InformationURI: "https://github.com/aclint/aclint",
 			RulesURI:       rulesURI},
@@ -120,15 +120,16 @@ func writeOutputs(s *streams, targets []outputTarget, rep *output.Report) error 
 // settingsFinder gives each linted file its .aclint.yaml: the one named by
 // --config, or the nearest one above the file, read once per file.
 type settingsFinder struct {
+	reg      *engine.Registry // the rules settings may name
 	explicit *settings.Settings
 	run      *settings.Settings // for run-wide defaults: fail-on, key, output
 	loaded   map[string]*settings.Settings
 }
 
-func newSettingsFinder(configFile, firstArg string) (*settingsFinder, error) {
-	f := &settingsFinder{loaded: map[string]*settings.Settings{}}
+func newSettingsFinder(reg *engine.Registry, configFile, firstArg string) (*settingsFinder, error) {
+	f := &settingsFinder{reg: reg, loaded: map[string]*settings.Settings{}}
 	if configFile != "" {
-		s, err := settings.Load(configFile)
+		s, err := settings.Load(configFile, reg)
 		if err != nil {
 			return nil, settingsErr(configFile, err)
 		}
@@ -155,7 +156,7 @@ func (f *settingsFinder) load(path string) (*settings.Settings, error) {
 	if s, ok := f.loaded[path]; ok {
 		return s, nil
 	}
-	s, err := settings.Load(path)
+	s, err := settings.Load(path, f.reg)
 	if err != nil {
 		return nil, settingsErr(path, err)
 	}

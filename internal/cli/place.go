@@ -58,7 +58,7 @@ partition, bad input, a pod whose submitter is not given).`,
 			}
 			return nil
 		},
-		ValidArgsFunction: partitionQueueArgs(false),
+		ValidArgsFunction: partitionQueueArgs(s, false),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkOutput(output, "text", "json"); err != nil {
 				return err

@@ -63,7 +63,7 @@ func TestProgressOnTerminalOnly(t *testing.T) {
 	run := func(stderr *os.File, args ...string) {
 		t.Helper()
 		var out bytes.Buffer
-		Execute(args, strings.NewReader(""), &out, stderr)
+		Execute(testRegistry, args, strings.NewReader(""), &out, stderr)
 	}
 	m, s := openPTY(t)
 	// the terminal is read all along, as a person's terminal is: a full

@@ -22,6 +22,7 @@ import (
 
 // asked is a question's inputs, read once, and the system they belong to.
 type asked struct {
+	reg *engine.Registry
 	sys engine.System
 	ins []*engine.Input
 }
@@ -52,12 +53,12 @@ func (s *streams) question(files []string) (*asked, error) {
 	// the files go to the system that recognises them; a file nobody
 	// recognises goes with them (a yarn-site.xml beside a
 	// capacity-scheduler.xml), and alone to the fallback
-	sys := engine.Fallback()
+	sys := s.reg.Fallback()
 	var by *engine.Input
 	for _, in := range ins {
 		in.Related = ins
-		got := engine.SystemFor(in)
-		if got == engine.Fallback() {
+		got := s.reg.SystemFor(in)
+		if got == s.reg.Fallback() {
 			continue
 		}
 		if by != nil && got != sys {
@@ -77,7 +78,7 @@ func (s *streams) question(files []string) (*asked, error) {
 		s.preloaded[in.Arg] = in.Data
 	}
 	if _, ok := sys.(audit.Loader); ok {
-		return &asked{sys, ins}, nil
+		return &asked{s.reg, sys, ins}, nil
 	}
 	return nil, nil
 }
@@ -118,20 +119,20 @@ func capability[T any](q *asked, command string) (T, error) {
 		return c, usageErr("%s", g.Misdirected(q.ins[0].Given()))
 	}
 	if !ok {
-		return c, usageErr("%s: %s answers no %s question (aclint %s takes %s)", q.ins[0].Path, q.sys.Name(), command, command, answerers[T](command))
+		return c, usageErr("%s: %s answers no %s question (aclint %s takes %s)", q.ins[0].Path, q.sys.Name(), command, command, answerers[T](q.reg))
 	}
 	return c, nil
 }
 
 // answerers lists the systems that implement a capability, for messages.
-func answerers[T any](command string) string {
+func answerers[T any](reg *engine.Registry) string {
 	var names []string
-	for _, sys := range engine.Systems() {
+	for _, sys := range reg.Systems() {
 		if _, ok := sys.(T); ok {
 			names = append(names, sys.Name())
 		}
 	}
-	if fb := engine.Fallback(); fb != nil {
+	if fb := reg.Fallback(); fb != nil {
 		names = append(names, fb.Name())
 	}
 	return joinWords(names) + " files"
@@ -185,9 +186,9 @@ func writeWhoCan(s *streams, ans *audit.WhoCan, output string) error {
 // questionWords lists how each system that answers through a capability
 // reads a question's words, for help and usage messages: "; QUEUE for
 // yarn files".
-func questionWords(usage func(engine.System) (audit.Usage, bool)) string {
+func questionWords(reg *engine.Registry, usage func(engine.System) (audit.Usage, bool)) string {
 	var b strings.Builder
-	for _, sys := range engine.Systems() {
+	for _, sys := range reg.Systems() {
 		if u, ok := usage(sys); ok {
 			fmt.Fprintf(&b, "; %s for %s files", u.Words, sys.Name())
 		}

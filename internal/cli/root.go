@@ -5,7 +5,6 @@ package cli
 import (
 	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/input"
-	_ "github.com/aclint/aclint/internal/systems"
 
 	"errors"
 	"fmt"
@@ -63,17 +62,20 @@ type streams struct {
 	// preloaded are the files a question already read to find their
 	// system, by the name given: the fallback's loading takes them from here
 	preloaded map[string][]byte
+	// reg is the systems aclint checks and their rules: every command asks
+	// it, never a system by name
+	reg *engine.Registry
 }
 
 // NewRoot builds the aclint command tree, for Execute and for generating
 // documentation (man pages, completion).
-func NewRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
-	root, _ := newRoot(stdin, stdout, stderr)
+func NewRoot(reg *engine.Registry, stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	root, _ := newRoot(reg, stdin, stdout, stderr)
 	return root
 }
 
-func newRoot(stdin io.Reader, stdout, stderr io.Writer) (*cobra.Command, *streams) {
-	s := &streams{in: stdin, rawErr: stderr}
+func newRoot(reg *engine.Registry, stdin io.Reader, stdout, stderr io.Writer) (*cobra.Command, *streams) {
+	s := &streams{in: stdin, rawErr: stderr, reg: reg}
 	// everything written passes the progress line first (output and the
 	// line never share a row) and then a SafeWriter: text from the files
 	// aclint reads cannot drive the terminal or a CI log. rawOut skips the
@@ -126,7 +128,7 @@ scheduler itself would make.`,
 		return usageErr("%w\nrun '%s --help' for usage", err, c.CommandPath())
 	})
 	root.AddCommand(newLintCmd(s), newCheckCmd(s), newPlaceCmd(s), newLimitsCmd(s), newWhoCanCmd(s), newAccessCmd(s), newMatrixCmd(s), newDiffCmd(s), newDriftCmd(s), newTestCmd(s), newReportCmd(s), newMesosCmd(s), newYTCmd(s), newYarnCmd(s), newConvertCmd(s), newRulesCmd(s), newLSPCmd(s), newSchemaCmd(s), newVersionCmd(s))
-	registerCompletions(root)
+	registerCompletions(root, s)
 	return root, s
 }
 
@@ -135,19 +137,20 @@ func (s *streams) warnInput(path, reason string) {
 	fmt.Fprintf(s.err, "aclint: warning: %s: %s\n", path, reason)
 }
 
-// Execute runs aclint with args and returns the exit code.
-func Execute(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return execute(args, stdin, stdout, stderr, false)
+// Execute runs aclint with args over the systems of reg and returns the
+// exit code.
+func Execute(reg *engine.Registry, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return execute(reg, args, stdin, stdout, stderr, false)
 }
 
 // Main is Execute for the aclint process itself, which also watches its
 // memory (--max-memory): a test calling Execute shares its process.
-func Main(args []string) int {
-	return execute(args, os.Stdin, os.Stdout, os.Stderr, true)
+func Main(reg *engine.Registry, args []string) int {
+	return execute(reg, args, os.Stdin, os.Stdout, os.Stderr, true)
 }
 
-func execute(args []string, stdin io.Reader, stdout, stderr io.Writer, guard bool) int {
-	root, s := newRoot(stdin, stdout, stderr)
+func execute(reg *engine.Registry, args []string, stdin io.Reader, stdout, stderr io.Writer, guard bool) int {
+	root, s := newRoot(reg, stdin, stdout, stderr)
 	s.guard = guard
 	root.SetArgs(args)
 	err := root.Execute()
@@ -205,11 +208,11 @@ type lintJob struct {
 func collectLintInputs(s *streams, paths []string, verbose bool, system string) ([]lintJob, error) {
 	var forced engine.System
 	if system != systemAuto {
-		if forced = engine.LookupSystem(system); forced == nil {
+		if forced = s.reg.LookupSystem(system); forced == nil {
 			// the fallback system first, as it reads what no other takes
-			names := []string{systemAuto, engine.Fallback().Name()}
-			for _, sys := range engine.Systems() {
-				if sys != engine.Fallback() {
+			names := []string{systemAuto, s.reg.Fallback().Name()}
+			for _, sys := range s.reg.Systems() {
+				if sys != s.reg.Fallback() {
 					names = append(names, sys.Name())
 				}
 			}
@@ -223,11 +226,11 @@ func collectLintInputs(s *streams, paths []string, verbose bool, system string) 
 	}
 	// every system's endings, also under --system: a file of another
 	// system found in a directory is then named as skipped (-v)
-	ins, err := input.Read(paths, input.Options{Stdin: s.in, Skip: skip, Warn: s.warnInput})
+	ins, err := input.Read(paths, input.Options{Stdin: s.in, Skip: skip, Warn: s.warnInput, Exts: s.reg.Extensions()})
 	if err != nil {
 		return nil, usageErr("%w", err)
 	}
-	fallback := engine.Fallback()
+	fallback := s.reg.Fallback()
 	var jobs []lintJob
 	for _, in := range ins {
 		var sys engine.System
@@ -238,7 +241,7 @@ func collectLintInputs(s *streams, paths []string, verbose bool, system string) 
 			skip(in.Path, "not the kind of file --system asks for")
 			continue
 		default:
-			sys = engine.SystemFor(in)
+			sys = s.reg.SystemFor(in)
 			if sys == fallback && !sys.Detect(in) && !in.Explicit && strings.ToLower(filepath.Ext(in.Path)) == ".json" {
 				skip(in.Path, "neither a queue config nor a file of another system aclint checks")
 				continue
@@ -258,15 +261,15 @@ func collectLintInputs(s *streams, paths []string, verbose bool, system string) 
 }
 
 // checkFound refuses a command-line argument in which nothing was linted.
-func checkFound(paths []string, found map[string]bool, system string) error {
+func checkFound(reg *engine.Registry, paths []string, found map[string]bool, system string) error {
 	for _, p := range paths {
 		if found[p] || p == "-" || sameAsFound(p, found) {
 			continue
 		}
-		if g, ok := engine.LookupSystem(system).(engine.Guided); ok && system != systemAuto {
+		if g, ok := reg.LookupSystem(system).(engine.Guided); ok && system != systemAuto {
 			return usageErr("%s", g.NoneFound(p))
 		}
-		return usageErr("%s: nothing aclint reads found: %s", p, engine.Described())
+		return usageErr("%s: nothing aclint reads found: %s", p, reg.Described())
 	}
 	return nil
 }

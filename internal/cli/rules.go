@@ -42,7 +42,7 @@ func newRulesCmd(s *streams) *cobra.Command {
 		Args: cobra.MaximumNArgs(1),
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 			var names []string
-			for _, r := range engine.Rules() {
+			for _, r := range s.reg.Rules() {
 				names = append(names, r.Name)
 			}
 			return names, cobra.ShellCompDirectiveNoFileComp
@@ -52,26 +52,26 @@ func newRulesCmd(s *streams) *cobra.Command {
 				return err
 			}
 			if len(args) == 1 {
-				r := engine.Lookup(args[0])
+				r := s.reg.Lookup(args[0])
 				if r == nil {
-					return usageErr("no rule named %q%s; run 'aclint rules' for the list", args[0], didYouMean(args[0]))
+					return usageErr("no rule named %q%s; run 'aclint rules' for the list", args[0], didYouMean(s.reg, args[0]))
 				}
 				if output == "json" {
 					return writeJSON(s.out, toRuleJSON(r))
 				}
-				_, err := fmt.Fprint(s.out, ruledoc.Text(r))
+				_, err := fmt.Fprint(s.out, ruledoc.Docs{Reg: s.reg}.Text(r))
 				return err
 			}
 			if output == "json" {
 				out := []ruleJSON{}
-				for _, r := range engine.Rules() {
+				for _, r := range s.reg.Rules() {
 					out = append(out, toRuleJSON(r))
 				}
 				return writeJSON(s.out, out)
 			}
 			tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "RULE\tSEVERITY\tFINDS")
-			for _, r := range engine.Rules() {
+			for _, r := range s.reg.Rules() {
 				fmt.Fprintf(tw, "%s\t%s\t%s\n", r.Name, r.Severity, strings.ReplaceAll(r.Summary, "`", ""))
 			}
 			return tw.Flush()
@@ -82,8 +82,8 @@ func newRulesCmd(s *streams) *cobra.Command {
 }
 
 // didYouMean names the rule nearest to name, for error messages.
-func didYouMean(name string) string {
-	if s := engine.Suggest(name); s != "" {
+func didYouMean(reg *engine.Registry, name string) string {
+	if s := reg.Suggest(name); s != "" {
 		return fmt.Sprintf(" (did you mean %s?)", s)
 	}
 	return ""

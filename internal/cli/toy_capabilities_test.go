@@ -120,24 +120,24 @@ func TestToyCapabilities(t *testing.T) {
 	if err := os.WriteFile(file, []byte("# the toy's locks\nallow alice\ndeny bob\nallow everyone\nallow bob\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, out, errOut := run("check", "-f", file, "alice"); code != 0 || !strings.HasPrefix(out, "allowed: alice may open the toy\ndecided by line 2 at "+file+":2:1\n") {
+	if code, out, errOut := runWith(toyRegistry, "check", "-f", file, "alice"); code != 0 || !strings.HasPrefix(out, "allowed: alice may open the toy\ndecided by line 2 at "+file+":2:1\n") {
 		t.Errorf("check alice: exit %d\n%s%s", code, out, errOut)
 	}
-	if code, out, errOut := run("check", "-f", file, "bob", "-o", "json"); code != 1 || !strings.Contains(out, `"system": "toy"`) || !strings.Contains(out, `"answer": "denied"`) || !strings.Contains(out, `"rule": "line 3"`) {
+	if code, out, errOut := runWith(toyRegistry, "check", "-f", file, "bob", "-o", "json"); code != 1 || !strings.Contains(out, `"system": "toy"`) || !strings.Contains(out, `"answer": "denied"`) || !strings.Contains(out, `"rule": "line 3"`) {
 		t.Errorf("check bob: exit %d\n%s%s", code, out, errOut)
 	}
-	if code, _, errOut := run("check", "-f", file, "alice", "bob"); code != 2 || !strings.Contains(errOut, "toy: a toy question names one user (check USER, e.g. check -f") {
+	if code, _, errOut := runWith(toyRegistry, "check", "-f", file, "alice", "bob"); code != 2 || !strings.Contains(errOut, "toy: a toy question names one user (check USER, e.g. check -f") {
 		t.Errorf("check with two users: exit %d %s", code, errOut)
 	}
-	if code, _, errOut := run("check", "-f", file, "alice", "--pod", "pod.yaml"); code != 2 || !strings.Contains(errOut, "a toy question takes none") {
+	if code, _, errOut := runWith(toyRegistry, "check", "-f", file, "alice", "--pod", "pod.yaml"); code != 2 || !strings.Contains(errOut, "a toy question takes none") {
 		t.Errorf("check --pod: exit %d %s", code, errOut)
 	}
-	code, out, errOut := run("who-can", "-f", file)
+	code, out, errOut := runWith(toyRegistry, "who-can", "-f", file)
 	if code != 0 || !strings.Contains(out, "everyone:\n  *                        line 4 (first match) at "+file+":4:1\n") ||
 		!strings.Contains(out, "users:\n  alice                    line 2 (first match)") || !strings.Contains(out, "denied:\n  bob                      line 3 (first match)") {
 		t.Errorf("who-can: exit %d\n%s%s", code, out, errOut)
 	}
-	if code, out, _ := run("who-can", "-f", file, "-o", "json"); code != 0 || !strings.Contains(out, `"system": "toy"`) || !strings.Contains(out, `"denied": [`) {
+	if code, out, _ := runWith(toyRegistry, "who-can", "-f", file, "-o", "json"); code != 0 || !strings.Contains(out, `"system": "toy"`) || !strings.Contains(out, `"denied": [`) {
 		t.Errorf("who-can json: exit %d\n%s", code, out)
 	}
 
@@ -151,7 +151,7 @@ func TestToyCapabilities(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		var errOut bytes.Buffer
-		Execute([]string{"lsp"}, inR, outW, &errOut)
+		Execute(toyRegistry, []string{"lsp"}, inR, outW, &errOut)
 		outW.Close()
 		close(done)
 	}()

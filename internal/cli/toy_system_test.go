@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/aclint/aclint/internal/systems"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,8 +12,8 @@ import (
 
 // toy is a fourth system that exists only in this test, and its format is
 // not YAML or JSON: .toyacl files of "allow NAME" and "deny NAME" lines, "#"
-// comments. It plugs in through engine.System, engine.Register and
-// engine.RegisterSystem alone, as docs/architecture.md says a new system
+// comments. It plugs in through engine.System, its engine.RuleList and
+// a registry that holds it (toyRegistry) alone, as docs/architecture.md says a new system
 // does: a directory search reads its files because it declares their
 // ending, it recognises them by content, and help, rule lists and
 // "nothing found" messages name it because they come from the registry.
@@ -51,10 +52,15 @@ func (t toy) Example(_ *engine.Rule, text string) (string, []engine.Finding, map
 
 func (toy) Lint(in *engine.Input, _ engine.Options) (*engine.Report, error) {
 	st := &toyState{file: in.Path, lines: strings.Split(string(in.Data), "\n")}
-	return &engine.Report{Findings: engine.Run(engine.RulesOf("toy"), st), Sources: map[string][]string{in.Path: st.lines}, Configs: 1, Parsed: st}, nil
+	return &engine.Report{Findings: engine.Run(toyRules.All(), st), Sources: map[string][]string{in.Path: st.lines}, Configs: 1, Parsed: st}, nil
 }
 
-var toyRule = engine.Register(&engine.Rule{
+// toyRules are the toy's rules.
+var toyRules engine.RuleList
+
+func (toy) Rules() []*engine.Rule { return toyRules.All() }
+
+var toyRule = toyRules.Add(&engine.Rule{
 	Name: "toy-deny-everyone", Severity: engine.Warning, System: "toy",
 	Summary: "a toy ACL that denies everyone", Doc: "Denying everyone locks the toy.",
 	Bad: "allow alice\ndeny everyone\n", Good: "allow alice\n",
@@ -68,7 +74,9 @@ var toyRule = engine.Register(&engine.Rule{
 	}),
 })
 
-func init() { engine.RegisterSystem(toy{}) }
+// toyRegistry is aclint's registry with the toy in it: the one line a
+// real system adds in internal/systems.
+var toyRegistry = systems.New().With(toy{})
 
 // The toy system is linted by the same command, loop and outputs as the
 // real ones, found in directories by its own file ending, named by the
@@ -80,11 +88,11 @@ func TestToySystem(t *testing.T) {
 	if err := os.WriteFile(file, []byte("# the toy's locks\nallow alice\ndeny everyone\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errOut := run("lint", "--color", "never", file)
+	code, out, errOut := runWith(toyRegistry, "lint", "--color", "never", file)
 	if code != 1 || !strings.Contains(out, "locks.toyacl:3:6: warning: everyone is denied [toy-deny-everyone]") {
 		t.Fatalf("lint: exit %d\n%s%s", code, out, errOut)
 	}
-	if code, out, _ := run("lint", "-o", "json", file); code != 1 || !strings.Contains(out, `"rule": "toy-deny-everyone"`) {
+	if code, out, _ := runWith(toyRegistry, "lint", "-o", "json", file); code != 1 || !strings.Contains(out, `"rule": "toy-deny-everyone"`) {
 		t.Errorf("json output: %d %s", code, out)
 	}
 	// a directory: the toy file found by the ending the toy declares,
@@ -92,29 +100,29 @@ func TestToySystem(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "queues.yaml"), []byte("partitions:\n  - name: default\n    queues:\n      - name: root\n        submitacl: \"*\"\n        queues:\n          - name: a\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, out, errOut := run("lint", "--color", "never", dir); code != 1 || !strings.Contains(out, "[toy-deny-everyone]") || !strings.Contains(errOut, "in 2 configs") {
+	if code, out, errOut := runWith(toyRegistry, "lint", "--color", "never", dir); code != 1 || !strings.Contains(out, "[toy-deny-everyone]") || !strings.Contains(errOut, "in 2 configs") {
 		t.Errorf("directory: exit %d\n%s%s", code, out, errOut)
 	}
-	if code, out, _ := run("rules", "toy-deny-everyone"); code != 0 || !strings.Contains(out, "Denying everyone locks the toy.") || !strings.Contains(out, "everyone is denied") {
+	if code, out, _ := runWith(toyRegistry, "rules", "toy-deny-everyone"); code != 0 || !strings.Contains(out, "Denying everyone locks the toy.") || !strings.Contains(out, "everyone is denied") {
 		t.Errorf("rules: %d %s", code, out)
 	}
-	if code, out, _ := run("lint", "--system", "toy", "--color", "never", file); code != 1 || !strings.Contains(out, "[toy-deny-everyone]") {
+	if code, out, _ := runWith(toyRegistry, "lint", "--system", "toy", "--color", "never", file); code != 1 || !strings.Contains(out, "[toy-deny-everyone]") {
 		t.Errorf("--system toy: %d %s", code, out)
 	}
 	// the lists of systems come from the registry
-	if _, out, _ := run("lint", "--help"); !strings.Contains(out, "toy: toy ACLs (lines of allow NAME or deny NAME)") || !strings.Contains(out, ".toyacl") || !strings.Contains(out, "toy: toy ACLs the toy server refuses") {
+	if _, out, _ := runWith(toyRegistry, "lint", "--help"); !strings.Contains(out, "toy: toy ACLs (lines of allow NAME or deny NAME)") || !strings.Contains(out, ".toyacl") || !strings.Contains(out, "toy: toy ACLs the toy server refuses") {
 		t.Errorf("lint --help does not name the toy:\n%s", out)
 	}
 	empty := t.TempDir()
 	os.WriteFile(filepath.Join(empty, "notes.txt"), []byte("nothing\n"), 0o644)
-	if code, _, errOut := run("lint", empty); code != 2 || !strings.Contains(errOut, "toy ACLs (lines of allow NAME or deny NAME)") {
+	if code, _, errOut := runWith(toyRegistry, "lint", empty); code != 2 || !strings.Contains(errOut, "toy ACLs (lines of allow NAME or deny NAME)") {
 		t.Errorf("nothing found: exit %d %s", code, errOut)
 	}
 	settings := filepath.Join(dir, "settings.yaml")
 	if err := os.WriteFile(settings, []byte("rules:\n  toy-deny-everyone: \"off\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, out, errOut := run("lint", "--config", settings, "--color", "never", file); code != 0 || out != "" {
+	if code, out, errOut := runWith(toyRegistry, "lint", "--config", settings, "--color", "never", file); code != 0 || out != "" {
 		t.Errorf("settings turn the toy rule off: %d %s%s", code, out, errOut)
 	}
 	_ = toyRule

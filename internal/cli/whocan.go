@@ -40,7 +40,7 @@ Exit codes: 0 answered, 2 error (a config YuniKorn rejects, unknown partition or
 		Example: `  aclint who-can -f queues.yaml default root.prod.etl
   aclint who-can default root.prod --action admin -o csv`,
 		Args:              cobra.ArbitraryArgs,
-		ValidArgsFunction: partitionQueueArgs(true),
+		ValidArgsFunction: partitionQueueArgs(s, true),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkOutput(output, "text", "json", "csv"); err != nil {
 				return err

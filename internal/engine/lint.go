@@ -150,42 +150,6 @@ type Rule struct {
 	Source string
 }
 
-var (
-	registry []*Rule
-	byName   = map[string]*Rule{}
-)
-
-// Register adds a rule to the registry. Names are unique across systems.
-func Register(r *Rule) *Rule {
-	if _, dup := byName[r.Name]; dup {
-		panic("lint: rule registered twice: " + r.Name)
-	}
-	if r.Check == nil && r.Source == "" {
-		panic("lint: rule " + r.Name + " has neither a check nor a source")
-	}
-	registry = append(registry, r)
-	byName[r.Name] = r
-	return r
-}
-
-// Rules returns every registered rule, sorted by name.
-func Rules() []*Rule {
-	out := append([]*Rule(nil), registry...)
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
-}
-
-// RulesOf returns a system's rules, sorted by name.
-func RulesOf(system string) []*Rule {
-	var out []*Rule
-	for _, r := range Rules() {
-		if r.System == system {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
 // Typed is the one way a system's rule reads the state its system hands
 // the rules: check takes the state as its own type S. A state of another
 // type (a rule run over another system's input) checks nothing.
@@ -199,31 +163,16 @@ func Typed[S any](check func(state S, report func(Finding))) func(any, func(Find
 
 // Refusals keeps the items whose rule has severity error, in order: the
 // reasons a system refuses an input, from the issues its reader noted
-// (rule gives an item's rule name). Every system asks it the same way.
-func Refusals[T any](items []T, rule func(T) string) []T {
+// (rule gives an item's rule name, rules the system's rules). Every system
+// asks it the same way.
+func Refusals[T any](items []T, rule func(T) string, rules *RuleList) []T {
 	var out []T
 	for _, it := range items {
-		if r := Lookup(rule(it)); r != nil && r.Severity == Error {
+		if r := rules.Lookup(rule(it)); r != nil && r.Severity == Error {
 			out = append(out, it)
 		}
 	}
 	return out
-}
-
-// Lookup finds a rule by name.
-func Lookup(name string) *Rule { return byName[name] }
-
-// Suggest returns the rule name nearest to a mistyped one, or "": a rule
-// whose name contains it as a dash-separated part, else the nearest name.
-func Suggest(name string) string {
-	names := make([]string, 0, len(registry))
-	for _, r := range registry {
-		names = append(names, r.Name)
-		if strings.HasSuffix(r.Name, "-"+name) || strings.HasPrefix(r.Name, name+"-") {
-			return r.Name
-		}
-	}
-	return Nearest(name, names)
 }
 
 // renamed maps rule names aclint no longer uses to the rule that took their

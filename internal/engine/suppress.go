@@ -31,7 +31,7 @@ type suppression struct {
 
 const endOfFile = int(^uint(0) >> 1)
 
-func parseSuppressions(comments []Comment) ([]*suppression, []Finding) {
+func parseSuppressions(comments []Comment, rules *RuleList) ([]*suppression, []Finding) {
 	var out []*suppression
 	var problems []Finding
 	open := map[string]*suppression{} // rule -> open "disable" range
@@ -44,7 +44,7 @@ func parseSuppressions(comments []Comment) ([]*suppression, []Finding) {
 		list, reason, _ := strings.Cut(args, "--")
 		s := &suppression{kind: directive, reason: strings.TrimSpace(reason), comment: c}
 		for _, r := range strings.FieldsFunc(list, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
-			if r != "all" && Lookup(r) == nil {
+			if r != "all" && rules.Lookup(r) == nil {
 				s.unknown = append(s.unknown, r)
 				continue
 			}
@@ -111,12 +111,13 @@ func (s *suppression) covers(f Finding) bool {
 // comments of one input and adds findings about the suppressions themselves
 // (unused-suppression, suppression-without-reason). refusal says what an
 // error means for the system ("YuniKorn rejects this config"): errors
-// cannot be suppressed. comments is called only when text mentions aclint.
-func ApplySuppressions(text []byte, comments func() []Comment, findings []Finding, refusal string) []Finding {
+// cannot be suppressed; rules are the system's, the names a comment may
+// give. comments is called only when text mentions aclint.
+func ApplySuppressions(text []byte, comments func() []Comment, findings []Finding, refusal string, rules *RuleList) []Finding {
 	if !bytes.Contains(text, []byte("aclint")) {
 		return findings // no directive can be there: skip reading comments
 	}
-	sups, problems := parseSuppressions(comments())
+	sups, problems := parseSuppressions(comments(), rules)
 	if len(sups) == 0 && len(problems) == 0 {
 		return findings
 	}
@@ -148,7 +149,7 @@ func ApplySuppressions(text []byte, comments func() []Comment, findings []Findin
 			if to := Renamed(u); to != "" {
 				msg = fmt.Sprintf("aclint %s names %q, which was renamed to %q, so it suppresses nothing", s.kind, u, to)
 				hint = "write " + to + " instead"
-			} else if near := Suggest(u); near != "" {
+			} else if near := rules.Suggest(u); near != "" {
 				hint = "did you mean " + near + "?"
 			}
 			kept = append(kept, Finding{Rule: "unused-suppression", Severity: Warning, Pos: c.Pos, Message: msg, Hint: hint})

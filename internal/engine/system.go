@@ -127,6 +127,8 @@ type System interface {
 	// texts and for "nothing found here": "Mesos ACL files (JSON objects
 	// with ACL kinds as keys)".
 	Inputs() string
+	// Rules are the system's rules, sorted by name.
+	Rules() []*Rule
 }
 
 // Documented is a System whose rules show examples in the documentation.
@@ -173,89 +175,6 @@ type Fixed struct {
 type Guided interface {
 	Misdirected(path string) string // "acls.json holds Mesos ACLs, not ...: use ..."
 	NoneFound(path string) string   // "dir: no Mesos ACL files found (...)"
-}
-
-var (
-	systems  []System
-	fallback System
-)
-
-// SetFallback names the system that reads the inputs no system detects
-// (files named on the command line, and the YAML files of a directory,
-// which it may then decline).
-func SetFallback(name string) { fallback = LookupSystem(name) }
-
-// Fallback returns the system set with SetFallback.
-func Fallback() System { return fallback }
-
-// RegisterSystem adds a system. Order matters: an input goes to the first
-// system that detects it.
-func RegisterSystem(s System) {
-	for _, o := range systems {
-		if o.Name() == s.Name() {
-			panic("lint: system registered twice: " + s.Name())
-		}
-	}
-	systems = append(systems, s)
-}
-
-// SystemFor is the system that reads an input when no system is forced:
-// the first that detects it, in registry order, else the fallback.
-func SystemFor(in *Input) System {
-	for _, s := range systems {
-		if s.Detect(in) {
-			return s
-		}
-	}
-	return fallback
-}
-
-// Systems returns the registered systems in order.
-func Systems() []System { return append([]System(nil), systems...) }
-
-// Extensions are the file endings a directory search reads: every
-// system's, in registry order, each once.
-func Extensions() []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, s := range systems {
-		for _, e := range s.Extensions() {
-			if !seen[e] {
-				seen[e] = true
-				out = append(out, e)
-			}
-		}
-	}
-	return out
-}
-
-// Described lists what every system reads, for help texts and "nothing
-// found" messages: "queue configs (...); Mesos ACL files (...)".
-func Described() string {
-	var parts []string
-	for _, s := range systems {
-		parts = append(parts, s.Inputs())
-	}
-	return strings.Join(parts, "; ")
-}
-
-// SystemNames are the systems' names, in registry order.
-func SystemNames() []string {
-	var out []string
-	for _, s := range systems {
-		out = append(out, s.Name())
-	}
-	return out
-}
-
-// LookupSystem finds a system by name.
-func LookupSystem(name string) System {
-	for _, s := range systems {
-		if s.Name() == name {
-			return s
-		}
-	}
-	return nil
 }
 
 func scanShape(data []byte) Shape {

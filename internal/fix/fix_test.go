@@ -2,6 +2,7 @@ package fix_test
 
 import (
 	"github.com/aclint/aclint/internal/fix"
+	"github.com/aclint/aclint/internal/systems"
 	"github.com/aclint/aclint/internal/systems/yunikorn"
 	"github.com/aclint/aclint/internal/vectors"
 
@@ -71,7 +72,7 @@ func TestGolden(t *testing.T) {
 		}
 		rule := strings.TrimSuffix(filepath.Base(in), ".yaml")
 		rule = strings.TrimSuffix(rule, "-nbsp")
-		if engine.Lookup(rule) != nil {
+		if testRegistry.Lookup(rule) != nil {
 			had := false
 			for _, f := range before {
 				had = had || f.Rule == rule
@@ -181,3 +182,6 @@ func TestUnsafeFixNeedsAsking(t *testing.T) {
 		t.Fatalf("--unsafe-fixes did not apply it:\n%s", r.Content)
 	}
 }
+
+// testRegistry is the systems aclint runs with.
+var testRegistry = systems.New()

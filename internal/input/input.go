@@ -154,7 +154,8 @@ type Options struct {
 	// Warn is told about a file a directory search refuses to read: a
 	// FIFO, a device, or a link that leads out of the searched directory.
 	Warn func(path, reason string)
-	// Exts are the endings a directory search reads (case-insensitive).
+	// Exts are the endings a directory search reads (case-insensitive):
+	// the systems' (engine.Registry.Extensions) for aclint lint.
 	Exts []string
 	// Preloaded are inputs already read, by the name they are given
 	// under (a running scheduler's config fetched over HTTP): they are
@@ -163,14 +164,10 @@ type Options struct {
 }
 
 // Read reads the inputs: a file, "-" for standard input, or a directory
-// searched recursively for files with one of opts.Exts (default: every
-// registered system's, engine.Extensions) (hidden files and
+// searched recursively for files with one of opts.Exts (hidden files and
 // directories are passed over). A file named twice, or again through a
 // directory or a link, is read once.
 func Read(paths []string, opts Options) ([]*engine.Input, error) {
-	if opts.Exts == nil {
-		opts.Exts = engine.Extensions()
-	}
 	var out []*engine.Input
 	var seen []os.FileInfo
 	dup := func(fi os.FileInfo) bool {

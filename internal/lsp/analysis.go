@@ -41,7 +41,7 @@ type analysis struct {
 func analyze(path string, t *text, version int, sc *settingsCache, previous any) *analysis {
 	an := &analysis{path: path, uri: "", version: version, t: t}
 	in := &engine.Input{Path: path, Data: []byte(t.s), Explicit: true, Arg: path, Previous: previous}
-	an.sys = engine.SystemFor(in)
+	an.sys = sc.reg.SystemFor(in)
 	if an.sys == nil {
 		an.failure = "aclint cannot lint this file: no system is registered to read it"
 		return an
@@ -195,6 +195,7 @@ func quoteShort(s string) string {
 
 // settingsCache reads each .aclint.yaml once, again when its file changes.
 type settingsCache struct {
+	reg   *engine.Registry // the systems and rules settings may name
 	mu    sync.Mutex
 	files map[string]cachedSettings
 }
@@ -206,7 +207,9 @@ type cachedSettings struct {
 	err  error
 }
 
-func newSettingsCache() *settingsCache { return &settingsCache{files: map[string]cachedSettings{}} }
+func newSettingsCache(reg *engine.Registry) *settingsCache {
+	return &settingsCache{reg: reg, files: map[string]cachedSettings{}}
+}
 
 // forFile is the settings for a document: the nearest .aclint.yaml at or
 // above its directory, as `aclint lint` finds it; nil for none.
@@ -227,7 +230,7 @@ func (c *settingsCache) forFile(path string) (*settings.Settings, error) {
 	if e, ok := c.files[p]; ok && e.mod.Equal(info.ModTime()) && e.size == info.Size() {
 		return e.set, e.err
 	}
-	set, err := settings.Load(p)
+	set, err := settings.Load(p, c.reg)
 	c.files[p] = cachedSettings{mod: info.ModTime(), size: info.Size(), set: set, err: err}
 	return set, err
 }

@@ -52,7 +52,7 @@ func FuzzSession(f *testing.F) {
 		if len(data) > 1<<16 {
 			return
 		}
-		opts := DefaultOptions()
+		opts := DefaultOptions(testRegistry)
 		opts.Debounce = 0
 		// lint on the reading goroutine: with the linting goroutine, what
 		// one input covered depended on whether it ran before the input

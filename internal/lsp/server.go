@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/aclint/aclint/internal/engine"
 	"io"
 	"net/url"
 	"path/filepath"
@@ -19,10 +20,8 @@ import (
 	"strings"
 	"sync"
 	"time"
-
 	// the server reads every system aclint lints: importing the registry
 	// registers them, whoever starts the server
-	_ "github.com/aclint/aclint/internal/systems"
 )
 
 // Options bound the server and tune it.
@@ -41,6 +40,9 @@ type Options struct {
 	RulesURL string
 	// Version is aclint's version, said at initialize.
 	Version string
+	// Registry is the systems the server reads documents for, and their
+	// rules (required).
+	Registry *engine.Registry
 
 	// tests: inline lints on the reading goroutine as each change
 	// arrives, so that a fuzzed session's coverage does not depend on
@@ -58,8 +60,9 @@ type Options struct {
 const MaxEditWork = 64 << 20
 
 // DefaultOptions are the bounds `aclint lsp` starts with.
-func DefaultOptions() Options {
+func DefaultOptions(reg *engine.Registry) Options {
 	return Options{
+		Registry:        reg,
 		MaxDocumentSize: 64 << 20,
 		MaxDocuments:    1000,
 		MaxOpenBytes:    512 << 20,
@@ -136,7 +139,7 @@ func Run(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
 		out:      &writer{w: out},
 		docs:     map[string]*document{},
 		enc:      encUTF16,
-		settings: newSettingsCache(),
+		settings: newSettingsCache(opts.Registry),
 		lintq:    make(chan string, 1),
 		pending:  map[string]bool{},
 		calls:    make(chan *call, 64),

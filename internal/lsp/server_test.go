@@ -55,7 +55,7 @@ func start(t *testing.T, opts Options) *client {
 }
 
 func testOptions() Options {
-	o := DefaultOptions()
+	o := DefaultOptions(testRegistry)
 	o.Debounce = 0
 	return o
 }
@@ -190,7 +190,7 @@ func fileURI(t *testing.T, name, content string) (string, string) {
 func lintFile(t *testing.T, path, content string) []engine.Finding {
 	t.Helper()
 	in := &engine.Input{Path: path, Data: []byte(content), Explicit: true, Arg: path}
-	rep, err := engine.SystemFor(in).Lint(in, engine.Options{})
+	rep, err := testRegistry.SystemFor(in).Lint(in, engine.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

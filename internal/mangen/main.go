@@ -4,6 +4,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/aclint/aclint/internal/systems"
 	"io"
 	"os"
 
@@ -21,7 +22,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "mangen:", err)
 		os.Exit(1)
 	}
-	root := cli.NewRoot(os.Stdin, io.Discard, os.Stderr)
+	root := cli.NewRoot(systems.New(), os.Stdin, io.Discard, os.Stderr)
 	root.DisableAutoGenTag = true // keep the pages reproducible: no generation date
 	root.InitDefaultCompletionCmd()
 	header := &doc.GenManHeader{Title: "ACLINT", Section: "1", Source: "aclint", Manual: "aclint manual"}

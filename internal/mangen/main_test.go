@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/aclint/aclint/internal/systems"
 	"io"
 	"os"
 	"path/filepath"
@@ -15,7 +16,7 @@ import (
 // The man pages generate, one per command, with the commands' own help.
 func TestManPages(t *testing.T) {
 	dir := t.TempDir()
-	root := cli.NewRoot(os.Stdin, io.Discard, io.Discard)
+	root := cli.NewRoot(systems.New(), os.Stdin, io.Discard, io.Discard)
 	root.DisableAutoGenTag = true
 	root.InitDefaultCompletionCmd()
 	if err := doc.GenManTree(root, &doc.GenManHeader{Title: "ACLINT", Section: "1"}, dir); err != nil {

@@ -4,8 +4,6 @@
 package ruledoc
 
 import (
-	_ "github.com/aclint/aclint/internal/systems"
-
 	"bytes"
 	"fmt"
 	"strings"
@@ -14,36 +12,39 @@ import (
 	"github.com/aclint/aclint/internal/output"
 )
 
+// Docs renders the documentation of a registry's rules.
+type Docs struct{ Reg *engine.Registry }
+
 // documented is the system that shows a rule's examples.
-func documented(r *engine.Rule) engine.Documented {
-	d, _ := engine.LookupSystem(r.System).(engine.Documented)
-	return d
+func (d Docs) documented(r *engine.Rule) engine.Documented {
+	doc, _ := d.Reg.LookupSystem(r.System).(engine.Documented)
+	return doc
 }
 
 // exampleFile is the file a rule's examples are shown as.
-func exampleFile(r *engine.Rule) string { return documented(r).ExampleFile(r) }
+func (d Docs) exampleFile(r *engine.Rule) string { return d.documented(r).ExampleFile(r) }
 
 // Findings lints a rule's example text as the rule's system reads it.
-func Findings(r *engine.Rule, text string) ([]engine.Finding, output.Sources) {
-	_, fs, src := documented(r).Example(r, text)
+func (d Docs) Findings(r *engine.Rule, text string) ([]engine.Finding, output.Sources) {
+	_, fs, src := d.documented(r).Example(r, text)
 	return fs, src
 }
 
 // ExampleOutput is aclint's text output for a rule's bad example.
-func ExampleOutput(r *engine.Rule) string {
-	fs, src := Findings(r, r.Bad)
+func (d Docs) ExampleOutput(r *engine.Rule) string {
+	fs, src := d.Findings(r, r.Bad)
 	var b bytes.Buffer
 	_ = output.Text(&b, fs, src, false)
 	return b.String()
 }
 
 // Markdown renders the rule reference.
-func Markdown() string {
+func (d Docs) Markdown() string {
 	var b strings.Builder
-	systems := engine.Systems()
+	systems := d.Reg.Systems()
 	var pkgs, refuses, reads []string
 	for _, sys := range systems {
-		pkgs = append(pkgs, "pkg/"+sys.Name())
+		pkgs = append(pkgs, "internal/systems/"+sys.Name())
 		refuses = append(refuses, fmt.Sprintf("%s: %s", sys.Name(), sys.Refuses()))
 		reads = append(reads, fmt.Sprintf("`%s` rules check %s", sys.Name(), sys.Inputs()))
 	}
@@ -54,38 +55,38 @@ func Markdown() string {
 	b.WriteString("**info** — advice.\n\n")
 	fmt.Fprintf(&b, "Rule names are part of aclint's interface and do not change. Each rule belongs to one system: %s.\n\n", strings.Join(reads, "; "))
 	b.WriteString("| rule | severity | finds |\n|---|---|---|\n")
-	for _, r := range engine.Rules() {
+	for _, r := range d.Reg.Rules() {
 		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s |\n", r.Name, r.Name, r.Severity, r.Summary)
 	}
-	for _, r := range engine.Rules() {
+	for _, r := range d.Reg.Rules() {
 		fmt.Fprintf(&b, "\n## %s\n\n", r.Name)
 		fmt.Fprintf(&b, "Severity: **%s**. %s.\n\n", r.Severity, upperFirst(r.Summary))
 		b.WriteString(r.Doc)
-		cmd, _, _ := documented(r).Example(r, r.Bad)
+		cmd, _, _ := d.documented(r).Example(r, r.Bad)
 		if r.LDAP {
 			b.WriteString("\n\nExample settings directory (one file per setting):\n\n")
 		} else {
-			b.WriteString("\n\nExample `" + exampleFile(r) + "`:\n\n")
+			b.WriteString("\n\nExample `" + d.exampleFile(r) + "`:\n\n")
 		}
-		b.WriteString(exampleBlock(r, r.Bad))
+		b.WriteString(d.exampleBlock(r, r.Bad))
 		b.WriteString("\n`" + cmd + "` prints:\n\n```text\n")
-		b.WriteString(ExampleOutput(r))
+		b.WriteString(d.ExampleOutput(r))
 		b.WriteString("```\n\nFixed:\n\n")
-		b.WriteString(exampleBlock(r, r.Good))
+		b.WriteString(d.exampleBlock(r, r.Good))
 	}
 	return b.String()
 }
 
 // Text renders one rule's documentation for a terminal: what it finds, why,
 // an example, aclint's output on it, and the fix.
-func Text(r *engine.Rule) string {
+func (d Docs) Text(r *engine.Rule) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s (%s): %s\n\n", r.Name, r.Severity, strings.ReplaceAll(r.Summary, "`", ""))
 	b.WriteString(strings.ReplaceAll(r.Doc, "`", ""))
-	b.WriteString("\n\nExample " + exampleFile(r) + ":\n\n")
+	b.WriteString("\n\nExample " + d.exampleFile(r) + ":\n\n")
 	b.WriteString(indent(r.Bad))
-	b.WriteString("\naclint lint " + exampleFile(r) + " prints:\n\n")
-	b.WriteString(indent(ExampleOutput(r)))
+	b.WriteString("\naclint lint " + d.exampleFile(r) + " prints:\n\n")
+	b.WriteString(indent(d.ExampleOutput(r)))
 	b.WriteString("\nFixed:\n\n")
 	b.WriteString(indent(r.Good))
 	return b.String()
@@ -103,13 +104,15 @@ func indent(s string) string {
 }
 
 // exampleBlock shows an example as its system renders it.
-func exampleBlock(r *engine.Rule, text string) string { return documented(r).ExampleBlock(r, text) }
+func (d Docs) exampleBlock(r *engine.Rule, text string) string {
+	return d.documented(r).ExampleBlock(r, text)
+}
 
 // Table is the rule table of one system, for the system's own page.
-func Table(system string) string {
+func (d Docs) Table(system string) string {
 	var b strings.Builder
 	b.WriteString("| rule | severity | finds |\n|---|---|---|\n")
-	for _, r := range engine.RulesOf(system) {
+	for _, r := range d.Reg.RulesOf(system) {
 		fmt.Fprintf(&b, "| [`%s`](rules.md#%s) | %s | %s |\n", r.Name, r.Name, r.Severity, r.Summary)
 	}
 	return b.String()
@@ -123,14 +126,14 @@ const (
 
 // UpdateTable replaces the generated rule table of a system in a page; it
 // reports whether the page had the markers.
-func UpdateTable(page, system string) (string, bool) {
+func (d Docs) UpdateTable(page, system string) (string, bool) {
 	start, end := fmt.Sprintf(tableStart, system), fmt.Sprintf(tableEnd, system)
 	i := strings.Index(page, start)
 	j := strings.Index(page, end)
 	if i < 0 || j < i {
 		return page, false
 	}
-	return page[:i+len(start)] + Table(system) + page[j:], true
+	return page[:i+len(start)] + d.Table(system) + page[j:], true
 }
 
 func upperFirst(s string) string {

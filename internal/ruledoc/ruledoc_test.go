@@ -1,6 +1,7 @@
 package ruledoc
 
 import (
+	"github.com/aclint/aclint/internal/systems"
 	"github.com/aclint/aclint/internal/systems/yunikorn"
 
 	"bytes"
@@ -25,7 +26,7 @@ func TestSystemTablesUpToDate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, ok := UpdateTable(string(b), system)
+		want, ok := docs.UpdateTable(string(b), system)
 		if !ok {
 			t.Fatalf("%s has no generated rules:%s region", page, system)
 		}
@@ -44,7 +45,7 @@ func TestSystemTablesUpToDate(t *testing.T) {
 // TestRulesDocUpToDate fails when docs/rules.md differs from what the rules'
 // metadata generates. Refresh it with `make docs`.
 func TestRulesDocUpToDate(t *testing.T) {
-	want := Markdown()
+	want := docs.Markdown()
 	if *update {
 		if err := os.WriteFile(rulesMD, []byte(want), 0o644); err != nil {
 			t.Fatal(err)
@@ -62,7 +63,7 @@ func TestRulesDocUpToDate(t *testing.T) {
 // TestExamples checks every rule's documentation: the bad example triggers
 // the rule, the fixed example lints clean at every severity.
 func TestExamples(t *testing.T) {
-	for _, r := range engine.Rules() {
+	for _, r := range docs.Reg.Rules() {
 		if r.Summary == "" || r.Doc == "" || r.Bad == "" || r.Good == "" {
 			t.Errorf("%s: summary, doc and both examples are required", r.Name)
 			continue
@@ -77,7 +78,7 @@ func TestExamples(t *testing.T) {
 			}
 			continue
 		}
-		bad, _ := Findings(r, r.Bad)
+		bad, _ := docs.Findings(r, r.Bad)
 		found := false
 		for _, f := range bad {
 			if f.Rule == r.Name {
@@ -103,14 +104,17 @@ func TestExamples(t *testing.T) {
 		if fixed != r.Fixes {
 			t.Errorf("%s: Fixes is %v, but its bad example's finding carries a fix: %v", r.Name, r.Fixes, fixed)
 		}
-		if good, _ := Findings(r, r.Good); len(good) != 0 {
+		if good, _ := docs.Findings(r, r.Good); len(good) != 0 {
 			t.Errorf("%s: fixed example still has findings: %v", r.Name, good)
 		}
-		if !strings.Contains(ExampleOutput(r), "["+r.Name+"]") {
+		if !strings.Contains(docs.ExampleOutput(r), "["+r.Name+"]") {
 			t.Errorf("%s: example output does not name the rule", r.Name)
 		}
 	}
 }
+
+// docs documents every system aclint runs with.
+var docs = Docs{Reg: systems.New()}
 
 func hasRule(fs []engine.Finding, name string) bool {
 	for _, f := range fs {

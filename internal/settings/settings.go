@@ -45,7 +45,7 @@ func (e *Error) Error() string { return fmt.Sprintf("%s:%d:%d: %s", e.Path, e.Li
 
 // Load reads and checks a settings file. Unknown keys, unknown rules and
 // bad values are errors that name the nearest valid choice.
-func Load(path string) (*Settings, error) {
+func Load(path string, reg *engine.Registry) (*Settings, error) {
 	data, err := input.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -100,12 +100,12 @@ func Load(path string) (*Settings, error) {
 			}
 			for j := 0; j+1 < len(v.Content); j += 2 {
 				rk, rv := v.Content[j], v.Content[j+1]
-				r := engine.Lookup(rk.Value)
+				r := reg.Lookup(rk.Value)
 				if r == nil {
 					msg := fmt.Sprintf("unknown rule %q", rk.Value)
 					if to := engine.Renamed(rk.Value); to != "" {
-						msg = fmt.Sprintf("rule %q was renamed to %q (severity %s); write the new name", rk.Value, to, engine.Lookup(to).Severity)
-					} else if near := engine.Suggest(rk.Value); near != "" {
+						msg = fmt.Sprintf("rule %q was renamed to %q (severity %s); write the new name", rk.Value, to, reg.Lookup(to).Severity)
+					} else if near := reg.Suggest(rk.Value); near != "" {
 						msg += fmt.Sprintf(", did you mean %q?", near)
 					}
 					return nil, fail(rk, "%s (run 'aclint rules' for the list)", msg)
@@ -116,7 +116,7 @@ func Load(path string) (*Settings, error) {
 				}
 				if r.Severity == engine.Error && val != "error" {
 					what := "inputs its system refuses"
-					if sys := engine.LookupSystem(r.System); sys != nil {
+					if sys := reg.LookupSystem(r.System); sys != nil {
 						what = sys.Refuses()
 					}
 					return nil, fail(rv, "rule %s finds %s: it cannot be turned off or lowered", rk.Value, what)

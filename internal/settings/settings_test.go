@@ -1,7 +1,7 @@
 package settings
 
 import (
-	_ "github.com/aclint/aclint/internal/systems"
+	"github.com/aclint/aclint/internal/systems"
 	"os"
 	"path/filepath"
 	"testing"
@@ -53,7 +53,7 @@ func TestLoadAndFind(t *testing.T) {
 	if abs, _ := filepath.Abs(found); abs != p {
 		t.Fatalf("Find = %q, want %q", found, p)
 	}
-	s, err := Load(found)
+	s, err := Load(found, testRegistry)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,3 +68,6 @@ func TestLoadAndFind(t *testing.T) {
 		t.Error("the search stops at the repository root")
 	}
 }
+
+// testRegistry is every system's rules, as aclint runs with them.
+var testRegistry = systems.New()

@@ -1,6 +1,6 @@
-// Package systems is the one ordered registry of the systems aclint checks.
-// Importing it registers them; adding a system is a package implementing
-// engine.System and one line here.
+// Package systems builds the one registry of the systems aclint checks.
+// Adding a system is a package implementing engine.System and one line
+// here.
 package systems
 
 import (
@@ -11,14 +11,15 @@ import (
 	"github.com/aclint/aclint/internal/systems/yunikorn"
 )
 
-func init() {
-	// in the order inputs are offered to them: the systems that recognise
-	// their files by content first, YuniKorn (which takes the rest) last
-	engine.RegisterSystem(mesos.Sys{})
-	engine.RegisterSystem(ytsaurus.Sys{})
-	engine.RegisterSystem(yarn.Sys{})
-	engine.RegisterSystem(yunikorn.Sys{})
-	// YuniKorn reads what no system recognises: queue configs come raw,
-	// indented, in flow style or inside Kubernetes manifests
-	engine.SetFallback(yunikorn.System)
+// New is the registry: the systems in the order inputs are offered to
+// them, those that recognise their files by content first, YuniKorn last;
+// YuniKorn also reads what no system recognises (queue configs come raw,
+// indented, in flow style or inside Kubernetes manifests).
+func New() *engine.Registry {
+	return engine.NewRegistry(yunikorn.System,
+		mesos.Sys{},
+		ytsaurus.Sys{},
+		yarn.Sys{},
+		yunikorn.Sys{},
+	)
 }

@@ -150,7 +150,7 @@ type Issue struct {
 
 // Errors are the reasons Mesos refuses to start with these ACLs, in file
 // order; none means it starts.
-func (a *ACLs) Errors() []Issue { return engine.Refusals(a.Issues, Issue.rule) }
+func (a *ACLs) Errors() []Issue { return engine.Refusals(a.Issues, Issue.rule, &rules) }
 
 func (is Issue) rule() string { return is.Rule }
 

@@ -1,8 +1,6 @@
 package mesos
 
 import (
-	"github.com/aclint/aclint/internal/engine"
-
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -12,7 +10,7 @@ import (
 )
 
 func seeds(f *testing.F) {
-	for _, r := range engine.RulesOf(System) {
+	for _, r := range rules.All() {
 		f.Add([]byte(r.Bad))
 		f.Add([]byte(r.Good))
 	}

@@ -42,7 +42,10 @@ type state struct {
 	a   *ACLs
 }
 
-// register hands a rule to the engine: its check runs over the decoded
+// rules are Mesos' rules, each added by its rule file.
+var rules engine.RuleList
+
+// register adds a rule to Mesos' rules: its check runs over the decoded
 // ACLs; without one, Decode reports its findings.
 func register(r *engine.Rule, check func(a *ACLs, report func(off int, msg, hint string))) *engine.Rule {
 	r.System = System
@@ -58,10 +61,10 @@ func register(r *engine.Rule, check func(a *ACLs, report func(off int, msg, hint
 			})
 		})
 	}
-	return engine.Register(r)
+	return rules.Add(r)
 }
 
-func ruleSeverity(name string) engine.Severity { return engine.Lookup(name).Severity }
+func ruleSeverity(name string) engine.Severity { return rules.Lookup(name).Severity }
 
 // Lint checks one ACL file: every reason Mesos refuses to start with it,
 // and everything it reads differently than written.
@@ -71,7 +74,7 @@ func Lint(d *Document) []engine.Finding {
 	for _, is := range a.Issues {
 		out = append(out, engine.Finding{Rule: is.Rule, Severity: ruleSeverity(is.Rule), Pos: d.Pos(is.Off), Message: is.Msg, Hint: is.Hint})
 	}
-	out = append(out, engine.Run(engine.RulesOf(System), &state{doc: d, a: a})...)
+	out = append(out, engine.Run(rules.All(), &state{doc: d, a: a})...)
 	engine.Sort(out)
 	return out
 }

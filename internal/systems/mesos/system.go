@@ -72,3 +72,6 @@ func (Sys) Misdirected(path string) string {
 func (Sys) NoneFound(path string) string {
 	return fmt.Sprintf("%s: no Mesos ACL files found (JSON objects with Mesos ACL kinds as keys; directories are searched for .json files)", path)
 }
+
+// Rules are the system's rules, sorted by name.
+func (Sys) Rules() []*engine.Rule { return rules.All() }

@@ -57,7 +57,10 @@ func (s *state) pos(p Pos) engine.Position {
 
 type reporter func(at Pos, msg, hint string)
 
-// register hands a rule to the engine; without a check, the reader
+// rules are YARN's rules, each added by its rule file.
+var rules engine.RuleList
+
+// register adds a rule to YARN's rules; without a check, the reader
 // reports its findings.
 func register(r *engine.Rule, check func(s *state, report reporter)) *engine.Rule {
 	r.System = System
@@ -70,7 +73,7 @@ func register(r *engine.Rule, check func(s *state, report reporter)) *engine.Rul
 			})
 		})
 	}
-	return engine.Register(r)
+	return rules.Add(r)
 }
 
 // Lint runs YARN's rules over one Capacity Scheduler file, with
@@ -87,7 +90,7 @@ func lintTree(c *Conf, tree *CS, site siteInfo, partner *Conf) []engine.Finding 
 	if !rm {
 		partner = nil
 	}
-	out := engine.Run(engine.RulesOf(System), &state{conf: c, cs: tree, site: site, rm: rm, partner: partner})
+	out := engine.Run(rules.All(), &state{conf: c, cs: tree, site: site, rm: rm, partner: partner})
 	engine.Sort(out)
 	return out
 }

@@ -277,3 +277,6 @@ func xmlHint(fe *FileError) string {
 	}
 	return "fix the XML: every element closed, attributes once, & written as &amp;"
 }
+
+// Rules are the system's rules, sorted by name.
+func (Sys) Rules() []*engine.Rule { return rules.All() }

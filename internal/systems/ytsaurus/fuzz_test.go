@@ -1,8 +1,6 @@
 package ytsaurus
 
 import (
-	"github.com/aclint/aclint/internal/engine"
-
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,7 +11,7 @@ import (
 // file and name registered rules, and a tree YTsaurus would hold answers
 // questions for every user it knows.
 func FuzzLint(f *testing.F) {
-	for _, r := range engine.RulesOf(System) {
+	for _, r := range rules.All() {
 		f.Add([]byte(r.Bad))
 		f.Add([]byte(r.Good))
 	}

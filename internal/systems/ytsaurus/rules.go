@@ -37,7 +37,10 @@ const System = "ytsaurus"
 // sourceLoad says where the findings of rules without a check come from.
 const sourceLoad = "Load: reading the tree and each ACE as the master does (TSerializableAccessControlEntry, CheckAceCorrect), before any check runs"
 
-// register hands a rule to the engine: its check runs over the loaded
+// rules are YTsaurus' rules, each added by its rule file.
+var rules engine.RuleList
+
+// register adds a rule to YTsaurus' rules: its check runs over the loaded
 // tree; without one, Load reports its findings.
 func register(r *engine.Rule, check func(t *Tree, report func(Pos, string, string))) *engine.Rule {
 	r.System = System
@@ -53,10 +56,10 @@ func register(r *engine.Rule, check func(t *Tree, report func(Pos, string, strin
 			})
 		})
 	}
-	return engine.Register(r)
+	return rules.Add(r)
 }
 
-func severity(name string) engine.Severity { return engine.Lookup(name).Severity }
+func severity(name string) engine.Severity { return rules.Lookup(name).Severity }
 
 // Lint checks one tree document: everything YTsaurus refuses, and what it
 // accepts but reads otherwise.
@@ -66,7 +69,7 @@ func Lint(d *Document, opts Options) []engine.Finding {
 	for _, is := range t.Issues {
 		out = append(out, engine.Finding{Rule: is.Rule, Severity: severity(is.Rule), Pos: d.Pos(is.At), Message: is.Msg, Hint: is.Hint})
 	}
-	out = append(out, engine.Run(engine.RulesOf(System), t)...)
+	out = append(out, engine.Run(rules.All(), t)...)
 	engine.Sort(out)
 	return out
 }

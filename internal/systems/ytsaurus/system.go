@@ -56,3 +56,6 @@ func (Sys) Misdirected(path string) string {
 func (Sys) NoneFound(path string) string {
 	return fmt.Sprintf("%s: no YTsaurus trees found (documents with a top-level nodes key, or the JSON list of a node's ACEs)", path)
 }
+
+// Rules are the system's rules, sorted by name.
+func (Sys) Rules() []*engine.Rule { return rules.All() }

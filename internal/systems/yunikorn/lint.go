@@ -59,7 +59,10 @@ type state struct {
 	acls *aclCache
 }
 
-// register hands a rule to the engine's registry.
+// rules are YuniKorn's rules, each added by its rule file.
+var rules engine.RuleList
+
+// register adds a rule to YuniKorn's rules.
 func register(r *Rule) *engine.Rule {
 	lr := &engine.Rule{Name: r.Name, Severity: r.Severity, Summary: r.Summary, Doc: r.Doc, Bad: r.Bad, Good: r.Good,
 		LDAP: r.LDAP, System: System, Source: r.source, Fixes: r.Fixes}
@@ -68,7 +71,7 @@ func register(r *Rule) *engine.Rule {
 			check(&pass{rule: lr, cfg: s.cfg, doc: s.cfg.Doc, acls: s.acls, report: report})
 		})
 	}
-	return engine.Register(lr)
+	return rules.Add(lr)
 }
 
 // pass is the state of one lint run over one config.
@@ -211,7 +214,7 @@ func (c *aclCache) get(q *config.Queue) (submit, admin *acl.Value) {
 // Lint runs every YuniKorn rule over cfg and returns the findings in file
 // order.
 func Lint(cfg *config.Config) []Finding {
-	findings := engine.ApplySuppressions(cfg.Doc.Text, cfg.Doc.LintComments, oneCause(run(cfg, engine.RulesOf(System))), "YuniKorn rejects this config")
+	findings := engine.ApplySuppressions(cfg.Doc.Text, cfg.Doc.LintComments, oneCause(run(cfg, rules.All())), "YuniKorn rejects this config", &rules)
 	engine.Sort(findings)
 	return findings
 }
@@ -271,12 +274,12 @@ func Errors(cfg *config.Config) []Finding {
 // errorsOf is Errors that also returns the config's ACL index the rules
 // built, for the questions asked of an accepted config.
 func errorsOf(cfg *config.Config) ([]Finding, *acl.Policy) {
-	var rules []*engine.Rule
-	for _, r := range engine.RulesOf(System) {
+	var errs []*engine.Rule
+	for _, r := range rules.All() {
 		if r.Severity == Error {
-			rules = append(rules, r)
+			errs = append(errs, r)
 		}
 	}
 	st := &state{cfg: cfg, acls: newACLCache(cfg)}
-	return engine.Run(rules, st), st.acls.policy
+	return engine.Run(errs, st), st.acls.policy
 }

@@ -24,6 +24,10 @@ type ReadOptions struct {
 	// Preloaded are inputs already read, by name (a running scheduler's
 	// config, fetched)
 	Preloaded map[string][]byte
+	// Elsewhere says which command takes a file another system
+	// recognises ("acls.json holds Mesos ACLs ...: use ..."), or "": the
+	// registry's Elsewhere, for a file given to a YuniKorn question.
+	Elsewhere func(*engine.Input) string
 }
 
 // InputError is an input that cannot be a YuniKorn config question: a
@@ -48,9 +52,9 @@ func Read(paths []string, opts ReadOptions) (docs []*config.Document, notes []st
 	for _, in := range ins {
 		if in.Explicit {
 			// an input another system recognises: name its command
-			for _, sys := range engine.Systems() {
-				if g, ok := sys.(engine.Guided); ok && sys != engine.Fallback() && sys.Detect(in) {
-					return nil, nil, &InputError{errors.New(g.Misdirected(in.Path))}
+			if opts.Elsewhere != nil {
+				if msg := opts.Elsewhere(in); msg != "" {
+					return nil, nil, &InputError{errors.New(msg)}
 				}
 			}
 		}

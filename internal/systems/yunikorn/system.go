@@ -113,3 +113,6 @@ func (Sys) Misdirected(path string) string { return "" }
 func (Sys) NoneFound(path string) string {
 	return fmt.Sprintf("%s: no queue configs found (queue configs need a top-level partitions key, or a ConfigMap with a %s key)", path, config.DefaultKey)
 }
+
+// Rules are the system's rules, sorted by name.
+func (Sys) Rules() []*engine.Rule { return rules.All() }
