@@ -18,7 +18,7 @@ func lintJobRun(j lintJob, fixed map[*engine.Input]*engine.Report, key string) (
 	if rep, ok := fixed[j.in]; ok {
 		return rep, nil
 	}
-	return j.sys.Lint(j.in, engine.Options{Key: key})
+	return j.sys.Lint(j.in, engine.Options{}.WithValue("key", key))
 }
 
 // fixJobs fixes every input whose system fixes (engine.Fixer). With write it
@@ -59,7 +59,7 @@ func fixJobs(s *streams, jobs []lintJob, o *lintOptions) (map[*engine.Input]*eng
 			}
 			read = safewrite.Read{Data: raw, Info: info}
 		}
-		res, err := fx.Fix(j.in, engine.Options{Key: o.key}, set.WithRules(o.rules).Apply, o.unsafe)
+		res, err := fx.Fix(j.in, engine.Options{}.WithValue("key", o.key), set.WithRules(o.rules).Apply, o.unsafe)
 		if err != nil {
 			if !j.in.Explicit {
 				continue // not a config of the system after all: nothing to fix

@@ -131,11 +131,10 @@ type Rule struct {
 	// Doc explains why it matters, in Markdown.
 	Doc string
 	// Bad is an input that triggers the rule; Good is the same input fixed.
-	// The documentation shows aclint's real output on Bad. For LDAP rules
-	// (LDAP true) they list the settings directory instead, one
-	// "File: value" line per file.
+	// The documentation shows aclint's real output on Bad; how an
+	// example reads (a file, a settings directory) is the system's
+	// (Documented).
 	Bad, Good string
-	LDAP      bool
 	// Fixes says that the rule's findings carry an edit (Finding.Fix, or
 	// Alternatives) where the file can be edited in place: --fix applies
 	// them and says why when it cannot.

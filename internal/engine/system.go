@@ -102,9 +102,25 @@ type Report struct {
 	Parsed any
 }
 
-// Options are what a lint run tells every system.
+// Options are what a lint run tells the systems. Values are per-system
+// settings by name, which the engine passes through without reading them:
+// YuniKorn reads "key", the ConfigMap data key of its queue config (--key,
+// the key of .aclint.yaml).
 type Options struct {
-	Key string // YuniKorn: the ConfigMap data key of the queue config
+	Values map[string]string
+}
+
+// Value is the setting of that name, or "".
+func (o Options) Value(name string) string { return o.Values[name] }
+
+// WithValue is o with one more setting.
+func (o Options) WithValue(name, value string) Options {
+	vs := make(map[string]string, len(o.Values)+1)
+	for k, v := range o.Values {
+		vs[k] = v
+	}
+	vs[name] = value
+	return Options{Values: vs}
 }
 
 // System is one kind of access control aclint checks. Adding a system is

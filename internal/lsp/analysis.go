@@ -80,7 +80,7 @@ func lintInput(sys engine.System, in *engine.Input, key string) (rep *engine.Rep
 			rep, err = nil, fmt.Errorf("internal error while linting (please report it): %v", p)
 		}
 	}()
-	return sys.Lint(in, engine.Options{Key: key})
+	return sys.Lint(in, engine.Options{}.WithValue("key", key))
 }
 
 // diagnostics are the findings in the protocol's terms.

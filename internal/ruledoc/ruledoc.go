@@ -63,11 +63,11 @@ func (d Docs) Markdown() string {
 		fmt.Fprintf(&b, "Severity: **%s**. %s.\n\n", r.Severity, upperFirst(r.Summary))
 		b.WriteString(r.Doc)
 		cmd, _, _ := d.documented(r).Example(r, r.Bad)
-		if r.LDAP {
-			b.WriteString("\n\nExample settings directory (one file per setting):\n\n")
-		} else {
-			b.WriteString("\n\nExample `" + d.exampleFile(r) + "`:\n\n")
+		title := "Example `" + d.exampleFile(r) + "`"
+		if t, ok := d.documented(r).(interface{ ExampleTitle(*engine.Rule) string }); ok {
+			title = t.ExampleTitle(r)
 		}
+		b.WriteString("\n\n" + title + ":\n\n")
 		b.WriteString(d.exampleBlock(r, r.Bad))
 		b.WriteString("\n`" + cmd + "` prints:\n\n```text\n")
 		b.WriteString(d.ExampleOutput(r))

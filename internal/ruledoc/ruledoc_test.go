@@ -68,7 +68,7 @@ func TestExamples(t *testing.T) {
 			t.Errorf("%s: summary, doc and both examples are required", r.Name)
 			continue
 		}
-		if r.LDAP {
+		if yunikorn.IsLDAPRule(r.Name) {
 			bad, err := yunikorn.LDAPExample(t.TempDir(), r.Bad)
 			if err != nil || !hasRule(bad, r.Name) {
 				t.Errorf("%s: bad LDAP example does not trigger it: %v %v", r.Name, bad, err)

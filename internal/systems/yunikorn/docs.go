@@ -16,9 +16,17 @@ const (
 	exampleLDAP = "ldap"
 )
 
+// ExampleTitle introduces a rule's example in the documentation.
+func (s Sys) ExampleTitle(r *engine.Rule) string {
+	if ldapRules[r.Name] {
+		return "Example settings directory (one file per setting)"
+	}
+	return "Example `" + s.ExampleFile(r) + "`"
+}
+
 // ExampleFile is the name examples are shown as.
 func (Sys) ExampleFile(r *engine.Rule) string {
-	if r.LDAP {
+	if ldapRules[r.Name] {
 		return exampleLDAP
 	}
 	return exampleFile
@@ -28,7 +36,7 @@ func (Sys) ExampleFile(r *engine.Rule) string {
 // config, or a ConfigMap holding one), or, for the LDAP rules, as
 // `aclint lint --ldap-config ldap`.
 func (Sys) Example(r *engine.Rule, text string) (string, []engine.Finding, map[string][]string) {
-	if r.LDAP {
+	if ldapRules[r.Name] {
 		fs, src := ldapExampleFindings(text)
 		return "aclint lint --ldap-config " + exampleLDAP, fs, src
 	}
@@ -42,7 +50,7 @@ func (Sys) Example(r *engine.Rule, text string) (string, []engine.Finding, map[s
 
 // ExampleBlock shows a queue config, or the files of a settings directory.
 func (Sys) ExampleBlock(r *engine.Rule, text string) string {
-	if !r.LDAP {
+	if !ldapRules[r.Name] {
 		return "```yaml\n" + text + "```\n"
 	}
 	var b strings.Builder
@@ -74,3 +82,6 @@ func ldapExampleFindings(text string) ([]engine.Finding, map[string][]string) {
 	}
 	return fs, map[string][]string{}
 }
+
+// IsLDAPRule reports whether a rule checks the LDAP settings directory.
+func IsLDAPRule(name string) bool { return ldapRules[name] }

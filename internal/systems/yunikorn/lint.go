@@ -62,10 +62,17 @@ type state struct {
 // rules are YuniKorn's rules, each added by its rule file.
 var rules engine.RuleList
 
+// ldapRules are the rules of the LDAP settings directory: their examples
+// are a directory of files, linted with --ldap-config.
+var ldapRules = map[string]bool{}
+
 // register adds a rule to YuniKorn's rules.
 func register(r *Rule) *engine.Rule {
 	lr := &engine.Rule{Name: r.Name, Severity: r.Severity, Summary: r.Summary, Doc: r.Doc, Bad: r.Bad, Good: r.Good,
-		LDAP: r.LDAP, System: System, Source: r.source, Fixes: r.Fixes}
+		System: System, Source: r.source, Fixes: r.Fixes}
+	if r.LDAP {
+		ldapRules[r.Name] = true
+	}
 	if check := r.check; check != nil {
 		lr.Check = engine.Typed(func(s *state, report func(engine.Finding)) {
 			check(&pass{rule: lr, cfg: s.cfg, doc: s.cfg.Doc, acls: s.acls, report: report})

@@ -51,7 +51,7 @@ func (Sys) Lint(in *engine.Input, opts engine.Options) (*engine.Report, error) {
 			return rep, nil
 		}
 	}
-	docs, err := config.FromInput(in, config.LoadOptions{Key: opts.Key})
+	docs, err := config.FromInput(in, config.LoadOptions{Key: opts.Value(KeyOption)})
 	var ka *config.KeyAbsentError
 	if errors.As(err, &ka) {
 		// the common yunikorn-configs: no queue config to lint, but its
@@ -116,3 +116,7 @@ func (Sys) NoneFound(path string) string {
 
 // Rules are the system's rules, sorted by name.
 func (Sys) Rules() []*engine.Rule { return rules.All() }
+
+// KeyOption names the engine.Options value YuniKorn reads: the ConfigMap
+// data key of the queue config.
+const KeyOption = "key"
