@@ -137,9 +137,12 @@ type Verdict struct {
 	// By is the rule that decided; nil when none did (a default).
 	By *Grant
 	// Why says in one sentence how the verdict came about.
-	Why    string
-	Notes  []string
-	Detail []Field
+	Why string
+	// Unknown, when set, says why aclint cannot know the answer: Answer
+	// is then "unknown" and the command exits 2.
+	Unknown string
+	Notes   []string
+	Detail  []Field
 }
 
 // UsageError is a question whose words the system cannot read (a word

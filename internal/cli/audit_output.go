@@ -144,6 +144,7 @@ func checkJSON(v *audit.Verdict) any {
 		{"allowed", v.Allowed},
 		{"decidedBy", by},
 		{"why", v.Why},
+		{"unknown", v.Unknown},
 		{"notes", nonNil(v.Notes)},
 		{"detail", detailJSON(v.Detail)},
 	}
@@ -154,6 +155,9 @@ func checkJSON(v *audit.Verdict) any {
 func writeCheckText(w io.Writer, v *audit.Verdict) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s\n", v.Answer, v.Why)
+	if v.Unknown != "" {
+		fmt.Fprintf(&b, "not known: %s\n", v.Unknown)
+	}
 	if g := v.By; g != nil {
 		where := " at " + g.Pos.String()
 		if g.Pos.File == "" {

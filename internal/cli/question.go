@@ -239,7 +239,11 @@ func askCheck(s *streams, cmd *cobra.Command, q *asked, words []string, action, 
 		}
 		return answerErr(err)
 	}
-	return writeVerdict(s, verdict{ok: v.Allowed,
+	out := verdict{ok: v.Allowed && v.Unknown == "",
 		text: func(w io.Writer) error { return writeCheckText(w, v) },
-		json: func() any { return checkJSON(v) }}, output, quiet)
+		json: func() any { return checkJSON(v) }}
+	if v.Unknown != "" {
+		out.code = ExitUsage
+	}
+	return writeVerdict(s, out, output, quiet)
 }

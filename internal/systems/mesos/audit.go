@@ -188,3 +188,54 @@ func (a *ACLs) grant(d *Decision, kind, name string) audit.Grant {
 	g.Pos = a.Doc.Pos(c.By.Entry.Node.Off)
 	return g
 }
+
+// CheckUsage is the words of a Mesos check question (audit.Checker).
+func (Sys) CheckUsage() audit.Usage {
+	return audit.Usage{Words: "ACTION PRINCIPAL [OBJECT] (PRINCIPAL - for an unauthenticated request)", Example: "run_tasks spark etl"}
+}
+
+// Check answers whether PRINCIPAL may do ACTION on OBJECT (none: ANY), as
+// the local authorizer does: the same answer as aclint mesos check with
+// --principal and --object. The nested-container and command questions
+// take mesos check's own flags.
+func (Sys) Check(m audit.Model, q audit.Question) (*audit.Verdict, error) {
+	a := m.(*ACLs)
+	if q.Action != "" || q.Groups != nil {
+		return nil, audit.Usagef("--action and --groups are not Mesos words: the ACTION is the first word, and principals have no groups")
+	}
+	if len(q.Words) < 2 || len(q.Words) > 3 {
+		return nil, audit.Usagef("a Mesos check is an ACL kind, a principal and at most one object")
+	}
+	k := LookupKind(q.Words[0])
+	if k == nil {
+		return nil, audit.Usagef("%s", UnknownAction(q.Words[0]))
+	}
+	req := Request{Kind: k}
+	who := "an unauthenticated request"
+	if p := q.Words[1]; p != "-" {
+		req.Principal = &p
+		who = "principal " + p
+	}
+	object := "all " + k.Object
+	if len(q.Words) == 3 {
+		req.Objects = []string{q.Words[2]}
+		object = q.Words[2]
+	}
+	d, err := a.Authorize(req)
+	if err != nil {
+		return nil, err
+	}
+	v := &audit.Verdict{System: System, Allowed: d.Allowed, Answer: "denied", Notes: d.Notes,
+		Why:    fmt.Sprintf("%s may not %s on %s", who, k.Key, object),
+		Detail: []audit.Field{{Key: "action", Value: k.Key}, {Key: "permissive", Value: a.Permissive}}}
+	if d.Allowed {
+		v.Answer, v.Why = "allowed", fmt.Sprintf("%s may %s on %s", who, k.Key, object)
+	}
+	kind, name := "anonymous", "(no principal)"
+	if req.Principal != nil {
+		kind, name = "principal", *req.Principal
+	}
+	g := a.grant(d, kind, name)
+	v.By = &g
+	return v, nil
+}

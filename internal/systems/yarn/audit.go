@@ -104,3 +104,61 @@ func holders(hs []Holder) []audit.Grant {
 	}
 	return out
 }
+
+// CheckUsage is the words of a YARN check question (audit.Checker).
+func (Sys) CheckUsage() audit.Usage {
+	return audit.Usage{Words: "QUEUE USER", Example: "root.prod.etl alice --groups data"}
+}
+
+// Check answers whether USER (with --groups) may submit to (or, with
+// --action admin, administer) QUEUE, as the ResourceManager decides it:
+// the same answer as aclint yarn check.
+func (Sys) Check(m audit.Model, q audit.Question) (*audit.Verdict, error) {
+	s := m.(*Setup)
+	words := q.Words
+	if len(words) == 3 {
+		if words[0] != "default" {
+			return nil, audit.Usagef("YARN queues have no partitions: ask about QUEUE USER, or partition default (got %q)", words[0])
+		}
+		words = words[1:]
+	}
+	if len(words) != 2 {
+		return nil, audit.Usagef("a YARN check names a queue and a user")
+	}
+	a, err := ParseAction(q.Action)
+	if err != nil {
+		return nil, audit.Usagef("%v", err)
+	}
+	qu, err := s.FindQueue(words[0])
+	if err != nil {
+		return nil, err
+	}
+	user := words[1]
+	ans := s.Check(qu, user, q.Groups, a)
+	v := &audit.Verdict{System: System, Allowed: ans.Allowed, Answer: "denied",
+		Why:    fmt.Sprintf("%s may not %s %s", user, verbOn(a), qu.Path),
+		Detail: []audit.Field{{Key: "queue", Value: qu.Path}, {Key: "action", Value: a.String()}, {Key: "aclsOff", Value: ans.ACLsOff}}}
+	if ans.Allowed {
+		v.Answer, v.Why = "allowed", fmt.Sprintf("%s may %s %s", user, verbOn(a), qu.Path)
+	}
+	switch {
+	case !ans.Known:
+		v.Answer, v.Unknown = "unknown", ans.Why
+		v.Why = fmt.Sprintf("whether %s may %s %s", user, verbOn(a), qu.Path)
+	case ans.ACLsOff:
+		v.Why += ": yarn.acl.enable is false, so YARN checks no queue ACL"
+	case ans.Decision.Queue != nil:
+		dq, da := ans.Decision.Queue, ans.Decision.Action
+		g := audit.Grant{Kind: "user", Name: user, Object: dq.Path, Rule: s.ACLName(da), Inherited: dq != qu}
+		if p := dq.From[da]; p != nil {
+			g.Pos = engine.Position{File: p.File, Line: p.ValuePos.Line, Col: p.ValuePos.Col}
+		} else {
+			g.Default, g.Note = true, "root's default, "+s.ACLName(da)+" not set"
+		}
+		v.By = &g
+	}
+	if a == Submit && qu.IsParentQueue() {
+		v.Notes = append(v.Notes, ParentQueueNote(qu, s.FS))
+	}
+	return v, nil
+}

@@ -109,3 +109,47 @@ func (t *Tree) grant(r *Response, s *Subject, path string) audit.Grant {
 	}
 	return g
 }
+
+// CheckUsage is the words of a YTsaurus check question (audit.Checker).
+func (Sys) CheckUsage() audit.Usage {
+	return audit.Usage{Words: "USER PERMISSION PATH", Example: "alice read //home/reports"}
+}
+
+// Check answers whether USER has PERMISSION on PATH as the master's
+// check-permission does (yt check-permission USER PERMISSION PATH): the
+// same answer as aclint yt check. --groups
+// describes a user of a lone ACL, which defines no users.
+func (Sys) Check(m audit.Model, q audit.Question) (*audit.Verdict, error) {
+	t := m.(*Tree)
+	if q.Action != "" {
+		return nil, audit.Usagef("--action is not a YTsaurus word: the PERMISSION is the question's second word")
+	}
+	if len(q.Words) != 3 {
+		return nil, audit.Usagef("a YTsaurus check is a USER, a PERMISSION and a PATH, as yt check-permission asks")
+	}
+	user := q.Words[0]
+	perm, ok := ParsePermission(q.Words[1])
+	if !ok || perm == 0 || perm&(perm-1) != 0 {
+		return nil, audit.Usagef("%q is not one permission YTsaurus checks (read, write, use, administer, create, remove, mount, manage, modify_children, full_read, register_queue_consumer)", q.Words[1])
+	}
+	path, err := NormalizePath(q.Words[2])
+	if err != nil {
+		return nil, audit.Usagef("%v", err)
+	}
+	r, err := t.Check(Request{User: user, Permission: perm, Path: path, Groups: q.Groups})
+	if err != nil {
+		return nil, err
+	}
+	v := &audit.Verdict{System: System, Allowed: r.Action == Allow, Answer: "denied", Notes: r.Notes,
+		Why:    fmt.Sprintf("%s may not %s %s", user, perm, path),
+		Detail: []audit.Field{{Key: "permission", Value: perm.String()}, {Key: "path", Value: path}}}
+	if v.Allowed {
+		v.Answer, v.Why = "allowed", fmt.Sprintf("%s may %s %s", user, perm, path)
+	}
+	if r.RowLevel != nil {
+		v.Notes = append(v.Notes, fmt.Sprintf("row-level ACEs reach %s: %s reads only the rows they allow (aclint yt check lists them)", path, user))
+	}
+	g := t.grant(r, r.User, path)
+	v.By = &g
+	return v, nil
+}
