@@ -116,8 +116,8 @@ usage).`,
 	f := c.Flags()
 	f.StringVar(&groups, "groups", "", "comma-separated groups as the request carries them (default: the resolver finds them)")
 	a.register(s, f, "queues where the user has neither submit nor admin", "text, json or csv")
-	req.register(f)
-	resolvers.register(c)
+	req.register(s, f)
+	resolvers.register(s, c)
 	return c
 }
 

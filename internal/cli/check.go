@@ -121,9 +121,9 @@ not schedule, usage).`,
 	f.StringVar(&groups, "groups", "", "comma-separated groups as the request carries them, used exactly as given")
 	f.StringVar(&action, "action", "submit", "access to check: submit or admin")
 	verdictFlags(f, &output, &quiet, "the decision, every ACL consulted and the notes")
-	req.register(f)
+	req.register(s, f)
 	f.BoolVarP(&verbose, "verbose", "v", false, "also show the limits on an application of the user in the queue (submit only), as aclint limits gives them")
 	f.BoolVar(&explain, "explain", false, "also show how the groups were found (for LDAP: the filter sent and each memberOf value)")
-	resolvers.register(c)
+	resolvers.register(s, c)
 	return c
 }

@@ -35,6 +35,7 @@ type vector struct {
 // TestConformance runs every vector in testdata/conformance through the real
 // command entry point, as the README there prescribes.
 func TestConformance(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	total := 0
 	eachVector(t, "../../testdata/conformance/*.jsonl", "ACLINT_CONFORMANCE", func(file string, n int, v *vector) {

@@ -94,8 +94,8 @@ rejects, a failing resolver).`,
 	s.configFlags(f, &files, &key)
 	f.StringVar(&groups, "groups", "", "comma-separated groups as the request carries them, used exactly as given")
 	f.StringVarP(&output, "output", "o", "text", "output format: text, or json (the figures, every level and the notes)")
-	req.register(f)
-	resolvers.register(c)
+	req.register(s, f)
+	resolvers.register(s, c)
 	return c
 }
 

@@ -37,6 +37,7 @@ type limitVector struct {
 
 // TestLimitsConformance holds aclint limits to yunikorn-core's answers.
 func TestLimitsConformance(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	total := 0
 	eachVector(t, "../../testdata/conformance/limits/*.jsonl", "ACLINT_LIMITS_CONFORMANCE", func(file string, n int, v *limitVector) {

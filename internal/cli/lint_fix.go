@@ -14,11 +14,11 @@ import (
 
 // lintJobRun lints one input with its system, or takes the lint --fix made
 // of its fixed content.
-func lintJobRun(j lintJob, fixed map[*engine.Input]*engine.Report, key string) (*engine.Report, error) {
+func lintJobRun(j lintJob, fixed map[*engine.Input]*engine.Report, opts engine.Options) (*engine.Report, error) {
 	if rep, ok := fixed[j.in]; ok {
 		return rep, nil
 	}
-	return j.sys.Lint(j.in, engine.Options{}.WithValue("key", key))
+	return j.sys.Lint(j.in, opts)
 }
 
 // fixJobs fixes every input whose system fixes (engine.Fixer). With write it
@@ -50,7 +50,7 @@ func fixJobs(s *streams, jobs []lintJob, o *lintOptions) (map[*engine.Input]*eng
 			if err != nil {
 				return nil, usageErr("%s: %w", file, err)
 			}
-			raw, err := input.ReadFile(file)
+			raw, err := input.ReadFile(file, s.maxInput)
 			if err != nil {
 				return nil, usageErr("%s: %w", file, err)
 			}
@@ -59,7 +59,7 @@ func fixJobs(s *streams, jobs []lintJob, o *lintOptions) (map[*engine.Input]*eng
 			}
 			read = safewrite.Read{Data: raw, Info: info}
 		}
-		res, err := fx.Fix(j.in, engine.Options{}.WithValue("key", o.key), set.WithRules(o.rules).Apply, o.unsafe)
+		res, err := fx.Fix(j.in, o.engineOptions(s), set.WithRules(o.rules).Apply, o.unsafe)
 		if err != nil {
 			if !j.in.Explicit {
 				continue // not a config of the system after all: nothing to fix

@@ -60,7 +60,7 @@ func collectFindings(s *streams, o *lintOptions, args []string) (*output.Report,
 				}
 				continue
 			}
-			r, err := lintJobRun(j, fixed, o.key)
+			r, err := lintJobRun(j, fixed, o.engineOptions(s))
 			if err != nil && !j.in.Explicit {
 				if o.verbose {
 					fmt.Fprintf(s.err, "aclint: skipping %s: %s\n", j.in.Path, config.SkipReason(err))
@@ -199,4 +199,12 @@ func fileKind(m os.FileMode) string {
 		return "a device"
 	}
 	return "not a regular file"
+}
+
+// engineOptions are what lint tells every system: the settings each reads
+// by name (YuniKorn's ConfigMap key) and the input bound.
+func (o *lintOptions) engineOptions(s *streams) engine.Options {
+	opts := engine.Options{}.WithValue("key", o.key)
+	opts.MaxSize = s.maxInput
+	return opts
 }

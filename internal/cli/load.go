@@ -17,7 +17,7 @@ const maxRefusalErrors = 10
 // readOptions are the input options of the YuniKorn commands; verbose
 // names the files a directory search skips.
 func (s *streams) readOptions(key string, verbose bool) yunikorn.ReadOptions {
-	opts := yunikorn.ReadOptions{Key: key, Stdin: s.in, Warn: s.warnInput, Elsewhere: s.reg.Elsewhere}
+	opts := yunikorn.ReadOptions{Key: key, Stdin: s.in, Warn: s.warnInput, Elsewhere: s.reg.Elsewhere, MaxSize: s.maxInput}
 	if verbose {
 		opts.Skip = func(p, reason string) { fmt.Fprintf(s.err, "aclint: skipping %s: %s\n", p, reason) }
 	}

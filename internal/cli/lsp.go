@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/aclint/aclint/internal/input"
 	"github.com/aclint/aclint/internal/lsp"
 )
 
@@ -30,7 +29,7 @@ shutdown, 2 when the client's stream breaks.`,
 		Args:    exactArgs(0, "lsp takes no arguments: the editor starts it and talks on standard input and output"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts := lsp.DefaultOptions(s.reg)
-			opts.MaxDocumentSize = input.MaxSize
+			opts.MaxDocumentSize = s.maxInput
 			// what open documents hold leaves seven eighths of the memory
 			// cap to their analyses (a config needs about 50 times its
 			// size while it is linted)

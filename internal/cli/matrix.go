@@ -63,7 +63,7 @@ memory. The text table splits its columns to fit the terminal (COLUMNS, or --wid
 				return err
 			}
 			if groupsFile != "" {
-				gf, err := resolve.LoadFile(groupsFile)
+				gf, err := resolve.LoadFile(groupsFile, s.maxInput)
 				if err != nil {
 					return usageErr("--groups-file: %w", err)
 				}

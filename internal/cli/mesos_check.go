@@ -5,8 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/aclint/aclint/internal/input"
 	"github.com/aclint/aclint/internal/systems/mesos"
-	"github.com/aclint/aclint/internal/systems/yunikorn/config"
 )
 
 func newMesosCheckCmd(s *streams) *cobra.Command {
@@ -111,7 +111,7 @@ unknown ACTION, usage).`,
 // loadMesosACLs reads an ACL file and refuses one Mesos refuses to start
 // with, showing why.
 func loadMesosACLs(s *streams, file string) (*mesos.ACLs, error) {
-	name, data, err := config.ReadSource(file, s.in)
+	name, data, err := input.ReadSource(file, s.in, s.maxInput)
 	if err != nil {
 		return nil, usageErr("%w", err)
 	}

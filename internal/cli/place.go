@@ -129,8 +129,8 @@ partition, bad input, a pod whose submitter is not given).`,
 	f.StringVar(&groups, "groups", "", "comma-separated groups as the request carries them (default: none, so the resolver runs)")
 	f.StringVar(&queue, "queue", "", "the queue the application asks for (default: none)")
 	f.BoolVar(&forced, "forced", false, "the application is forced (tag application.create.force=true), as on recovery")
-	req.register(f)
+	req.register(s, f)
 	verdictFlags(f, &output, &quiet, "the application, every rule's result, the queue and the submit decision")
-	resolvers.register(c)
+	resolvers.register(s, c)
 	return c
 }

@@ -32,6 +32,7 @@ type placementVector struct {
 // expected queue, created or not as expected), 1 rejected, 2 error.
 // ACLINT_PLACEMENT_CONFORMANCE adds more files (a glob).
 func TestPlacementConformance(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	total := 0
 	eachVector(t, "../../testdata/conformance/placement/*.jsonl", "ACLINT_PLACEMENT_CONFORMANCE", func(file string, n int, v *placementVector) {

@@ -24,9 +24,11 @@ type requestFlags struct {
 	pod, ns              string
 	submitter, subGroups string
 	without              bool
+	max                  *int64 // --max-input-size, for the manifests
 }
 
-func (r *requestFlags) register(f *pflag.FlagSet) {
+func (r *requestFlags) register(s *streams, f *pflag.FlagSet) {
+	r.max = &s.maxInput
 	f.StringArrayVar(&r.tags, "tag", nil, "a tag of the request KEY=VALUE, e.g. namespace=team-a (repeatable); decides what tag rules create")
 	f.StringVar(&r.pod, "pod", "", "read the request from a pod (or workload) manifest as the admission controller and the Kubernetes shim do: its tags, queue and identity")
 	f.StringVar(&r.ns, "namespace", "", "with --pod: the pod's namespace manifest, for its yunikorn.apache.org annotations")
@@ -63,13 +65,13 @@ func (r *requestFlags) read(settings map[string]config.Setting) (map[string]stri
 		t, err := parseTags(r.tags)
 		return t, nil, err
 	}
-	pod, err := input.ReadFile(r.pod)
+	pod, err := input.ReadFile(r.pod, *r.max)
 	if err != nil {
 		return nil, nil, usageErr("--pod: %w", err)
 	}
 	var ns []byte
 	if r.ns != "" {
-		if ns, err = input.ReadFile(r.ns); err != nil {
+		if ns, err = input.ReadFile(r.ns, *r.max); err != nil {
 			return nil, nil, usageErr("--namespace: %w", err)
 		}
 	}

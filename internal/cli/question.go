@@ -46,7 +46,7 @@ func (s *streams) question(files []string) (*asked, error) {
 			return nil, nil
 		}
 	}
-	ins, err := input.Read(files, input.Options{Stdin: s.in, Warn: s.warnInput})
+	ins, err := input.Read(files, input.Options{Stdin: s.in, Warn: s.warnInput, MaxSize: s.maxInput})
 	if err != nil {
 		return nil, usageErr("%w", err)
 	}
@@ -89,7 +89,7 @@ func (s *streams) source(file string) (string, []byte, error) {
 	if data, ok := s.preloaded[file]; ok {
 		return file, data, nil
 	}
-	return input.ReadSource(file, s.in)
+	return input.ReadSource(file, s.in, s.maxInput)
 }
 
 // load loads a question's inputs into their system's model, a refusal

@@ -58,6 +58,7 @@ type streams struct {
 	rawErr           io.Writer       // standard error itself, for the progress line
 	meter            *progress.Meter // the progress line, while it runs
 	maxMemory        int64           // --max-memory, once the flags are read
+	maxInput         int64           // --max-input-size, once the flags are read
 	server           serverFlags     // how --server is reached
 	// preloaded are the files a question already read to find their
 	// system, by the name given: the fallback's loading takes them from here
@@ -108,7 +109,7 @@ scheduler itself would make.`,
 		if err != nil {
 			return usageErr("--max-input-size: %w", err)
 		}
-		input.MaxSize = n
+		s.maxInput = n
 		mv, _ := c.Flags().GetString("max-memory")
 		m, err := input.ParseSize(mv)
 		if err != nil {
@@ -226,7 +227,7 @@ func collectLintInputs(s *streams, paths []string, verbose bool, system string) 
 	}
 	// every system's endings, also under --system: a file of another
 	// system found in a directory is then named as skipped (-v)
-	ins, err := input.Read(paths, input.Options{Stdin: s.in, Skip: skip, Warn: s.warnInput, Exts: s.reg.Extensions()})
+	ins, err := input.Read(paths, input.Options{Stdin: s.in, Skip: skip, Warn: s.warnInput, Exts: s.reg.Extensions(), MaxSize: s.maxInput})
 	if err != nil {
 		return nil, usageErr("%w", err)
 	}

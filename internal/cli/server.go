@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/aclint/aclint/internal/input"
 	"github.com/aclint/aclint/internal/systems/yunikorn/config"
 	"github.com/aclint/aclint/internal/systems/yunikorn/running"
 )
@@ -52,7 +51,7 @@ func (s *streams) serverOptionFlags(f *pflag.FlagSet) {
 }
 
 func (s *streams) runningOptions() running.Options {
-	return running.Options{Timeout: s.server.timeout, MaxSize: input.MaxSize, CAFile: s.server.caFile, Headers: s.server.headers}
+	return running.Options{Timeout: s.server.timeout, MaxSize: s.maxInput, CAFile: s.server.caFile, Headers: s.server.headers}
 }
 
 // fetchServers replaces each --server among paths by the URL of the config

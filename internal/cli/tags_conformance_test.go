@@ -38,6 +38,7 @@ type tagVector struct {
 // YuniKorn's answers, and check and who-can to answering every queue access
 // lists as created, with the same access.
 func TestTagConformance(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	total := 0
 	eachVector(t, "../../testdata/conformance/tags/*.jsonl", "ACLINT_TAG_CONFORMANCE", func(file string, n int, v *tagVector) {

@@ -78,7 +78,7 @@ resolver that failed).`,
 	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing; answer with the exit code only")
 	f.BoolVar(&generate, "generate", false, "write a test file with today's answers for every named user and group on every queue")
 	f.StringVar(&under, "under", "", "with --generate: only this queue and the queues below it")
-	resolvers.register(c)
+	resolvers.register(s, c)
 	return c
 }
 
@@ -94,7 +94,7 @@ func runTests(s *streams, cmd *cobra.Command, paths, files []string, key, output
 	var parsed []*expect.File
 	var problems []string
 	for _, p := range paths {
-		src, err := input.ReadFile(p)
+		src, err := input.ReadFile(p, s.maxInput)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) && p == expect.DefaultFile {
 				return usageErr("no %s here: name a test file, or write one with 'aclint test --generate -f queues.yaml %s' (docs/test.md)", expect.DefaultFile, expect.DefaultFile)

@@ -115,6 +115,7 @@ func (toy) Hover(parsed any, at engine.Position) (audit.Hover, bool) {
 // The toy answers check and who-can, and hover in the language server,
 // with no line of the command line or the language server naming it.
 func TestToyCapabilities(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "locks.toyacl")
 	if err := os.WriteFile(file, []byte("# the toy's locks\nallow alice\ndeny bob\nallow everyone\nallow bob\n"), 0o644); err != nil {

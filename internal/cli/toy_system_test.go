@@ -83,6 +83,7 @@ var toyRegistry = systems.New().With(toy{})
 // help and the "nothing found" message, its rule is listed and documented,
 // and .aclint.yaml judges it as a toy rule.
 func TestToySystem(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "locks.toyacl")
 	if err := os.WriteFile(file, []byte("# the toy's locks\nallow alice\ndeny everyone\n"), 0o644); err != nil {

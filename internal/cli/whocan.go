@@ -107,8 +107,8 @@ Exit codes: 0 answered, 2 error (a config YuniKorn rejects, unknown partition or
 	s.configFlags(f, &files, &key)
 	f.StringVar(&action, "action", "submit", "access to list: submit or admin")
 	f.StringVarP(&output, "output", "o", "text", "output format: text, json or csv")
-	req.register(f)
-	resolvers.register(c)
+	req.register(s, f)
+	resolvers.register(s, c)
 	return c
 }
 

@@ -267,7 +267,7 @@ func yarnQueueNames(files []string) []string {
 	var confs []*yarn.Conf
 	var fs *yarn.CS
 	for _, f := range files {
-		data, err := input.ReadFile(f)
+		data, err := input.ReadFile(f, 0) // completion: the default bound
 		if err != nil {
 			return nil
 		}

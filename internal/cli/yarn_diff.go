@@ -22,7 +22,7 @@ func yarnDiff(s *streams, args []string, targets []diffOutput, failOnGain, flat 
 		if err != nil {
 			return nil, err
 		}
-		yarn.ReadSiteBeside(setup, path)
+		yarn.ReadSiteBeside(setup, path, s.maxInput)
 		return setup, nil
 	}
 	old, err := load(args[0])

@@ -3,8 +3,8 @@ package cli
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/aclint/aclint/internal/input"
 	"github.com/aclint/aclint/internal/systems/ytsaurus"
-	"github.com/aclint/aclint/internal/systems/yunikorn/config"
 )
 
 func newYTCmd(s *streams) *cobra.Command {
@@ -23,7 +23,7 @@ forced with --system ytsaurus).`,
 // loadYTTree reads a tree document (or a node's @acl hanging at path) and
 // refuses one YTsaurus would not hold, showing why.
 func loadYTTree(s *streams, file, path string) (*ytsaurus.Tree, error) {
-	name, data, err := config.ReadSource(file, s.in)
+	name, data, err := input.ReadSource(file, s.in, s.maxInput)
 	if err != nil {
 		return nil, usageErr("%w", err)
 	}

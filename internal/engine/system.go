@@ -108,6 +108,10 @@ type Report struct {
 // the key of .aclint.yaml).
 type Options struct {
 	Values map[string]string
+	// MaxSize is the largest file a system reads besides its input (a
+	// neighbouring file, an inflated value); 0 is the input pipeline's
+	// default (--max-input-size).
+	MaxSize int64
 }
 
 // Value is the setting of that name, or "".
@@ -120,7 +124,7 @@ func (o Options) WithValue(name, value string) Options {
 		vs[k] = v
 	}
 	vs[name] = value
-	return Options{Values: vs}
+	return Options{Values: vs, MaxSize: o.MaxSize}
 }
 
 // System is one kind of access control aclint checks. Adding a system is

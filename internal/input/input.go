@@ -36,10 +36,18 @@ func (e *Error) Unwrap() error { return e.Err }
 // memory. It also caps what a gzipped ConfigMap value may inflate to.
 const DefaultMaxSize int64 = 64 << 20
 
-// MaxSize is the limit in force; --max-input-size sets it.
-var MaxSize = DefaultMaxSize
+// limit is the largest input a read takes: max, or DefaultMaxSize when max
+// is not positive. The limit travels with each read (Options.MaxSize,
+// --max-input-size), never in a package variable: runs in one process
+// may read under different limits at the same time.
+func limit(max int64) int64 {
+	if max <= 0 {
+		return DefaultMaxSize
+	}
+	return max
+}
 
-// TooLargeError is an input over MaxSize.
+// TooLargeError is an input over the limit.
 type TooLargeError struct {
 	Path  string
 	Limit int64
@@ -83,9 +91,10 @@ func ParseSize(s string) (int64, error) {
 	return n * mult, nil
 }
 
-// ReadAll reads r up to MaxSize; name is what an error calls it.
-func ReadAll(r io.Reader, name string) ([]byte, error) {
-	limit := MaxSize
+// ReadAll reads r up to max bytes (0: DefaultMaxSize); name is what an
+// error calls it.
+func ReadAll(r io.Reader, name string, max int64) ([]byte, error) {
+	limit := limit(max)
 	data, err := io.ReadAll(io.LimitReader(r, limit+1))
 	if err != nil {
 		return nil, err
@@ -97,9 +106,10 @@ func ReadAll(r io.Reader, name string) ([]byte, error) {
 }
 
 // ReadFile reads a file named on the command line (or by a file the
-// command line names) up to MaxSize. A FIFO or a device is read as a
+// command line names) up to max bytes (0: DefaultMaxSize). A FIFO or a device is read as a
 // stream, so <(kubectl ...) works, and /dev/zero ends at the limit.
-func ReadFile(path string) ([]byte, error) {
+func ReadFile(path string, max int64) ([]byte, error) {
+	max = limit(max)
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -116,8 +126,8 @@ func ReadFile(path string) ([]byte, error) {
 		remember(info)
 	}
 	if size := info.Size(); info.Mode().IsRegular() && size > 0 {
-		if size > MaxSize {
-			return nil, &TooLargeError{path, MaxSize}
+		if size > max {
+			return nil, &TooLargeError{path, max}
 		}
 		// the size is known: one allocation, as os.ReadFile makes, and a
 		// file that grows meanwhile still stops at the limit
@@ -132,18 +142,18 @@ func ReadFile(path string) ([]byte, error) {
 				return nil, err
 			}
 			if len(data) == cap(data) {
-				rest, err := ReadAll(f, path)
+				rest, err := ReadAll(f, path, max)
 				if err != nil {
 					return nil, err
 				}
-				if int64(len(data)+len(rest)) > MaxSize {
-					return nil, &TooLargeError{path, MaxSize}
+				if int64(len(data)+len(rest)) > max {
+					return nil, &TooLargeError{path, max}
 				}
 				return append(data, rest...), nil
 			}
 		}
 	}
-	return ReadAll(f, path)
+	return ReadAll(f, path, max)
 }
 
 // Options say how to read.
@@ -154,6 +164,9 @@ type Options struct {
 	// Warn is told about a file a directory search refuses to read: a
 	// FIFO, a device, or a link that leads out of the searched directory.
 	Warn func(path, reason string)
+	// MaxSize is the largest input read (0: DefaultMaxSize):
+	// --max-input-size.
+	MaxSize int64
 	// Exts are the endings a directory search reads (case-insensitive):
 	// the systems' (engine.Registry.Extensions) for aclint lint.
 	Exts []string
@@ -185,7 +198,7 @@ func Read(paths []string, opts Options) ([]*engine.Input, error) {
 			continue
 		}
 		if p == "-" {
-			name, data, err := ReadSource(p, opts.Stdin)
+			name, data, err := ReadSource(p, opts.Stdin, opts.MaxSize)
 			if err != nil {
 				return nil, err
 			}
@@ -203,7 +216,7 @@ func Read(paths []string, opts Options) ([]*engine.Input, error) {
 				}
 				continue
 			}
-			_, data, err := ReadSource(p, nil)
+			_, data, err := ReadSource(p, nil, opts.MaxSize)
 			if err != nil {
 				return nil, err
 			}
@@ -268,7 +281,7 @@ func Read(paths []string, opts Options) ([]*engine.Input, error) {
 			if dup(fi) {
 				return nil
 			}
-			data, err := ReadFile(f)
+			data, err := ReadFile(f, opts.MaxSize)
 			if err != nil {
 				var tl *TooLargeError
 				if errors.As(err, &tl) {
@@ -290,12 +303,12 @@ func Read(paths []string, opts Options) ([]*engine.Input, error) {
 // ReadSource reads one input named on the command line: a file, or "-" for
 // standard input (named "<stdin>"). An empty standard input is an error: a
 // failed pipe must not be read as an empty input.
-func ReadSource(path string, stdin io.Reader) (name string, data []byte, err error) {
+func ReadSource(path string, stdin io.Reader, max int64) (name string, data []byte, err error) {
 	if path == "-" {
 		if stdin == nil {
 			stdin = os.Stdin
 		}
-		data, err = ReadAll(stdin, "<stdin>")
+		data, err = ReadAll(stdin, "<stdin>", max)
 		var tl *TooLargeError
 		if errors.As(err, &tl) {
 			return "<stdin>", nil, err
@@ -311,7 +324,7 @@ func ReadSource(path string, stdin io.Reader) (name string, data []byte, err err
 		progress.File(len(data))
 		return "<stdin>", data, nil
 	}
-	data, err = ReadFile(path)
+	data, err = ReadFile(path, max)
 	var tl *TooLargeError
 	if errors.As(err, &tl) {
 		return path, nil, err

@@ -66,11 +66,13 @@ func TestRead(t *testing.T) {
 	if err != nil || len(ins) != 1 || ins[0].Path != "<stdin>" || string(ins[0].Data) != "x: 1\n" {
 		t.Errorf("stdin: %v %+v", err, ins)
 	}
-	old := MaxSize
-	MaxSize = 3
-	defer func() { MaxSize = old }()
+	small := opts
+	small.MaxSize = 3
 	var tl *TooLargeError
-	if _, err := Read([]string{a}, opts); !errors.As(err, &tl) {
+	if _, err := Read([]string{a}, small); !errors.As(err, &tl) || tl.Limit != 3 {
 		t.Errorf("over the size limit: %v", err)
+	}
+	if _, err := Read([]string{a}, opts); err != nil {
+		t.Errorf("the limit is the read's own, not left behind: %v", err)
 	}
 }

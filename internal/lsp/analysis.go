@@ -58,7 +58,7 @@ func analyze(path string, t *text, version int, sc *settingsCache, previous any)
 	if set != nil {
 		an.key = set.Key
 	}
-	rep, err := lintInput(an.sys, in, an.key)
+	rep, err := lintInput(an.sys, in, an.key, sc.maxSize)
 	if err != nil {
 		an.failure = "aclint cannot lint this file: " + err.Error()
 		return an
@@ -74,13 +74,15 @@ func analyze(path string, t *text, version int, sc *settingsCache, previous any)
 
 // lintInput runs a system's lint, turning a panic into an error: a
 // half-typed document must never end the session.
-func lintInput(sys engine.System, in *engine.Input, key string) (rep *engine.Report, err error) {
+func lintInput(sys engine.System, in *engine.Input, key string, max int64) (rep *engine.Report, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			rep, err = nil, fmt.Errorf("internal error while linting (please report it): %v", p)
 		}
 	}()
-	return sys.Lint(in, engine.Options{}.WithValue("key", key))
+	opts := engine.Options{}.WithValue("key", key)
+	opts.MaxSize = max
+	return sys.Lint(in, opts)
 }
 
 // diagnostics are the findings in the protocol's terms.
@@ -195,9 +197,10 @@ func quoteShort(s string) string {
 
 // settingsCache reads each .aclint.yaml once, again when its file changes.
 type settingsCache struct {
-	reg   *engine.Registry // the systems and rules settings may name
-	mu    sync.Mutex
-	files map[string]cachedSettings
+	reg     *engine.Registry // the systems and rules settings may name
+	maxSize int64            // the largest file a system reads besides the document
+	mu      sync.Mutex
+	files   map[string]cachedSettings
 }
 
 type cachedSettings struct {
@@ -207,8 +210,8 @@ type cachedSettings struct {
 	err  error
 }
 
-func newSettingsCache(reg *engine.Registry) *settingsCache {
-	return &settingsCache{reg: reg, files: map[string]cachedSettings{}}
+func newSettingsCache(reg *engine.Registry, maxSize int64) *settingsCache {
+	return &settingsCache{reg: reg, maxSize: maxSize, files: map[string]cachedSettings{}}
 }
 
 // forFile is the settings for a document: the nearest .aclint.yaml at or

@@ -192,7 +192,7 @@ func TestBurstCostsItsLastVersion(t *testing.T) {
 	final := strings.Split(doc, "\n")
 	final[lines/2] = strings.Repeat("#", 2000) + final[lines/2]
 	last := strings.Join(final, "\n")
-	floor := budget.Best(3, func() { analyze("/tmp/burst.yaml", newText(last, encUTF16), 1, newSettingsCache(testRegistry), nil) })
+	floor := budget.Best(3, func() { analyze("/tmp/burst.yaml", newText(last, encUTF16), 1, newSettingsCache(testRegistry, 0), nil) })
 	if limit := budget.Limit(3) * float64(floor); float64(cpu) > limit {
 		t.Errorf("2,000 changes then diagnostics: %v of CPU, over %v (3x linting the last version, %v)", cpu, time.Duration(limit), floor)
 	}

@@ -139,7 +139,7 @@ func Run(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
 		out:      &writer{w: out},
 		docs:     map[string]*document{},
 		enc:      encUTF16,
-		settings: newSettingsCache(opts.Registry),
+		settings: newSettingsCache(opts.Registry, opts.MaxDocumentSize),
 		lintq:    make(chan string, 1),
 		pending:  map[string]bool{},
 		calls:    make(chan *call, 64),

@@ -296,7 +296,7 @@ func TestOutputNeverOverAnInput(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "queues.yaml")
 	os.WriteFile(in, []byte("partitions: []\n"), 0o644)
-	if _, err := input.ReadFile(in); err != nil {
+	if _, err := input.ReadFile(in, 0); err != nil {
 		t.Fatal(err)
 	}
 	link := filepath.Join(dir, "link.html")

@@ -46,7 +46,7 @@ func (e *Error) Error() string { return fmt.Sprintf("%s:%d:%d: %s", e.Path, e.Li
 // Load reads and checks a settings file. Unknown keys, unknown rules and
 // bad values are errors that name the nearest valid choice.
 func Load(path string, reg *engine.Registry) (*Settings, error) {
-	data, err := input.ReadFile(path)
+	data, err := input.ReadFile(path, 0) // settings are small: the default bound
 	if err != nil {
 		return nil, err
 	}

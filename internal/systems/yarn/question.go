@@ -252,11 +252,11 @@ func (s *Setup) ACLName(a Action) string {
 // ReadSiteBeside fills in yarn.acl.enable from the yarn-site.xml next to a
 // capacity-scheduler.xml when the files given did not say it (as lint
 // reads it).
-func ReadSiteBeside(s *Setup, path string) {
+func ReadSiteBeside(s *Setup, path string, max int64) {
 	if s.FS || s.Known {
 		return
 	}
-	if si := aclEnableFor(s.Conf, path, nil); si.known {
+	if si := aclEnableFor(s.Conf, path, nil, max); si.known {
 		s.Known, s.ACLEnable, s.ACLEnableFrom = true, si.enabled, si.from
 	}
 }

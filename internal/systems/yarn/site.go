@@ -72,12 +72,12 @@ type siteInfo struct {
 // directory, where Hadoop's configuration directory keeps it. That
 // neighbour is read only when it is a regular file within --max-input-size:
 // never a FIFO, a device or a link.
-func aclEnableFor(c *Conf, path string, related []*engine.Input) siteInfo {
+func aclEnableFor(c *Conf, path string, related []*engine.Input, max int64) siteInfo {
 	if SiteFile(c) {
 		if filepath.Base(c.File) == coreName {
 			// core-site.xml: the yarn-site.xml read after it has the
 			// last word on yarn.acl.enable
-			if ys, _ := yarnSite(path, related); ys != nil {
+			if ys, _ := yarnSite(path, related, max); ys != nil {
 				si := siteOf(NewSetup([]*Conf{c, ys}).Conf)
 				si.conf = c
 				return si
@@ -85,7 +85,7 @@ func aclEnableFor(c *Conf, path string, related []*engine.Input) siteInfo {
 		}
 		return siteOf(c)
 	}
-	sc, why := yarnSite(path, related)
+	sc, why := yarnSite(path, related, max)
 	if sc == nil {
 		return siteInfo{why: why}
 	}
@@ -95,7 +95,7 @@ func aclEnableFor(c *Conf, path string, related []*engine.Input) siteInfo {
 // yarnSite is the yarn-site.xml read with a file: the one linted with it
 // (in its directory, or the only one given), else the one beside it. nil
 // with why when none can be told or read.
-func yarnSite(path string, related []*engine.Input) (*Conf, string) {
+func yarnSite(path string, related []*engine.Input, max int64) (*Conf, string) {
 	var given []*engine.Input
 	for _, in := range related {
 		if filepath.Base(in.Path) == siteName {
@@ -129,14 +129,17 @@ func yarnSite(path string, related []*engine.Input) (*Conf, string) {
 		}
 		return sc, ""
 	}
-	return neighbour(path, siteName)
+	return neighbour(path, siteName, max)
 }
 
 // neighbour reads the file called name in path's directory, as Hadoop's
 // configuration directory keeps the files together: only a regular file
 // within --max-input-size, never a FIFO, a device or a link. nil with ""
 // when there is none; nil with why when there is one aclint skipped.
-func neighbour(path, name string) (*Conf, string) {
+func neighbour(path, name string, max int64) (*Conf, string) {
+	if max <= 0 {
+		max = input.DefaultMaxSize
+	}
 	if path == "" || path == "-" || path == "<stdin>" {
 		return nil, ""
 	}
@@ -149,10 +152,10 @@ func neighbour(path, name string) (*Conf, string) {
 		return nil, fmt.Sprintf("%s is a link, which aclint does not follow next to a linted file (it may lead out of the repository); it was skipped", site)
 	case !info.Mode().IsRegular():
 		return nil, fmt.Sprintf("%s is not a regular file (a FIFO, a device or a directory), so it was skipped", site)
-	case info.Size() > input.MaxSize:
-		return nil, fmt.Sprintf("%s is larger than --max-input-size (%s), so it was skipped", site, input.FormatSize(input.MaxSize))
+	case info.Size() > max:
+		return nil, fmt.Sprintf("%s is larger than --max-input-size (%s), so it was skipped", site, input.FormatSize(max))
 	}
-	data, err := input.ReadFile(site)
+	data, err := input.ReadFile(site, max)
 	if err != nil {
 		return nil, fmt.Sprintf("%s could not be read (%v)", site, err)
 	}
@@ -167,7 +170,7 @@ func neighbour(path, name string) (*Conf, string) {
 // one linted with it (in its directory, or the only one), else the one
 // next to it. The Capacity Scheduler's configuration is the two together,
 // so a queue ACL in yarn-site.xml is read for the queues that file lists.
-func csPartner(path string, related []*engine.Input) *Conf {
+func csPartner(path string, related []*engine.Input, max int64) *Conf {
 	var given []*engine.Input
 	for _, in := range related {
 		if filepath.Base(in.Path) == csName {
@@ -190,7 +193,7 @@ func csPartner(path string, related []*engine.Input) *Conf {
 		}
 		return c
 	}
-	c, _ := neighbour(path, csName)
+	c, _ := neighbour(path, csName, max)
 	return c
 }
 

@@ -112,7 +112,7 @@ func firstElement(data []byte) string {
 }
 
 // Lint reads one file and runs YARN's rules over it.
-func (Sys) Lint(in *engine.Input, _ engine.Options) (*engine.Report, error) {
+func (Sys) Lint(in *engine.Input, opts engine.Options) (*engine.Report, error) {
 	// the lines are for the findings' snippets: only a file with findings
 	// needs them split
 	rep := &engine.Report{Sources: map[string][]string{}, Configs: 1}
@@ -122,7 +122,7 @@ func (Sys) Lint(in *engine.Input, _ engine.Options) (*engine.Report, error) {
 		}
 	}()
 	if firstElement(in.Data) == "allocations" {
-		return lintFS(in, rep)
+		return lintFS(in, rep, opts)
 	}
 	c, err := ReadConf(in.Path, in.Data)
 	var fe *FileError
@@ -135,10 +135,10 @@ func (Sys) Lint(in *engine.Input, _ engine.Options) (*engine.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	site := aclEnableFor(c, in.Path, in.Related)
+	site := aclEnableFor(c, in.Path, in.Related, opts.MaxSize)
 	var partner *Conf
 	if SiteFile(c) {
-		partner = csPartner(in.Path, in.Related)
+		partner = csPartner(in.Path, in.Related, opts.MaxSize)
 	}
 	rep.Findings = lintTree(c, ReadCS(c), site, partner)
 
@@ -156,7 +156,7 @@ func hasACLs(c *Conf) bool {
 }
 
 // lintFS lints a Fair Scheduler allocation file.
-func lintFS(in *engine.Input, rep *engine.Report) (*engine.Report, error) {
+func lintFS(in *engine.Input, rep *engine.Report, opts engine.Options) (*engine.Report, error) {
 	tree, err := ReadFS(in.Path, in.Data)
 	var fe *FileError
 	var fse *FSError
@@ -175,7 +175,7 @@ func lintFS(in *engine.Input, rep *engine.Report) (*engine.Report, error) {
 	}
 	// the yarn-site.xml beside it says which scheduler runs; its
 	// yarn.acl.enable does not matter to the Fair Scheduler's own check
-	site := aclEnableFor(tree.Conf, in.Path, in.Related)
+	site := aclEnableFor(tree.Conf, in.Path, in.Related, opts.MaxSize)
 	rep.Findings = lintTree(tree.Conf, tree, siteInfo{conf: site.conf}, nil)
 	return rep, nil
 }

@@ -23,7 +23,7 @@ func (Sys) Fix(in *engine.Input, opts engine.Options, keep func([]engine.Finding
 	var last *engine.Report
 	var lastDocs []*config.Document
 	run := func(content []byte) ([]engine.Finding, error) {
-		docs, err := Documents(&engine.Input{Path: in.Path, Arg: in.Arg, Data: content, Explicit: true}, opts.Value(KeyOption))
+		docs, err := Documents(&engine.Input{Path: in.Path, Arg: in.Arg, Data: content, Explicit: true}, opts)
 		if err != nil {
 			return nil, err
 		}

@@ -18,6 +18,9 @@ import (
 type ReadOptions struct {
 	Key   string    // the ConfigMap data key; config.DefaultKey when empty
 	Stdin io.Reader // read for "-"
+	// MaxSize is the largest input read, and what a gzipped value may
+	// inflate to (0: input.DefaultMaxSize): --max-input-size.
+	MaxSize int64
 	// Skip is told about each file a directory search passes over (nil:
 	// nothing is said); Warn about each it refuses to read.
 	Skip, Warn func(path, reason string)
@@ -42,8 +45,8 @@ func (e *InputError) Unwrap() error { return e.Err }
 // pipeline, and settles ConfigMaps without the queue config key as
 // YuniKorn's key-by-key merge does. The notes say what the merge did.
 func Read(paths []string, opts ReadOptions) (docs []*config.Document, notes []string, err error) {
-	lopts := config.LoadOptions{Key: opts.Key, Stdin: opts.Stdin, Skip: opts.Skip}
-	ins, err := input.Read(paths, input.Options{Stdin: opts.Stdin, Skip: opts.Skip, Warn: opts.Warn, Exts: Sys{}.Extensions(), Preloaded: opts.Preloaded})
+	lopts := config.LoadOptions{Key: opts.Key, Stdin: opts.Stdin, Skip: opts.Skip, MaxSize: opts.MaxSize}
+	ins, err := input.Read(paths, input.Options{Stdin: opts.Stdin, Skip: opts.Skip, Warn: opts.Warn, Exts: Sys{}.Extensions(), Preloaded: opts.Preloaded, MaxSize: opts.MaxSize})
 	if err != nil {
 		return nil, nil, &InputError{err}
 	}

@@ -28,8 +28,8 @@ func (Sys) Detect(in *engine.Input) bool {
 // Documents reads the queue configs of one input, parsing it once: a raw
 // config, or the ConfigMaps of a manifest. ConfigMaps of YuniKorn's without
 // the queue config key become a document of their other settings.
-func Documents(in *engine.Input, key string) ([]*config.Document, error) {
-	docs, err := config.FromInput(in, config.LoadOptions{Key: key})
+func Documents(in *engine.Input, opts engine.Options) ([]*config.Document, error) {
+	docs, err := config.FromInput(in, config.LoadOptions{Key: opts.Value(KeyOption), MaxSize: opts.MaxSize})
 	var ka *config.KeyAbsentError
 	if errors.As(err, &ka) {
 		return []*config.Document{config.SettingsDocument(ka)}, nil
@@ -51,7 +51,7 @@ func (Sys) Lint(in *engine.Input, opts engine.Options) (*engine.Report, error) {
 			return rep, nil
 		}
 	}
-	docs, err := config.FromInput(in, config.LoadOptions{Key: opts.Value(KeyOption)})
+	docs, err := config.FromInput(in, config.LoadOptions{Key: opts.Value(KeyOption), MaxSize: opts.MaxSize})
 	var ka *config.KeyAbsentError
 	if errors.As(err, &ka) {
 		// the common yunikorn-configs: no queue config to lint, but its

@@ -46,6 +46,9 @@ type LoadOptions struct {
 	Key   string                    // ConfigMap data key; DefaultKey when empty
 	Stdin io.Reader                 // read for "-"
 	Skip  func(path, reason string) // told about every file a directory search passes over
+	// MaxSize is the largest input read, and what a gzipped value may
+	// inflate to (0: input.DefaultMaxSize): --max-input-size.
+	MaxSize int64
 }
 
 func (o LoadOptions) key() string {
@@ -82,7 +85,7 @@ func (e *KeyAbsentError) Error() string {
 // them (read through the input pipeline). Every queue config found becomes
 // a Document.
 func Load(path string, opts LoadOptions) ([]*Document, error) {
-	ins, err := input.Read([]string{path}, input.Options{Stdin: opts.Stdin, Skip: opts.Skip, Exts: []string{".yaml", ".yml"}})
+	ins, err := input.Read([]string{path}, input.Options{Stdin: opts.Stdin, Skip: opts.Skip, Exts: []string{".yaml", ".yml"}, MaxSize: opts.MaxSize})
 	if err != nil {
 		return nil, err
 	}
@@ -139,7 +142,7 @@ func fromBytes(path string, data []byte, opts LoadOptions, explicit bool) ([]*Do
 		var reasons, absent []string
 		settings := map[string]Setting{}
 		for _, m := range manifests {
-			doc, reason, err := configMapDocument(path, data, m, opts.key())
+			doc, reason, err := configMapDocument(path, data, m, opts.key(), opts.MaxSize)
 			if err != nil {
 				// a binaryData value that does not inflate is the config
 				// YuniKorn would fail to read: never "no config here"
@@ -319,7 +322,7 @@ func helmValues(path string, data []byte, chart *yaml.Node, under string, opts L
 		str("metadata"), {Kind: yaml.MappingNode, Content: []*yaml.Node{str("name"), str(DefaultsConfigMap)}},
 		str("data"), values,
 	}}
-	doc, reason, err := configMapDocument(path, data, cm, opts.key())
+	doc, reason, err := configMapDocument(path, data, cm, opts.key(), opts.MaxSize)
 	if err != nil {
 		return nil, &InputError{Path: path, Err: err}
 	}
@@ -622,7 +625,7 @@ func MergeSettings(docs []*Document, absent []*KeyAbsentError) map[string]Settin
 
 // configMapDocument extracts the queue config of one ConfigMap. binaryData
 // wins over data, as in YuniKorn's shim.
-func configMapDocument(path string, source []byte, m *yaml.Node, key string) (*Document, string, error) {
+func configMapDocument(path string, source []byte, m *yaml.Node, key string, max int64) (*Document, string, error) {
 	name := scalarField(field(m, "metadata"), "name")
 	if scalarField(m, "kind") != "ConfigMap" {
 		return nil, "", nil
@@ -632,7 +635,7 @@ func configMapDocument(path string, source []byte, m *yaml.Node, key string) (*D
 		if bin.Kind != yaml.ScalarNode {
 			return nil, "", fmt.Errorf("%s: binaryData %s.gz is not a string", label, key)
 		}
-		doc, err := gzipDocument(path, source, bin, key)
+		doc, err := gzipDocument(path, source, bin, key, max)
 		var tl *input.TooLargeError
 		if errors.As(err, &tl) {
 			return nil, "", fmt.Errorf("%s: binaryData %s.gz inflates to more than %s, aclint's input limit (a gzip bomb, or raise it with --max-input-size)", label, key, input.FormatSize(tl.Limit))
@@ -680,7 +683,7 @@ func embeddedDocument(path string, source []byte, v *yaml.Node, text []byte) *Do
 	return d.init(text)
 }
 
-func gzipDocument(path string, source []byte, v *yaml.Node, key string) (*Document, error) {
+func gzipDocument(path string, source []byte, v *yaml.Node, key string, max int64) (*Document, error) {
 	raw, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(v.Value), ""))
 	if err != nil {
 		return nil, fmt.Errorf("not valid base64: %v", err)
@@ -690,7 +693,7 @@ func gzipDocument(path string, source []byte, v *yaml.Node, key string) (*Docume
 		return nil, fmt.Errorf("not gzip data: %v", err)
 	}
 	// a gzip bomb inflates no further than any input may be large
-	text, err := input.ReadAll(zr, fmt.Sprintf("%s: binaryData %s, inflated,", path, key))
+	text, err := input.ReadAll(zr, fmt.Sprintf("%s: binaryData %s, inflated,", path, key), max)
 	var tl *input.TooLargeError
 	if errors.As(err, &tl) {
 		return nil, err
@@ -803,10 +806,4 @@ func DefaultDocument() *Document {
 // of ConfigMaps, as Load does for a file named on the command line.
 func LoadBytes(path string, data []byte, opts LoadOptions) ([]*Document, error) {
 	return fromBytes(path, data, opts, true)
-}
-
-// ReadSource reads one input named on the command line: a file, or "-" for
-// stdin (named "<stdin>").
-func ReadSource(path string, stdin io.Reader) (name string, data []byte, err error) {
-	return input.ReadSource(path, stdin)
 }

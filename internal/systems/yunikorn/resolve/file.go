@@ -37,9 +37,10 @@ type FileError struct {
 
 func (e *FileError) Error() string { return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Msg) }
 
-// LoadFile reads and checks a groups file.
-func LoadFile(path string) (*File, error) {
-	data, err := input.ReadFile(path)
+// LoadFile reads and checks a groups file, up to max bytes (0:
+// input.DefaultMaxSize).
+func LoadFile(path string, max int64) (*File, error) {
+	data, err := input.ReadFile(path, max)
 	if err != nil {
 		return nil, err
 	}

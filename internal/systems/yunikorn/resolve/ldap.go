@@ -91,7 +91,7 @@ func ReadLDAPDir(dir string) (LDAPSettings, []LDAPIssue, error) {
 			continue
 		}
 		path := filepath.Join(dir, name)
-		raw, err := input.ReadFile(path)
+		raw, err := input.ReadFile(path, 0) // a Secret's files: at most 1 MiB each
 		if err != nil {
 			issues = append(issues, LDAPIssue{path, false, fmt.Sprintf("cannot be read (%v): YuniKorn skips it", err)})
 			continue

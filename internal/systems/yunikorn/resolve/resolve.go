@@ -37,6 +37,7 @@ var ErrUnresolvable = errors.New("user cannot be resolved")
 // Options are what the resolvers need beyond a user name.
 type Options struct {
 	GroupsFile string // for "file"
+	MaxSize    int64  // the largest groups file read (0: input.DefaultMaxSize)
 	// LDAP reads the LDAP settings when an ldap resolver is needed; nil
 	// means none are available.
 	LDAP func() (*LDAPSettings, error)
@@ -58,7 +59,7 @@ func New(name string, opts Options) (Resolver, error) {
 		if opts.GroupsFile == "" {
 			return nil, fmt.Errorf("the file resolver reads --groups-file FILE; none was given")
 		}
-		return LoadFile(opts.GroupsFile)
+		return LoadFile(opts.GroupsFile, opts.MaxSize)
 	case "ldap":
 		if opts.LDAP == nil {
 			return nil, fmt.Errorf("the ldap resolver needs YuniKorn's LDAP settings: give --ldap-config DIR, or the user's groups with --groups")
