@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/aclint/aclint/internal/systems/yunikorn"
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 	"github.com/aclint/aclint/internal/systems/yunikorn/resolve"
 )
@@ -124,7 +125,7 @@ memory. The text table splits its columns to fit the terminal (COLUMNS, or --wid
 				})
 			case "json":
 				js := &jsonStream{w: w}
-				js.open("rows", "subjects", names)
+				js.open("rows", "system", yunikorn.System, "subjects", names)
 				err = rows(func(part, queue string, cells []acl.Cell) error {
 					vals := make([]string, len(cells))
 					for i, c := range cells {

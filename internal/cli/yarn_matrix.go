@@ -60,15 +60,13 @@ func yarnMatrix(s *streams, a auditFlags, subjects string) error {
 		cw.WriteAll(rows)
 		werr = cw.Error()
 	case "json":
+		// matrix's one JSON shape (docs/audits.md): YARN has one
+		// partition, default
 		rs := []any{}
 		for _, r := range rows {
-			cells := jsonObject{}
-			for i, h := range header[1:] {
-				cells = append(cells, jsonField{h, r[i+1]})
-			}
-			rs = append(rs, jsonObject{{"queue", r[0]}, {"access", cells}})
+			rs = append(rs, jsonObject{{"partition", "default"}, {"queue", r[0]}, {"cells", r[1:]}})
 		}
-		werr = writeJSON(s.out, jsonObject{{"system", "yarn"}, {"subjects", header[1:]}, {"queues", rs}})
+		werr = writeJSON(s.out, jsonObject{{"system", yarn.System}, {"subjects", header[1:]}, {"rows", rs}})
 	default:
 		widths := make([]int, len(header))
 		for _, r := range append([][]string{header}, rows...) {
