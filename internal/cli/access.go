@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/aclint/aclint/internal/progress"
+	"github.com/aclint/aclint/internal/systems/yunikorn"
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 )
 
@@ -201,11 +202,11 @@ func accessCSV(w *bufio.Writer) (func(acl.AccessResult) error, func(acl.AccessRo
 	return begin, emit, cw.Flush
 }
 
-// accessJSON streams {"user", "partitions": [{"partition", "subject",
+// accessJSON streams {"system", "user", "partitions": [{"partition", "subject",
 // "queues": [...]}]} through one jsonStream.
 func accessJSON(w *bufio.Writer, user string, notes []string) (func(acl.AccessResult) error, func(acl.AccessRow) error, func()) {
 	js := &jsonStream{w: w}
-	js.open("partitions", "user", user)
+	js.open("partitions", "system", yunikorn.System, "user", user)
 	inPartition := false
 	begin := func(a acl.AccessResult) error {
 		if inPartition {

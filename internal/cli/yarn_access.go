@@ -126,7 +126,11 @@ func yarnAccessJSON(user string, groups []string, rows []yarn.AccessRow) any {
 			{"known", !r.Unknown},
 		})
 	}
-	return jsonObject{{"system", "yarn"}, {"user", user}, {"groups", groups}, {"queues", qs}}
+	// access's one JSON shape (docs/audits.md), as YuniKorn's: YARN has
+	// one partition, default, and takes the groups as given
+	subject := jsonObject{{"groups", groups}, {"groupsSource", "--groups, as the ResourceManager's group mapping gives them"}, {"reason", ""}, {"notes", []string{}}}
+	part := jsonObject{{"partition", "default"}, {"subject", subject}, {"queues", qs}}
+	return jsonObject{{"system", yarn.System}, {"user", user}, {"partitions", []any{part}}}
 }
 
 // yarnHolderJSON is a YARN grant in the JSON of access and diff.
