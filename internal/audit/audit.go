@@ -172,3 +172,34 @@ type Hover struct {
 	Markdown string
 	From, To engine.Position
 }
+
+// Span is a stretch of a document: From to To, To just past its end
+// (lines and character columns from 1).
+type Span struct{ From, To engine.Position }
+
+// SymbolKind says what a symbol is, in the editor's outline.
+type SymbolKind int
+
+// The kinds the systems use (the Language Server Protocol's numbers).
+const (
+	SymbolNamespace SymbolKind = 3
+	SymbolPackage   SymbolKind = 4
+	SymbolClass     SymbolKind = 5
+)
+
+// Symbol is one entry of a document's outline: a partition, a queue.
+type Symbol struct {
+	Name, Detail string
+	Kind         SymbolKind
+	// Range is all of it; Selection the part to show (its name).
+	Range, Selection Span
+	Children         []Symbol
+}
+
+// Navigator is a Hoverer that also outlines a document (the editor folds
+// what spans more than a line) and goes from a reference to what it names.
+type Navigator interface {
+	Hoverer
+	Symbols(parsed any, file string) []Symbol
+	Definition(parsed any, at engine.Position) []Span
+}

@@ -28,9 +28,6 @@ type analysis struct {
 	// parsed is what the system read while linting (YuniKorn: the
 	// documents), so a hover does not parse the same bytes again
 	parsed any
-
-	ykOnce sync.Once
-	yk     *ykModel
 }
 
 // analyze lints one version of a document as `aclint lint PATH` lints the

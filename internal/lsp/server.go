@@ -1,10 +1,11 @@
 // Package lsp is aclint's language server: the Language Server Protocol
 // (3.17) over a byte stream, for every system aclint reads. Diagnostics are
 // the findings `aclint lint` reports for the same bytes and settings; hover,
-// symbols, go to definition and folding answer from YuniKorn's model of a
-// queue config. The server stands on the systems (internal/engine, internal/systems/yunikorn,
-// internal/systems/yunikorn/acl, internal/systems/yunikorn/limits); cmd only starts it. It never writes a file: fixes
-// are workspace edits the editor applies.
+// symbols, go to definition and folding are the document's system's answers
+// (audit.Hoverer, audit.Navigator: YuniKorn's model of a queue config). The
+// server knows no system by name: they arrive in Options.Registry; the
+// command line only starts it. It never writes a file: fixes are workspace
+// edits the editor applies.
 package lsp
 
 import (

@@ -1,15 +1,23 @@
-package lsp
+package yunikorn
+
+// This file answers an editor's questions about a queue config
+// (audit.Navigator): hover on a queue name or an ACL, the partition and
+// queue tree as symbols, and a fixed placement rule's queue as its
+// definition. The language server asks them of whichever system reads the
+// document; the answers are spans in lines and characters, which it turns
+// into the protocol's units.
 
 import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 
 	"github.com/aclint/aclint/internal/audit"
 	"github.com/aclint/aclint/internal/engine"
-	"github.com/aclint/aclint/internal/systems/yunikorn"
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 	"github.com/aclint/aclint/internal/systems/yunikorn/config"
 )
@@ -22,71 +30,153 @@ const maxHoverNames = 12
 // load it: decided by the same rules, the access policy and placement
 // ready.
 type ykModel struct {
-	l   *yunikorn.Loaded
-	doc *config.Document
+	l     *Loaded
+	doc   *config.Document
+	lines []string
 }
 
-// model builds the YuniKorn model on first use; nil for other systems and
-// for a document that holds no queue config.
-func (an *analysis) model() *ykModel {
-	an.ykOnce.Do(func() {
-		if an.sys == nil || an.sys.Name() != yunikorn.System || an.failure != "" {
-			return
-		}
-		defer func() {
-			if recover() != nil {
-				an.yk = nil
-			}
-		}()
-		docs, _ := an.parsed.([]*config.Document)
-		if docs == nil {
-			in := &engine.Input{Path: an.path, Data: []byte(an.t.s), Explicit: true, Arg: an.path}
-			var err error
-			if docs, err = config.FromInput(in, config.LoadOptions{Key: an.key}); err != nil || len(docs) == 0 {
-				return
-			}
-		}
-		l := yunikorn.Accept(docs, nil)
-		if l.Config == nil || l.Config.Doc == nil || l.Config.Doc.File != an.path {
-			return // the built-in default: nothing in this file to point at
-		}
-		an.yk = &ykModel{l: l, doc: l.Config.Doc}
-	})
-	return an.yk
+// models keeps the last documents' models: an editor asks hover, symbols
+// and folding of the same version one after the other, and each would
+// otherwise decide the whole config again. A few entries, for a few open
+// documents; older ones are dropped.
+var models struct {
+	sync.Mutex
+	keys []*config.Document
+	vals []*ykModel
 }
 
-// nodeRange is where a node is in the document, or false when it is not
-// in this file or not where a character-by-character mapping puts it (a
-// gzipped or folded ConfigMap value).
-func (an *analysis) nodeRange(m *ykModel, n *yaml.Node) (Range, bool) {
-	if n == nil {
-		return Range{}, false
-	}
-	p := m.doc.NodePos(n)
-	if p.File != an.path || p.Inner != "" {
-		return Range{}, false
-	}
-	return an.t.token(p.Line, p.Col), true
-}
+const modelCache = 8
 
-// hover answers on an ACL value (how YuniKorn reads it, who it lets in
-// there) and on a queue name (who may submit and administer, its limits).
-func (an *analysis) hover(pos Position) *Hover {
-	if h, ok := an.sys.(audit.Hoverer); ok {
-		return an.systemHover(h, pos)
-	}
-	m := an.model()
-	if m == nil {
+// model is the YuniKorn model of what Lint parsed for file; nil for a
+// document that holds no queue config of this file.
+func model(parsed any, file string) *ykModel {
+	docs, _ := parsed.([]*config.Document)
+	if len(docs) == 0 {
 		return nil
 	}
-	var out *Hover
+	models.Lock()
+	for i, k := range models.keys {
+		if k == docs[0] {
+			m := models.vals[i]
+			models.Unlock()
+			return m
+		}
+	}
+	models.Unlock()
+	m := buildModel(docs, file)
+	models.Lock()
+	models.keys = append(models.keys, docs[0])
+	models.vals = append(models.vals, m)
+	if len(models.keys) > modelCache {
+		models.keys, models.vals = models.keys[1:], models.vals[1:]
+	}
+	models.Unlock()
+	return m
+}
+
+func buildModel(docs []*config.Document, file string) (m *ykModel) {
+	defer func() {
+		if recover() != nil {
+			m = nil
+		}
+	}()
+	l := Accept(docs, nil)
+	if l.Config == nil || l.Config.Doc == nil || l.Config.Doc.File != file {
+		return nil // the built-in default: nothing in this file to point at
+	}
+	return &ykModel{l: l, doc: l.Config.Doc, lines: l.Config.Doc.Lines()}
+}
+
+// nodeSpan is the YAML token a node starts, or false when it is not in
+// this file or not where a character-by-character mapping puts it (a
+// gzipped or folded ConfigMap value).
+func (m *ykModel) nodeSpan(n *yaml.Node, file string) (audit.Span, bool) {
+	if n == nil {
+		return audit.Span{}, false
+	}
+	p := m.doc.NodePos(n)
+	if p.File != file || p.Inner != "" {
+		return audit.Span{}, false
+	}
+	return audit.Span{From: p, To: engine.Position{File: file, Line: p.Line, Col: tokenEnd(m.line(p.Line), p.Col)}}, true
+}
+
+func (m *ykModel) line(n int) string {
+	if n < 1 || n > len(m.lines) {
+		return ""
+	}
+	return m.lines[n-1]
+}
+
+// tokenEnd is the character column just past the YAML token starting at
+// col: a quoted scalar to its closing quote, a plain one to the next
+// space, separator or comment; at least one character when the line has
+// one.
+func tokenEnd(l string, col int) int {
+	rs := []rune(l)
+	i := col - 1
+	if i < 0 || i > len(rs) {
+		return col
+	}
+	j := i
+	switch {
+	case i < len(rs) && (rs[i] == '"' || rs[i] == '\''):
+		q := rs[i]
+		j = i + 1
+		for j < len(rs) {
+			if rs[j] == '\\' && q == '"' {
+				j += 2
+				continue
+			}
+			if rs[j] == q {
+				if q == '\'' && j+1 < len(rs) && rs[j+1] == '\'' {
+					j += 2
+					continue
+				}
+				j++
+				break
+			}
+			j++
+		}
+		j = min(j, len(rs))
+	default:
+		for j < len(rs) {
+			c := rs[j]
+			if c == ' ' || c == '\t' || c == ',' || c == ']' || c == '}' || c == '#' || (c == ':' && (j+1 == len(rs) || rs[j+1] == ' ')) {
+				break
+			}
+			j++
+		}
+		if j == i && i < len(rs) {
+			j = i + 1
+		}
+	}
+	return j + 1
+}
+
+// within reports whether at lies in s, its end included: a cursor just
+// past a word still hovers it.
+func within(s audit.Span, at engine.Position) bool {
+	after := at.Line > s.From.Line || at.Line == s.From.Line && at.Col >= s.From.Col
+	before := at.Line < s.To.Line || at.Line == s.To.Line && at.Col <= s.To.Col
+	return after && before
+}
+
+// Hover answers on an ACL value (how YuniKorn reads it, who it lets in
+// there) and on a queue name (who may submit and administer, its limits).
+func (Sys) Hover(parsed any, at engine.Position) (audit.Hover, bool) {
+	m := model(parsed, at.File)
+	if m == nil {
+		return audit.Hover{}, false
+	}
+	var out *audit.Hover
 	for _, part := range m.l.Config.Partitions {
 		part.Root.Walk(func(q *config.Queue) {
 			if out != nil || q.Synthetic {
 				return
 			}
-			if r, ok := an.nodeRange(m, q.Name.Node); ok && contains(r, pos) {
-				out = &Hover{Contents: MarkupContent{Kind: "markdown", Value: m.queueHover(part, q)}, Range: &r}
+			if s, ok := m.nodeSpan(q.Name.Node, at.File); ok && within(s, at) {
+				out = &audit.Hover{Markdown: m.queueHover(part, q), From: s.From, To: s.To}
 				return
 			}
 			for _, f := range []struct {
@@ -96,17 +186,17 @@ func (an *analysis) hover(pos Position) *Hover {
 				if !f.s.Set() {
 					continue
 				}
-				if r, ok := an.nodeRange(m, f.s.Node); ok && contains(r, pos) {
-					out = &Hover{Contents: MarkupContent{Kind: "markdown", Value: m.aclHover(part, q, f.field, f.s)}, Range: &r}
+				if s, ok := m.nodeSpan(f.s.Node, at.File); ok && within(s, at) {
+					out = &audit.Hover{Markdown: m.aclHover(part, q, f.field, f.s), From: s.From, To: s.To}
 					return
 				}
 			}
 		})
 		if out != nil {
-			break
+			return *out, true
 		}
 	}
-	return out
+	return audit.Hover{}, false
 }
 
 // refused says that YuniKorn rejects the config, when it does: then no
@@ -116,13 +206,6 @@ func (m *ykModel) refused() string {
 		return fmt.Sprintf("YuniKorn rejects this config (%d %s: see the diagnostics), so it answers no access question.", n, plural(n, "error", "errors"))
 	}
 	return ""
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 func (m *ykModel) aclHover(part *config.Partition, q *config.Queue, field string, s config.Str) string {
@@ -300,29 +383,29 @@ func resourceText(m map[string]string) string {
 	return "{" + strings.Join(parts, ", ") + "}"
 }
 
-// symbols is the partition and queue tree.
-func (an *analysis) symbols() []DocumentSymbol {
-	out := []DocumentSymbol{}
-	m := an.model()
+// Symbols is the partition and queue tree.
+func (Sys) Symbols(parsed any, file string) []audit.Symbol {
+	out := []audit.Symbol{}
+	m := model(parsed, file)
 	if m == nil {
 		return out
 	}
 	for _, part := range m.l.Config.Partitions {
-		pr, ok := an.blockRange(m, part.Node)
+		pr, ok := m.blockSpan(part.Node, file)
 		if !ok {
 			continue
 		}
 		sel := pr
-		if r, ok := an.nodeRange(m, part.Name.Node); ok {
-			sel = r
+		if s, ok := m.nodeSpan(part.Name.Node, file); ok {
+			sel = s
 		}
-		ps := DocumentSymbol{Name: part.CanonicalName(), Detail: "partition", Kind: symbolNamespace, Range: pr, SelectionRange: sel}
+		ps := audit.Symbol{Name: part.CanonicalName(), Detail: "partition", Kind: audit.SymbolNamespace, Range: pr, Selection: sel}
 		roots := []*config.Queue{part.Root}
 		if part.Root.Synthetic {
 			roots = part.Root.Children
 		}
 		for _, q := range roots {
-			if s, ok := an.queueSymbol(m, q); ok {
+			if s, ok := m.queueSymbol(q, file); ok {
 				ps.Children = append(ps.Children, s)
 			}
 		}
@@ -331,40 +414,40 @@ func (an *analysis) symbols() []DocumentSymbol {
 	return out
 }
 
-func (an *analysis) queueSymbol(m *ykModel, q *config.Queue) (DocumentSymbol, bool) {
-	r, ok := an.blockRange(m, q.Node)
+func (m *ykModel) queueSymbol(q *config.Queue, file string) (audit.Symbol, bool) {
+	r, ok := m.blockSpan(q.Node, file)
 	if !ok {
-		return DocumentSymbol{}, false
+		return audit.Symbol{}, false
 	}
 	sel := r
-	if nr, ok := an.nodeRange(m, q.Name.Node); ok {
+	if nr, ok := m.nodeSpan(q.Name.Node, file); ok {
 		sel = nr
 	}
-	kind, detail := symbolClass, "leaf queue"
+	kind, detail := audit.SymbolClass, "leaf queue"
 	if !q.IsLeaf() || q.Parent == nil {
-		kind, detail = symbolPackage, "parent queue"
+		kind, detail = audit.SymbolPackage, "parent queue"
 	}
-	s := DocumentSymbol{Name: q.Name.Value, Detail: detail + " " + q.Path(), Kind: kind, Range: r, SelectionRange: sel}
+	s := audit.Symbol{Name: q.Name.Value, Detail: detail + " " + q.Path(), Kind: kind, Range: r, Selection: sel}
 	if s.Name == "" {
-		s.Name = "(unnamed)" // LSP clients refuse an empty symbol name
+		s.Name = "(unnamed)" // editors refuse an empty symbol name
 	}
 	for _, c := range q.Children {
-		if cs, ok := an.queueSymbol(m, c); ok {
+		if cs, ok := m.queueSymbol(c, file); ok {
 			s.Children = append(s.Children, cs)
 		}
 	}
 	return s, true
 }
 
-// blockRange spans a mapping node from its first line to the end of the
+// blockSpan spans a mapping node from its first line to the end of the
 // last line of anything inside it.
-func (an *analysis) blockRange(m *ykModel, n *yaml.Node) (Range, bool) {
+func (m *ykModel) blockSpan(n *yaml.Node, file string) (audit.Span, bool) {
 	if n == nil {
-		return Range{}, false
+		return audit.Span{}, false
 	}
 	start := m.doc.NodePos(n)
-	if start.File != an.path || start.Inner != "" {
-		return Range{}, false
+	if start.File != file || start.Inner != "" {
+		return audit.Span{}, false
 	}
 	lastLine := n.Line
 	var walk func(*yaml.Node)
@@ -378,37 +461,17 @@ func (an *analysis) blockRange(m *ykModel, n *yaml.Node) (Range, bool) {
 	}
 	walk(n)
 	end := m.doc.NodePos(&yaml.Node{Kind: yaml.MappingNode, Line: lastLine, Column: 1})
-	if end.File != an.path || end.Line < start.Line {
+	if end.File != file || end.Line < start.Line {
 		end = start
 	}
-	last := end.Line - 1
-	return Range{an.t.pos(start.Line, start.Col), Position{Line: last, Character: an.t.units(an.t.lineText(last))}}, true
+	return audit.Span{From: start, To: engine.Position{File: file, Line: end.Line, Col: utf8.RuneCountInString(m.line(end.Line)) + 1}}, true
 }
 
-// folding folds each partition and each queue with more than one line.
-func (an *analysis) folding() []FoldingRange {
-	out := []FoldingRange{}
-	for _, s := range an.symbols() {
-		out = appendFolds(out, s)
-	}
-	return out
-}
-
-func appendFolds(out []FoldingRange, s DocumentSymbol) []FoldingRange {
-	if s.Range.End.Line > s.Range.Start.Line {
-		out = append(out, FoldingRange{StartLine: s.Range.Start.Line, EndLine: s.Range.End.Line, Kind: "region"})
-	}
-	for _, c := range s.Children {
-		out = appendFolds(out, c)
-	}
-	return out
-}
-
-// definition goes from a placement rule's queue name (a fixed rule, its
+// Definition goes from a placement rule's queue name (a fixed rule, its
 // own or its parent's) to the queue it names.
-func (an *analysis) definition(uri string, pos Position) []Location {
-	out := []Location{}
-	m := an.model()
+func (Sys) Definition(parsed any, at engine.Position) []audit.Span {
+	out := []audit.Span{}
+	m := model(parsed, at.File)
 	if m == nil {
 		return out
 	}
@@ -418,13 +481,13 @@ func (an *analysis) definition(uri string, pos Position) []Location {
 				if !strings.EqualFold(x.Name.Value, "fixed") || x.Value.Value == "" {
 					continue
 				}
-				vr, ok := an.nodeRange(m, x.Value.Node)
-				if !ok || !contains(vr, pos) {
+				vs, ok := m.nodeSpan(x.Value.Node, at.File)
+				if !ok || !within(vs, at) {
 					continue
 				}
 				if q := fixedQueue(part, x); q != nil {
-					if qr, ok := an.nodeRange(m, q.Name.Node); ok {
-						out = append(out, Location{URI: uri, Range: qr})
+					if qs, ok := m.nodeSpan(q.Name.Node, at.File); ok {
+						out = append(out, qs)
 					}
 				}
 				return out
@@ -464,19 +527,4 @@ func fixedPath(x *config.PlacementRule) (string, bool) {
 	}
 	p, ok := fixedPath(x.Parent)
 	return p + "." + v, ok
-}
-
-// systemHover is the hover of a system that explains its own documents
-// (audit.Hoverer), from what its lint parsed.
-func (an *analysis) systemHover(h audit.Hoverer, pos Position) *Hover {
-	if an.parsed == nil {
-		return nil
-	}
-	line, col := an.t.column(pos)
-	hv, ok := h.Hover(an.parsed, engine.Position{File: an.path, Line: line, Col: col})
-	if !ok {
-		return nil
-	}
-	r := Range{an.t.pos(hv.From.Line, hv.From.Col), an.t.pos(hv.To.Line, hv.To.Col)}
-	return &Hover{Contents: MarkupContent{Kind: "markdown", Value: hv.Markdown}, Range: &r}
 }
