@@ -269,3 +269,14 @@ func WriteJSON(w io.Writer, v any) error {
 	_, err := w.Write(EscapeJSON(b.Bytes()))
 	return err
 }
+
+// Quote is s as a JSON string, its control and bidirectional characters
+// escaped (EscapeJSON): how text outputs name a value from a file, so that
+// "admins " and "admins" read apart and nothing drives the terminal.
+func Quote(s string) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // a string always encodes
+	return string(EscapeJSON([]byte(strings.TrimSuffix(b.String(), "\n"))))
+}

@@ -1,19 +1,19 @@
-package cli
+package mesos
 
 import (
 	"fmt"
 	"io"
 	"strings"
 
-	"github.com/aclint/aclint/internal/systems/mesos"
+	"github.com/aclint/aclint/internal/engine"
 )
 
-// describeMesosRequest renders the request in one line.
-func describeMesosRequest(req mesos.Request) string {
+// describeCheck renders the request in one line.
+func describeCheck(req Request) string {
 	var b strings.Builder
 	b.WriteString(req.Kind.Key)
 	if req.Principal != nil {
-		fmt.Fprintf(&b, " by principal %s", strconvQuote(*req.Principal))
+		fmt.Fprintf(&b, " by principal %s", engine.Quote(*req.Principal))
 	} else {
 		b.WriteString(" by an unauthenticated request (no principal)")
 	}
@@ -25,13 +25,13 @@ func describeMesosRequest(req mesos.Request) string {
 	default:
 		q := make([]string, len(req.Objects))
 		for i, o := range req.Objects {
-			q[i] = strconvQuote(o)
+			q[i] = engine.Quote(o)
 		}
 		fmt.Fprintf(&b, " on %s %s", req.Kind.Object, strings.Join(q, ", "))
 	}
 	if req.Command {
 		if req.CommandUser != nil {
-			fmt.Fprintf(&b, ", with a command as user %s", strconvQuote(*req.CommandUser))
+			fmt.Fprintf(&b, ", with a command as user %s", engine.Quote(*req.CommandUser))
 		} else {
 			b.WriteString(", with a command without a user")
 		}
@@ -39,14 +39,14 @@ func describeMesosRequest(req mesos.Request) string {
 	return b.String()
 }
 
-func writeMesosText(w io.Writer, acls *mesos.ACLs, req mesos.Request, d *mesos.Decision) error {
+func writeText(w io.Writer, acls *ACLs, req Request, d *Decision) error {
 	var b strings.Builder
 	if d.Allowed {
 		b.WriteString("allowed\n")
 	} else {
 		b.WriteString("denied\n")
 	}
-	b.WriteString(describeMesosRequest(req) + "\n")
+	b.WriteString(describeCheck(req) + "\n")
 	if acls != nil {
 		for _, c := range d.Checks {
 			prefix := ""
@@ -80,31 +80,31 @@ func writeMesosText(w io.Writer, acls *mesos.ACLs, req mesos.Request, d *mesos.D
 	return err
 }
 
-func checkObject(c mesos.Check) string {
+func checkObject(c Check) string {
 	if c.Object == nil {
 		return "any " + strings.TrimSuffix(c.Kind.Object, "s")
 	}
-	return strings.TrimSuffix(c.Kind.Object, "s") + " " + strconvQuote(*c.Object)
+	return strings.TrimSuffix(c.Kind.Object, "s") + " " + engine.Quote(*c.Object)
 }
 
-func mesosJSON(acls *mesos.ACLs, req mesos.Request, d *mesos.Decision) any {
-	entry := func(r *mesos.Rule) *mesosEntryJSON {
+func checkJSON(acls *ACLs, req Request, d *Decision) any {
+	entry := func(r *Rule) *entryJSON {
 		if r == nil {
 			return nil
 		}
 		p := acls.Doc.Pos(r.Entry.Node.Off)
-		return &mesosEntryJSON{Entry: r.Entry.Name(), Role: r.Recursive, File: p.File, Line: p.Line, Column: p.Col}
+		return &entryJSON{Entry: r.Entry.Name(), Role: r.Recursive, File: p.File, Line: p.Line, Column: p.Col}
 	}
 	out := struct {
-		Allowed    bool             `json:"allowed"`
-		Action     string           `json:"action"`
-		Principal  *string          `json:"principal"`
-		Objects    []string         `json:"objects"`
-		DecidedBy  *mesosEntryJSON  `json:"decidedBy"`
-		Permissive *bool            `json:"permissive"`
-		Notes      []string         `json:"notes"`
-		Checks     []mesosCheckJSON `json:"checks"`
-	}{Allowed: d.Allowed, Action: req.Kind.Key, Principal: req.Principal, Objects: req.Objects, Notes: d.Notes, Checks: []mesosCheckJSON{}}
+		Allowed    bool           `json:"allowed"`
+		Action     string         `json:"action"`
+		Principal  *string        `json:"principal"`
+		Objects    []string       `json:"objects"`
+		DecidedBy  *entryJSON     `json:"decidedBy"`
+		Permissive *bool          `json:"permissive"`
+		Notes      []string       `json:"notes"`
+		Checks     []checkJSONDoc `json:"checks"`
+	}{Allowed: d.Allowed, Action: req.Kind.Key, Principal: req.Principal, Objects: req.Objects, Notes: d.Notes, Checks: []checkJSONDoc{}}
 	if out.Objects == nil {
 		out.Objects = []string{}
 	}
@@ -117,12 +117,23 @@ func mesosJSON(acls *mesos.ACLs, req mesos.Request, d *mesos.Decision) any {
 			out.DecidedBy = entry(c.By)
 		}
 		for _, c := range d.Checks {
-			cj := mesosCheckJSON{Action: c.Kind.Key, Object: c.Object, Allowed: c.Allowed, DecidedBy: entry(c.By), Consulted: []mesosSkipJSON{}}
+			cj := checkJSONDoc{Action: c.Kind.Key, Object: c.Object, Allowed: c.Allowed, DecidedBy: entry(c.By), Consulted: []skipJSON{}}
 			for _, sk := range c.Consulted {
-				cj.Consulted = append(cj.Consulted, mesosSkipJSON{*entry(sk.Rule), sk.Reason})
+				cj.Consulted = append(cj.Consulted, skipJSON{*entry(sk.Rule), sk.Reason})
 			}
 			out.Checks = append(out.Checks, cj)
 		}
 	}
 	return out
+}
+
+// writeNotes ends a text answer with its notes, as every check command's.
+func writeNotes(b *strings.Builder, notes []string) {
+	if len(notes) == 0 {
+		return
+	}
+	b.WriteString("notes:\n")
+	for _, n := range notes {
+		fmt.Fprintf(b, "  - %s\n", engine.Printable(n))
+	}
 }

@@ -1,15 +1,33 @@
-package cli
+package mesos
+
+// This file is aclint mesos check, Mesos' own command (audit.Commander):
+// the local authorizer's answer to one request with every flag a request
+// has, and the entries it consulted.
 
 import (
 	"io"
 
 	"github.com/spf13/cobra"
 
+	"github.com/aclint/aclint/internal/audit"
+	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/input"
-	"github.com/aclint/aclint/internal/systems/mesos"
 )
 
-func newMesosCheckCmd(s *streams) *cobra.Command {
+// Commands are Mesos' own commands: aclint mesos check.
+func (Sys) Commands(env audit.Env) []*cobra.Command {
+	c := &cobra.Command{
+		Use:   "mesos",
+		Short: "Apache Mesos ACLs (--acls): answer access questions as the local authorizer does",
+		Long: `Commands for Apache Mesos' authorization ACLs, the JSON that the master's and
+agent's --acls flag takes. Lint them with 'aclint lint' (Mesos ACL files are
+recognised by their content, or forced with --system mesos).`,
+	}
+	c.AddCommand(newCheckCmd(env))
+	return []*cobra.Command{env.Group(c)}
+}
+
+func newCheckCmd(env audit.Env) *cobra.Command {
 	var (
 		file, principal, commandUser, output string
 		parentUser                           string
@@ -48,28 +66,28 @@ unknown ACTION, usage).`,
   aclint mesos check -f acls.json get_endpoints --object /metrics/snapshot -o json`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return usageErr("mesos check needs one ACTION (an ACL kind such as run_tasks), got %d argument(s)\nrun 'aclint mesos check --help' for usage", len(args))
+				return env.Usage("mesos check needs one ACTION (an ACL kind such as run_tasks), got %d argument(s)\nrun 'aclint mesos check --help' for usage", len(args))
 			}
 			return nil
 		},
 		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-			return mesos.KindKeys(), cobra.ShellCompDirectiveNoFileComp
+			return KindKeys(), cobra.ShellCompDirectiveNoFileComp
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			kind := mesos.LookupKind(args[0])
+			kind := LookupKind(args[0])
 			if kind == nil {
-				return usageErr("%s", mesos.UnknownAction(args[0]))
+				return env.Usage("%s", UnknownAction(args[0]))
 			}
-			if err := checkOutput(output, "text", "json"); err != nil {
-				return err
+			if output != "text" && output != "json" {
+				return env.Usage("invalid -o %q: use text or json", output)
 			}
-			req := mesos.Request{Kind: kind, Objects: objects}
+			req := Request{Kind: kind, Objects: objects}
 			if cmd.Flags().Changed("principal") {
 				req.Principal = &principal
 			}
 			if cmd.Flags().Changed("command-user") {
-				if mesos.NestedChild(kind.Key) == "" {
-					return usageErr("--command-user is for launch_nested_containers_under_parent_with_user and launch_nested_container_sessions_under_parent_with_user")
+				if NestedChild(kind.Key) == "" {
+					return env.Usage("--command-user is for launch_nested_containers_under_parent_with_user and launch_nested_container_sessions_under_parent_with_user")
 				}
 				req.Command = true
 				if commandUser != "" {
@@ -77,25 +95,25 @@ unknown ACTION, usage).`,
 				}
 			}
 			if cmd.Flags().Changed("parent-user") {
-				if mesos.NestedParent(kind.Key) == "" {
-					return usageErr("--parent-user is for launch_nested_containers_as_user and launch_nested_container_sessions_as_user")
+				if NestedParent(kind.Key) == "" {
+					return env.Usage("--parent-user is for launch_nested_containers_as_user and launch_nested_container_sessions_as_user")
 				}
 				req.ParentUser = &parentUser
 			}
-			var acls *mesos.ACLs
+			var acls *ACLs
 			if file != "" {
 				var err error
-				if acls, err = loadMesosACLs(s, file); err != nil {
+				if acls, err = loadFile(env, file); err != nil {
 					return err
 				}
 			}
 			d, err := acls.Authorize(req)
 			if err != nil {
-				return usageErr("%w", err)
+				return env.Usage("%w", err)
 			}
-			return writeVerdict(s, verdict{ok: d.Allowed,
-				text: func(w io.Writer) error { return writeMesosText(w, acls, req, d) },
-				json: func() any { return mesosJSON(acls, req, d) }}, output, quiet)
+			return env.Verdict(d.Allowed, 0,
+				func(w io.Writer) error { return writeText(w, acls, req, d) },
+				func() any { return checkJSON(acls, req, d) }, output, quiet)
 		},
 	}
 	f := c.Flags()
@@ -104,26 +122,25 @@ unknown ACTION, usage).`,
 	f.StringArrayVar(&objects, "object", nil, "the request's object: a user, role, path or principal, per ACTION (repeatable for register_frameworks' roles)")
 	f.StringVar(&commandUser, "command-user", "", "for the *_under_parent_with_user kinds: the launch carries a command run as this user (\"\" for none)")
 	f.StringVar(&parentUser, "parent-user", "", "for the *_as_user kinds: the user of the executor the nested container is launched under (default: none given, ANY)")
-	verdictFlags(f, &output, &quiet, "the request, the decision and the entries consulted")
+	env.VerdictFlags(c, &output, &quiet, "the request, the decision and the entries consulted")
 	return c
 }
 
-// loadMesosACLs reads an ACL file and refuses one Mesos refuses to start
-// with, showing why.
-func loadMesosACLs(s *streams, file string) (*mesos.ACLs, error) {
-	name, data, err := input.ReadSource(file, s.in, s.maxInput)
+// loadFile reads an ACL file for mesos check, refusing one Mesos refuses
+// to start with, showing why.
+func loadFile(env audit.Env, file string) (*ACLs, error) {
+	name, data, err := input.ReadSource(file, env.In(), env.MaxInput())
 	if err != nil {
-		return nil, usageErr("%w", err)
+		return nil, env.Usage("%w", err)
 	}
-	doc := mesos.Parse(name, data)
-	acls := mesos.Decode(doc)
-	if acls.Errors() != nil {
-		return nil, refusedErr(name, "Mesos refuses to start with these ACLs, so they answer no question", "aclint lint "+file, mesos.Lint(doc), doc.Lines())
+	m, err := Sys{}.Load([]*engine.Input{{Path: name, Data: data, Explicit: true, Arg: file}}, engine.Options{})
+	if err != nil {
+		return nil, env.Refused(err.(*audit.Refused))
 	}
-	return acls, nil
+	return m.(*ACLs), nil
 }
 
-type mesosEntryJSON struct {
+type entryJSON struct {
 	Entry  string `json:"entry"`
 	Role   string `json:"role,omitempty"` // the "/%" role of a split entry
 	File   string `json:"file"`
@@ -131,15 +148,15 @@ type mesosEntryJSON struct {
 	Column int    `json:"column"`
 }
 
-type mesosCheckJSON struct {
-	Action    string          `json:"action"`
-	Object    *string         `json:"object"`
-	Allowed   bool            `json:"allowed"`
-	DecidedBy *mesosEntryJSON `json:"decidedBy"`
-	Consulted []mesosSkipJSON `json:"consulted"`
+type checkJSONDoc struct {
+	Action    string     `json:"action"`
+	Object    *string    `json:"object"`
+	Allowed   bool       `json:"allowed"`
+	DecidedBy *entryJSON `json:"decidedBy"`
+	Consulted []skipJSON `json:"consulted"`
 }
 
-type mesosSkipJSON struct {
-	mesosEntryJSON
+type skipJSON struct {
+	entryJSON
 	Reason string `json:"reason"`
 }
