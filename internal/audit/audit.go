@@ -8,6 +8,7 @@ package audit
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/aclint/aclint/internal/engine"
 )
@@ -202,4 +203,16 @@ type Navigator interface {
 	Hoverer
 	Symbols(parsed any, file string) []Symbol
 	Definition(parsed any, at engine.Position) []Span
+}
+
+// WriteNotes ends a text answer with its notes, as every command's: a
+// "notes:" line, then one "  - " line per note, made printable.
+func WriteNotes(b *strings.Builder, notes []string) {
+	if len(notes) == 0 {
+		return
+	}
+	b.WriteString("notes:\n")
+	for _, n := range notes {
+		fmt.Fprintf(b, "  - %s\n", engine.Printable(n))
+	}
 }

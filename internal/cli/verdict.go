@@ -7,7 +7,7 @@ package cli
 // yt_output.go.
 
 import (
-	"fmt"
+	"github.com/aclint/aclint/internal/audit"
 	"io"
 	"strings"
 
@@ -48,20 +48,10 @@ func writeVerdict(s *streams, v verdict, output string, quiet bool) error {
 	return &exitError{code: v.code}
 }
 
-// writeNotes ends a text verdict with its notes.
-func writeNotes(b *strings.Builder, notes []string) {
-	if len(notes) == 0 {
-		return
-	}
-	b.WriteString("notes:\n")
-	for _, n := range notes {
-		fmt.Fprintf(b, "  - %s\n", engine.Printable(n))
-	}
-}
+// writeNotes ends a text verdict with its notes, as every command's.
+func writeNotes(b *strings.Builder, notes []string) { audit.WriteNotes(b, notes) }
 
-func strconvQuote(s string) string {
-	return string(jsonValue(s))
-}
+func strconvQuote(s string) string { return engine.Quote(s) }
 
 // verdictFlags registers -o and -q, which every check command takes, the
 // same way: what json writes is said in jsonIs.

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/aclint/aclint/internal/audit"
 	"github.com/aclint/aclint/internal/engine"
 )
 
@@ -75,7 +76,7 @@ func writeText(w io.Writer, acls *ACLs, req Request, d *Decision) error {
 			}
 		}
 	}
-	writeNotes(&b, d.Notes)
+	audit.WriteNotes(&b, d.Notes)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -125,15 +126,4 @@ func checkJSON(acls *ACLs, req Request, d *Decision) any {
 		}
 	}
 	return out
-}
-
-// writeNotes ends a text answer with its notes, as every check command's.
-func writeNotes(b *strings.Builder, notes []string) {
-	if len(notes) == 0 {
-		return
-	}
-	b.WriteString("notes:\n")
-	for _, n := range notes {
-		fmt.Fprintf(b, "  - %s\n", engine.Printable(n))
-	}
 }
