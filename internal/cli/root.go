@@ -128,7 +128,7 @@ scheduler itself would make.`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageErr("%w\nrun '%s --help' for usage", err, c.CommandPath())
 	})
-	root.AddCommand(newLintCmd(s), newCheckCmd(s), newPlaceCmd(s), newLimitsCmd(s), newWhoCanCmd(s), newAccessCmd(s), newMatrixCmd(s), newDiffCmd(s), newDriftCmd(s), newTestCmd(s), newReportCmd(s), newYarnCmd(s), newConvertCmd(s), newRulesCmd(s), newLSPCmd(s), newSchemaCmd(s), newVersionCmd(s))
+	root.AddCommand(newLintCmd(s), newCheckCmd(s), newPlaceCmd(s), newLimitsCmd(s), newWhoCanCmd(s), newAccessCmd(s), newMatrixCmd(s), newDiffCmd(s), newDriftCmd(s), newTestCmd(s), newReportCmd(s), newConvertCmd(s), newRulesCmd(s), newLSPCmd(s), newSchemaCmd(s), newVersionCmd(s))
 	// the commands only one system has come from it, through the registry
 	root.AddCommand(systemCommands(s)...)
 	registerCompletions(root, s)

@@ -1,23 +1,9 @@
 package cli
 
 import (
-	"github.com/spf13/cobra"
-
 	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/systems/yarn"
 )
-
-func newYarnCmd(s *streams) *cobra.Command {
-	c := &cobra.Command{
-		Use:   "yarn",
-		Short: "Hadoop YARN: answer queue access questions over capacity-scheduler.xml and yarn-site.xml",
-		Long: `Commands for Hadoop YARN's queue ACLs, answered offline over the ResourceManager's
-files exactly as YARN decides. Lint the files with 'aclint lint' (recognised by their
-yarn.scheduler.capacity. and yarn.acl keys). See docs/yarn.md.`,
-	}
-	c.AddCommand(newYarnCheckCmd(s))
-	return group(c)
-}
 
 // loadYarn reads the files a question is asked over, each as given, and
 // loads them (yarn.LoadSetup); a setup Hadoop refuses is exit 2, showing

@@ -1,17 +1,69 @@
-package cli
+package yarn
+
+// This file is YARN's own command (audit.Commander): aclint yarn check,
+// the ResourceManager's answer to one question with the ACLs consulted.
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/aclint/aclint/internal/audit"
+	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/input"
-	"github.com/aclint/aclint/internal/systems/yarn"
 )
 
-func newYarnCheckCmd(s *streams) *cobra.Command {
+// Commands are YARN's own commands: aclint yarn check.
+func (Sys) Commands(env audit.Env) []*cobra.Command {
+	c := &cobra.Command{
+		Use:   "yarn",
+		Short: "Hadoop YARN: answer queue access questions over capacity-scheduler.xml and yarn-site.xml",
+		Long: `Commands for Hadoop YARN's queue ACLs, answered offline over the ResourceManager's
+files exactly as YARN decides. Lint the files with 'aclint lint' (recognised by their
+yarn.scheduler.capacity. and yarn.acl keys). See docs/yarn.md.`,
+	}
+	c.AddCommand(newCheckCmd(env))
+	return []*cobra.Command{env.Group(c)}
+}
+
+// loadFiles reads the files of yarn check, each as given, and loads them
+// (LoadSetup); a setup Hadoop refuses is exit 2, showing why.
+func loadFiles(env audit.Env, files []string) (*Setup, error) {
+	var ins []*engine.Input
+	for _, file := range files {
+		name, data, err := input.ReadSource(file, env.In(), env.MaxInput())
+		if err != nil {
+			return nil, env.Usage("%w", err)
+		}
+		ins = append(ins, &engine.Input{Path: name, Data: data, Explicit: true, Arg: file})
+	}
+	setup, err := LoadSetup(ins)
+	var ref *audit.Refused
+	switch {
+	case errors.As(err, &ref):
+		return nil, env.Refused(ref)
+	case err != nil:
+		return nil, env.Usage("%w", err)
+	}
+	return setup, nil
+}
+
+// splitList reads a comma-separated flag: its items, trimmed, without
+// empty ones.
+func splitList(s string) []string {
+	var out []string
+	for _, v := range strings.Split(s, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func newCheckCmd(env audit.Env) *cobra.Command {
 	var (
 		files                  []string
 		groups, action, output string
@@ -41,10 +93,10 @@ an answer aclint cannot know, usage).`,
   aclint yarn check -f capacity-scheduler.xml -f yarn-site.xml etl bob --action admin -o json`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 2 {
-				return usageErr("yarn check needs QUEUE USER, got %d argument(s)\nrun 'aclint yarn check --help' for usage", len(args))
+				return env.Usage("yarn check needs QUEUE USER, got %d argument(s)\nrun 'aclint yarn check --help' for usage", len(args))
 			}
 			if len(files) == 0 {
-				return usageErr("yarn check needs the Capacity Scheduler's file: -f capacity-scheduler.xml (and -f yarn-site.xml)")
+				return env.Usage("yarn check needs the Capacity Scheduler's file: -f capacity-scheduler.xml (and -f yarn-site.xml)")
 			}
 			return nil
 		},
@@ -52,49 +104,49 @@ an answer aclint cannot know, usage).`,
 			if len(args) != 0 {
 				return nil, cobra.ShellCompDirectiveNoFileComp
 			}
-			return yarnQueueNames(files), cobra.ShellCompDirectiveNoFileComp
+			return queueNames(files, env.MaxInput()), cobra.ShellCompDirectiveNoFileComp
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var act yarn.Action
+			var act Action
 			switch action {
 			case "submit":
-				act = yarn.Submit
+				act = Submit
 			case "admin", "administer":
-				act = yarn.Administer
+				act = Administer
 			default:
-				return usageErr("invalid --action %q: use submit or admin", action)
+				return env.Usage("invalid --action %q: use submit or admin", action)
 			}
-			if err := checkOutput(output, "text", "json"); err != nil {
-				return err
+			if output != "text" && output != "json" {
+				return env.Usage("invalid -o %q: use text or json", output)
 			}
-			setup, err := loadYarn(s, files)
+			setup, err := loadFiles(env, files)
 			if err != nil {
 				return err
 			}
 			q, err := setup.FindQueue(args[0])
 			if err != nil {
-				return usageErr("%w", err)
+				return env.Usage("%w", err)
 			}
-			gs := parseList(groups)
+			gs := splitList(groups)
 			ans := setup.Check(q, args[1], gs, act)
-			v := verdict{ok: ans.Known && ans.Allowed,
-				text: func(w io.Writer) error { return writeYarnText(w, setup, ans, args[1], gs, act) },
-				json: func() any { return yarnJSON(setup, ans, args[1], gs, act) }}
+			code := 0
 			if !ans.Known {
-				v.code = ExitUsage
+				code = 2 // not known: the command line's usage exit
 			}
-			return writeVerdict(s, v, output, quiet)
+			return env.Verdict(ans.Known && ans.Allowed, code,
+				func(w io.Writer) error { return writeCheckText(w, setup, ans, args[1], gs, act) },
+				func() any { return checkJSON(setup, ans, args[1], gs, act) }, output, quiet)
 		},
 	}
 	f := c.Flags()
 	f.StringArrayVarP(&files, "file", "f", nil, "capacity-scheduler.xml, and yarn-site.xml for yarn.acl.enable (repeatable; - for standard input)")
 	f.StringVar(&groups, "groups", "", "the user's groups, comma-separated, as the ResourceManager's group mapping gives them")
 	f.StringVar(&action, "action", "submit", "submit or admin")
-	verdictFlags(f, &output, &quiet, "the question, the decision and the ACLs consulted")
+	env.VerdictFlags(c, &output, &quiet, "the question, the decision and the ACLs consulted")
 	return c
 }
 
-func aclText(q *yarn.Queue, a yarn.Action) string {
+func aclText(q *Queue, a Action) string {
 	if q.From[a] == nil {
 		if q.Path == "root" {
 			return `not set: root's default "*" (everyone)`
@@ -105,15 +157,7 @@ func aclText(q *yarn.Queue, a yarn.Action) string {
 	return fmt.Sprintf("%q %s:%d:%d", p.Value, p.File, p.ValuePos.Line, p.ValuePos.Col)
 }
 
-// verbOn is the action with its object: "submit to" a queue, "administer" it.
-func verbOn(a yarn.Action) string {
-	if a == yarn.Submit {
-		return "submit to"
-	}
-	return "administer"
-}
-
-func writeYarnText(w io.Writer, s *yarn.Setup, ans yarn.Answer, user string, groups []string, a yarn.Action) error {
+func writeCheckText(w io.Writer, s *Setup, ans Answer, user string, groups []string, a Action) error {
 	var b strings.Builder
 	who := user
 	if len(groups) > 0 {
@@ -144,9 +188,9 @@ func writeYarnText(w io.Writer, s *yarn.Setup, ans yarn.Answer, user string, gro
 	}
 	if !ans.Allowed || !ans.Known {
 		b.WriteString("  ACLs consulted, from the queue up:\n")
-		kinds := []yarn.Action{a}
-		if a == yarn.Submit {
-			kinds = append(kinds, yarn.Administer)
+		kinds := []Action{a}
+		if a == Submit {
+			kinds = append(kinds, Administer)
 		}
 		for _, k := range kinds {
 			for _, q := range ans.Decision.Consulted {
@@ -154,7 +198,7 @@ func writeYarnText(w io.Writer, s *yarn.Setup, ans yarn.Answer, user string, gro
 			}
 		}
 	}
-	if notes := yarnNotes(s, ans, a); len(notes) > 0 {
+	if notes := checkNotes(s, ans, a); len(notes) > 0 {
 		b.WriteString("notes:\n")
 		for _, n := range notes {
 			fmt.Fprintf(&b, "  - %s\n", n)
@@ -166,15 +210,15 @@ func writeYarnText(w io.Writer, s *yarn.Setup, ans yarn.Answer, user string, gro
 
 // yarnNotes are what an answer's verdict does not say: a submission to a
 // parent queue is rejected whatever the ACLs say.
-func yarnNotes(s *yarn.Setup, ans yarn.Answer, a yarn.Action) []string {
+func checkNotes(s *Setup, ans Answer, a Action) []string {
 	notes := []string{}
-	if a == yarn.Submit && ans.Queue.IsParentQueue() {
-		notes = append(notes, yarn.ParentQueueNote(ans.Queue, s.FS))
+	if a == Submit && ans.Queue.IsParentQueue() {
+		notes = append(notes, ParentQueueNote(ans.Queue, s.FS))
 	}
 	return notes
 }
 
-type yarnACLJSON struct {
+type aclJSON struct {
 	Queue string `json:"queue"`
 	ACL   string `json:"acl"`
 	// Kind and Entry: in decidedBy, the entry that lets the user in
@@ -187,8 +231,8 @@ type yarnACLJSON struct {
 	Column int     `json:"column,omitempty"`
 }
 
-func yarnACL(s *yarn.Setup, q *yarn.Queue, a yarn.Action) yarnACLJSON {
-	j := yarnACLJSON{Queue: q.Path, ACL: s.ACLName(a)}
+func aclOf(s *Setup, q *Queue, a Action) aclJSON {
+	j := aclJSON{Queue: q.Path, ACL: s.ACLName(a)}
 	if p := q.From[a]; p != nil {
 		v := p.Value
 		j.Value, j.File, j.Line, j.Column = &v, p.File, p.ValuePos.Line, p.ValuePos.Col
@@ -196,32 +240,32 @@ func yarnACL(s *yarn.Setup, q *yarn.Queue, a yarn.Action) yarnACLJSON {
 	return j
 }
 
-type yarnCheckJSON struct {
+type checkJSONDoc struct {
 	// Allowed is check's field: true or false, and null when the answer
 	// is not known (Verdict unknown), so that a script reading it alone
 	// never takes "not known" for an answer
 	Allowed *bool `json:"allowed"`
 	// DecidingQueue is the queue whose ACL lets the user in (null when
 	// none does, or when ACLs are off)
-	DecidingQueue *string       `json:"decidingQueue"`
-	Queue         string        `json:"queue"`
-	User          string        `json:"user"`
-	Groups        []string      `json:"groups"`
-	Action        string        `json:"action"`
-	Verdict       string        `json:"verdict"` // allow, deny or unknown
-	ACLEnable     *bool         `json:"aclEnable"`
-	DecidedBy     *yarnACLJSON  `json:"decidedBy"`
-	Consulted     []yarnACLJSON `json:"consulted"`
-	Why           string        `json:"why,omitempty"`
+	DecidingQueue *string   `json:"decidingQueue"`
+	Queue         string    `json:"queue"`
+	User          string    `json:"user"`
+	Groups        []string  `json:"groups"`
+	Action        string    `json:"action"`
+	Verdict       string    `json:"verdict"` // allow, deny or unknown
+	ACLEnable     *bool     `json:"aclEnable"`
+	DecidedBy     *aclJSON  `json:"decidedBy"`
+	Consulted     []aclJSON `json:"consulted"`
+	Why           string    `json:"why,omitempty"`
 	// ParentQueue: YARN runs no application in the queue, whatever the
 	// verdict on its ACLs
 	ParentQueue bool     `json:"parentQueue"`
 	Notes       []string `json:"notes"`
 }
 
-func yarnJSON(s *yarn.Setup, ans yarn.Answer, user string, groups []string, a yarn.Action) yarnCheckJSON {
-	j := yarnCheckJSON{Queue: ans.Queue.Path, User: user, Groups: groups, Action: a.String(), Consulted: []yarnACLJSON{}, Why: ans.Why,
-		ParentQueue: ans.Queue.IsParentQueue(), Notes: yarnNotes(s, ans, a)}
+func checkJSON(s *Setup, ans Answer, user string, groups []string, a Action) checkJSONDoc {
+	j := checkJSONDoc{Queue: ans.Queue.Path, User: user, Groups: groups, Action: a.String(), Consulted: []aclJSON{}, Why: ans.Why,
+		ParentQueue: ans.Queue.IsParentQueue(), Notes: checkNotes(s, ans, a)}
 	if j.Groups == nil {
 		j.Groups = []string{}
 	}
@@ -244,48 +288,48 @@ func yarnJSON(s *yarn.Setup, ans yarn.Answer, user string, groups []string, a ya
 	if ans.Known && ans.Allowed && !ans.ACLsOff {
 		dq := ans.Decision.Queue.Path
 		j.DecidingQueue = &dq
-		d := yarnACL(s, ans.Decision.Queue, ans.Decision.Action)
+		d := aclOf(s, ans.Decision.Queue, ans.Decision.Action)
 		d.Kind, d.Entry, _ = ans.Decision.Queue.ACL[ans.Decision.Action].Grant(user, groups)
 		j.DecidedBy = &d
 	}
-	kinds := []yarn.Action{a}
-	if a == yarn.Submit {
-		kinds = append(kinds, yarn.Administer)
+	kinds := []Action{a}
+	if a == Submit {
+		kinds = append(kinds, Administer)
 	}
 	for _, k := range kinds {
 		for _, q := range ans.Decision.Consulted {
-			j.Consulted = append(j.Consulted, yarnACL(s, q, k))
+			j.Consulted = append(j.Consulted, aclOf(s, q, k))
 		}
 	}
 	return j
 }
 
-// yarnQueueNames are the queues of the files -f names, for completion: the
+// queueNames are the queues of the files -f names, for completion: the
 // tree as the scheduler builds it, whether or not it would start with it;
 // nothing when a file cannot be read.
-func yarnQueueNames(files []string) []string {
-	var confs []*yarn.Conf
-	var fs *yarn.CS
+func queueNames(files []string, max int64) []string {
+	var confs []*Conf
+	var fs *CS
 	for _, f := range files {
-		data, err := input.ReadFile(f, 0) // completion: the default bound
+		data, err := input.ReadFile(f, max)
 		if err != nil {
 			return nil
 		}
-		if yarn.IsAllocationFile(data) {
-			if fs, err = yarn.ReadFS(f, data); err != nil {
+		if IsAllocationFile(data) {
+			if fs, err = ReadFS(f, data); err != nil {
 				return nil
 			}
 			continue
 		}
-		c, err := yarn.ReadConf(f, data)
+		c, err := ReadConf(f, data)
 		if err != nil {
 			return nil
 		}
 		confs = append(confs, c)
 	}
-	setup := yarn.NewSetup(confs)
+	setup := NewSetup(confs)
 	if fs != nil {
-		setup = yarn.NewFSSetup(fs, confs)
+		setup = NewFSSetup(fs, confs)
 	}
 	var out []string
 	for _, q := range setup.Queues() {
