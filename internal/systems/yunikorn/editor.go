@@ -37,15 +37,16 @@ type ykModel struct {
 
 // models keeps the last documents' models: an editor asks hover, symbols
 // and folding of the same version one after the other, and each would
-// otherwise decide the whole config again. A few entries, for a few open
-// documents; older ones are dropped.
+// otherwise decide the whole config again. Two entries (the document
+// being edited, and one beside it): a model of a large config is large,
+// and an older version's is never asked again.
 var models struct {
 	sync.Mutex
 	keys []*config.Document
 	vals []*ykModel
 }
 
-const modelCache = 8
+const modelCache = 2
 
 // model is the YuniKorn model of what Lint parsed for file; nil for a
 // document that holds no queue config of this file.
