@@ -3,14 +3,16 @@ package cli
 import (
 	"bufio"
 	"errors"
-	"github.com/aclint/aclint/internal/safewrite"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/mattn/go-isatty"
+
 	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/output"
+	"github.com/aclint/aclint/internal/safewrite"
 	"github.com/aclint/aclint/internal/settings"
 )
 
@@ -194,4 +196,23 @@ func refusedErr(name, why, more string, findings []engine.Finding, lines []strin
 	var b strings.Builder
 	_ = output.Text(&b, errs, output.Sources{name: lines}, false)
 	return usageErr("%s: %s; run '%s' for details:\n%s", name, why, more, strings.TrimRight(b.String(), "\n"))
+}
+
+// useColor decides --color auto|always|never, honouring NO_COLOR for auto.
+func useColor(mode string, w io.Writer) (bool, error) {
+	switch mode {
+	case "always":
+		return true, nil
+	case "never":
+		return false, nil
+	case "auto":
+		if os.Getenv("NO_COLOR") != "" { // no-color.org: set and not empty
+			return false, nil
+		}
+		if f, ok := w.(interface{ Fd() uintptr }); ok {
+			return isatty.IsTerminal(f.Fd()) && os.Getenv("TERM") != "dumb", nil
+		}
+		return false, nil
+	}
+	return false, usageErr("invalid --color %q: use auto, always or never", mode)
 }

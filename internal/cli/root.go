@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 
 	"github.com/aclint/aclint/internal/progress"
@@ -173,25 +172,6 @@ func execute(reg *engine.Registry, args []string, stdin io.Reader, stdout, stder
 	}
 	fmt.Fprintf(s.err, "aclint: %v\n", err)
 	return ExitUsage
-}
-
-// useColor decides --color auto|always|never, honouring NO_COLOR for auto.
-func useColor(mode string, w io.Writer) (bool, error) {
-	switch mode {
-	case "always":
-		return true, nil
-	case "never":
-		return false, nil
-	case "auto":
-		if os.Getenv("NO_COLOR") != "" { // no-color.org: set and not empty
-			return false, nil
-		}
-		if f, ok := w.(interface{ Fd() uintptr }); ok {
-			return isatty.IsTerminal(f.Fd()) && os.Getenv("TERM") != "dumb", nil
-		}
-		return false, nil
-	}
-	return false, usageErr("invalid --color %q: use auto, always or never", mode)
 }
 
 // systemAuto lets each input's content say which system it is for.
