@@ -20,32 +20,10 @@ func newAccessCmd(s *streams) *cobra.Command {
 		resolvers resolverFlags
 	)
 	c := &cobra.Command{
-		Use:   "access USER | access --pod POD.yaml [--namespace NS.yaml] (--submitter USER | --without-admission-controller)",
-		Short: "List every queue with USER's submit and admin access and the grant for each",
-		Long: `List every queue of every partition with the user's submit and admin access and the
-ACL entry that grants each, like kubectl auth can-i --list. Groups come from --groups,
-or from a resolver as in check.
-
-Parent queues are marked: their ACLs answer, but YuniKorn never runs an application
-in a parent queue. After the configured queues comes the queue that placement creates
-for this user's request when it names no queue (with the request's tags from --tag or
---pod), marked with the rule that creates it, as check answers it. Queues a provided
-rule creates for any name asked for are answered by check one at a time.
-
---partition and --under QUEUE narrow the listing to one partition and one subtree;
---only-access leaves out the queues where the user has neither submit nor admin.
-
-With Hadoop YARN files (-f capacity-scheduler.xml or an allocation file, and
-yarn-site.xml), it lists YARN's answers for every queue of the tree, with --groups as
-the user's groups.
-
---pod lists for a pod's identity as check --pod decides it (USER may be left out).
-
-Exit codes: 0 listed, 1 the pod is rejected by the admission controller, 2 error (a config YuniKorn rejects, unknown partition or queue,
-usage).`,
-		Example: `  aclint access -f queues.yaml alice --groups data-eng
-  aclint access -f queues.yaml alice --groups data-eng --under root.prod --only-access
-  aclint access bob --resolver file --groups-file people.yaml -o csv`,
+		Use:     "access USER | access --pod POD.yaml [--namespace NS.yaml] (--submitter USER | --without-admission-controller)",
+		Short:   "List every queue with USER's submit and admin access and the grant for each",
+		Long:    accessLong,
+		Example: accessExample,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 && (req.pod == "" || len(args) != 0) {
 				return usageErr("access needs USER (USER may be left out with --pod), got %d argument(s)\nrun 'aclint access --help' for usage", len(args))
@@ -234,3 +212,31 @@ func accessJSON(w *bufio.Writer, user string, notes []string) (func(acl.AccessRe
 	}
 	return begin, emit, end
 }
+
+// accessLong is newAccessCmd's help.
+const accessLong = `List every queue of every partition with the user's submit and admin access and the
+ACL entry that grants each, like kubectl auth can-i --list. Groups come from --groups,
+or from a resolver as in check.
+
+Parent queues are marked: their ACLs answer, but YuniKorn never runs an application
+in a parent queue. After the configured queues comes the queue that placement creates
+for this user's request when it names no queue (with the request's tags from --tag or
+--pod), marked with the rule that creates it, as check answers it. Queues a provided
+rule creates for any name asked for are answered by check one at a time.
+
+--partition and --under QUEUE narrow the listing to one partition and one subtree;
+--only-access leaves out the queues where the user has neither submit nor admin.
+
+With Hadoop YARN files (-f capacity-scheduler.xml or an allocation file, and
+yarn-site.xml), it lists YARN's answers for every queue of the tree, with --groups as
+the user's groups.
+
+--pod lists for a pod's identity as check --pod decides it (USER may be left out).
+
+Exit codes: 0 listed, 1 the pod is rejected by the admission controller, 2 error (a config YuniKorn rejects, unknown partition or queue,
+usage).`
+
+// accessExample are newAccessCmd's examples.
+const accessExample = `  aclint access -f queues.yaml alice --groups data-eng
+  aclint access -f queues.yaml alice --groups data-eng --under root.prod --only-access
+  aclint access bob --resolver file --groups-file people.yaml -o csv`

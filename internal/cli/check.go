@@ -22,38 +22,10 @@ func newCheckCmd(s *streams) *cobra.Command {
 		req                 requestFlags
 	)
 	c := &cobra.Command{
-		Use:   "check PARTITION QUEUE USER | check PARTITION QUEUE --pod POD.yaml [--namespace NS.yaml] (--submitter USER | --without-admission-controller)",
-		Short: "Answer whether USER may submit to (or administer) QUEUE, and which ACL entry decides it",
-		Long: `Answer an access question exactly as YuniKorn decides it: submit access comes from
-submitacl or adminacl of the queue or any ancestor, admin access from adminacl of
-the queue or any ancestor. The answer names the ACL entry that granted access, or
-lists every ACL consulted up to root when access is denied.
-
-Without -f, ./queues.yaml is used when present, otherwise YuniKorn's built-in
-default config. -f may be given twice for the yunikorn-defaults and
-yunikorn-configs ConfigMaps; they are merged as YuniKorn merges them.
-
-Without --groups, the user's groups come from the partition's usergroupresolver,
-as they do in YuniKorn for requests that carry no groups.
-
-A queue that does not exist is answered only when a placement rule creates exactly
-it for this request. The request's tags (--tag namespace=team-a, or --pod with
---namespace, which read them as the Kubernetes shim does) decide what tag rules
-create; without them, a queue only a tag rule creates is not answered, and the error
-names the tags that would create it.
-
---pod asks for a pod as place does: the admission controller's checks in its own
-order (a pod it refuses is "rejected" with its reason), then the identity the core
-sees (the pod's user.info annotation when the controller keeps it, else the
-submitter's); USER may then be left out, and a USER that is not the pod's is an
-error.
-
-Exit codes: 0 allowed, 1 denied (or the pod rejected by the admission controller),
-2 error (a config YuniKorn rejects, unknown partition or queue, a pod YuniKorn does
-not schedule, usage).`,
-		Example: `  aclint check -f queues.yaml default root.prod.etl alice --groups data-eng
-  aclint check -f yunikorn-defaults.yaml -f yunikorn-configs.yaml default root.dev bob --action admin
-  aclint check -f queues.yaml default root.teams.team-a alice --tag namespace=team-a --tag namespace.parentqueue=root.teams`,
+		Use:               "check PARTITION QUEUE USER | check PARTITION QUEUE --pod POD.yaml [--namespace NS.yaml] (--submitter USER | --without-admission-controller)",
+		Short:             "Answer whether USER may submit to (or administer) QUEUE, and which ACL entry decides it",
+		Long:              checkLong,
+		Example:           checkExample,
 		Args:              minArgs(1, "check needs a question: PARTITION QUEUE USER"+questionWords(s.reg, checkWords)),
 		ValidArgsFunction: partitionQueueArgs(s, true),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -127,3 +99,37 @@ not schedule, usage).`,
 	resolvers.register(s, c)
 	return c
 }
+
+// checkLong is newCheckCmd's help.
+const checkLong = `Answer an access question exactly as YuniKorn decides it: submit access comes from
+submitacl or adminacl of the queue or any ancestor, admin access from adminacl of
+the queue or any ancestor. The answer names the ACL entry that granted access, or
+lists every ACL consulted up to root when access is denied.
+
+Without -f, ./queues.yaml is used when present, otherwise YuniKorn's built-in
+default config. -f may be given twice for the yunikorn-defaults and
+yunikorn-configs ConfigMaps; they are merged as YuniKorn merges them.
+
+Without --groups, the user's groups come from the partition's usergroupresolver,
+as they do in YuniKorn for requests that carry no groups.
+
+A queue that does not exist is answered only when a placement rule creates exactly
+it for this request. The request's tags (--tag namespace=team-a, or --pod with
+--namespace, which read them as the Kubernetes shim does) decide what tag rules
+create; without them, a queue only a tag rule creates is not answered, and the error
+names the tags that would create it.
+
+--pod asks for a pod as place does: the admission controller's checks in its own
+order (a pod it refuses is "rejected" with its reason), then the identity the core
+sees (the pod's user.info annotation when the controller keeps it, else the
+submitter's); USER may then be left out, and a USER that is not the pod's is an
+error.
+
+Exit codes: 0 allowed, 1 denied (or the pod rejected by the admission controller),
+2 error (a config YuniKorn rejects, unknown partition or queue, a pod YuniKorn does
+not schedule, usage).`
+
+// checkExample are newCheckCmd's examples.
+const checkExample = `  aclint check -f queues.yaml default root.prod.etl alice --groups data-eng
+  aclint check -f yunikorn-defaults.yaml -f yunikorn-configs.yaml default root.dev bob --action admin
+  aclint check -f queues.yaml default root.teams.team-a alice --tag namespace=team-a --tag namespace.parentqueue=root.teams`

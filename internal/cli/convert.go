@@ -26,26 +26,10 @@ func newConvertYarnCmd(s *streams) *cobra.Command {
 		aclEnable string
 	)
 	c := &cobra.Command{
-		Use:   "yarn FILE...",
-		Short: "Convert YARN queues and their submit and admin ACLs into a YuniKorn queues.yaml",
-		Long: `Convert a YARN scheduler's queues and their ACLs into a YuniKorn queues.yaml: the
-queue tree as one partition, default, and every queue's submit and admin ACL as YARN
-reads it (root's default * written out, names YuniKorn's ACL parser would drop left
-out). FILE is capacity-scheduler.xml or a Fair Scheduler allocation file, with
-yarn-site.xml for yarn.acl.enable (or --acl-enable).
-
-aclint then asks both systems every access question that can tell them apart (each
-queue, submit and admin, every user and group any ACL names, and someone no ACL
-names) and prints each answer that differs. What is not converted (capacities,
-placement, preemption, queues whose names YuniKorn refuses) is listed.
-
-The config goes to standard output, or to the file -o names; the report goes to
-standard error.
-
-Exit codes: 0 the access is the same, 1 it differs, 2 error (a file YARN refuses,
-yarn.acl.enable unknown, something aclint cannot read as YARN does).`,
-		Example: `  aclint convert yarn capacity-scheduler.xml yarn-site.xml -o queues.yaml
-  aclint convert yarn fair-scheduler.xml`,
+		Use:     "yarn FILE...",
+		Short:   "Convert YARN queues and their submit and admin ACLs into a YuniKorn queues.yaml",
+		Long:    convertYarnLong,
+		Example: convertYarnExample,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageErr("convert yarn needs the YARN files: capacity-scheduler.xml (or an allocation file) and yarn-site.xml")
@@ -107,3 +91,25 @@ yarn.acl.enable unknown, something aclint cannot read as YARN does).`,
 	c.Flags().StringVar(&aclEnable, "acl-enable", "", "yarn.acl.enable, when no yarn-site.xml is given: true or false")
 	return c
 }
+
+// convertYarnLong is newConvertYarnCmd's help.
+const convertYarnLong = `Convert a YARN scheduler's queues and their ACLs into a YuniKorn queues.yaml: the
+queue tree as one partition, default, and every queue's submit and admin ACL as YARN
+reads it (root's default * written out, names YuniKorn's ACL parser would drop left
+out). FILE is capacity-scheduler.xml or a Fair Scheduler allocation file, with
+yarn-site.xml for yarn.acl.enable (or --acl-enable).
+
+aclint then asks both systems every access question that can tell them apart (each
+queue, submit and admin, every user and group any ACL names, and someone no ACL
+names) and prints each answer that differs. What is not converted (capacities,
+placement, preemption, queues whose names YuniKorn refuses) is listed.
+
+The config goes to standard output, or to the file -o names; the report goes to
+standard error.
+
+Exit codes: 0 the access is the same, 1 it differs, 2 error (a file YARN refuses,
+yarn.acl.enable unknown, something aclint cannot read as YARN does).`
+
+// convertYarnExample are newConvertYarnCmd's examples.
+const convertYarnExample = `  aclint convert yarn capacity-scheduler.xml yarn-site.xml -o queues.yaml
+  aclint convert yarn fair-scheduler.xml`

@@ -42,38 +42,11 @@ func newDiffCmd(s *streams) *cobra.Command {
 		commentSize int
 	)
 	c := &cobra.Command{
-		Use:   "diff OLD NEW",
-		Short: "Show what a config change grants or takes away: who gains or loses submit or admin on which queue",
-		Long: `Compare access between two configs (any input form; - reads one of them from standard
-input). For each partition and queue: which users, groups and everyone gain or lose submit
-or admin access, including changes that come from an ancestor's ACL, with the ACL that
-grants (for a gain) or granted (for a loss) it; queues and partitions added and removed;
-and a config that stops being accepted.
-
-With two Hadoop YARN files (capacity-scheduler.xml, yarn.acl.enable read from each
-or the yarn-site.xml beside it, or allocation files), it compares YARN's access the
-same way: every queue in both, submit and admin, every user and group either names,
-and everyone else.
-
-Changes are grouped by the ACL entry that causes them (in NEW for a gain, in OLD for a
-loss): one entry per cause, with the subjects and queues it reaches and the number of
-(queue, subject) pairs, in text and JSON alike. --flat adds every (queue, subject) pair,
-streamed: text lists the pairs instead of the causes, JSON adds "changes".
-
--o markdown writes a pull-request comment: the verdict first, then one line per ACL
-entry that causes a change, however many queues it reaches, kept under --comment-size
-characters; -o FORMAT=PATH writes a format to a file, and the comment names those files
-as the full report.
-
-Exit codes: 0 compared; 1 with --fail-on-gain when anyone gains access, or when NEW is
-rejected by YuniKorn and OLD was not; 2 bad input or usage, or nothing could be compared:
-both configs are rejected, or (with --fail-on-gain) OLD is rejected, so what NEW grants
-cannot be told from it.`,
-		Example: `  aclint diff old/queues.yaml queues.yaml
-  git show main:queues.yaml | aclint diff - queues.yaml --fail-on-gain
-  aclint diff -o markdown base.yaml queues.yaml > comment.md   # for a pull-request comment
-  aclint diff -o markdown=comment.md -o text=access-diff.txt -o json=access-diff.json base.yaml queues.yaml`,
-		Args: exactArgs(2, "diff needs OLD NEW"),
+		Use:     "diff OLD NEW",
+		Short:   "Show what a config change grants or takes away: who gains or loses submit or admin on which queue",
+		Long:    diffLong,
+		Example: diffExample,
+		Args:    exactArgs(2, "diff needs OLD NEW"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			targets, err := parseDiffOutputs(outputs)
 			if err != nil {
@@ -140,3 +113,36 @@ cannot be told from it.`,
 	f.StringVar(&key, "key", config.DefaultKey, "ConfigMap data key holding the queue config")
 	return c
 }
+
+// diffLong is newDiffCmd's help.
+const diffLong = `Compare access between two configs (any input form; - reads one of them from standard
+input). For each partition and queue: which users, groups and everyone gain or lose submit
+or admin access, including changes that come from an ancestor's ACL, with the ACL that
+grants (for a gain) or granted (for a loss) it; queues and partitions added and removed;
+and a config that stops being accepted.
+
+With two Hadoop YARN files (capacity-scheduler.xml, yarn.acl.enable read from each
+or the yarn-site.xml beside it, or allocation files), it compares YARN's access the
+same way: every queue in both, submit and admin, every user and group either names,
+and everyone else.
+
+Changes are grouped by the ACL entry that causes them (in NEW for a gain, in OLD for a
+loss): one entry per cause, with the subjects and queues it reaches and the number of
+(queue, subject) pairs, in text and JSON alike. --flat adds every (queue, subject) pair,
+streamed: text lists the pairs instead of the causes, JSON adds "changes".
+
+-o markdown writes a pull-request comment: the verdict first, then one line per ACL
+entry that causes a change, however many queues it reaches, kept under --comment-size
+characters; -o FORMAT=PATH writes a format to a file, and the comment names those files
+as the full report.
+
+Exit codes: 0 compared; 1 with --fail-on-gain when anyone gains access, or when NEW is
+rejected by YuniKorn and OLD was not; 2 bad input or usage, or nothing could be compared:
+both configs are rejected, or (with --fail-on-gain) OLD is rejected, so what NEW grants
+cannot be told from it.`
+
+// diffExample are newDiffCmd's examples.
+const diffExample = `  aclint diff old/queues.yaml queues.yaml
+  git show main:queues.yaml | aclint diff - queues.yaml --fail-on-gain
+  aclint diff -o markdown base.yaml queues.yaml > comment.md   # for a pull-request comment
+  aclint diff -o markdown=comment.md -o text=access-diff.txt -o json=access-diff.json base.yaml queues.yaml`

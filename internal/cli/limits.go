@@ -20,37 +20,10 @@ func newLimitsCmd(s *streams) *cobra.Command {
 		req         requestFlags
 	)
 	c := &cobra.Command{
-		Use:   "limits PARTITION QUEUE USER | limits PARTITION QUEUE --pod POD.yaml [--namespace NS.yaml] (--submitter USER | --without-admission-controller)",
-		Short: "Answer how many applications and resources USER may run in QUEUE, and which limit sets each figure",
-		Long: `Answer "why is my application accepted but not running?" from the config alone, as
-yunikorn-core's user and group manager and its queues decide it on a freshly
-started scheduler: the user's limits at each level of the queue's path (a named
-user limit, else the wildcard user limit), the limits of the one group the
-application is tracked under (searched from the queue up to root, config order
-first), and the queues' own maxapplications and resources.max. The answer is the
-most applications and resources, the entry that binds each, and every level from
-root down.
-
-Resources are written as queues.yaml writes them, next to YuniKorn's internal
-units, as its REST API shows them: memory 10Gi (10737418240 bytes), vcore 2 (2000
-millicores), other resources as counts; -o json gives the internal units.
-
-A queue that does not exist is answered as check answers it: through placement,
-with the request's tags (--tag, or --pod with --namespace). A queue placement
-creates gets its ancestors' limits and its parent's childtemplate, and the
-namespace quota tags (namespace.resourcequota, namespace.resourcemaxapps) as
-YuniKorn applies them to a dynamic queue.
-
---pod answers for a pod as place does: the identity the core sees (its user.info
-annotation when the admission controller keeps it, else the submitter's) with its
-groups, for the user limits and the group the application is tracked under; USER may
-then be left out, and a USER that is not the pod's is an error.
-
-Exit codes: 0 answered, 1 the pod is rejected by the admission controller, 2 error (a config YuniKorn rejects, unknown partition, a
-queue that neither exists nor is created, a parent queue, a user YuniKorn
-rejects, a failing resolver).`,
-		Example: `  aclint limits -f queues.yaml default root.prod.etl alice --groups data-eng
-  aclint limits -f queues.yaml default root.teams.team-a bob --tag namespace=team-a -o json`,
+		Use:     "limits PARTITION QUEUE USER | limits PARTITION QUEUE --pod POD.yaml [--namespace NS.yaml] (--submitter USER | --without-admission-controller)",
+		Short:   "Answer how many applications and resources USER may run in QUEUE, and which limit sets each figure",
+		Long:    limitsLong,
+		Example: limitsExample,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 3 && (req.pod == "" || len(args) != 2) {
 				return usageErr("limits needs PARTITION QUEUE USER (USER may be left out with --pod), got %d argument(s)\nrun 'aclint limits --help' for usage", len(args))
@@ -129,3 +102,36 @@ func answerLimits(cfg *config.Config, policy *acl.Policy, q acl.Query) (*limits.
 	a.Notes = append(append([]string{}, d.Notes...), a.Notes...)
 	return a, nil
 }
+
+// limitsLong is newLimitsCmd's help.
+const limitsLong = `Answer "why is my application accepted but not running?" from the config alone, as
+yunikorn-core's user and group manager and its queues decide it on a freshly
+started scheduler: the user's limits at each level of the queue's path (a named
+user limit, else the wildcard user limit), the limits of the one group the
+application is tracked under (searched from the queue up to root, config order
+first), and the queues' own maxapplications and resources.max. The answer is the
+most applications and resources, the entry that binds each, and every level from
+root down.
+
+Resources are written as queues.yaml writes them, next to YuniKorn's internal
+units, as its REST API shows them: memory 10Gi (10737418240 bytes), vcore 2 (2000
+millicores), other resources as counts; -o json gives the internal units.
+
+A queue that does not exist is answered as check answers it: through placement,
+with the request's tags (--tag, or --pod with --namespace). A queue placement
+creates gets its ancestors' limits and its parent's childtemplate, and the
+namespace quota tags (namespace.resourcequota, namespace.resourcemaxapps) as
+YuniKorn applies them to a dynamic queue.
+
+--pod answers for a pod as place does: the identity the core sees (its user.info
+annotation when the admission controller keeps it, else the submitter's) with its
+groups, for the user limits and the group the application is tracked under; USER may
+then be left out, and a USER that is not the pod's is an error.
+
+Exit codes: 0 answered, 1 the pod is rejected by the admission controller, 2 error (a config YuniKorn rejects, unknown partition, a
+queue that neither exists nor is created, a parent queue, a user YuniKorn
+rejects, a failing resolver).`
+
+// limitsExample are newLimitsCmd's examples.
+const limitsExample = `  aclint limits -f queues.yaml default root.prod.etl alice --groups data-eng
+  aclint limits -f queues.yaml default root.teams.team-a bob --tag namespace=team-a -o json`

@@ -23,21 +23,11 @@ func newMatrixCmd(s *streams) *cobra.Command {
 		width                        int
 	)
 	c := &cobra.Command{
-		Use:   "matrix",
-		Short: "Show queues against users and groups, with each one's submit and admin access",
-		Long: `Show every queue against every user and group named in any ACL (plus --subjects, and the
-users of a --groups-file with their groups). A cell is "admin" (admin and submit),
-"submit", or "-". A user column is asked as the user alone (or with its groups from the
-groups file), a group column as a member of that group only.
-
-With Hadoop YARN files (-f capacity-scheduler.xml or an allocation file, and
-yarn-site.xml), the cells are YARN's answers, in one aligned table.
-
-csv and json stream row by row, so very large configs do not need the whole matrix in
-memory. The text table splits its columns to fit the terminal (COLUMNS, or --width).`,
-		Example: `  aclint matrix -f queues.yaml
-  aclint matrix --subjects user:alice,group:data-eng -o csv > access.csv`,
-		Args: exactArgs(0, "matrix takes no arguments"),
+		Use:     "matrix",
+		Short:   "Show queues against users and groups, with each one's submit and admin access",
+		Long:    matrixLong,
+		Example: matrixExample,
+		Args:    exactArgs(0, "matrix takes no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkOutput(a.output, "text", "json", "csv"); err != nil {
 				return err
@@ -94,49 +84,9 @@ memory. The text table splits its columns to fit the terminal (COLUMNS, or --wid
 			}
 			switch a.output {
 			case "csv":
-				cw := csv.NewWriter(w)
-				cw.Write(append([]string{"partition", "queue"}, names...))
-				cw.Flush()
-				// the names go through encoding/csv for its quoting; the
-				// cells are fixed words that never need it and are written
-				// as they are, which keeps a large matrix bound by writing
-				var head bytes.Buffer
-				hw := csv.NewWriter(&head)
-				cellText := [...]string{acl.NoAccess: ",-", acl.SubmitOnly: ",submit", acl.SubmitAdmin: ",admin"}
-				// most queues write no ACL and repeat the row before them:
-				// the cells are rendered again only when they change
-				var last []acl.Cell
-				var tail []byte
-				err = rows(func(part, queue string, cells []acl.Cell) error {
-					head.Reset()
-					hw.Write([]string{part, queue})
-					hw.Flush()
-					w.Write(bytes.TrimSuffix(head.Bytes(), []byte("\n")))
-					if last == nil || !acl.SameCells(last, cells) {
-						last = append(last[:0], cells...)
-						tail = tail[:0]
-						for _, c := range cells {
-							tail = append(tail, cellText[c]...)
-						}
-						tail = append(tail, '\n')
-					}
-					_, err := w.Write(tail)
-					return err
-				})
+				err = writeMatrixCSV(w, rows, names)
 			case "json":
-				js := &jsonStream{w: w}
-				js.open("rows", "system", yunikorn.System, "subjects", names)
-				err = rows(func(part, queue string, cells []acl.Cell) error {
-					vals := make([]string, len(cells))
-					for i, c := range cells {
-						vals[i] = c.String()
-					}
-					js.item(map[string]any{"partition": part, "queue": queue, "cells": vals})
-					return js.err
-				})
-				if cerr := js.close(); err == nil {
-					err = cerr
-				}
+				err = writeMatrixJSON(w, rows, names)
 			default:
 				err = writeMatrixText(w, rows, names, terminalWidth(width), layout)
 			}
@@ -189,4 +139,75 @@ func mergeWithGroups(base, extra []acl.Principal) []acl.Principal {
 	}
 	acl.SortPrincipals(base)
 	return base
+}
+
+// matrixLong is newMatrixCmd's help.
+const matrixLong = `Show every queue against every user and group named in any ACL (plus --subjects, and the
+users of a --groups-file with their groups). A cell is "admin" (admin and submit),
+"submit", or "-". A user column is asked as the user alone (or with its groups from the
+groups file), a group column as a member of that group only.
+
+With Hadoop YARN files (-f capacity-scheduler.xml or an allocation file, and
+yarn-site.xml), the cells are YARN's answers, in one aligned table.
+
+csv and json stream row by row, so very large configs do not need the whole matrix in
+memory. The text table splits its columns to fit the terminal (COLUMNS, or --width).`
+
+// matrixExample are newMatrixCmd's examples.
+const matrixExample = `  aclint matrix -f queues.yaml
+  aclint matrix --subjects user:alice,group:data-eng -o csv > access.csv`
+
+// matrixRows streams a matrix's rows to emit, in order.
+type matrixRows = func(emit func(part, queue string, cells []acl.Cell) error) error
+
+// writeMatrixCSV writes the matrix as CSV, row by row.
+func writeMatrixCSV(w *bufio.Writer, rows matrixRows, names []string) (err error) {
+	cw := csv.NewWriter(w)
+	cw.Write(append([]string{"partition", "queue"}, names...))
+	cw.Flush()
+	// the names go through encoding/csv for its quoting; the
+	// cells are fixed words that never need it and are written
+	// as they are, which keeps a large matrix bound by writing
+	var head bytes.Buffer
+	hw := csv.NewWriter(&head)
+	cellText := [...]string{acl.NoAccess: ",-", acl.SubmitOnly: ",submit", acl.SubmitAdmin: ",admin"}
+	// most queues write no ACL and repeat the row before them:
+	// the cells are rendered again only when they change
+	var last []acl.Cell
+	var tail []byte
+	err = rows(func(part, queue string, cells []acl.Cell) error {
+		head.Reset()
+		hw.Write([]string{part, queue})
+		hw.Flush()
+		w.Write(bytes.TrimSuffix(head.Bytes(), []byte("\n")))
+		if last == nil || !acl.SameCells(last, cells) {
+			last = append(last[:0], cells...)
+			tail = tail[:0]
+			for _, c := range cells {
+				tail = append(tail, cellText[c]...)
+			}
+			tail = append(tail, '\n')
+		}
+		_, err := w.Write(tail)
+		return err
+	})
+	return err
+}
+
+// writeMatrixJSON streams the matrix's one JSON shape.
+func writeMatrixJSON(w *bufio.Writer, rows matrixRows, names []string) (err error) {
+	js := &jsonStream{w: w}
+	js.open("rows", "system", yunikorn.System, "subjects", names)
+	err = rows(func(part, queue string, cells []acl.Cell) error {
+		vals := make([]string, len(cells))
+		for i, c := range cells {
+			vals[i] = c.String()
+		}
+		js.item(map[string]any{"partition": part, "queue": queue, "cells": vals})
+		return js.err
+	})
+	if cerr := js.close(); err == nil {
+		err = cerr
+	}
+	return err
 }

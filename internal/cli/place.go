@@ -21,31 +21,10 @@ func newPlaceCmd(s *streams) *cobra.Command {
 		resolvers          resolverFlags
 	)
 	c := &cobra.Command{
-		Use:   "place [-f FILE] PARTITION USER [--groups g1,g2] [--queue NAME] [--tag KEY=VALUE]... | place --pod POD.yaml [--namespace NS.yaml] (--submitter USER | --without-admission-controller)",
-		Short: "Answer where YuniKorn places an application, whether the queue is created, and why it is rejected",
-		Long: `Run YuniKorn's placement for one application as a freshly started scheduler does:
-each placement rule in order (its filter, parent rules, the queue name it makes),
-the checks on that queue (it must be a leaf, or be created under a parent queue,
-and the user must pass the submit ACLs), then the root.default fallback. The
-answer is the queue, whether it is created and under which queue, and the submit
-decision explained as check explains it.
-
-The input is what the Kubernetes shim sends: the requested queue (--queue, empty
-when the pod names none), the user and groups, and tags such as namespace and
-namespace.parentqueue. --pod reads them from a pod manifest the way the shim does
-(and --namespace adds the namespace's annotations); a Job, CronJob, Deployment,
-StatefulSet, DaemonSet or ReplicaSet is read through its pod template, as the shim
-sees the pods it creates. With YuniKorn's admission controller in the path, the core
-sees the Kubernetes user who creates the pod unless the pod carries the user.info
-annotation: name that user with --submitter, or say --without-admission-controller;
-otherwise place cannot know the user and exits 2.
-
-Exit codes: 0 placed, 1 rejected, 2 error (a config YuniKorn rejects, an unknown
-partition, bad input, a pod whose submitter is not given).`,
-		Example: `  aclint place -f queues.yaml default alice --groups dev --tag namespace=team-a
-  aclint place -f queues.yaml default bob --queue root.prod.etl -o json
-  aclint place -f queues.yaml --pod pod.yaml --namespace ns.yaml --submitter alice
-  aclint place -f queues.yaml --pod job.yaml --without-admission-controller`,
+		Use:     "place [-f FILE] PARTITION USER [--groups g1,g2] [--queue NAME] [--tag KEY=VALUE]... | place --pod POD.yaml [--namespace NS.yaml] (--submitter USER | --without-admission-controller)",
+		Short:   "Answer where YuniKorn places an application, whether the queue is created, and why it is rejected",
+		Long:    placeLong,
+		Example: placeExample,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if req.pod != "" {
 				if len(args) > 1 {
@@ -134,3 +113,30 @@ partition, bad input, a pod whose submitter is not given).`,
 	resolvers.register(s, c)
 	return c
 }
+
+// placeLong is newPlaceCmd's help.
+const placeLong = `Run YuniKorn's placement for one application as a freshly started scheduler does:
+each placement rule in order (its filter, parent rules, the queue name it makes),
+the checks on that queue (it must be a leaf, or be created under a parent queue,
+and the user must pass the submit ACLs), then the root.default fallback. The
+answer is the queue, whether it is created and under which queue, and the submit
+decision explained as check explains it.
+
+The input is what the Kubernetes shim sends: the requested queue (--queue, empty
+when the pod names none), the user and groups, and tags such as namespace and
+namespace.parentqueue. --pod reads them from a pod manifest the way the shim does
+(and --namespace adds the namespace's annotations); a Job, CronJob, Deployment,
+StatefulSet, DaemonSet or ReplicaSet is read through its pod template, as the shim
+sees the pods it creates. With YuniKorn's admission controller in the path, the core
+sees the Kubernetes user who creates the pod unless the pod carries the user.info
+annotation: name that user with --submitter, or say --without-admission-controller;
+otherwise place cannot know the user and exits 2.
+
+Exit codes: 0 placed, 1 rejected, 2 error (a config YuniKorn rejects, an unknown
+partition, bad input, a pod whose submitter is not given).`
+
+// placeExample are newPlaceCmd's examples.
+const placeExample = `  aclint place -f queues.yaml default alice --groups dev --tag namespace=team-a
+  aclint place -f queues.yaml default bob --queue root.prod.etl -o json
+  aclint place -f queues.yaml --pod pod.yaml --namespace ns.yaml --submitter alice
+  aclint place -f queues.yaml --pod job.yaml --without-admission-controller`

@@ -19,26 +19,10 @@ func newWhoCanCmd(s *streams) *cobra.Command {
 		resolvers           resolverFlags
 	)
 	c := &cobra.Command{
-		Use:   "who-can PARTITION QUEUE",
-		Short: "List every user and group that may submit to (or administer) a queue, and the ACL that grants each",
-		Long: `List who has access to a queue, like kubectl-who-can: everyone (*), users and groups,
-each with the queue and ACL that grants it (on the queue itself, or inherited from an
-ancestor), and the ACL entries YuniKorn drops on the way.
-
-A queue that does not exist is answered when placement can create it: every rule
-that can, in rule order, with what a request needs for each (the tags a tag rule
-reads, the user a user rule reads, the queue a provided rule reads, the rule's
-filter); a rule is reached only when the rules before it place nothing. --tag
-narrows this to requests with those tags; --pod to the pod's own request, with the
-identity the admission controller gives it (as check --pod decides it).
-
-With Hadoop YARN files (-f capacity-scheduler.xml or an allocation file, and
-yarn-site.xml), it lists who YARN lets in, with the same walk up the queue's path:
-PARTITION is then default.
-
-Exit codes: 0 answered, 2 error (a config YuniKorn rejects, unknown partition or queue, usage).`,
-		Example: `  aclint who-can -f queues.yaml default root.prod.etl
-  aclint who-can default root.prod --action admin -o csv`,
+		Use:               "who-can PARTITION QUEUE",
+		Short:             "List every user and group that may submit to (or administer) a queue, and the ACL that grants each",
+		Long:              whoCanLong,
+		Example:           whoCanExample,
 		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: partitionQueueArgs(s, true),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -162,3 +146,25 @@ func writeHolderLines(b *strings.Builder, how string, hs []holderLine) {
 		fmt.Fprintf(b, "  %-24s %s (%s)%s\n", h.name, what, how, h.where)
 	}
 }
+
+// whoCanLong is newWhoCanCmd's help.
+const whoCanLong = `List who has access to a queue, like kubectl-who-can: everyone (*), users and groups,
+each with the queue and ACL that grants it (on the queue itself, or inherited from an
+ancestor), and the ACL entries YuniKorn drops on the way.
+
+A queue that does not exist is answered when placement can create it: every rule
+that can, in rule order, with what a request needs for each (the tags a tag rule
+reads, the user a user rule reads, the queue a provided rule reads, the rule's
+filter); a rule is reached only when the rules before it place nothing. --tag
+narrows this to requests with those tags; --pod to the pod's own request, with the
+identity the admission controller gives it (as check --pod decides it).
+
+With Hadoop YARN files (-f capacity-scheduler.xml or an allocation file, and
+yarn-site.xml), it lists who YARN lets in, with the same walk up the queue's path:
+PARTITION is then default.
+
+Exit codes: 0 answered, 2 error (a config YuniKorn rejects, unknown partition or queue, usage).`
+
+// whoCanExample are newWhoCanCmd's examples.
+const whoCanExample = `  aclint who-can -f queues.yaml default root.prod.etl
+  aclint who-can default root.prod --action admin -o csv`
