@@ -1,13 +1,14 @@
 package cli
 
 import (
+	"strings"
+
 	"bufio"
-	"encoding/csv"
-	"fmt"
+	"github.com/aclint/aclint/internal/audit"
+	"github.com/aclint/aclint/internal/engine"
 
 	"github.com/spf13/cobra"
 
-	"github.com/aclint/aclint/internal/progress"
 	"github.com/aclint/aclint/internal/systems/yunikorn"
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 )
@@ -22,7 +23,7 @@ func newAccessCmd(s *streams) *cobra.Command {
 	c := &cobra.Command{
 		Use:     "access USER | access --pod POD.yaml [--namespace NS.yaml] (--submitter USER | --without-admission-controller)",
 		Short:   "List every queue with USER's submit and admin access and the grant for each",
-		Long:    accessLong,
+		Long:    accessLong + "\n\nThe USER of other systems' files:" + strings.TrimPrefix(questionWords(s.reg, accessWords), ";"),
 		Example: accessExample,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 && (req.pod == "" || len(args) != 0) {
@@ -34,13 +35,13 @@ func newAccessCmd(s *streams) *cobra.Command {
 			if err := checkOutput(a.output, "text", "json", "csv"); err != nil {
 				return err
 			}
-			if ok, err := s.yarnFiles(a.files); err != nil {
+			if q, err := s.question(a.files); err != nil {
 				return err
-			} else if ok {
+			} else if q != nil {
 				if len(args) == 0 {
-					return usageErr("--pod is a Kubernetes pod, which YARN never sees: give USER")
+					return usageErr("--pod is a Kubernetes pod, which %s never sees: give USER", q.sys.Name())
 				}
-				return yarnAccess(s, a, args[0], groups)
+				return askAccess(s, cmd, q, a, args, groups)
 			}
 			l, err := load(s, a.files, a.key, nil)
 			if err != nil {
@@ -64,32 +65,18 @@ func newAccessCmd(s *streams) *cobra.Command {
 			}
 			w := bufio.NewWriter(s.out)
 			defer w.Flush()
-			var begin func(acl.AccessResult) error
-			var emit func(acl.AccessRow) error
-			switch a.output {
-			case "csv":
-				var end func()
-				begin, emit, end = accessCSV(w)
-				defer end()
-			case "json":
-				var end func()
-				begin, emit, end = accessJSON(w, q.User, notes)
-				defer end()
-			default:
-				begin, emit = accessText(w, q.User, notes)
+			r := newAccessRenderer(w, a.output)
+			f := &accessFilter{r: r, only: a.onlyAccess}
+			if err := r.Head(yunikorn.AccessHead(q.User)); err != nil {
+				return usageErr("writing output: %w", err)
 			}
-			row := emit
-			emit = func(r acl.AccessRow) error {
-				progress.Answered()
-				if a.onlyAccess && r.Submit == nil && r.Admin == nil {
-					return nil
-				}
-				return row(r)
-			}
+			grants := yunikorn.Grants{}
+			begin := func(res acl.AccessResult) error { return f.Section(yunikorn.AccessSection(res, q.User, notes)) }
+			emit := func(row acl.AccessRow) error { return f.Row(grants.Row(row)) }
 			if err := l.Policy.Access(q, a.scope(), begin, emit); err != nil {
 				return usageErr("%w", err)
 			}
-			return nil
+			return r.end()
 		},
 	}
 	f := c.Flags()
@@ -100,117 +87,11 @@ func newAccessCmd(s *streams) *cobra.Command {
 	return c
 }
 
-// queueKind is how an access row's queue is marked: a parent queue, or
-// one placement creates.
-func queueKind(r acl.AccessRow) string {
-	switch {
-	case r.CreatedBy != "":
-		return "created"
-	case r.Parent:
-		return "parent"
+func accessWords(sys engine.System) (audit.Usage, bool) {
+	if a, ok := sys.(audit.Accesser); ok {
+		return a.AccessUsage(), true
 	}
-	return "leaf"
-}
-
-func accessText(w *bufio.Writer, user string, notes []string) (func(acl.AccessResult) error, func(acl.AccessRow) error) {
-	grant := func(h *acl.Holder) string {
-		if h == nil {
-			return "-"
-		}
-		how := ""
-		if h.Inherited {
-			how = ", inherited"
-		}
-		return fmt.Sprintf("%s %s via %s %s%s", h.Kind, h.Name, h.Queue, h.ACL, how)
-	}
-	begin := func(a acl.AccessResult) error {
-		fmt.Fprintf(w, "partition %s: user %s, groups %s (%s)\n", a.Partition, user, acl.Names(a.Subject.Groups), a.Subject.Source)
-		for _, n := range append(notes, a.Subject.Notes...) {
-			fmt.Fprintf(w, "  note: %s\n", n)
-		}
-		if a.Subject.Reason != "" {
-			fmt.Fprintf(w, "  denied everywhere: %s\n", a.Subject.Reason)
-		}
-		return nil
-	}
-	emit := func(r acl.AccessRow) error {
-		queue := r.Queue
-		switch {
-		case r.CreatedBy != "":
-			queue += " (created)"
-		case r.Parent:
-			queue += " (parent)"
-		}
-		_, err := fmt.Fprintf(w, "  %-40s submit: %-48s admin: %s\n", queue, grant(r.Submit), grant(r.Admin))
-		if err == nil && r.CreatedBy != "" {
-			_, err = fmt.Fprintf(w, "    does not exist: placement %s creates it for this request when it names no queue\n", r.CreatedBy)
-		}
-		return err
-	}
-	return begin, emit
-}
-
-func accessCSV(w *bufio.Writer) (func(acl.AccessResult) error, func(acl.AccessRow) error, func()) {
-	cw := csv.NewWriter(w)
-	cw.Write([]string{"partition", "queue", "submit", "submit_via_queue", "submit_via_acl", "submit_entry", "admin", "admin_via_queue", "admin_via_acl", "admin_entry", "queue_kind"})
-	// one row slice for every row; the rows below a grant share its
-	// holder, so its entry text is built once
-	line := make([]string, 11)
-	entries := map[*acl.Holder]string{}
-	cell := func(out []string, h *acl.Holder) {
-		if h == nil {
-			out[0], out[1], out[2], out[3] = "false", "", "", ""
-			return
-		}
-		e, ok := entries[h]
-		if !ok {
-			e = h.Kind + ":" + h.Name
-			entries[h] = e
-		}
-		out[0], out[1], out[2], out[3] = "true", h.Queue, h.ACL, e
-	}
-	begin := func(acl.AccessResult) error { return nil }
-	emit := func(r acl.AccessRow) error {
-		line[0], line[1] = r.Partition, r.Queue
-		cell(line[2:6], r.Submit)
-		cell(line[6:10], r.Admin)
-		line[10] = queueKind(r)
-		return cw.Write(line)
-	}
-	return begin, emit, cw.Flush
-}
-
-// accessJSON streams {"system", "user", "partitions": [{"partition", "subject",
-// "queues": [...]}]} through one jsonStream.
-func accessJSON(w *bufio.Writer, user string, notes []string) (func(acl.AccessResult) error, func(acl.AccessRow) error, func()) {
-	js := &jsonStream{w: w}
-	js.open("partitions", "system", yunikorn.System, "user", user)
-	inPartition := false
-	begin := func(a acl.AccessResult) error {
-		if inPartition {
-			js.close()
-		}
-		inPartition = true
-		js.open("queues", "partition", a.Partition, "subject", map[string]any{"groups": nonNil(a.Subject.Groups), "groupsSource": a.Subject.Source, "reason": a.Subject.Reason, "notes": nonNil(append(notes, a.Subject.Notes...))})
-		return js.err
-	}
-	emit := func(r acl.AccessRow) error {
-		js.item(struct {
-			Queue     string      `json:"queue"`
-			Kind      string      `json:"queueKind"`
-			CreatedBy string      `json:"createdBy,omitempty"`
-			Submit    *holderJSON `json:"submit"`
-			Admin     *holderJSON `json:"admin"`
-		}{r.Queue, queueKind(r), r.CreatedBy, toHolderJSON(r.Submit), toHolderJSON(r.Admin)})
-		return js.err
-	}
-	end := func() {
-		if inPartition {
-			js.close()
-		}
-		js.close()
-	}
-	return begin, emit, end
+	return audit.Usage{}, false
 }
 
 // accessLong is newAccessCmd's help.
@@ -227,9 +108,9 @@ rule creates for any name asked for are answered by check one at a time.
 --partition and --under QUEUE narrow the listing to one partition and one subtree;
 --only-access leaves out the queues where the user has neither submit nor admin.
 
-With Hadoop YARN files (-f capacity-scheduler.xml or an allocation file, and
-yarn-site.xml), it lists YARN's answers for every queue of the tree, with --groups as
-the user's groups.
+Another system's files (-f) are listed as that system answers: each object its rules
+cover, each action it checks there, and the rule that grants each (docs/audits.md has the
+table).
 
 --pod lists for a pod's identity as check --pod decides it (USER may be left out).
 

@@ -11,6 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/aclint/aclint/internal/audit"
+
 	"github.com/aclint/aclint/internal/systems/yunikorn"
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 	"github.com/aclint/aclint/internal/systems/yunikorn/resolve"
@@ -20,6 +22,7 @@ func newMatrixCmd(s *streams) *cobra.Command {
 	var (
 		a                            auditFlags
 		subjects, groupsFile, layout string
+		action                       string
 		width                        int
 	)
 	c := &cobra.Command{
@@ -35,13 +38,15 @@ func newMatrixCmd(s *streams) *cobra.Command {
 			if layout != "auto" && layout != "grid" && layout != "list" {
 				return usageErr("invalid --layout %q: use auto, grid or list", layout)
 			}
-			if ok, err := s.yarnFiles(a.files); err != nil {
+			if q, err := s.question(a.files); err != nil {
 				return err
-			} else if ok {
+			} else if q != nil {
 				if groupsFile != "" {
-					return usageErr("--groups-file is for YuniKorn configs: with YARN files, name the subjects with --subjects")
+					return usageErr("--groups-file is for %s configs: with %s files, name the subjects with --subjects", s.reg.Fallback().Name(), q.sys.Name())
 				}
-				return yarnMatrix(s, a, subjects)
+				ask := matrixAsk{q: audit.MatrixQuestion{Subjects: subjectList(subjects), Scope: audit.Scope{Partition: a.partition, Under: a.under}, Action: action},
+					only: a.onlyAccess, output: a.output, layout: layout, width: width}
+				return askMatrix(s, q, ask)
 			}
 			l, err := load(s, a.files, a.key, nil)
 			if err != nil {
@@ -99,10 +104,25 @@ func newMatrixCmd(s *streams) *cobra.Command {
 	f := c.Flags()
 	f.StringVar(&subjects, "subjects", "", "more columns: comma-separated user:NAME or group:NAME (a bare NAME is a user)")
 	f.StringVar(&groupsFile, "groups-file", "", "add the users of this groups file, each with its groups")
+	f.StringVar(&action, "action", "", "the one action the cells answer, for a system with many (a permission); where a cell names the strongest access (admin, submit) it is not taken")
 	f.IntVar(&width, "width", 0, "text table width (default: $COLUMNS, or 120)")
 	a.register(s, f, "queues where no subject has access", "text, csv or json")
 	f.StringVar(&layout, "layout", "auto", "text only: grid (a column per subject), list (per queue, who gains access there), or auto (grid while it fits in "+strconv.Itoa(maxGridBlocks)+" blocks of --width)")
 	return c
+}
+
+// subjectList reads --subjects for any system: KIND:NAME, or a bare NAME
+// whose kind the system chooses (a user, a principal).
+func subjectList(list string) []audit.Subject {
+	var out []audit.Subject
+	for _, v := range parseList(list) {
+		kind, name, ok := strings.Cut(v, ":")
+		if !ok {
+			kind, name = "", v
+		}
+		out = append(out, audit.Subject{Kind: kind, Name: name})
+	}
+	return out
 }
 
 func parseSubjects(list string) ([]acl.Principal, error) {
@@ -147,8 +167,9 @@ users of a --groups-file with their groups). A cell is "admin" (admin and submit
 "submit", or "-". A user column is asked as the user alone (or with its groups from the
 groups file), a group column as a member of that group only.
 
-With Hadoop YARN files (-f capacity-scheduler.xml or an allocation file, and
-yarn-site.xml), the cells are YARN's answers, in one aligned table.
+Another system's files (-f) are shown as that system answers: YARN's queues, each Mesos ACL
+kind's objects against its principals, each YTsaurus node against its users (--action
+picks the permission, read when not given).
 
 csv and json stream row by row, so very large configs do not need the whole matrix in
 memory. The text table splits its columns to fit the terminal (COLUMNS, or --width).`
@@ -197,13 +218,13 @@ func writeMatrixCSV(w *bufio.Writer, rows matrixRows, names []string) (err error
 // writeMatrixJSON streams the matrix's one JSON shape.
 func writeMatrixJSON(w *bufio.Writer, rows matrixRows, names []string) (err error) {
 	js := &jsonStream{w: w}
-	js.open("rows", "system", yunikorn.System, "subjects", names)
+	js.open("rows", "system", yunikorn.System, "subjects", names, "notes", []string{})
 	err = rows(func(part, queue string, cells []acl.Cell) error {
 		vals := make([]string, len(cells))
 		for i, c := range cells {
 			vals[i] = c.String()
 		}
-		js.item(map[string]any{"partition": part, "queue": queue, "cells": vals})
+		js.item(jsonObject{{"section", part}, {"object", queue}, {"cells", vals}})
 		return js.err
 	})
 	if cerr := js.close(); err == nil {

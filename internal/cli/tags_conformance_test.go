@@ -65,24 +65,26 @@ func TestTagConformance(t *testing.T) {
 				continue
 			}
 			var doc struct {
-				Partitions []struct {
-					Queues []struct {
-						Queue  string    `json:"queue"`
-						Kind   string    `json:"queueKind"`
-						Submit *struct{} `json:"submit"`
-						Admin  *struct{} `json:"admin"`
-					} `json:"queues"`
-				} `json:"partitions"`
+				Sections []struct {
+					Objects []struct {
+						Object string `json:"object"`
+						Kind   string `json:"kind"`
+						Access struct {
+							Submit *struct{} `json:"submit"`
+							Admin  *struct{} `json:"admin"`
+						} `json:"access"`
+					} `json:"objects"`
+				} `json:"sections"`
 			}
 			if code != 0 || json.Unmarshal([]byte(out), &doc) != nil {
 				t.Errorf("%s: exit %d\n%s", where, code, errOut)
 				continue
 			}
 			created, submit, admin := "", false, false
-			for _, p := range doc.Partitions {
-				for _, r := range p.Queues {
+			for _, p := range doc.Sections {
+				for _, r := range p.Objects {
 					if r.Kind == "created" {
-						created, submit, admin = r.Queue, r.Submit != nil, r.Admin != nil
+						created, submit, admin = r.Object, r.Access.Submit != nil, r.Access.Admin != nil
 					}
 				}
 			}

@@ -255,3 +255,19 @@ func viaText(h *yarn.Holder) string {
 	}
 	return fmt.Sprintf("%s %s %s %q at %s:%d:%d", h.Queue, h.ACL, h.Kind, h.Name, h.File, h.Pos.Line, h.Pos.Col)
 }
+
+// yarnHolderJSON is a YARN grant in the JSON of diff.
+func yarnHolderJSON(h *yarn.Holder) any {
+	type holder struct {
+		Kind      string `json:"kind"`
+		Name      string `json:"name"`
+		Queue     string `json:"queue"`
+		ACL       string `json:"acl"`
+		Inherited bool   `json:"inherited"`
+		Default   bool   `json:"default"`
+		File      string `json:"file,omitempty"`
+		Line      int    `json:"line,omitempty"`
+		Column    int    `json:"column,omitempty"`
+	}
+	return holder{h.Kind, h.Name, h.Queue, h.ACL, h.Inherited, h.Default, h.File, h.Pos.Line, h.Pos.Col}
+}

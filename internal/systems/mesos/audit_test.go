@@ -10,16 +10,12 @@ import (
 	"github.com/aclint/aclint/internal/engine"
 )
 
-// TestWhoCanIsAuthorize holds who-can to the local authorizer: over
-// generated ACL files, every principal (named, named nowhere, none) is
-// let in exactly when who-can lists it (or lists everyone, for a
-// principal no list names).
-func TestWhoCanIsAuthorize(t *testing.T) {
-	t.Parallel()
-	rng := rand.New(rand.NewSource(7))
+// randomListACLs writes an --acls file over a few principals, objects and
+// kinds, with every entity type, for the tests that hold an answer to
+// Authorize.
+func randomListACLs(rng *rand.Rand) string {
 	pool := []string{"a", "b", "c"}
 	objects := []string{"x", "y", "x/z", "x/%"}
-	kinds := []string{"run_tasks", "register_frameworks", "teardown_frameworks", "launch_nested_containers_as_user"}
 	entity := func(vals []string) string {
 		switch rng.Intn(4) {
 		case 0:
@@ -35,30 +31,48 @@ func TestWhoCanIsAuthorize(t *testing.T) {
 		}
 		return `{"values": [` + strings.Join(vs, ", ") + `]}`
 	}
+	var b strings.Builder
+	fmt.Fprintf(&b, `{"permissive": %t`, rng.Intn(2) == 0)
+	for _, key := range testKinds {
+		if rng.Intn(3) == 0 {
+			continue
+		}
+		k := LookupKind(key)
+		fmt.Fprintf(&b, `, %q: [`, key)
+		n := 1 + rng.Intn(3)
+		for j := 0; j < n; j++ {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			obs := objects
+			if k.Rule != Role {
+				obs = objects[:2]
+			}
+			fmt.Fprintf(&b, `{"principals": %s, %q: %s}`, entity(pool), k.Object, entity(obs))
+		}
+		b.WriteString("]")
+	}
+	b.WriteString("}")
+	return b.String()
+}
+
+// testKinds are the kinds randomACLs writes lists for.
+var testKinds = []string{"run_tasks", "register_frameworks", "teardown_frameworks", "launch_nested_containers_as_user"}
+
+// TestWhoCanIsAuthorize holds who-can to the local authorizer: over
+// generated ACL files, every principal (named, named nowhere, none) is
+// let in exactly when who-can lists it (or lists everyone, for a
+// principal no list names).
+func TestWhoCanIsAuthorize(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewSource(7))
+	pool := []string{"a", "b", "c"}
+	objects := []string{"x", "y", "x/z", "x/%"}
+	kinds := testKinds
 	asked, lists := 0, 0
 	for i := 0; i < 1500; i++ {
 		var b strings.Builder
-		fmt.Fprintf(&b, `{"permissive": %t`, rng.Intn(2) == 0)
-		for _, key := range kinds {
-			if rng.Intn(3) == 0 {
-				continue
-			}
-			k := LookupKind(key)
-			fmt.Fprintf(&b, `, %q: [`, key)
-			n := 1 + rng.Intn(3)
-			for j := 0; j < n; j++ {
-				if j > 0 {
-					b.WriteString(", ")
-				}
-				obs := objects
-				if k.Rule != Role {
-					obs = objects[:2]
-				}
-				fmt.Fprintf(&b, `{"principals": %s, %q: %s}`, entity(pool), k.Object, entity(obs))
-			}
-			b.WriteString("]")
-		}
-		b.WriteString("}")
+		b.WriteString(randomListACLs(rng))
 		m, err := Sys{}.Load([]*engine.Input{{Path: "acls.json", Data: []byte(b.String())}}, engine.Options{})
 		if err != nil {
 			continue
@@ -111,4 +125,83 @@ func TestWhoCanIsAuthorize(t *testing.T) {
 	if lists < 500 || asked < 10000 {
 		t.Fatalf("too few questions: %d files, %d answers", lists, asked)
 	}
+}
+
+// TestListingsAreAuthorize holds access and matrix to Authorize on random
+// ACLs: every cell is check's answer for its principal and object, and
+// the rows that stand for many ("everyone", "(any other)") answer as a
+// principal and an object named nowhere do.
+func TestListingsAreAuthorize(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewSource(11))
+	cells, files := 0, 0
+	for i := 0; i < 1500; i++ {
+		src := randomACLs(rng)
+		m, err := Sys{}.Load([]*engine.Input{{Path: "acls.json", Data: []byte(src)}}, engine.Options{})
+		if err != nil {
+			continue
+		}
+		files++
+		mx := &matrixRecorder{}
+		if err := (Sys{}).Matrix(m, audit.MatrixQuestion{Subjects: []audit.Subject{{Name: "extra"}}}, mx); err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		for _, r := range mx.rows {
+			for c, who := range mx.head.Subjects {
+				p := strings.TrimPrefix(who, "principal:")
+				switch who {
+				case "everyone":
+					p = "someone-new"
+				case "anonymous":
+					p = "-"
+				}
+				words := []string{r.Section, p}
+				switch r.Object {
+				case "ANY":
+				case otherObject:
+					words = append(words, "object-new")
+				default:
+					words = append(words, r.Object)
+				}
+				v, err := Sys{}.Check(m, audit.Question{Words: words})
+				if err != nil {
+					t.Fatalf("%s: check %v: %v", src, words, err)
+				}
+				if got := r.Cells[c] == "allow"; got != v.Allowed {
+					t.Fatalf("%s\nmatrix %s %s for %s says %s; check %v says %s", src, r.Section, r.Object, who, r.Cells[c], words, v.Answer)
+				}
+				cells++
+				if c == 2 {
+					// access for the same principal says the same
+					ac := &accessRecorder{}
+					if err := (Sys{}).Access(m, audit.Question{Words: []string{p}}, audit.Scope{}, ac); err != nil {
+						t.Fatal(err)
+					}
+					if got := ac.allowed[r.Section+" "+r.Object]; got != v.Allowed {
+						t.Fatalf("%s\naccess %s %s for %s says %v; check says %s", src, r.Section, r.Object, p, got, v.Answer)
+					}
+				}
+			}
+		}
+	}
+	if files < 500 || cells < 10000 {
+		t.Fatalf("only %d files and %d cells were compared", files, cells)
+	}
+}
+
+type matrixRecorder struct {
+	head audit.MatrixHead
+	rows []audit.MatrixRow
+}
+
+func (r *matrixRecorder) Head(h audit.MatrixHead) error { r.head = h; return nil }
+func (r *matrixRecorder) Row(x audit.MatrixRow) error   { r.rows = append(r.rows, x); return nil }
+
+type accessRecorder struct{ allowed map[string]bool }
+
+func (r *accessRecorder) Head(audit.AccessHead) error       { r.allowed = map[string]bool{}; return nil }
+func (r *accessRecorder) Section(audit.AccessSection) error { return nil }
+func (r *accessRecorder) Row(x audit.AccessRow) error {
+	r.allowed[x.Section+" "+x.Object] = x.Cells[0].By != nil
+	return nil
 }

@@ -3,6 +3,7 @@ package ytsaurus
 import (
 	"fmt"
 	"math/rand"
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,40 +17,18 @@ import (
 func TestWhoCanIsCheck(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewSource(11))
-	users := []string{"u1", "u2", "u3", "u4"}
-	groups := []string{"g1", "g2"}
-	subjects := append(append([]string{"everyone", "users", "owner"}, users...), groups...)
-	paths := []string{"/", "//a", "//a/b", "//a/b/c"}
-	perms := []string{"read", "write", "remove", "administer"}
-	modes := []string{"object_and_descendants", "object_only", "descendants_only", "immediate_descendants_only"}
-	pick := func(from []string) string { return from[rng.Intn(len(from))] }
 	trees, asked := 0, 0
 	for i := 0; i < 600; i++ {
 		var b strings.Builder
-		b.WriteString("users:\n")
-		for _, u := range users {
-			fmt.Fprintf(&b, "  %s: {member_of: [%s]", u, pick(groups))
-			if rng.Intn(8) == 0 {
-				b.WriteString(", banned: true")
-			}
-			b.WriteString("}\n")
-		}
-		fmt.Fprintf(&b, "groups:\n  g1: {}\n  g2: {member_of: [%s]}\nnodes:\n", pick([]string{"g1", "users"}))
-		for _, p := range paths {
-			fmt.Fprintf(&b, "  %q:\n    owner: %s\n    inherit_acl: %t\n    acl:\n", p, pick(users), rng.Intn(4) != 0)
-			for j := rng.Intn(3); j > 0; j-- {
-				fmt.Fprintf(&b, "      - {action: %s, subjects: [%s], permissions: [%s], inheritance_mode: %s}\n",
-					pick([]string{"allow", "allow", "deny"}), pick(subjects), pick(perms), pick(modes))
-			}
-		}
+		b.WriteString(randomTree(rng))
 		m, err := Sys{}.Load([]*engine.Input{{Path: "tree.yaml", Data: []byte(b.String())}}, engine.Options{})
 		if err != nil {
 			t.Fatalf("%s\n%v", b.String(), err)
 		}
 		tree := m.(*Tree)
 		trees++
-		for _, p := range paths {
-			for _, perm := range perms {
+		for _, p := range testPaths {
+			for _, perm := range testPerms {
 				ans, err := Sys{}.WhoCan(m, audit.Question{Words: []string{p, perm}})
 				if err != nil {
 					t.Fatal(err)
@@ -62,7 +41,7 @@ func TestWhoCanIsCheck(t *testing.T) {
 					out[g.Name] = true
 				}
 				pm, _ := ParsePermission(perm)
-				for _, u := range users {
+				for _, u := range testUsers {
 					r, err := tree.Check(Request{User: u, Permission: pm, Path: p})
 					if err != nil {
 						t.Fatal(err)
@@ -79,4 +58,115 @@ func TestWhoCanIsCheck(t *testing.T) {
 	if trees < 600 || asked < 30000 {
 		t.Fatalf("too few questions: %d trees, %d answers", trees, asked)
 	}
+}
+
+var (
+	testUsers = []string{"u1", "u2", "u3", "u4"}
+	testPaths = []string{"/", "//a", "//a/b", "//a/b/c"}
+	testPerms = []string{"read", "write", "remove", "administer"}
+)
+
+// randomTree writes a tree document over a few users, groups and nodes,
+// with deny, banned users, owners and every inheritance mode.
+func randomTree(rng *rand.Rand) string {
+	groups := []string{"g1", "g2"}
+	subjects := append(append([]string{"everyone", "users", "owner"}, testUsers...), groups...)
+	modes := []string{"object_and_descendants", "object_only", "descendants_only", "immediate_descendants_only"}
+	pick := func(from []string) string { return from[rng.Intn(len(from))] }
+	var b strings.Builder
+	b.WriteString("users:\n")
+	for _, u := range testUsers {
+		fmt.Fprintf(&b, "  %s: {member_of: [%s]", u, pick(groups))
+		if rng.Intn(8) == 0 {
+			b.WriteString(", banned: true")
+		}
+		b.WriteString("}\n")
+	}
+	fmt.Fprintf(&b, "groups:\n  g1: {}\n  g2: {member_of: [%s]}\nnodes:\n", pick([]string{"g1", "users"}))
+	for _, p := range testPaths {
+		fmt.Fprintf(&b, "  %q:\n    owner: %s\n    inherit_acl: %t\n    acl:\n", p, pick(testUsers), rng.Intn(4) != 0)
+		for j := rng.Intn(3); j > 0; j-- {
+			fmt.Fprintf(&b, "      - {action: %s, subjects: [%s], permissions: [%s], inheritance_mode: %s}\n",
+				pick([]string{"allow", "allow", "deny"}), pick(subjects), pick(testPerms), pick(modes))
+		}
+	}
+	return b.String()
+}
+
+// TestListingsAreCheck holds access and matrix to check on random trees:
+// every node is a row, every user a column, and each cell is the verdict
+// aclint check gives for the same words.
+func TestListingsAreCheck(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewSource(13))
+	cells := 0
+	for i := 0; i < 300; i++ {
+		src := randomTree(rng)
+		m, err := Sys{}.Load([]*engine.Input{{Path: "tree.yaml", Data: []byte(src)}}, engine.Options{})
+		if err != nil {
+			t.Fatalf("%s\n%v", src, err)
+		}
+		perm := testPerms[i%len(testPerms)]
+		mx := &matrixRecorder{}
+		if err := (Sys{}).Matrix(m, audit.MatrixQuestion{Action: perm}, mx); err != nil {
+			t.Fatal(err)
+		}
+		if len(mx.rows) != len(testPaths) {
+			t.Fatalf("%s\nmatrix has %d rows, the tree %d nodes", src, len(mx.rows), len(testPaths))
+		}
+		for _, u := range testUsers {
+			ac := &accessRecorder{}
+			if err := (Sys{}).Access(m, audit.Question{Words: []string{u}}, audit.Scope{}, ac); err != nil {
+				t.Fatal(err)
+			}
+			col := slices.Index(mx.head.Subjects, "user:"+u)
+			if col < 0 {
+				t.Fatalf("matrix has no column for %s: %v", u, mx.head.Subjects)
+			}
+			for _, r := range mx.rows {
+				for _, p := range testPerms {
+					v, err := Sys{}.Check(m, audit.Question{Words: []string{u, p, r.Object}})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got := ac.allowed[r.Object+" "+p]; got != v.Allowed {
+						t.Fatalf("%s\naccess %s %s for %s says %v; check says %s", src, r.Object, p, u, got, v.Answer)
+					}
+					if p == perm && (r.Cells[col] == perm) != v.Allowed {
+						t.Fatalf("%s\nmatrix %s %s for %s says %s; check says %s", src, r.Object, p, u, r.Cells[col], v.Answer)
+					}
+					cells++
+				}
+			}
+		}
+	}
+	if cells < 15000 {
+		t.Fatalf("only %d cells compared", cells)
+	}
+}
+
+type matrixRecorder struct {
+	head audit.MatrixHead
+	rows []audit.MatrixRow
+}
+
+func (r *matrixRecorder) Head(h audit.MatrixHead) error { r.head = h; return nil }
+func (r *matrixRecorder) Row(x audit.MatrixRow) error   { r.rows = append(r.rows, x); return nil }
+
+// accessRecorder keeps each (node, permission) answer of a listing.
+type accessRecorder struct {
+	actions []string
+	allowed map[string]bool
+}
+
+func (r *accessRecorder) Head(h audit.AccessHead) error {
+	r.actions, r.allowed = h.Actions, map[string]bool{}
+	return nil
+}
+func (r *accessRecorder) Section(audit.AccessSection) error { return nil }
+func (r *accessRecorder) Row(x audit.AccessRow) error {
+	for i, c := range x.Cells {
+		r.allowed[x.Object+" "+r.actions[i]] = c.By != nil
+	}
+	return nil
 }

@@ -1,0 +1,264 @@
+package cli
+
+// This file renders audit.Accesser's listing once for every system: text,
+// JSON and CSV, each written row by row as the system walks its tree.
+
+import (
+	"bufio"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/aclint/aclint/internal/audit"
+	"github.com/aclint/aclint/internal/engine"
+	"github.com/aclint/aclint/internal/progress"
+)
+
+// askAccess answers access through a system's audit.Accesser.
+func askAccess(s *streams, cmd *cobra.Command, q *asked, a auditFlags, words []string, groups string) error {
+	acc, err := capability[audit.Accesser](q, "access")
+	if err != nil {
+		return err
+	}
+	m, err := q.load(engine.Options{})
+	if err != nil {
+		return err
+	}
+	qu := audit.Question{Words: words}
+	if cmd.Flags().Changed("groups") {
+		qu.Groups = parseList(groups)
+	}
+	w := bufio.NewWriter(s.out)
+	r := newAccessRenderer(w, a.output)
+	f := &accessFilter{r: r, only: a.onlyAccess}
+	err = acc.Access(m, qu, audit.Scope{Partition: a.partition, Under: a.under}, f)
+	if err == nil {
+		err = r.end()
+	}
+	w.Flush()
+	if err != nil {
+		var u *audit.UsageError
+		if errors.As(err, &u) {
+			return usageErr("%s: %w (access %s, e.g. access -f %s %s)", q.sys.Name(), err, acc.AccessUsage().Words, q.ins[0].Path, acc.AccessUsage().Example)
+		}
+		return answerErr(err)
+	}
+	if f.unknown {
+		return &exitError{code: ExitUsage, err: errors.New("the listing is not complete: an answer on the way is not known (marked ?)")}
+	}
+	return nil
+}
+
+// newAccessRenderer renders a listing as -o asks.
+func newAccessRenderer(w *bufio.Writer, output string) accessRenderer {
+	switch output {
+	case "json":
+		return &accessJSONOut{js: &jsonStream{w: w}}
+	case "csv":
+		return &accessCSVOut{cw: csv.NewWriter(w)}
+	}
+	return &accessTextOut{w: w}
+}
+
+// accessRenderer is an audit.AccessWriter for one output format; end
+// closes what it opened.
+type accessRenderer interface {
+	audit.AccessWriter
+	end() error
+}
+
+// accessFilter leaves out the rows --only-access does not want and notes
+// an answer that is not known.
+type accessFilter struct {
+	r       accessRenderer
+	only    bool
+	unknown bool
+}
+
+func (f *accessFilter) Head(h audit.AccessHead) error       { return f.r.Head(h) }
+func (f *accessFilter) Section(s audit.AccessSection) error { return f.r.Section(s) }
+func (f *accessFilter) Row(r audit.AccessRow) error {
+	progress.Answered()
+	for _, c := range r.Cells {
+		f.unknown = f.unknown || c.Unknown
+	}
+	if f.only && !r.HasAccess() {
+		return nil
+	}
+	return f.r.Row(r)
+}
+
+// grantText is a cell in text: the kind and name the rule lets in, and
+// where it is.
+func grantText(c audit.Cell) string {
+	g := c.By
+	switch {
+	case g == nil && c.Unknown:
+		return "?"
+	case g == nil:
+		return "-"
+	case g.Object == "" && g.Kind == "wildcard":
+		return "everyone (" + g.Rule + ")"
+	case g.Object == "":
+		return fmt.Sprintf("%s %s (%s)", g.Kind, g.Name, g.Rule)
+	}
+	how := ""
+	if g.Inherited {
+		how = ", inherited"
+	}
+	return fmt.Sprintf("%s %s via %s %s%s", g.Kind, g.Name, g.Object, g.Rule, how)
+}
+
+type accessTextOut struct {
+	w       *bufio.Writer
+	actions []string
+}
+
+func (t *accessTextOut) Head(h audit.AccessHead) error {
+	t.actions = h.Actions
+	for _, n := range h.Notes {
+		fmt.Fprintf(t.w, "note: %s\n", engine.Printable(n))
+	}
+	return nil
+}
+
+func (t *accessTextOut) Section(s audit.AccessSection) error {
+	fmt.Fprintln(t.w, engine.Printable(s.Title))
+	for _, n := range s.Notes {
+		fmt.Fprintf(t.w, "  note: %s\n", engine.Printable(n))
+	}
+	if s.Reason != "" {
+		fmt.Fprintf(t.w, "  denied everywhere: %s\n", engine.Printable(s.Reason))
+	}
+	return nil
+}
+
+func (t *accessTextOut) Row(r audit.AccessRow) error {
+	object := engine.Printable(r.Object)
+	switch r.Kind {
+	case "parent", "created":
+		object += " (" + r.Kind + ")"
+	}
+	if len(r.Cells) <= 2 {
+		// a line per object: the object, then each action and its grant
+		fmt.Fprintf(t.w, "  %-40s", object)
+		for i, c := range r.Cells {
+			if i == len(r.Cells)-1 {
+				fmt.Fprintf(t.w, " %s: %s\n", t.actions[i], engine.Printable(grantText(c)))
+			} else {
+				fmt.Fprintf(t.w, " %s: %-48s", t.actions[i], engine.Printable(grantText(c)))
+			}
+		}
+	} else {
+		// many actions: the object, then a line for each action it has
+		fmt.Fprintf(t.w, "  %s\n", object)
+		none := true
+		for i, c := range r.Cells {
+			if c.By != nil || c.Unknown {
+				fmt.Fprintf(t.w, "    %-12s %s\n", t.actions[i]+":", engine.Printable(grantText(c)))
+				none = false
+			}
+		}
+		if none {
+			fmt.Fprintln(t.w, "    no access")
+		}
+	}
+	if r.CreatedBy != "" {
+		fmt.Fprintf(t.w, "    does not exist: placement %s creates it for this request when it names no queue\n", r.CreatedBy)
+	}
+	return nil
+}
+
+func (t *accessTextOut) end() error { return nil }
+
+type accessCSVOut struct {
+	cw   *csv.Writer
+	line []string
+}
+
+func (c *accessCSVOut) Head(h audit.AccessHead) error {
+	head := []string{csvWord(h.SectionWord), csvWord(h.ObjectWord)}
+	for _, a := range h.Actions {
+		head = append(head, a, a+"_via_"+csvWord(h.ObjectWord), a+"_via_"+csvWord(h.RuleWord), a+"_entry")
+	}
+	head = append(head, csvWord(h.ObjectWord)+"_kind")
+	c.line = make([]string, len(head))
+	return c.cw.Write(head)
+}
+
+// csvWord is a word of a CSV header: "object type" is object_type.
+func csvWord(s string) string { return strings.ReplaceAll(s, " ", "_") }
+
+func (c *accessCSVOut) Section(audit.AccessSection) error { return nil }
+
+func (c *accessCSVOut) Row(r audit.AccessRow) error {
+	c.line[0], c.line[1] = r.Section, r.Object
+	for i, cell := range r.Cells {
+		out := c.line[2+4*i : 6+4*i]
+		switch g := cell.By; {
+		case g != nil:
+			out[0], out[1], out[2], out[3] = "true", g.Object, g.Rule, g.Kind+":"+g.Name
+		case cell.Unknown:
+			out[0], out[1], out[2], out[3] = "unknown", "", "", ""
+		default:
+			out[0], out[1], out[2], out[3] = "false", "", "", ""
+		}
+	}
+	c.line[len(c.line)-1] = r.Kind
+	return c.cw.Write(c.line)
+}
+
+func (c *accessCSVOut) end() error { c.cw.Flush(); return c.cw.Error() }
+
+// accessJSONOut streams access's one JSON shape (docs/audits.md).
+type accessJSONOut struct {
+	js        *jsonStream
+	actions   []string
+	inSection bool
+}
+
+func (j *accessJSONOut) Head(h audit.AccessHead) error {
+	j.actions = h.Actions
+	j.js.open("sections", "system", h.System, "subject", h.Subject, "actions", h.Actions, "notes", nonNil(h.Notes))
+	return j.js.err
+}
+
+func (j *accessJSONOut) Section(s audit.AccessSection) error {
+	if j.inSection {
+		j.js.close()
+	}
+	j.inSection = true
+	j.js.open("objects", "section", s.Name, "groups", nonNil(s.Groups), "groupsSource", s.GroupsSource, "reason", s.Reason, "notes", nonNil(s.Notes))
+	return j.js.err
+}
+
+func (j *accessJSONOut) Row(r audit.AccessRow) error {
+	access := make(jsonObject, len(r.Cells))
+	known := true
+	for i, c := range r.Cells {
+		access[i] = jsonField{j.actions[i], nil}
+		if c.By != nil {
+			access[i].value = toGrantJSON(*c.By)
+		}
+		known = known && !c.Unknown
+	}
+	o := jsonObject{{"object", r.Object}, {"kind", r.Kind}}
+	if r.CreatedBy != "" {
+		o = append(o, jsonField{"createdBy", r.CreatedBy})
+	}
+	j.js.item(append(o, jsonField{"access", access}, jsonField{"known", known}))
+	return j.js.err
+}
+
+func (j *accessJSONOut) end() error {
+	if j.js.items == nil {
+		return nil
+	}
+	if j.inSection {
+		j.js.close()
+	}
+	return j.js.close()
+}

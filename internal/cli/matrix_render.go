@@ -1,0 +1,240 @@
+package cli
+
+// This file renders audit.Matrixer's matrix once for every system: CSV and
+// JSON row by row, and text as a grid in blocks of columns that fit the
+// width, or as a list of who has access where.
+
+import (
+	"bufio"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/aclint/aclint/internal/audit"
+	"github.com/aclint/aclint/internal/engine"
+	"github.com/aclint/aclint/internal/progress"
+)
+
+// matrixAsk is what a matrix is asked with: the question and the text
+// layout.
+type matrixAsk struct {
+	q      audit.MatrixQuestion
+	only   bool
+	output string
+	layout string
+	width  int
+}
+
+// askMatrix answers matrix through a system's audit.Matrixer.
+func askMatrix(s *streams, q *asked, ask matrixAsk) error {
+	mx, err := capability[audit.Matrixer](q, "matrix")
+	if err != nil {
+		return err
+	}
+	m, err := q.load(engine.Options{})
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(s.out)
+	defer w.Flush()
+	col := &matrixCollect{ask: ask}
+	var out audit.MatrixWriter = col
+	switch ask.output {
+	case "csv":
+		out = &matrixCSVOut{collect: col, cw: csv.NewWriter(w)}
+	case "json":
+		out = &matrixJSONOut{collect: col, js: &jsonStream{w: w}}
+	}
+	if err := mx.Matrix(m, ask.q, out); err != nil {
+		var u *audit.UsageError
+		if errors.As(err, &u) {
+			return usageErr("%s: %w", q.sys.Name(), err)
+		}
+		return answerErr(err)
+	}
+	switch o := out.(type) {
+	case *matrixCSVOut:
+		o.cw.Flush()
+		err = o.cw.Error()
+	case *matrixJSONOut:
+		if o.js.items != nil {
+			err = o.js.close()
+		}
+	default:
+		err = col.writeText(w, terminalWidth(ask.width))
+	}
+	if err != nil {
+		return usageErr("writing output: %w", err)
+	}
+	if col.unknown {
+		return &exitError{code: ExitUsage, err: errors.New("the matrix is not complete: an answer on the way is not known (marked ?)")}
+	}
+	return nil
+}
+
+// matrixCollect keeps what every format needs: the head, whether a cell
+// is not known, and (for text, which aligns its columns) the rows.
+type matrixCollect struct {
+	ask     matrixAsk
+	head    audit.MatrixHead
+	rows    []audit.MatrixRow
+	unknown bool
+}
+
+func (c *matrixCollect) Head(h audit.MatrixHead) error { c.head = h; return nil }
+
+// keep reports whether --only-access keeps a row, noting a cell not known.
+func (c *matrixCollect) keep(r audit.MatrixRow) bool {
+	progress.Answered()
+	any := false
+	for _, cell := range r.Cells {
+		c.unknown = c.unknown || cell == audit.UnknownCell
+		any = any || cell != audit.NoAccess
+	}
+	return any || !c.ask.only
+}
+
+func (c *matrixCollect) Row(r audit.MatrixRow) error {
+	if c.keep(r) {
+		c.rows = append(c.rows, r)
+	}
+	return nil
+}
+
+// label is a row's name in text: its section and object.
+func (c *matrixCollect) label(r audit.MatrixRow) string {
+	switch {
+	case r.Section == "":
+		return r.Object
+	case c.head.Joiner != "":
+		return r.Section + c.head.Joiner + r.Object
+	}
+	return r.Section + "/" + r.Object
+}
+
+func (c *matrixCollect) writeText(w *bufio.Writer, width int) error {
+	names := c.head.Subjects
+	if c.ask.layout == "list" || c.ask.layout == "auto" && gridBlocks(names, width-40) > maxGridBlocks {
+		fmt.Fprintf(w, "%d subjects, one line per %s: who has what there (%s)\n", len(names), c.head.ObjectWord, c.head.Legend)
+		for _, r := range c.rows {
+			var parts []string
+			seen := map[string]int{}
+			var words []string
+			for i, cell := range r.Cells {
+				if cell == audit.NoAccess {
+					continue
+				}
+				if _, ok := seen[cell]; !ok {
+					seen[cell] = len(words)
+					words = append(words, cell)
+					parts = append(parts, cell+":")
+				}
+				k := seen[cell]
+				parts[k] += " " + names[i] + ","
+			}
+			what := "no one"
+			if len(parts) > 0 {
+				for i := range parts {
+					parts[i] = strings.TrimSuffix(parts[i], ",")
+				}
+				what = strings.Join(parts, "; ")
+			}
+			fmt.Fprintf(w, "%s  %s\n", engine.Printable(c.label(r)), engine.Printable(what))
+		}
+		return c.writeNotes(w)
+	}
+	qw := len(c.head.ObjectWord)
+	for _, r := range c.rows {
+		qw = max(qw, len(c.label(r)))
+	}
+	for start := 0; start < len(names) || start == 0; {
+		end, used := start, qw+2
+		for end < len(names) && (end == start || used+max(len(names[end]), 6)+2 <= width) {
+			used += max(len(names[end]), 6) + 2
+			end++
+		}
+		var line strings.Builder
+		fmt.Fprintf(&line, "%-*s", qw+2, strings.ToUpper(c.head.ObjectWord))
+		for _, n := range names[start:end] {
+			fmt.Fprintf(&line, "%-*s", max(len(n), 6)+2, n)
+		}
+		fmt.Fprintln(w, engine.Printable(strings.TrimRight(line.String(), " ")))
+		for _, r := range c.rows {
+			line.Reset()
+			fmt.Fprintf(&line, "%-*s", qw+2, c.label(r))
+			for i := start; i < end; i++ {
+				fmt.Fprintf(&line, "%-*s", max(len(names[i]), 6)+2, r.Cells[i])
+			}
+			fmt.Fprintln(w, engine.Printable(strings.TrimRight(line.String(), " ")))
+		}
+		if end >= len(names) {
+			break
+		}
+		fmt.Fprintln(w)
+		start = end
+	}
+	return c.writeNotes(w)
+}
+
+func (c *matrixCollect) writeNotes(w *bufio.Writer) error {
+	var b strings.Builder
+	audit.WriteNotes(&b, c.head.Notes)
+	_, err := w.WriteString(b.String())
+	return err
+}
+
+// gridBlocks is how many blocks of columns a grid of these names splits
+// into at this width.
+func gridBlocks(names []string, width int) int {
+	blocks := 0
+	for start := 0; start < len(names); {
+		end, used := start, 0
+		for end < len(names) && (end == start || used+max(len(names[end]), 6)+2 <= width) {
+			used += max(len(names[end]), 6) + 2
+			end++
+		}
+		blocks++
+		start = end
+	}
+	return blocks
+}
+
+type matrixCSVOut struct {
+	*collect
+	cw *csv.Writer
+}
+
+type collect = matrixCollect
+
+func (o *matrixCSVOut) Head(h audit.MatrixHead) error {
+	o.collect.head = h
+	return o.cw.Write(append([]string{csvWord(h.SectionWord), csvWord(h.ObjectWord)}, h.Subjects...))
+}
+
+func (o *matrixCSVOut) Row(r audit.MatrixRow) error {
+	if !o.keep(r) {
+		return nil
+	}
+	return o.cw.Write(append([]string{r.Section, r.Object}, r.Cells...))
+}
+
+// matrixJSONOut streams matrix's one JSON shape (docs/audits.md).
+type matrixJSONOut struct {
+	*collect
+	js *jsonStream
+}
+
+func (o *matrixJSONOut) Head(h audit.MatrixHead) error {
+	o.collect.head = h
+	o.js.open("rows", "system", h.System, "subjects", h.Subjects, "notes", nonNil(h.Notes))
+	return o.js.err
+}
+
+func (o *matrixJSONOut) Row(r audit.MatrixRow) error {
+	if !o.keep(r) {
+		return nil
+	}
+	o.js.item(jsonObject{{"section", r.Section}, {"object", r.Object}, {"cells", r.Cells}})
+	return o.js.err
+}

@@ -1,0 +1,211 @@
+package mesos
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/aclint/aclint/internal/audit"
+)
+
+// This file answers the listings over every ACL kind the file writes
+// (audit.Accesser, audit.Matrixer): each cell is Authorize's answer, the
+// same as check's.
+
+// listed are the kinds a listing covers, in acls.proto's order: those the
+// file writes a list for. A kind with no list answers every request
+// alike (permissive), which the listing says once in a note.
+func (a *ACLs) listed() (kinds []*Kind, note string) {
+	for _, k := range Kinds {
+		if _, ok := a.Lists[k.Key]; ok {
+			kinds = append(kinds, k)
+		}
+	}
+	if n := len(Kinds) - len(kinds); n > 0 {
+		what := "denies them to everyone"
+		if a.Permissive {
+			what = "allows them to everyone"
+		}
+		note = fmt.Sprintf("the other %d ACL kinds have no list here: permissive is %t, so the local authorizer %s", n, a.Permissive, what)
+	}
+	return kinds, note
+}
+
+// otherObject stands for every object the lists do not name: the
+// authorizer compares names for equality, so all such objects answer
+// alike.
+const otherObject = "(any other)"
+
+// objects are the rows of a kind: the objects its entries name, then one
+// named nowhere; a kind whose requests always carry ANY has that one row.
+// A role pattern (x/%) is not a role a request names: check answers a
+// role under it.
+func (a *ACLs) objects(k *Kind) []string {
+	if k.ImplicitObject() {
+		return []string{"ANY"}
+	}
+	set := map[string]bool{}
+	for _, e := range a.Lists[k.Key] {
+		if e.Object != nil && e.Object.Type == SOME {
+			for _, v := range e.Object.Values {
+				if !(k.Rule == Role && strings.HasSuffix(v, "%")) {
+					set[v] = true
+				}
+			}
+		}
+	}
+	out := make([]string, 0, len(set)+1)
+	for v := range set {
+		out = append(out, v)
+	}
+	sort.Strings(out)
+	return append(out, otherObject)
+}
+
+// ask is Authorize for one principal (nil: unauthenticated) on one row's
+// object; objs are the kind's rows, which the object standing for any
+// other must not be.
+func (a *ACLs) ask(k *Kind, p *string, object string, objs []string) (*Decision, error) {
+	req := Request{Kind: k, Principal: p}
+	switch object {
+	case "ANY":
+	case otherObject:
+		req.Objects = []string{unnamed(objs)}
+	default:
+		req.Objects = []string{object}
+	}
+	return a.Authorize(req)
+}
+
+func noListing(scope audit.Scope) error {
+	if scope.Partition != "" || scope.Under != "" {
+		return audit.Usagef("Mesos ACLs have no partitions and no tree: --partition and --under do not apply")
+	}
+	return nil
+}
+
+// AccessUsage is the words of a Mesos access question.
+func (Sys) AccessUsage() audit.Usage {
+	return audit.Usage{Words: "PRINCIPAL (- for an unauthenticated request)", Example: "ops"}
+}
+
+// Access lists what PRINCIPAL may do: for every ACL kind the file writes,
+// each object its entries name and any other object, with the entry that
+// decides.
+func (Sys) Access(m audit.Model, q audit.Question, scope audit.Scope, out audit.AccessWriter) error {
+	a := m.(*ACLs)
+	if len(q.Words) != 1 || q.Groups != nil {
+		return audit.Usagef("a Mesos access question names one principal, and principals have no groups")
+	}
+	if err := noListing(scope); err != nil {
+		return err
+	}
+	var p *string
+	kind, name := "anonymous", "(no principal)"
+	if q.Words[0] != "-" {
+		p = &q.Words[0]
+		kind, name = "principal", q.Words[0]
+	}
+	kinds, note := a.listed()
+	h := audit.AccessHead{System: System, Subject: q.Words[0], Actions: []string{"allowed"},
+		SectionWord: "acl kind", ObjectWord: "object", RuleWord: "rule"}
+	if note != "" {
+		h.Notes = []string{note}
+	}
+	if err := out.Head(h); err != nil {
+		return err
+	}
+	for _, k := range kinds {
+		if err := out.Section(audit.AccessSection{Name: k.Key, Title: fmt.Sprintf("%s (objects: %s): %s %s", k.Key, k.Object, kind, name)}); err != nil {
+			return err
+		}
+		objs := a.objects(k)
+		for _, o := range objs {
+			d, err := a.ask(k, p, o, objs)
+			if err != nil {
+				return err
+			}
+			c := audit.Cell{}
+			if d.Allowed {
+				g := a.grant(d, kind, name)
+				c.By = &g
+			}
+			if err := out.Row(audit.AccessRow{Section: k.Key, Object: o, Kind: k.Object, Cells: []audit.Cell{c}}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Matrix shows every (ACL kind, object) row against everyone (a principal
+// named nowhere), an unauthenticated request and every principal the
+// lists name: "allow" or "-".
+func (Sys) Matrix(m audit.Model, q audit.MatrixQuestion, out audit.MatrixWriter) error {
+	a := m.(*ACLs)
+	if q.Action != "" {
+		return audit.Usagef("--action is not a Mesos matrix word: every ACL kind the file writes is a section")
+	}
+	if err := noListing(q.Scope); err != nil {
+		return err
+	}
+	set := map[string]bool{}
+	for _, k := range Kinds {
+		for _, p := range a.principals(k) {
+			set[p] = true
+		}
+	}
+	for _, s := range q.Subjects {
+		if s.Kind != "" && s.Kind != "principal" {
+			return audit.Usagef("--subjects %s:%s: Mesos subjects are principals: principal:NAME or NAME", s.Kind, s.Name)
+		}
+		set[s.Name] = true
+	}
+	principals := make([]string, 0, len(set))
+	for p := range set {
+		principals = append(principals, p)
+	}
+	sort.Strings(principals)
+	names := []string{"everyone", "anonymous"}
+	for _, p := range principals {
+		names = append(names, "principal:"+p)
+	}
+	kinds, note := a.listed()
+	h := audit.MatrixHead{System: System, Subjects: names, SectionWord: "acl kind", ObjectWord: "object", Joiner: " ",
+		Legend: `"allow" or "-"; everyone is a principal no list names, anonymous a request without one`}
+	if note != "" {
+		h.Notes = []string{note}
+	}
+	if err := out.Head(h); err != nil {
+		return err
+	}
+	other := unnamed(principals)
+	for _, k := range kinds {
+		objs := a.objects(k)
+		for _, o := range objs {
+			row := audit.MatrixRow{Section: k.Key, Object: o, Cells: make([]string, len(names))}
+			for i := range names {
+				var p *string
+				switch i {
+				case 0:
+					p = &other
+				case 1:
+				default:
+					p = &principals[i-2]
+				}
+				d, err := a.ask(k, p, o, objs)
+				if err != nil {
+					return err
+				}
+				row.Cells[i] = audit.NoAccess
+				if d.Allowed {
+					row.Cells[i] = "allow"
+				}
+			}
+			if err := out.Row(row); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
