@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"github.com/aclint/aclint/internal/audit"
 
 	"github.com/aclint/aclint/internal/systems/yunikorn"
 
@@ -58,10 +59,10 @@ func newDiffCmd(s *streams) *cobra.Command {
 			if args[0] == "-" && args[1] == "-" {
 				return usageErr("only one of OLD and NEW can be standard input")
 			}
-			if ok, err := s.yarnFiles(args); err != nil {
+			if old, new, err := diffQuestions(s, args); err != nil {
 				return err
-			} else if ok {
-				return yarnDiff(s, args, targets, failOnGain, flat, commentSize)
+			} else if old != nil {
+				return askDiff(s, old, new, diffAsk{args: args, targets: targets, failOnGain: failOnGain, flat: flat, commentSize: commentSize})
 			}
 			// the two configs load at the same time: they are independent
 			type loaded struct {
@@ -82,9 +83,9 @@ func newDiffCmd(s *streams) *cobra.Command {
 				return err
 			}
 			old := o.sd
-			d := &diffRun{old: old, new: new, grouped: &acl.Grouped{}, flat: flat}
+			d := &diffRun{old: old, new: new, grouped: &audit.Grouped{}, flat: flat}
 			if old.accepted && new.accepted {
-				d.res = acl.DiffTo(old.policy, new.policy, d.grouped.Add)
+				d.res = yunikorn.DiffTo(old.policy, new.policy, d.grouped.Add)
 				d.grouped.Merge()
 			}
 			if err := writeDiffOutputs(s, targets, d, commentSize); err != nil {
@@ -121,10 +122,9 @@ or admin access, including changes that come from an ancestor's ACL, with the AC
 grants (for a gain) or granted (for a loss) it; queues and partitions added and removed;
 and a config that stops being accepted.
 
-With two Hadoop YARN files (capacity-scheduler.xml, yarn.acl.enable read from each
-or the yarn-site.xml beside it, or allocation files), it compares YARN's access the
-same way: every queue in both, submit and admin, every user and group either names,
-and everyone else.
+Two files of another system (YARN, Mesos, YTsaurus) are compared as that system answers:
+every object both have, every subject either names and everyone else, each answer the
+system's own check (docs/audits.md).
 
 Changes are grouped by the ACL entry that causes them (in NEW for a gain, in OLD for a
 loss): one entry per cause, with the subjects and queues it reaches and the number of

@@ -3,9 +3,10 @@ package cli
 import (
 	"bufio"
 	"bytes"
+	"fmt"
+	"github.com/aclint/aclint/internal/audit"
 	"io"
-
-	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
+	"strings"
 )
 
 type diffSideJSON struct {
@@ -90,10 +91,10 @@ func diffHead(d *diffRun) diffJSONHead {
 					entries := make([]*holderJSON, 0, len(c.Entries))
 					for _, h := range c.Entries {
 						if h != nil {
-							entries = append(entries, toHolderJSON(h))
+							entries = append(entries, grantHolderJSON(h))
 						}
 					}
-					out.Causes = append(out.Causes, diffCauseJSON{changeWord(c.Gained), string(c.Action), entries, c.Subjects, c.Queues, c.Pairs})
+					out.Causes = append(out.Causes, diffCauseJSON{changeWord(c.Gained), c.Action, entries, c.Subjects, c.Objects, c.Pairs})
 				}
 			}
 		}
@@ -119,13 +120,13 @@ func writeDiffJSON(w io.Writer, d *diffRun) error {
 	bw.WriteString(",\n  \"changes\": [")
 	first := true
 	if d.res != nil {
-		d.pairs(func(c acl.Change) {
+		d.pairs(func(c audit.Change) {
 			if !first {
 				bw.WriteByte(',')
 			}
 			first = false
 			bw.WriteString("\n    ")
-			bw.Write(bytes.TrimRight(jsonValue(diffChangeJSON{c.Partition, c.Queue, c.Principal, string(c.Action), changeWord(c.Gained), toHolderJSON(c.Via)}), "\n"))
+			bw.Write(bytes.TrimRight(jsonValue(diffChangeJSON{c.Section, c.Object, c.Subject, c.Action, changeWord(c.Gained), grantHolderJSON(c.Via)}), "\n"))
 		})
 	}
 	if !first {
@@ -133,4 +134,31 @@ func writeDiffJSON(w io.Writer, d *diffRun) error {
 	}
 	bw.WriteString("]\n}\n")
 	return bw.Flush()
+}
+
+// grantHolderJSON is a grant as YuniKorn's diff writes it.
+func grantHolderJSON(g *audit.Grant) *holderJSON {
+	if g == nil {
+		return nil
+	}
+	return &holderJSON{g.Kind, g.Name, g.Object, g.Rule, g.Inherited, g.Pos.File, g.Pos.Line, g.Pos.Col}
+}
+
+// describeGrant names the rule that decides: where it is, the entry and
+// where it is written (YuniKorn's "root.a submitacl user "bob" at
+// f:3:9"); a default says so, and a rule no file holds is its name.
+func describeGrant(g *audit.Grant) string {
+	switch {
+	case g == nil:
+		return "-"
+	case g.Default && g.Note != "":
+		return strings.TrimPrefix(g.Object+" "+g.Rule, " ") + ", " + g.Note
+	case g.Pos.File == "":
+		return strings.TrimPrefix(g.Object+" "+g.Rule, " ")
+	}
+	what := fmt.Sprintf("%s %q", g.Kind, g.Name)
+	if g.Kind == "wildcard" || g.Kind == "everyone" {
+		what = `"*"`
+	}
+	return fmt.Sprintf("%s %s at %s", strings.TrimPrefix(g.Object+" "+g.Rule, " "), what, g.Pos)
 }

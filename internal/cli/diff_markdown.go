@@ -2,11 +2,10 @@ package cli
 
 import (
 	"fmt"
+	"github.com/aclint/aclint/internal/audit"
 	"io"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 )
 
 // mdListed is how many principals and queues a cause names before it
@@ -82,7 +81,7 @@ func writeDiffMarkdown(w io.Writer, d *diffRun, limit int, full []string) error 
 				blocks = append(blocks, fmt.Sprintf("\n#### %s, by the ACL entry that causes them\n\n", title))
 				first = false
 			}
-			blocks = append(blocks, mdCauseLine(c, mdHolder(c.Via), c.Queues))
+			blocks = append(blocks, mdCauseLine(c, mdHolder(c.Via), c.Objects, "queue"))
 		}
 	}
 	if len(res.Queues) > 0 {
@@ -139,7 +138,7 @@ func writeLimited(w io.Writer, head string, blocks []string, total string, limit
 
 // mdCauseLine is one cause: the entry (holder, already Markdown), what it
 // grants or took away, to whom, and where.
-func mdCauseLine(c *acl.Cause, holder string, queues []string) string {
+func mdCauseLine(c *audit.Cause, holder string, queues []string, word string) string {
 	verb, tail := "grants", ""
 	if !c.Gained {
 		verb, tail = "granted", ", and no longer does"
@@ -165,7 +164,7 @@ func mdCauseLine(c *acl.Cause, holder string, queues []string) string {
 		list += fmt.Sprintf(" and %d more", more)
 	}
 	return fmt.Sprintf("- %s%s %s **%s** to %s on %d %s%s: %s\n", holder, moreEntries(c), verb, c.Action, strings.Join(who, ", "),
-		len(queues), plural(len(queues), "queue", "queues"), tail, list)
+		len(queues), plural(len(queues), word, word+"s"), tail, list)
 }
 
 func diffCounts(gains, losses, added, removed int) string {
@@ -175,7 +174,7 @@ func diffCounts(gains, losses, added, removed int) string {
 
 // mdHolder names the ACL entry that decides: the queue, the field, the
 // entry and where it is written.
-func mdHolder(h *acl.Holder) string {
+func mdHolder(h *audit.Grant) string {
 	if h == nil {
 		return "no ACL"
 	}
@@ -183,7 +182,7 @@ func mdHolder(h *acl.Holder) string {
 	if h.Kind == "wildcard" {
 		what = mdCode("*")
 	}
-	return fmt.Sprintf("%s of %s (%s at %s)", h.ACL, mdCode(h.Queue), what, mdCode(h.Pos.String()))
+	return fmt.Sprintf("%s of %s (%s at %s)", h.Rule, mdCode(h.Object), what, mdCode(h.Pos.String()))
 }
 
 // mdCode writes s as a Markdown code span, whatever it holds: the fence is

@@ -3,12 +3,14 @@ package cli
 import (
 	"bufio"
 	"fmt"
+	"github.com/aclint/aclint/internal/audit"
 	"io"
 	"strings"
 
 	"github.com/aclint/aclint/internal/safewrite"
 
 	"github.com/aclint/aclint/internal/output"
+	"github.com/aclint/aclint/internal/systems/yunikorn"
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 )
 
@@ -18,25 +20,25 @@ import (
 type diffRun struct {
 	old, new *side
 	res      *acl.DiffResult // nil: not compared
-	grouped  *acl.Grouped
+	grouped  *audit.Grouped
 	flat     bool
 }
 
 // pairs walks the diff again, handing each (queue, subject) change to emit.
-func (d *diffRun) pairs(emit func(acl.Change)) {
-	acl.DiffTo(d.old.policy, d.new.policy, emit)
+func (d *diffRun) pairs(emit func(audit.Change)) {
+	yunikorn.DiffTo(d.old.policy, d.new.policy, emit)
 }
 
-func changeText(c acl.Change) string {
+func changeText(c audit.Change) string {
 	verb, via := "gains", "via"
 	if !c.Gained {
 		verb, via = "loses", "was granted by"
 	}
-	who := c.Principal
+	who := c.Subject
 	if who != "everyone" {
 		who = strings.Replace(who, ":", " ", 1)
 	}
-	return fmt.Sprintf("%s %s %s (%s %s)", who, verb, c.Action, via, c.Via.Describe())
+	return fmt.Sprintf("%s %s %s (%s %s)", who, verb, c.Action, via, describeGrant(c.Via))
 }
 
 // textListed is how many subjects and queues a cause names in text before
@@ -64,7 +66,7 @@ func subjectText(p string) string {
 
 // causeText is one cause: who gains or loses what on how many queues, the
 // entry (via, as the system names it), and the queues.
-func causeText(c *acl.Cause, via string, queues []string) string {
+func causeText(c *audit.Cause, via string, queues []string, word string) string {
 	mark, verb, how := "+", "gain", "via"
 	if !c.Gained {
 		mark, verb, how = "-", "lose", "was granted by"
@@ -72,12 +74,12 @@ func causeText(c *acl.Cause, via string, queues []string) string {
 	if len(c.Subjects) == 1 {
 		verb += "s"
 	}
-	return fmt.Sprintf("%s %s %s %s on %d %s (%s %s%s)\n    queues: %s\n", mark, listed(c.Subjects, subjectText), verb, c.Action,
-		len(queues), plural(len(queues), "queue", "queues"), how, via, moreEntries(c), listed(queues, func(q string) string { return q }))
+	return fmt.Sprintf("%s %s %s %s on %d %s (%s %s%s)\n    %ss: %s\n", mark, listed(c.Subjects, subjectText), verb, c.Action,
+		len(queues), plural(len(queues), word, word+"s"), how, via, moreEntries(c), word, listed(queues, func(q string) string { return q }))
 }
 
 // moreEntries counts the other entries of the same ACL a cause stands for.
-func moreEntries(c *acl.Cause) string {
+func moreEntries(c *audit.Cause) string {
 	if n := len(c.Entries) - 1; n > 0 {
 		return fmt.Sprintf(" and %d more %s of it", n, plural(n, "entry", "entries"))
 	}
@@ -121,18 +123,18 @@ func writeDiffText(w *bufio.Writer, d *diffRun) error {
 		}
 	}
 	if d.flat {
-		d.pairs(func(c acl.Change) {
+		d.pairs(func(c audit.Change) {
 			mark := "+"
 			if !c.Gained {
 				mark = "-"
 			}
-			fmt.Fprintf(w, "%s %s/%s: %s\n", mark, c.Partition, c.Queue, changeText(c))
+			fmt.Fprintf(w, "%s %s/%s: %s\n", mark, c.Section, c.Object, changeText(c))
 		})
 	} else {
 		for _, gained := range []bool{true, false} {
 			for _, c := range d.grouped.Causes {
 				if c.Gained == gained {
-					w.WriteString(causeText(c, c.Via.Describe(), c.Queues))
+					w.WriteString(causeText(c, describeGrant(c.Via), c.Objects, "queue"))
 				}
 			}
 		}

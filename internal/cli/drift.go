@@ -3,13 +3,13 @@ package cli
 import (
 	"bufio"
 	"fmt"
+	"github.com/aclint/aclint/internal/audit"
 	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/aclint/aclint/internal/systems/yunikorn"
-	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 	"github.com/aclint/aclint/internal/systems/yunikorn/config"
 )
 
@@ -117,9 +117,9 @@ func (s *streams) drift(files []string, runPath, key string) (*driftResult, erro
 	if !d.running.accepted {
 		return nil, usageErr("%s: aclint reads the running config as one YuniKorn would refuse, though the scheduler runs it; this is aclint's error, please report it (aclint lint %s)", run.File, run.File)
 	}
-	d.diff = &diffRun{old: d.running, new: d.file, grouped: &acl.Grouped{}}
+	d.diff = &diffRun{old: d.running, new: d.file, grouped: &audit.Grouped{}}
 	if d.file.accepted {
-		d.diff.res = acl.DiffTo(d.running.policy, d.file.policy, d.diff.grouped.Add)
+		d.diff.res = yunikorn.DiffTo(d.running.policy, d.file.policy, d.diff.grouped.Add)
 		d.diff.grouped.Merge()
 	}
 	return d, nil

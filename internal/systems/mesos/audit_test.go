@@ -3,6 +3,7 @@ package mesos
 import (
 	"fmt"
 	"math/rand"
+	"slices"
 	"strings"
 	"testing"
 
@@ -204,4 +205,78 @@ func (r *accessRecorder) Section(audit.AccessSection) error { return nil }
 func (r *accessRecorder) Row(x audit.AccessRow) error {
 	r.allowed[x.Section+" "+x.Object] = x.Cells[0].By != nil
 	return nil
+}
+
+// TestDiffIsAuthorize holds diff to check on random pairs of ACL files:
+// every (kind, object, principal) whose verdict differs between OLD and
+// NEW is a change in the right direction, and nothing else is.
+func TestDiffIsAuthorize(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewSource(17))
+	pairs, changes := 0, 0
+	for i := 0; i < 800; i++ {
+		os, ns := randomACLs(rng), randomACLs(rng)
+		mo, err1 := Sys{}.Load([]*engine.Input{{Path: "old.json", Data: []byte(os)}}, engine.Options{})
+		mn, err2 := Sys{}.Load([]*engine.Input{{Path: "new.json", Data: []byte(ns)}}, engine.Options{})
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		pairs++
+		d, err := Sys{}.Diff(mo, mn, audit.DiffSides{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]bool{}
+		d.Changes(func(c audit.Change) {
+			got[c.Section+" "+c.Object+" "+c.Subject] = c.Gained
+			changes++
+		})
+		for _, k := range fuzzKinds {
+			o, n := mo.(*ACLs), mn.(*ACLs)
+			_, inO := o.Lists[k]
+			_, inN := n.Lists[k]
+			if !inO && !inN {
+				continue
+			}
+			kind := LookupKind(k)
+			objs := union(o.objects(kind), n.objects(kind))
+			for _, ob := range objs {
+				for _, p := range append([]string{"-", "someone-new"}, fuzzSubjects...) {
+					words := []string{k, p}
+					switch ob {
+					case "ANY":
+					case otherObject:
+						words = append(words, "object-new")
+					default:
+						words = append(words, ob)
+					}
+					vo, err := Sys{}.Check(mo, audit.Question{Words: words})
+					if err != nil {
+						t.Fatal(err)
+					}
+					vn, err := Sys{}.Check(mn, audit.Question{Words: words})
+					if err != nil {
+						t.Fatal(err)
+					}
+					who := "principal:" + p
+					switch p {
+					case "-":
+						who = "anonymous"
+					case "someone-new":
+						who = "everyone"
+					}
+					if !slices.Contains(append(o.principals(kind), n.principals(kind)...), p) && p != "-" && p != "someone-new" {
+						continue // a principal neither file names answers as everyone
+					}
+					g, changed := got[k+" "+ob+" "+who]
+					if changed != (vo.Allowed != vn.Allowed) || changed && g != vn.Allowed {
+						t.Fatalf("OLD %s\nNEW %s\n%v: check %s then %s; diff says changed %v gained %v", os, ns, words, vo.Answer, vn.Answer, changed, g)
+					}
+				}
+			}
+		}
+	}
+	if pairs < 300 || changes < 300 {
+		t.Fatalf("only %d pairs and %d changes compared", pairs, changes)
+	}
 }

@@ -209,3 +209,101 @@ func (Sys) Matrix(m audit.Model, q audit.MatrixQuestion, out audit.MatrixWriter)
 	}
 	return nil
 }
+
+// Diff compares two ACL files (audit.Differ): for every ACL kind either
+// writes, every object either names and any other, every principal either
+// names, one named nowhere (everyone) and an unauthenticated request, the
+// local authorizer's answer in each; a change is caused by the entry that
+// decides in NEW (a gain) or in OLD (a loss).
+func (Sys) Diff(old, new audit.Model, _ audit.DiffSides) (*audit.Diff, error) {
+	o, n := old.(*ACLs), new.(*ACLs)
+	d := &audit.Diff{System: System, By: "Mesos", ObjectWord: "object", SectionWord: "acl kind"}
+	if o.Permissive != n.Permissive {
+		d.Notes = append(d.Notes, fmt.Sprintf("permissive changes from %t to %t: every ACL kind neither file writes a list for now %s everyone", o.Permissive, n.Permissive,
+			map[bool]string{true: "allows", false: "denies"}[n.Permissive]))
+	}
+	var kinds []*Kind
+	for _, k := range Kinds {
+		_, inOld := o.Lists[k.Key]
+		_, inNew := n.Lists[k.Key]
+		if inOld || inNew {
+			kinds = append(kinds, k)
+		}
+	}
+	// Mesos files are small: the changes are found here, where an error
+	// can still stop the answer, and handed out again on each walk
+	var changes []audit.Change
+	for _, k := range kinds {
+		{
+			objs := union(o.objects(k), n.objects(k))
+			principals := union(o.principals(k), n.principals(k))
+			other := unnamed(principals)
+			subjects := append([]string{"everyone", "anonymous"}, principals...)
+			for _, ob := range objs {
+				for i, s := range subjects {
+					var p *string
+					who := "principal:" + s
+					switch i {
+					case 0:
+						p, who = &other, "everyone"
+					case 1:
+						who = "anonymous"
+					default:
+						p = &subjects[i]
+					}
+					od, err := o.ask(k, p, ob, objs)
+					if err != nil {
+						return nil, err
+					}
+					nd, err := n.ask(k, p, ob, objs)
+					if err != nil {
+						return nil, err
+					}
+					if od.Allowed == nd.Allowed {
+						continue
+					}
+					kind, name := "principal", s
+					if i == 0 {
+						kind, name = "everyone", "*"
+					} else if i == 1 {
+						kind, name = "anonymous", "(no principal)"
+					}
+					c := audit.Change{Section: k.Key, Object: ob, Subject: who, Action: k.Key, Gained: nd.Allowed}
+					var g audit.Grant
+					if nd.Allowed {
+						g = n.grant(nd, kind, name)
+					} else {
+						g = o.grant(od, kind, name)
+					}
+					c.Via = &g
+					changes = append(changes, c)
+				}
+			}
+		}
+	}
+	d.Changes = func(emit func(audit.Change)) {
+		for _, c := range changes {
+			emit(c)
+		}
+	}
+	return d, nil
+}
+
+// union is the sorted names of both lists; "(any other)" stays last.
+func union(a, b []string) []string {
+	set := map[string]bool{}
+	for _, v := range append(append([]string(nil), a...), b...) {
+		if v != otherObject {
+			set[v] = true
+		}
+	}
+	out := make([]string, 0, len(set)+1)
+	for v := range set {
+		out = append(out, v)
+	}
+	sort.Strings(out)
+	if len(a) > 0 && a[len(a)-1] == otherObject || len(b) > 0 && b[len(b)-1] == otherObject {
+		out = append(out, otherObject)
+	}
+	return out
+}

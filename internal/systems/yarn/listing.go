@@ -150,3 +150,37 @@ func (Sys) Matrix(m audit.Model, q audit.MatrixQuestion, out audit.MatrixWriter)
 	}
 	return nil
 }
+
+// Diff compares two setups (audit.Differ), each with the yarn-site.xml
+// beside its file when the files did not say yarn.acl.enable: every queue
+// in both, submit and admin, every user and group either names, and
+// everyone else.
+func (Sys) Diff(old, new audit.Model, sides audit.DiffSides) (*audit.Diff, error) {
+	o, n := old.(*Setup), new.(*Setup)
+	ReadSiteBeside(o, sides.Old, sides.MaxInput)
+	ReadSiteBeside(n, sides.New, sides.MaxInput)
+	res := Diff(o, n)
+	d := &audit.Diff{System: System, By: "YARN", ObjectWord: "queue", SectionWord: "partition", Notes: res.Notes}
+	for _, q := range res.Added {
+		d.Added = append(d.Added, audit.Object{Name: q})
+	}
+	for _, q := range res.Removed {
+		d.Removed = append(d.Removed, audit.Object{Name: q})
+	}
+	grants := map[*Holder]*audit.Grant{}
+	d.Changes = func(emit func(audit.Change)) {
+		for _, c := range res.Changes {
+			who := "everyone"
+			if c.Kind != "wildcard" {
+				who = c.Kind + ":" + c.Name
+			}
+			g, ok := grants[c.Via]
+			if !ok {
+				g = holderGrant(c.Via)
+				grants[c.Via] = g
+			}
+			emit(audit.Change{Object: c.Queue, Subject: who, Action: c.Action.String(), Gained: c.Gained, Via: g})
+		}
+	}
+	return d, nil
+}

@@ -170,3 +170,51 @@ func (r *accessRecorder) Row(x audit.AccessRow) error {
 	}
 	return nil
 }
+
+// TestDiffIsCheck holds diff to check on random pairs of trees: every
+// (node, user, permission) whose verdict differs between OLD and NEW is a
+// change in the right direction, and nothing else is.
+func TestDiffIsCheck(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewSource(19))
+	changes := 0
+	for i := 0; i < 200; i++ {
+		os, ns := randomTree(rng), randomTree(rng)
+		mo, err := Sys{}.Load([]*engine.Input{{Path: "old.yaml", Data: []byte(os)}}, engine.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mn, err := Sys{}.Load([]*engine.Input{{Path: "new.yaml", Data: []byte(ns)}}, engine.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := Sys{}.Diff(mo, mn, audit.DiffSides{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]bool{}
+		d.Changes(func(c audit.Change) { got[c.Object+" "+c.Subject+" "+c.Action] = c.Gained; changes++ })
+		for _, p := range testPaths {
+			for _, u := range testUsers {
+				for _, perm := range listedPermissions {
+					words := []string{u, perm.String(), p}
+					vo, err := Sys{}.Check(mo, audit.Question{Words: words})
+					if err != nil {
+						t.Fatal(err)
+					}
+					vn, err := Sys{}.Check(mn, audit.Question{Words: words})
+					if err != nil {
+						t.Fatal(err)
+					}
+					g, changed := got[p+" user:"+u+" "+perm.String()]
+					if changed != (vo.Allowed != vn.Allowed) || changed && g != vn.Allowed {
+						t.Fatalf("OLD %s\nNEW %s\n%v: check %s then %s; diff says changed %v gained %v", os, ns, words, vo.Answer, vn.Answer, changed, g)
+					}
+				}
+			}
+		}
+	}
+	if changes < 1000 {
+		t.Fatalf("only %d changes compared", changes)
+	}
+}

@@ -156,3 +156,83 @@ func (Sys) Matrix(m audit.Model, q audit.MatrixQuestion, out audit.MatrixWriter)
 	}
 	return nil
 }
+
+// Diff compares two trees (audit.Differ): for every node both list, every
+// user both define (and guest) and each permission access lists, the
+// check-permission answer in each; a change is caused by the ACE that
+// decides in NEW (a gain) or in OLD (a loss). Nodes listed in one tree
+// only are added or removed; users defined in one only are noted, since
+// YTsaurus does not know them in the other.
+func (Sys) Diff(old, new audit.Model, _ audit.DiffSides) (*audit.Diff, error) {
+	o, n := old.(*Tree), new.(*Tree)
+	if o.Bare || n.Bare {
+		return nil, errors.New("a lone ACL does not describe its users, so what changes for them is not known: compare two tree documents with their users and groups")
+	}
+	d := &audit.Diff{System: System, By: "YTsaurus", ObjectWord: "path", SectionWord: "tree"}
+	var paths []string
+	for _, x := range o.Order {
+		if n.Nodes[x.Path] != nil && n.Nodes[x.Path].Listed {
+			paths = append(paths, x.Path)
+		} else {
+			d.Removed = append(d.Removed, audit.Object{Name: x.Path})
+		}
+	}
+	for _, x := range n.Order {
+		if o.Nodes[x.Path] == nil || !o.Nodes[x.Path].Listed {
+			d.Added = append(d.Added, audit.Object{Name: x.Path})
+		}
+	}
+	var users []string
+	var only []string
+	for _, s := range n.Dir.Subjects() {
+		if s.Group || s.Builtin && s.Name != Guest {
+			continue
+		}
+		if u := o.Dir.User(s.Name); u != nil {
+			users = append(users, s.Name)
+		} else {
+			only = append(only, s.Name)
+		}
+	}
+	for _, s := range o.Dir.Subjects() {
+		if !s.Group && !s.Builtin && n.Dir.User(s.Name) == nil {
+			only = append(only, s.Name)
+		}
+	}
+	if len(only) > 0 {
+		d.Notes = append(d.Notes, "defined in one tree only, so not compared: "+strings.Join(only, ", "))
+	}
+	var changes []audit.Change
+	for _, path := range paths {
+		for _, u := range users {
+			for _, p := range listedPermissions {
+				or, err := o.Check(Request{User: u, Permission: p, Path: path})
+				if err != nil {
+					return nil, err
+				}
+				nr, err := n.Check(Request{User: u, Permission: p, Path: path})
+				if err != nil {
+					return nil, err
+				}
+				if (or.Action == Allow) == (nr.Action == Allow) {
+					continue
+				}
+				c := audit.Change{Object: path, Subject: "user:" + u, Action: p.String(), Gained: nr.Action == Allow}
+				var g audit.Grant
+				if c.Gained {
+					g = n.grant(nr, nr.User, path)
+				} else {
+					g = o.grant(or, or.User, path)
+				}
+				c.Via = &g
+				changes = append(changes, c)
+			}
+		}
+	}
+	d.Changes = func(emit func(audit.Change)) {
+		for _, c := range changes {
+			emit(c)
+		}
+	}
+	return d, nil
+}

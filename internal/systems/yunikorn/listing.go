@@ -53,3 +53,16 @@ func (gs Grants) grant(h *acl.Holder) *audit.Grant {
 	}
 	return g
 }
+
+// Change is one change of a diff in the neutral shape: the grants of the
+// rows of one ACL entry are shared, converted once.
+func (gs Grants) Change(c acl.Change) audit.Change {
+	return audit.Change{Section: c.Partition, Object: c.Queue, Subject: c.Principal, Action: string(c.Action), Gained: c.Gained, Via: gs.grant(c.Via)}
+}
+
+// DiffTo compares two policies as acl.DiffTo does, handing each change to
+// emit in the neutral shape.
+func DiffTo(old, new *acl.Policy, emit func(audit.Change)) *acl.DiffResult {
+	gs := Grants{}
+	return acl.DiffTo(old, new, func(c acl.Change) { emit(gs.Change(c)) })
+}

@@ -1,0 +1,256 @@
+package cli
+
+// This file answers diff through audit.Differ, for every system whose
+// files answer through the capabilities: the changes grouped by the rule
+// that causes each (in NEW for a gain, in OLD for a loss), as text, JSON
+// and a Markdown comment; --flat adds every (object, subject) pair.
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/aclint/aclint/internal/audit"
+	"github.com/aclint/aclint/internal/engine"
+)
+
+// diffAsk is how a diff was asked: its outputs and flags.
+type diffAsk struct {
+	args        []string
+	targets     []diffOutput
+	failOnGain  bool
+	flat        bool
+	commentSize int
+}
+
+// askDiff compares two files of one system through its audit.Differ.
+func askDiff(s *streams, old, new *asked, ask diffAsk) error {
+	if old.sys != new.sys {
+		return usageErr("OLD is a %s input and NEW a %s one: diff compares two files of one system", old.sys.Name(), new.sys.Name())
+	}
+	df, err := capability[audit.Differ](new, "diff")
+	if err != nil {
+		return err
+	}
+	mo, err := old.load(engine.Options{MaxSize: s.maxInput})
+	if err != nil {
+		return err
+	}
+	mn, err := new.load(engine.Options{MaxSize: s.maxInput})
+	if err != nil {
+		var ref *audit.Refused
+		if _, e := new.sys.(audit.Loader).Load(new.ins, engine.Options{MaxSize: s.maxInput}); errors.As(e, &ref) {
+			// as YuniKorn's diff: NEW refused where OLD ran fails the
+			// gate (exit 1): a reload would keep OLD running
+			return &exitError{code: ExitFail, err: err}
+		}
+		return err
+	}
+	d, err := df.Diff(mo, mn, audit.DiffSides{Old: old.ins[0].Path, New: new.ins[0].Path, MaxInput: s.maxInput})
+	if err != nil {
+		return answerErr(err)
+	}
+	g := &audit.Grouped{}
+	d.Changes(g.Add)
+	g.Merge()
+	var files []string
+	for _, t := range ask.targets {
+		if t.path != "" && t.format != "markdown" {
+			files = append(files, fmt.Sprintf("`%s` (%s)", t.path, t.format))
+		}
+	}
+	write := func(w io.Writer, format string) error {
+		switch format {
+		case "json":
+			return writeSystemDiffJSON(w, d, g, ask.flat)
+		case "markdown":
+			return writeSystemDiffMarkdown(w, ask, d, g, files)
+		}
+		return writeSystemDiffText(w, d, g, ask.flat)
+	}
+	if err := writeDiffTargets(s, ask.targets, write); err != nil {
+		return err
+	}
+	if ask.failOnGain && g.Gains > 0 {
+		return &exitError{code: ExitFail}
+	}
+	return nil
+}
+
+// objectName is an object of a diff as text: section/object, or the
+// object alone for a system with one section.
+func objectName(o string) string { return strings.TrimPrefix(o, "/") }
+
+func objectNames(os []string) []string {
+	out := make([]string, len(os))
+	for i, o := range os {
+		out[i] = objectName(o)
+	}
+	return out
+}
+
+func systemDiffSummary(d *audit.Diff, g *audit.Grouped) string {
+	return fmt.Sprintf("%d gain(s), %d loss(es), %d %s(s) added, %d removed", g.Gains, g.Losses, len(d.Added), d.ObjectWord, len(d.Removed))
+}
+
+func objectLabel(o audit.Object) string {
+	if o.Section == "" {
+		return o.Name
+	}
+	return o.Section + "/" + o.Name
+}
+
+func writeSystemDiffText(w io.Writer, d *audit.Diff, g *audit.Grouped, flat bool) error {
+	bw := bufio.NewWriter(w)
+	for _, o := range d.Added {
+		fmt.Fprintf(bw, "+ %s %s added\n", d.ObjectWord, engine.Printable(objectLabel(o)))
+	}
+	for _, o := range d.Removed {
+		fmt.Fprintf(bw, "- %s %s removed\n", d.ObjectWord, engine.Printable(objectLabel(o)))
+	}
+	if flat {
+		d.Changes(func(c audit.Change) {
+			mark := "+"
+			if !c.Gained {
+				mark = "-"
+			}
+			fmt.Fprintf(bw, "%s %s: %s\n", mark, engine.Printable(objectName(c.Section+"/"+c.Object)), engine.Printable(changeText(c)))
+		})
+	} else {
+		for _, gained := range []bool{true, false} {
+			for _, c := range g.Causes {
+				if c.Gained == gained {
+					bw.WriteString(causeText(c, describeGrant(c.Via), objectNames(c.Objects), d.ObjectWord))
+				}
+			}
+		}
+	}
+	var b strings.Builder
+	b.WriteString(systemDiffSummary(d, g) + "\n")
+	audit.WriteNotes(&b, d.Notes)
+	bw.WriteString(b.String())
+	return bw.Flush()
+}
+
+// writeSystemDiffMarkdown is the pull-request comment: the totals, then
+// one line per cause however many objects it reaches, kept under the
+// comment size.
+func writeSystemDiffMarkdown(w io.Writer, ask diffAsk, d *audit.Diff, g *audit.Grouped, full []string) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "### %s access: %s → %s\n\n**%s**\n", d.By, mdCode(ask.args[0]), mdCode(ask.args[1]), systemDiffSummary(d, g))
+	for _, n := range d.Notes {
+		fmt.Fprintf(&b, "\n> %s\n", mdText(n))
+	}
+	var blocks []string
+	for _, gained := range []bool{true, false} {
+		title, first := "Gains", true
+		if !gained {
+			title = "Losses"
+		}
+		for _, c := range g.Causes {
+			if c.Gained != gained {
+				continue
+			}
+			if first {
+				blocks = append(blocks, fmt.Sprintf("\n#### %s, by the rule that causes them\n\n", title))
+				first = false
+			}
+			blocks = append(blocks, mdCauseLine(c, mdCode(describeGrant(c.Via)), objectNames(c.Objects), d.ObjectWord))
+		}
+	}
+	if len(d.Added)+len(d.Removed) > 0 {
+		blocks = append(blocks, fmt.Sprintf("\n#### %ss\n\n", strings.ToUpper(d.ObjectWord[:1])+d.ObjectWord[1:]))
+		for _, o := range d.Added {
+			blocks = append(blocks, fmt.Sprintf("- added %s\n", mdCode(objectLabel(o))))
+		}
+		for _, o := range d.Removed {
+			blocks = append(blocks, fmt.Sprintf("- removed %s\n", mdCode(objectLabel(o))))
+		}
+	}
+	n, m := len(g.Causes), len(d.Added)+len(d.Removed)
+	return writeLimited(w, b.String(), blocks, fmt.Sprintf("%d %s and %d %s %s", n, plural(n, "cause", "causes"),
+		m, d.ObjectWord, plural(m, "change", "changes")), ask.commentSize, full)
+}
+
+// writeSystemDiffJSON writes the totals and causes, and with --flat every
+// pair under "changes", streamed from a second walk.
+func writeSystemDiffJSON(w io.Writer, d *audit.Diff, g *audit.Grouped, flat bool) error {
+	objs := func(os []audit.Object) []any {
+		out := []any{}
+		for _, o := range os {
+			out = append(out, jsonObject{{"section", o.Section}, {"object", o.Name}})
+		}
+		return out
+	}
+	causes := []any{}
+	for _, gained := range []bool{true, false} {
+		for _, c := range g.Causes {
+			if c.Gained != gained {
+				continue
+			}
+			entries := []grantJSON{}
+			for _, h := range c.Entries {
+				if h != nil {
+					entries = append(entries, toGrantJSON(*h))
+				}
+			}
+			causes = append(causes, jsonObject{{"change", changeWord(c.Gained)}, {"action", c.Action}, {"entries", entries},
+				{"subjects", c.Subjects}, {"objects", objectNames(c.Objects)}, {"pairs", c.Pairs}})
+		}
+	}
+	out := jsonObject{{"system", d.System}, {"added", objs(d.Added)}, {"removed", objs(d.Removed)}, {"notes", nonNil(d.Notes)},
+		{"gains", g.Gains}, {"losses", g.Losses}, {"causes", causes}}
+	if !flat {
+		return writeJSON(w, out)
+	}
+	var head bytes.Buffer
+	if err := writeJSON(&head, out); err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	bw.Write(bytes.TrimSuffix(bytes.TrimSpace(head.Bytes()), []byte("}")))
+	bw.WriteString(",\n  \"changes\": [")
+	first := true
+	d.Changes(func(c audit.Change) {
+		if !first {
+			bw.WriteByte(',')
+		}
+		first = false
+		var via any
+		if c.Via != nil {
+			via = toGrantJSON(*c.Via)
+		}
+		bw.WriteString("\n    ")
+		bw.Write(jsonValue(jsonObject{{"section", c.Section}, {"object", c.Object}, {"subject", c.Subject}, {"action", c.Action},
+			{"change", changeWord(c.Gained)}, {"via", via}}))
+	})
+	if !first {
+		bw.WriteString("\n  ")
+	}
+	bw.WriteString("]\n}\n")
+	return bw.Flush()
+}
+
+// diffQuestions reads OLD and NEW as questions; both nil means they are
+// the fallback system's files, which diff compares its own way.
+func diffQuestions(s *streams, args []string) (*asked, *asked, error) {
+	old, err := s.question(args[:1])
+	if err != nil {
+		return nil, nil, err
+	}
+	new, err := s.question(args[1:])
+	if err != nil {
+		return nil, nil, err
+	}
+	if (old == nil) != (new == nil) {
+		return nil, nil, usageErr("OLD and NEW are files of different systems: diff compares two files of one system")
+	}
+	if old == nil {
+		return nil, nil, nil
+	}
+	return old, new, nil
+}
