@@ -110,30 +110,13 @@ func writeDiffJSON(w io.Writer, d *diffRun) error {
 	if !d.flat {
 		return writeJSON(w, out)
 	}
-	var head bytes.Buffer
-	if err := writeJSON(&head, out); err != nil {
-		return err
-	}
-	bw := bufio.NewWriter(w)
-	// the head without its closing brace, then the pairs, one per line
-	bw.Write(bytes.TrimSuffix(bytes.TrimSpace(head.Bytes()), []byte("}")))
-	bw.WriteString(",\n  \"changes\": [")
-	first := true
-	if d.res != nil {
-		d.pairs(func(c audit.Change) {
-			if !first {
-				bw.WriteByte(',')
-			}
-			first = false
-			bw.WriteString("\n    ")
-			bw.Write(bytes.TrimRight(jsonValue(diffChangeJSON{c.Section, c.Object, c.Subject, c.Action, changeWord(c.Gained), grantHolderJSON(c.Via)}), "\n"))
-		})
-	}
-	if !first {
-		bw.WriteString("\n  ")
-	}
-	bw.WriteString("]\n}\n")
-	return bw.Flush()
+	return writeWithChanges(w, out, func(emit func(any)) {
+		if d.res != nil {
+			d.pairs(func(c audit.Change) {
+				emit(diffChangeJSON{c.Section, c.Object, c.Subject, c.Action, changeWord(c.Gained), grantHolderJSON(c.Via)})
+			})
+		}
+	})
 }
 
 // grantHolderJSON is a grant as YuniKorn's diff writes it.
@@ -161,4 +144,32 @@ func describeGrant(g *audit.Grant) string {
 		what = `"*"`
 	}
 	return fmt.Sprintf("%s %s at %s", strings.TrimPrefix(g.Object+" "+g.Rule, " "), what, g.Pos)
+}
+
+// writeWithChanges writes head, a JSON object, with one more member,
+// "changes", whose items walk writes one per line as it goes: a diff
+// reaching millions of pairs is never held.
+func writeWithChanges(w io.Writer, head any, walk func(emit func(any))) error {
+	var b bytes.Buffer
+	if err := writeJSON(&b, head); err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	// the head without its closing brace, then the pairs, one per line
+	bw.Write(bytes.TrimSuffix(bytes.TrimSpace(b.Bytes()), []byte("}")))
+	bw.WriteString(",\n  \"changes\": [")
+	first := true
+	walk(func(v any) {
+		if !first {
+			bw.WriteByte(',')
+		}
+		first = false
+		bw.WriteString("\n    ")
+		bw.Write(jsonValue(v))
+	})
+	if !first {
+		bw.WriteString("\n  ")
+	}
+	bw.WriteString("]\n}\n")
+	return bw.Flush()
 }

@@ -7,7 +7,6 @@ package cli
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 
 	"fmt"
@@ -207,32 +206,16 @@ func writeSystemDiffJSON(w io.Writer, d *audit.Diff, g *audit.Grouped, flat bool
 	if !flat {
 		return writeJSON(w, out)
 	}
-	var head bytes.Buffer
-	if err := writeJSON(&head, out); err != nil {
-		return err
-	}
-	bw := bufio.NewWriter(w)
-	bw.Write(bytes.TrimSuffix(bytes.TrimSpace(head.Bytes()), []byte("}")))
-	bw.WriteString(",\n  \"changes\": [")
-	first := true
-	d.Changes(func(c audit.Change) {
-		if !first {
-			bw.WriteByte(',')
-		}
-		first = false
-		var via any
-		if c.Via != nil {
-			via = toGrantJSON(*c.Via)
-		}
-		bw.WriteString("\n    ")
-		bw.Write(jsonValue(jsonObject{{"section", c.Section}, {"object", c.Object}, {"subject", c.Subject}, {"action", c.Action},
-			{"change", changeWord(c.Gained)}, {"via", via}}))
+	return writeWithChanges(w, out, func(emit func(any)) {
+		d.Changes(func(c audit.Change) {
+			var via any
+			if c.Via != nil {
+				via = toGrantJSON(*c.Via)
+			}
+			emit(jsonObject{{"section", c.Section}, {"object", c.Object}, {"subject", c.Subject}, {"action", c.Action},
+				{"change", changeWord(c.Gained)}, {"via", via}})
+		})
 	})
-	if !first {
-		bw.WriteString("\n  ")
-	}
-	bw.WriteString("]\n}\n")
-	return bw.Flush()
 }
 
 // diffQuestions reads OLD and NEW as questions; both nil means they are

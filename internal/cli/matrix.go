@@ -35,41 +35,28 @@ func newMatrixCmd(s *streams) *cobra.Command {
 			if err := checkOutput(a.output, "text", "json", "csv"); err != nil {
 				return err
 			}
-			if layout != "auto" && layout != "grid" && layout != "list" {
-				return usageErr("invalid --layout %q: use auto, grid or list", layout)
-			}
-			if q, err := s.question(a.files); err != nil {
+			if err := checkLayout(layout); err != nil {
 				return err
-			} else if q != nil {
+			}
+			if q, err := s.question(a.files); err != nil || q != nil {
+				if err != nil {
+					return err
+				}
 				if groupsFile != "" {
 					return usageErr("--groups-file is for %s configs: with %s files, name the subjects with --subjects", s.reg.Fallback().Name(), q.sys.Name())
 				}
-				ask := matrixAsk{q: audit.MatrixQuestion{Subjects: subjectList(subjects), Scope: audit.Scope{Partition: a.partition, Under: a.under}, Action: action},
-					only: a.onlyAccess, output: a.output, layout: layout, width: width}
-				return askMatrix(s, q, ask)
+				return askMatrix(s, q, matrixAsk{q: audit.MatrixQuestion{Subjects: subjectList(subjects), Scope: audit.Scope{Partition: a.partition, Under: a.under}, Action: action},
+					only: a.onlyAccess, output: a.output, layout: layout, width: width})
 			}
 			l, err := load(s, a.files, a.key, nil)
 			if err != nil {
 				return err
 			}
 			p := l.Policy
-			principals := p.NamedPrincipals()
-			extra, err := parseSubjects(subjects)
+			principals, err := matrixPrincipals(s, p, subjects, groupsFile)
 			if err != nil {
 				return err
 			}
-			if groupsFile != "" {
-				gf, err := resolve.LoadFile(groupsFile, s.maxInput)
-				if err != nil {
-					return usageErr("--groups-file: %w", err)
-				}
-				for _, u := range gf.Users() {
-					r, _ := gf.Resolve(u)
-					extra = append(extra, acl.Principal{Kind: "user", Name: u, Groups: r.Groups})
-				}
-			}
-			// the wildcard first: "everyone" has access where an ACL says "*"
-			principals = append([]acl.Principal{acl.Everyone}, mergeWithGroups(principals, extra)...)
 			names := make([]string, len(principals))
 			for i, pr := range principals {
 				names[i] = pr.String()
@@ -231,4 +218,32 @@ func writeMatrixJSON(w *bufio.Writer, rows matrixRows, names []string) (err erro
 		err = cerr
 	}
 	return err
+}
+
+func checkLayout(layout string) error {
+	if layout != "auto" && layout != "grid" && layout != "list" {
+		return usageErr("invalid --layout %q: use auto, grid or list", layout)
+	}
+	return nil
+}
+
+// matrixPrincipals are a YuniKorn matrix's columns: everyone first (access
+// where an ACL says "*"), then every principal an ACL names, --subjects
+// and the users of --groups-file with their groups.
+func matrixPrincipals(s *streams, p *acl.Policy, subjects, groupsFile string) ([]acl.Principal, error) {
+	extra, err := parseSubjects(subjects)
+	if err != nil {
+		return nil, err
+	}
+	if groupsFile != "" {
+		gf, err := resolve.LoadFile(groupsFile, s.maxInput)
+		if err != nil {
+			return nil, usageErr("--groups-file: %w", err)
+		}
+		for _, u := range gf.Users() {
+			r, _ := gf.Resolve(u)
+			extra = append(extra, acl.Principal{Kind: "user", Name: u, Groups: r.Groups})
+		}
+	}
+	return append([]acl.Principal{acl.Everyone}, mergeWithGroups(p.NamedPrincipals(), extra)...), nil
 }

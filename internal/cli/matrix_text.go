@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"fmt"
+	"github.com/aclint/aclint/internal/audit"
 	"os"
 	"strconv"
 	"strings"
@@ -98,17 +99,16 @@ func writeMatrixList(w *bufio.Writer, rows func(func(part, queue string, cells [
 	})
 }
 
-// writeMatrixGrid is the grid layout of writeMatrixText.
+// writeMatrixGrid is the grid layout of writeMatrixText: the rows in the
+// neutral shape, in the grid every system's matrix has.
 func writeMatrixGrid(w *bufio.Writer, emitRows func(func(part, queue string, cells []acl.Cell) error) error, names []string, width int) error {
-	type row struct {
-		part, queue string
-		cells       []acl.Cell
-	}
-	var rows []row
-	qw := len("QUEUE")
+	col := &matrixCollect{ask: matrixAsk{layout: "grid"}, head: audit.MatrixHead{Subjects: names, ObjectWord: "queue"}}
 	if err := emitRows(func(part, queue string, cells []acl.Cell) error {
-		rows = append(rows, row{part, queue, append([]acl.Cell(nil), cells...)})
-		qw = max(qw, len(part)+1+len(queue))
+		row := audit.MatrixRow{Section: part, Object: queue, Cells: make([]string, len(cells))}
+		for i, c := range cells {
+			row.Cells[i] = c.String()
+		}
+		col.rows = append(col.rows, row)
 		return nil
 	}); err != nil {
 		return err
@@ -116,31 +116,5 @@ func writeMatrixGrid(w *bufio.Writer, emitRows func(func(part, queue string, cel
 	if len(names) == 1 {
 		fmt.Fprintln(w, "no ACL names a user or a group, so only everyone (\"*\") has a column; add columns with --subjects")
 	}
-	for start := 0; start < len(names) || start == 0; {
-		end, used := start, qw+2
-		for end < len(names) && (end == start || used+max(len(names[end]), 6)+2 <= width) {
-			used += max(len(names[end]), 6) + 2
-			end++
-		}
-		var line strings.Builder
-		fmt.Fprintf(&line, "%-*s", qw+2, "QUEUE")
-		for _, n := range names[start:end] {
-			fmt.Fprintf(&line, "%-*s", max(len(n), 6)+2, n)
-		}
-		fmt.Fprintln(w, strings.TrimRight(line.String(), " "))
-		for _, r := range rows {
-			line.Reset()
-			fmt.Fprintf(&line, "%-*s", qw+2, r.part+"/"+r.queue)
-			for i := start; i < end; i++ {
-				fmt.Fprintf(&line, "%-*s", max(len(names[i]), 6)+2, r.cells[i])
-			}
-			fmt.Fprintln(w, strings.TrimRight(line.String(), " "))
-		}
-		if end >= len(names) {
-			break
-		}
-		fmt.Fprintln(w)
-		start = end
-	}
-	return nil
+	return col.writeText(w, width)
 }
