@@ -3,12 +3,12 @@ package cli
 import (
 	"github.com/aclint/aclint/internal/systems/yunikorn"
 
+	"errors"
 	"fmt"
 	"os"
 
 	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/output"
-	"github.com/aclint/aclint/internal/systems/yunikorn/config"
 )
 
 // collectFindings lints every input with its system, applies the
@@ -31,7 +31,7 @@ func collectFindings(s *streams, o *lintOptions, args []string) (*output.Report,
 			return nil, 0, usageErr("--ldap-config: %w", err)
 		}
 	}
-	fixed := map[*engine.Input]*engine.Report{}
+	var fixed map[*engine.Input]*engine.Report
 	if o.fix || o.diff {
 		if fixed, err = fixJobs(s, jobs, o); err != nil {
 			return nil, 0, err
@@ -40,57 +40,50 @@ func collectFindings(s *streams, o *lintOptions, args []string) (*output.Report,
 			o.targets = nil // stdout holds the diff; the exit code still follows the findings left
 		}
 	}
-	rep := newReport(s.reg, o.colored)
-	linted, found := 0, map[string]bool{}
 	var toCheck []checked // for lint --server
-	// the systems in registry order, each input once
-	for _, sys := range s.reg.Systems() {
-		for _, j := range jobs {
-			if j.sys != sys {
-				continue
-			}
-			set, err := o.files.forFile(j.in.Path)
-			if err != nil {
-				return nil, 0, err
-			}
-			if set.Ignored(j.in.Path) {
-				found[j.in.Arg] = true
-				if o.verbose {
-					fmt.Fprintf(s.err, "aclint: skipping %s: ignored by %s\n", j.in.Path, set.Path)
-				}
-				continue
-			}
-			r, err := lintJobRun(j, fixed, o.engineOptions(s))
-			if err != nil && !j.in.Explicit {
-				if o.verbose {
-					fmt.Fprintf(s.err, "aclint: skipping %s: %s\n", j.in.Path, config.SkipReason(err))
-				}
-				continue
-			}
-			if err != nil {
-				return nil, 0, usageErr("%w", err)
-			}
-			for _, n := range r.Notes {
-				fmt.Fprintf(s.err, "aclint: %s\n", n)
-			}
-			findings := r.Findings
-			if o.server != "" && sys.Name() == yunikorn.System {
-				toCheck = append(toCheck, checked{j.in, r.Findings, r.Parsed})
-			}
-			if o.ldapDir != "" && sys.Name() == yunikorn.System {
-				findings = yunikorn.WithLDAPSettings(findings)
-			}
-			found[j.in.Arg] = true
-			linted += r.Configs
-			rep.Findings = append(rep.Findings, set.WithRules(o.rules).Apply(findings)...)
-			for file, lines := range r.Sources {
-				if _, ok := rep.Sources[file]; !ok {
-					rep.Sources[file] = lines
-					rep.Files = append(rep.Files, file)
-				}
-			}
-		}
+	ej := make([]engine.Job, len(jobs))
+	for i, j := range jobs {
+		ej[i] = engine.Job{In: j.in, Sys: j.sys}
 	}
+	res, err := engine.Lint(s.reg, ej, engine.LintRun{
+		Options: o.engineOptions(s),
+		Settings: func(path string) (engine.FileSettings, error) {
+			set, err := o.files.forFile(path)
+			return set.WithRules(o.rules), err
+		},
+		Report: func(j engine.Job) *engine.Report { return fixed[j.In] },
+		Skipped: func(in *engine.Input, why string) {
+			if !o.verbose {
+				return
+			}
+			if why == engine.Ignored {
+				set, _ := o.files.forFile(in.Path)
+				why = "ignored by " + set.Path
+			}
+			fmt.Fprintf(s.err, "aclint: skipping %s: %s\n", in.Path, why)
+		},
+		Linted: func(j engine.Job, r *engine.Report) {
+			if o.server != "" && j.Sys.Name() == yunikorn.System {
+				toCheck = append(toCheck, checked{j.In, r.Findings, r.Parsed})
+			}
+			if o.ldapDir != "" && j.Sys.Name() == yunikorn.System {
+				r.Findings = yunikorn.WithLDAPSettings(r.Findings)
+			}
+		},
+	})
+	if err != nil {
+		var u *exitError
+		if errors.As(err, &u) {
+			return nil, 0, err
+		}
+		return nil, 0, usageErr("%w", err)
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintf(s.err, "aclint: %s\n", n)
+	}
+	rep := newReport(s.reg, o.colored)
+	rep.Findings, rep.Sources, rep.Files = res.Findings, res.Sources, res.Files
+	linted, found := res.Configs, res.Found
 	if err := checkFound(s.reg, args, found, o.system); err != nil {
 		return nil, 0, err
 	}

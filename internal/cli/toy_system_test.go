@@ -45,9 +45,8 @@ func (toy) Detect(in *engine.Input) bool {
 	return false
 }
 
-func (t toy) Example(_ *engine.Rule, text string) (string, []engine.Finding, map[string][]string) {
-	rep, _ := t.Lint(&engine.Input{Path: "locks.toyacl", Data: []byte(text), Explicit: true}, engine.Options{})
-	return "aclint lint locks.toyacl", rep.Findings, rep.Sources
+func (t toy) Example(_ *engine.Rule, text string) engine.Example {
+	return engine.Example{Command: "aclint lint locks.toyacl", Input: &engine.Input{Path: "locks.toyacl", Data: []byte(text), Explicit: true}}
 }
 
 func (toy) Lint(in *engine.Input, _ engine.Options) (*engine.Report, error) {

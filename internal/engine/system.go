@@ -153,14 +153,25 @@ type System interface {
 
 // Documented is a System whose rules show examples in the documentation.
 type Documented interface {
-	// Example lints a rule's example text as `aclint lint FILE` would and
-	// returns the command shown, the findings, and the lines of the files
-	// they point into.
-	Example(r *Rule, text string) (cmd string, findings []Finding, sources map[string][]string)
+	// Example is a rule's example text as `aclint lint` reads it: the
+	// command shown and the input, which the rule docs lint through
+	// Lint, as the command line does.
+	Example(r *Rule, text string) Example
 	// ExampleBlock renders an example input as a Markdown code block.
 	ExampleBlock(r *Rule, text string) string
 	// ExampleFile is the name examples are shown as.
 	ExampleFile(r *Rule) string
+}
+
+// Example is one of a rule's examples as aclint reads it.
+type Example struct {
+	Command string // "aclint lint queues.yaml"
+	// Input is the example as the command reads it (with its related
+	// inputs); nil when it is not one input (a settings directory), and
+	// Findings and Sources are then what the command prints.
+	Input    *Input
+	Findings []Finding
+	Sources  map[string][]string
 }
 
 // Fixer is a System whose rules' findings carry edits (Rule.Fixes): it

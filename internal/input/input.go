@@ -30,6 +30,10 @@ type Error struct {
 func (e *Error) Error() string { return fmt.Sprintf("%s: %v", e.Path, e.Err) }
 func (e *Error) Unwrap() error { return e.Err }
 
+// SkipReason is why a file found in a directory search is passed over:
+// what is wrong with it, without its path, which the message names.
+func (e *Error) SkipReason() string { return e.Err.Error() }
+
 // DefaultMaxSize is the largest input aclint reads unless told otherwise:
 // far above any real config (a ConfigMap holds at most 1 MiB, aclint's
 // 100,000-queue test config is 9.3 MB), far below what would exhaust

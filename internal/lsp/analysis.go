@@ -48,38 +48,28 @@ func analyze(path string, t *text, version int, sc *settingsCache, previous any)
 		an.failure = fmt.Sprintf("aclint cannot lint this file: its settings are invalid: %v", err)
 		return an
 	}
-	if set.Ignored(path) {
-		an.ignored = true
-		return an
-	}
 	if set != nil {
 		an.key = set.Key
 	}
-	rep, err := lintInput(an.sys, in, an.key, sc.maxSize)
+	opts := engine.Options{}.WithValue("key", an.key)
+	opts.MaxSize = sc.maxSize
+	// the same run as aclint lint PATH: one input, named explicitly
+	res, err := engine.Lint(sc.reg, []engine.Job{{In: in, Sys: an.sys}}, engine.LintRun{
+		Options:  opts,
+		Settings: func(string) (engine.FileSettings, error) { return set, nil },
+		Skipped:  func(*engine.Input, string) { an.ignored = true },
+		Linted:   func(_ engine.Job, r *engine.Report) { an.parsed = r.Parsed },
+	})
 	if err != nil {
 		an.failure = "aclint cannot lint this file: " + err.Error()
 		return an
 	}
-	an.parsed = rep.Parsed
-	for _, f := range set.Apply(rep.Findings) {
+	for _, f := range res.Findings {
 		if f.Pos.File == path {
 			an.findings = append(an.findings, f)
 		}
 	}
 	return an
-}
-
-// lintInput runs a system's lint, turning a panic into an error: a
-// half-typed document must never end the session.
-func lintInput(sys engine.System, in *engine.Input, key string, max int64) (rep *engine.Report, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			rep, err = nil, fmt.Errorf("internal error while linting (please report it): %v", p)
-		}
-	}()
-	opts := engine.Options{}.WithValue("key", key)
-	opts.MaxSize = max
-	return sys.Lint(in, opts)
 }
 
 // diagnostics are the findings in the protocol's terms.

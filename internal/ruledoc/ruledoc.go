@@ -25,9 +25,18 @@ func (d Docs) documented(r *engine.Rule) engine.Documented {
 func (d Docs) exampleFile(r *engine.Rule) string { return d.documented(r).ExampleFile(r) }
 
 // Findings lints a rule's example text as the rule's system reads it.
+// An example that is one input runs through engine.Lint, the run the
+// command line and the language server make.
 func (d Docs) Findings(r *engine.Rule, text string) ([]engine.Finding, output.Sources) {
-	_, fs, src := d.documented(r).Example(r, text)
-	return fs, src
+	ex := d.documented(r).Example(r, text)
+	if ex.Input == nil {
+		return ex.Findings, ex.Sources
+	}
+	res, err := engine.Lint(d.Reg, []engine.Job{{In: ex.Input, Sys: d.Reg.LookupSystem(r.System)}}, engine.LintRun{})
+	if err != nil {
+		return []engine.Finding{{Rule: r.Name, Severity: engine.Error, Message: err.Error()}}, nil
+	}
+	return res.Findings, res.Sources
 }
 
 // ExampleOutput is aclint's text output for a rule's bad example.
@@ -62,7 +71,7 @@ func (d Docs) Markdown() string {
 		fmt.Fprintf(&b, "\n## %s\n\n", r.Name)
 		fmt.Fprintf(&b, "Severity: **%s**. %s.\n\n", r.Severity, upperFirst(r.Summary))
 		b.WriteString(r.Doc)
-		cmd, _, _ := d.documented(r).Example(r, r.Bad)
+		cmd := d.documented(r).Example(r, r.Bad).Command
 		title := "Example `" + d.exampleFile(r) + "`"
 		if t, ok := d.documented(r).(interface{ ExampleTitle(*engine.Rule) string }); ok {
 			title = t.ExampleTitle(r)

@@ -6,9 +6,8 @@ import "github.com/aclint/aclint/internal/engine"
 const exampleFile = "acls.json"
 
 // Example lints a rule's example as `aclint lint acls.json`.
-func (Sys) Example(_ *engine.Rule, text string) (string, []engine.Finding, map[string][]string) {
-	d := Parse(exampleFile, []byte(text))
-	return "aclint lint " + exampleFile, Lint(d), map[string][]string{exampleFile: d.Lines()}
+func (Sys) Example(_ *engine.Rule, text string) engine.Example {
+	return engine.Example{Command: "aclint lint " + exampleFile, Input: &engine.Input{Path: exampleFile, Data: []byte(text), Explicit: true, Arg: exampleFile}}
 }
 
 // ExampleBlock shows an example as JSON.

@@ -235,7 +235,7 @@ const exampleSiteFair = `<configuration>
 </configuration>
 `
 
-func (s Sys) Example(r *engine.Rule, text string) (string, []engine.Finding, map[string][]string) {
+func (s Sys) Example(r *engine.Rule, text string) engine.Example {
 	name := exampleFor(r, text)
 	in := &engine.Input{Path: name, Data: []byte(text), Explicit: true}
 	cmd := "aclint lint " + name
@@ -248,11 +248,7 @@ func (s Sys) Example(r *engine.Rule, text string) (string, []engine.Finding, map
 		in.Related = []*engine.Input{in, site}
 		cmd += " " + siteName
 	}
-	rep, err := s.Lint(in, engine.Options{})
-	if err != nil {
-		return cmd, nil, nil
-	}
-	return cmd, rep.Findings, rep.Sources
+	return engine.Example{Command: cmd, Input: in}
 }
 
 // ExampleBlock shows an example as XML.

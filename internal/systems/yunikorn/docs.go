@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/aclint/aclint/internal/engine"
-	"github.com/aclint/aclint/internal/systems/yunikorn/config"
 )
 
 // The names examples are shown under: a queue config, or an LDAP settings
@@ -35,17 +34,12 @@ func (Sys) ExampleFile(r *engine.Rule) string {
 // Example lints a rule's example as `aclint lint queues.yaml` (a raw
 // config, or a ConfigMap holding one), or, for the LDAP rules, as
 // `aclint lint --ldap-config ldap`.
-func (Sys) Example(r *engine.Rule, text string) (string, []engine.Finding, map[string][]string) {
+func (Sys) Example(r *engine.Rule, text string) engine.Example {
 	if ldapRules[r.Name] {
 		fs, src := ldapExampleFindings(text)
-		return "aclint lint --ldap-config " + exampleLDAP, fs, src
+		return engine.Example{Command: "aclint lint --ldap-config " + exampleLDAP, Findings: fs, Sources: src}
 	}
-	docs, err := config.LoadBytes(exampleFile, []byte(text), config.LoadOptions{})
-	doc := config.Parse(exampleFile, []byte(text))
-	if err == nil && len(docs) == 1 {
-		doc = docs[0]
-	}
-	return "aclint lint " + exampleFile, Lint(config.Decode(doc)), map[string][]string{exampleFile: doc.Lines()}
+	return engine.Example{Command: "aclint lint " + exampleFile, Input: &engine.Input{Path: exampleFile, Data: []byte(text), Explicit: true, Arg: exampleFile}}
 }
 
 // ExampleBlock shows a queue config, or the files of a settings directory.

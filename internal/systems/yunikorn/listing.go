@@ -54,15 +54,18 @@ func (gs Grants) grant(h *acl.Holder) *audit.Grant {
 	return g
 }
 
-// Change is one change of a diff in the neutral shape: the grants of the
-// rows of one ACL entry are shared, converted once.
-func (gs Grants) Change(c acl.Change) audit.Change {
-	return audit.Change{Section: c.Partition, Object: c.Queue, Subject: c.Principal, Action: string(c.Action), Gained: c.Gained, Via: gs.grant(c.Via)}
-}
-
 // DiffTo compares two policies as acl.DiffTo does, handing each change to
-// emit in the neutral shape.
+// emit in the neutral shape. A diff's changes are not kept (--flat may
+// stream millions), so neither is a table of their grants: each is
+// converted as it passes, and the last one's conversion serves the changes
+// after it that share its holder.
 func DiffTo(old, new *acl.Policy, emit func(audit.Change)) *acl.DiffResult {
-	gs := Grants{}
-	return acl.DiffTo(old, new, func(c acl.Change) { emit(gs.Change(c)) })
+	var last *acl.Holder
+	var lastGrant *audit.Grant
+	return acl.DiffTo(old, new, func(c acl.Change) {
+		if c.Via != last {
+			last, lastGrant = c.Via, Grants{}.grant(c.Via)
+		}
+		emit(audit.Change{Section: c.Partition, Object: c.Queue, Subject: c.Principal, Action: string(c.Action), Gained: c.Gained, Via: lastGrant})
+	})
 }

@@ -107,17 +107,13 @@ func Load(path string, opts LoadOptions) ([]*Document, error) {
 }
 
 // SkipReason says why a file found in a directory is not linted.
-func SkipReason(err error) string {
-	var ie *InputError
-	var ka *KeyAbsentError
-	switch {
-	case errors.As(err, &ie):
-		return ie.Err.Error()
-	case errors.As(err, &ka):
-		return fmt.Sprintf("ConfigMap %s has no %s key (YuniKorn merges %s and %s key by key, so the key may come from the other one)",
-			strings.Join(ka.ConfigMaps, ", "), ka.Key, ConfigsConfigMap, DefaultsConfigMap)
-	}
-	return err.Error()
+func SkipReason(err error) string { return engine.SkipReason(err) }
+
+// SkipReason is why a ConfigMap file without the queue config key is
+// passed over in a directory search.
+func (ka *KeyAbsentError) SkipReason() string {
+	return fmt.Sprintf("ConfigMap %s has no %s key (YuniKorn merges %s and %s key by key, so the key may come from the other one)",
+		strings.Join(ka.ConfigMaps, ", "), ka.Key, ConfigsConfigMap, DefaultsConfigMap)
 }
 
 // FromInput reads the queue configs of one input: a raw queue config, or
