@@ -274,14 +274,19 @@ func (p *Policy) Prepare() *Policy {
 	}
 	parsed := map[string]*Value{}
 	unset := Parse("")
+	// the values in chunks: one allocation for many ACLs
+	var chunk []Value
 	parse := func(raw string) *Value {
 		if raw == "" {
 			return &unset // most queues write no ACL: no lookup
 		}
 		v, ok := parsed[raw]
 		if !ok {
-			pv := Parse(raw)
-			v = &pv
+			if len(chunk) == cap(chunk) {
+				chunk = make([]Value, 0, 256)
+			}
+			chunk = append(chunk, Parse(raw))
+			v = &chunk[len(chunk)-1]
 			parsed[raw] = v
 		}
 		return v

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode"
 )
 
 // Name patterns of YuniKorn's runtime ACL parser (security.NewACL). They are
@@ -160,7 +161,7 @@ func Parse(raw string) Value {
 	// Validator: checkACL in configvalidator.go.
 	trimmed := strings.TrimSpace(raw)
 	if trimmed != "" && trimmed != "*" {
-		v.ValidatorParts = len(strings.Fields(trimmed))
+		v.ValidatorParts = countFields(trimmed)
 		if v.ValidatorParts > 2 {
 			v.ValidatorErr = fmt.Errorf("multiple spaces found in ACL: '%s'", trimmed)
 		}
@@ -181,6 +182,9 @@ func Parse(raw string) Value {
 	if hasGroups {
 		userList, groupList = raw[:first], raw[first+1:]
 	}
+	// one allocation for every entry: at most a name per comma, plus one
+	// per list
+	v.Entries = make([]Entry, 0, strings.Count(raw, ",")+2)
 	if trimmed == "*" {
 		v.Everyone, v.Wildcard, v.WildcardAt = true, WholeValue, strings.Index(raw, "*")
 	}
@@ -217,6 +221,19 @@ func Parse(raw string) Value {
 		v.Entries = appendEntries(v.Entries, groupList, groupOff, Group)
 	}
 	return v
+}
+
+// countFields is len(strings.Fields(s)) without building the fields.
+func countFields(s string) int {
+	n, in := 0, false
+	for _, r := range s {
+		space := unicode.IsSpace(r)
+		if !space && !in {
+			n++
+		}
+		in = !space
+	}
+	return n
 }
 
 // appendEntries adds the comma-separated names of list, which starts at

@@ -89,6 +89,20 @@ type decoder struct {
 	// "document contains excessive aliasing" when aliases dominate.
 	decodeCount, aliasCount, aliasDepth int
 	aborted                             bool
+
+	// queues are allocated in chunks: a large config holds one Queue per
+	// queue, and one allocation for many is cheaper for the allocator and
+	// the collector alike
+	queues []Queue
+}
+
+// newQueue is a zero Queue from the current chunk.
+func (d *decoder) newQueue() *Queue {
+	if len(d.queues) == cap(d.queues) {
+		d.queues = make([]Queue, 0, 64)
+	}
+	d.queues = d.queues[:len(d.queues)+1]
+	return &d.queues[len(d.queues)-1]
 }
 
 // visit counts one decoded node and reports false once decoding has been
@@ -599,7 +613,8 @@ func (d *decoder) partition(n *yaml.Node) *Partition {
 }
 
 func (d *decoder) queue(n *yaml.Node, parent *Queue) *Queue {
-	q := &Queue{Node: n, Parent: parent}
+	q := d.newQueue()
+	q.Node, q.Parent = n, parent
 	d.mapping(n, tQueue, queueKeys, func(key string, k, v *yaml.Node) {
 		switch key {
 		case "name":
@@ -636,6 +651,9 @@ func (d *decoder) queue(n *yaml.Node, parent *Queue) *Queue {
 				}
 			})
 		case "queues":
+			if v.Kind == yaml.SequenceNode && q.Children == nil {
+				q.Children = make([]*Queue, 0, len(v.Content))
+			}
 			d.list(v, "[]"+tQueue, func(item *yaml.Node) {
 				q.Children = append(q.Children, d.queue(item, q))
 			})
