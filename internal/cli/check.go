@@ -74,18 +74,7 @@ func newCheckCmd(s *streams) *cobra.Command {
 					return usageErr("%w", err)
 				}
 			}
-			return writeVerdict(s, verdict{ok: d.Allowed,
-				text: func(w io.Writer) error {
-					if err := writeDecisionText(w, d, explain); err != nil || lim == nil {
-						return err
-					}
-					var b strings.Builder
-					fmt.Fprintf(&b, "limits on %s (aclint limits shows every level):\n", lim.Queue)
-					writeLimitsFigures(&b, lim, "  ")
-					_, err := io.WriteString(w, b.String())
-					return err
-				},
-				json: func() any { return decisionLimitsJSON(d, lim) }}, output, quiet)
+			return writeVerdict(s, decisionVerdict(d, lim, explain), output, quiet)
 		},
 	}
 	f := c.Flags()
@@ -133,3 +122,20 @@ not schedule, usage).`
 const checkExample = `  aclint check -f queues.yaml default root.prod.etl alice --groups data-eng
   aclint check -f yunikorn-defaults.yaml -f yunikorn-configs.yaml default root.dev bob --action admin
   aclint check -f queues.yaml default root.teams.team-a alice --tag namespace=team-a --tag namespace.parentqueue=root.teams`
+
+// decisionVerdict is check's answer: the decision, and with -v the limits
+// on the user's applications in the queue.
+func decisionVerdict(d *acl.Decision, lim *limits.Answer, explain bool) verdict {
+	return verdict{ok: d.Allowed,
+		text: func(w io.Writer) error {
+			if err := writeDecisionText(w, d, explain); err != nil || lim == nil {
+				return err
+			}
+			var b strings.Builder
+			fmt.Fprintf(&b, "limits on %s (aclint limits shows every level):\n", lim.Queue)
+			writeLimitsFigures(&b, lim, "  ")
+			_, err := io.WriteString(w, b.String())
+			return err
+		},
+		json: func() any { return decisionLimitsJSON(d, lim) }}
+}

@@ -29,24 +29,7 @@ func writeDiffMarkdown(w io.Writer, d *diffRun, limit int, full []string) error 
 	var b strings.Builder
 	fmt.Fprintf(&b, "### aclint: access changes from %s to %s\n", mdCode(old.name), mdCode(new.name))
 	if res == nil {
-		for _, sd := range []*side{old, new} {
-			if sd.accepted {
-				continue
-			}
-			label := "the new config"
-			if sd == old {
-				label = "the old config"
-			}
-			fmt.Fprintf(&b, "\n**Verdict: %s (%s) is rejected by YuniKorn**", label, mdCode(sd.name))
-			if sd == new {
-				fmt.Fprint(&b, ": on a reload YuniKorn keeps running the old one")
-			}
-			fmt.Fprint(&b, "\n\n")
-			for _, f := range sd.errors {
-				fmt.Fprintf(&b, "- %s %s (%s)\n", mdCode(f.Pos.String()), mdText(f.Message), mdCode(f.Rule))
-			}
-		}
-		fmt.Fprintln(&b, "\nAccess is compared only between two configs YuniKorn accepts.")
+		writeRejectedMarkdown(&b, d)
 		return writeLimited(w, b.String(), nil, "", limit, full)
 	}
 	gains, losses := d.grouped.Gains, d.grouped.Losses
@@ -65,25 +48,8 @@ func writeDiffMarkdown(w io.Writer, d *diffRun, limit int, full []string) error 
 		fmt.Fprintf(&b, "\n> [!WARNING]\n> %s\n", mdText(m))
 	}
 	// the body: one block per line, so the limit can cut between them
-	var blocks []string
 	causes := d.grouped.Causes
-	for _, gained := range []bool{true, false} {
-		title := "Gains"
-		if !gained {
-			title = "Losses"
-		}
-		first := true
-		for _, c := range causes {
-			if c.Gained != gained {
-				continue
-			}
-			if first {
-				blocks = append(blocks, fmt.Sprintf("\n#### %s, by the ACL entry that causes them\n\n", title))
-				first = false
-			}
-			blocks = append(blocks, mdCauseLine(c, mdHolder(c.Via), c.Objects, "queue"))
-		}
-	}
+	blocks := mdCauseBlocks(causes, "ACL entry", func(c *audit.Cause) string { return mdCauseLine(c, mdHolder(c.Via), c.Objects, "queue") })
 	if len(res.Queues) > 0 {
 		blocks = append(blocks, "\n#### Queues\n\n")
 		for _, q := range res.Queues {
@@ -223,4 +189,52 @@ func mdText(s string) string {
 		b.WriteRune(r)
 	}
 	return strings.ReplaceAll(b.String(), "  ", " &nbsp;")
+}
+
+// writeRejectedMarkdown is the comment's verdict when a config is rejected:
+// which, with its errors; nothing is compared.
+func writeRejectedMarkdown(b *strings.Builder, d *diffRun) {
+	for _, sd := range []*side{d.old, d.new} {
+		if sd.accepted {
+			continue
+		}
+		label := "the new config"
+		if sd == d.old {
+			label = "the old config"
+		}
+		fmt.Fprintf(b, "\n**Verdict: %s (%s) is rejected by YuniKorn**", label, mdCode(sd.name))
+		if sd == d.new {
+			fmt.Fprint(b, ": on a reload YuniKorn keeps running the old one")
+		}
+		fmt.Fprint(b, "\n\n")
+		for _, f := range sd.errors {
+			fmt.Fprintf(b, "- %s %s (%s)\n", mdCode(f.Pos.String()), mdText(f.Message), mdCode(f.Rule))
+		}
+	}
+	fmt.Fprintln(b, "\nAccess is compared only between two configs YuniKorn accepts.")
+}
+
+// mdCauseBlocks are the comment's gains, then its losses, a line per
+// cause under a heading that names what causes them ("ACL entry", "rule"):
+// one block per line, so the comment's limit can cut between them.
+func mdCauseBlocks(causes []*audit.Cause, what string, line func(*audit.Cause) string) []string {
+	var blocks []string
+	for _, gained := range []bool{true, false} {
+		title := "Gains"
+		if !gained {
+			title = "Losses"
+		}
+		first := true
+		for _, c := range causes {
+			if c.Gained != gained {
+				continue
+			}
+			if first {
+				blocks = append(blocks, fmt.Sprintf("\n#### %s, by the %s that causes them\n\n", title, what))
+				first = false
+			}
+			blocks = append(blocks, line(c))
+		}
+	}
+	return blocks
 }

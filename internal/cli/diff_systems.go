@@ -144,23 +144,9 @@ func writeSystemDiffMarkdown(w io.Writer, ask diffAsk, d *audit.Diff, g *audit.G
 	for _, n := range d.Notes {
 		fmt.Fprintf(&b, "\n> %s\n", mdText(n))
 	}
-	var blocks []string
-	for _, gained := range []bool{true, false} {
-		title, first := "Gains", true
-		if !gained {
-			title = "Losses"
-		}
-		for _, c := range g.Causes {
-			if c.Gained != gained {
-				continue
-			}
-			if first {
-				blocks = append(blocks, fmt.Sprintf("\n#### %s, by the rule that causes them\n\n", title))
-				first = false
-			}
-			blocks = append(blocks, mdCauseLine(c, mdCode(describeGrant(c.Via)), objectNames(c.Objects), d.ObjectWord))
-		}
-	}
+	blocks := mdCauseBlocks(g.Causes, "rule", func(c *audit.Cause) string {
+		return mdCauseLine(c, mdCode(describeGrant(c.Via)), objectNames(c.Objects), d.ObjectWord)
+	})
 	if len(d.Added)+len(d.Removed) > 0 {
 		blocks = append(blocks, fmt.Sprintf("\n#### %ss\n\n", strings.ToUpper(d.ObjectWord[:1])+d.ObjectWord[1:]))
 		for _, o := range d.Added {

@@ -114,15 +114,8 @@ func (o *lintOptions) resolve(s *streams, cmd *cobra.Command, args []string) err
 			o.outputsFrom = filepath.Dir(run.Path)
 		}
 	}
-	switch o.failOn {
-	case "none":
-		o.never = true
-	default:
-		sev, err := engine.ParseSeverity(o.failOn)
-		if err != nil {
-			return usageErr("invalid --fail-on %q: use error, warning, info or none", o.failOn)
-		}
-		o.threshold = sev
+	if err := o.readFailOn(); err != nil {
+		return err
 	}
 	if len(o.outputs) == 0 {
 		o.outputs = []string{"text"}
@@ -189,4 +182,18 @@ func lintHelp(reg *engine.Registry) string {
 	b.WriteString(");\nwarning = the system accepts it but it does something other than what it says;\ninfo = advice.\n\n")
 	b.WriteString("Exit codes: 0 no finding reaches --fail-on, 1 one does, 2 usage or input error.")
 	return b.String()
+}
+
+// readFailOn reads --fail-on: a severity, or none.
+func (o *lintOptions) readFailOn() error {
+	if o.failOn == "none" {
+		o.never = true
+		return nil
+	}
+	sev, err := engine.ParseSeverity(o.failOn)
+	if err != nil {
+		return usageErr("invalid --fail-on %q: use error, warning, info or none", o.failOn)
+	}
+	o.threshold = sev
+	return nil
 }

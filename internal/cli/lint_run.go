@@ -45,32 +45,7 @@ func collectFindings(s *streams, o *lintOptions, args []string) (*output.Report,
 	for i, j := range jobs {
 		ej[i] = engine.Job{In: j.in, Sys: j.sys}
 	}
-	res, err := engine.Lint(s.reg, ej, engine.LintRun{
-		Options: o.engineOptions(s),
-		Settings: func(path string) (engine.FileSettings, error) {
-			set, err := o.files.forFile(path)
-			return set.WithRules(o.rules), err
-		},
-		Report: func(j engine.Job) *engine.Report { return fixed[j.In] },
-		Skipped: func(in *engine.Input, why string) {
-			if !o.verbose {
-				return
-			}
-			if why == engine.Ignored {
-				set, _ := o.files.forFile(in.Path)
-				why = "ignored by " + set.Path
-			}
-			fmt.Fprintf(s.err, "aclint: skipping %s: %s\n", in.Path, why)
-		},
-		Linted: func(j engine.Job, r *engine.Report) {
-			if o.server != "" && j.Sys.Name() == yunikorn.System {
-				toCheck = append(toCheck, checked{j.In, r.Findings, r.Parsed})
-			}
-			if o.ldapDir != "" && j.Sys.Name() == yunikorn.System {
-				r.Findings = yunikorn.WithLDAPSettings(r.Findings)
-			}
-		},
-	})
+	res, err := engine.Lint(s.reg, ej, o.lintRun(s, fixed, &toCheck))
 	if err != nil {
 		var u *exitError
 		if errors.As(err, &u) {
@@ -200,4 +175,36 @@ func (o *lintOptions) engineOptions(s *streams) engine.Options {
 	opts := engine.Options{}.WithValue("key", o.key)
 	opts.MaxSize = s.maxInput
 	return opts
+}
+
+// lintRun is how lint runs engine.Lint: the settings of each file with
+// the command line's rule overrides, the fixed contents' reports, -v's
+// skip messages, and what --server and --ldap-config look at further.
+func (o *lintOptions) lintRun(s *streams, fixed map[*engine.Input]*engine.Report, toCheck *[]checked) engine.LintRun {
+	return engine.LintRun{
+		Options: o.engineOptions(s),
+		Settings: func(path string) (engine.FileSettings, error) {
+			set, err := o.files.forFile(path)
+			return set.WithRules(o.rules), err
+		},
+		Report: func(j engine.Job) *engine.Report { return fixed[j.In] },
+		Skipped: func(in *engine.Input, why string) {
+			if !o.verbose {
+				return
+			}
+			if why == engine.Ignored {
+				set, _ := o.files.forFile(in.Path)
+				why = "ignored by " + set.Path
+			}
+			fmt.Fprintf(s.err, "aclint: skipping %s: %s\n", in.Path, why)
+		},
+		Linted: func(j engine.Job, r *engine.Report) {
+			if o.server != "" && j.Sys.Name() == yunikorn.System {
+				*toCheck = append(*toCheck, checked{j.In, r.Findings, r.Parsed})
+			}
+			if o.ldapDir != "" && j.Sys.Name() == yunikorn.System {
+				r.Findings = yunikorn.WithLDAPSettings(r.Findings)
+			}
+		},
+	}
 }

@@ -21,22 +21,11 @@ func newPlaceCmd(s *streams) *cobra.Command {
 		resolvers          resolverFlags
 	)
 	c := &cobra.Command{
-		Use:     "place [-f FILE] PARTITION USER [--groups g1,g2] [--queue NAME] [--tag KEY=VALUE]... | place --pod POD.yaml [--namespace NS.yaml] (--submitter USER | --without-admission-controller)",
-		Short:   "Answer where YuniKorn places an application, whether the queue is created, and why it is rejected",
-		Long:    placeLong,
-		Example: placeExample,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if req.pod != "" {
-				if len(args) > 1 {
-					return usageErr("with --pod, place takes at most PARTITION, got %d arguments", len(args))
-				}
-				return nil
-			}
-			if len(args) != 2 {
-				return usageErr("place needs PARTITION USER (or --pod POD.yaml), got %d argument(s)\nrun 'aclint place --help' for usage", len(args))
-			}
-			return nil
-		},
+		Use:               "place [-f FILE] PARTITION USER [--groups g1,g2] [--queue NAME] [--tag KEY=VALUE]... | place --pod POD.yaml [--namespace NS.yaml] (--submitter USER | --without-admission-controller)",
+		Short:             "Answer where YuniKorn places an application, whether the queue is created, and why it is rejected",
+		Long:              placeLong,
+		Example:           placeExample,
+		Args:              placeArgs(&req),
 		ValidArgsFunction: partitionQueueArgs(s, false),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkOutput(output, "text", "json"); err != nil {
@@ -54,26 +43,13 @@ func newPlaceCmd(s *streams) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			app := placement.App{Tags: map[string]string{}}
-			var derived *placement.Derivation
-			if pr != nil {
-				if cmd.Flags().Changed("queue") || cmd.Flags().Changed("groups") {
-					return usageErr("--pod gives the queue, user, groups and tags: leave out --queue and --groups")
-				}
-				if !pr.Reaches() {
-					return writeVerdict(s, gateVerdict(pr.Gate, "placed"), output, quiet)
-				}
-				app, derived = pr.App, &pr.Derivation
-				if len(args) == 1 {
-					app.Partition = args[0]
-				}
-			} else {
-				app.Partition, app.User, app.Queue = args[0], args[1], queue
-				app.Groups = parseList(groups)
-				if tags != nil {
-					app.Tags = tags
-				}
+			if pr != nil && (cmd.Flags().Changed("queue") || cmd.Flags().Changed("groups")) {
+				return usageErr("--pod gives the queue, user, groups and tags: leave out --queue and --groups")
 			}
+			if pr != nil && !pr.Reaches() {
+				return writeVerdict(s, gateVerdict(pr.Gate, "placed"), output, quiet)
+			}
+			app, derived := placeApp(args, pr, tags, queue, groups)
 			if forced {
 				app.Tags["application.create.force"] = "true"
 			}
@@ -140,3 +116,37 @@ const placeExample = `  aclint place -f queues.yaml default alice --groups dev -
   aclint place -f queues.yaml default bob --queue root.prod.etl -o json
   aclint place -f queues.yaml --pod pod.yaml --namespace ns.yaml --submitter alice
   aclint place -f queues.yaml --pod job.yaml --without-admission-controller`
+
+// placeArgs checks place's words: PARTITION USER, or with --pod at most
+// PARTITION.
+func placeArgs(req *requestFlags) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if req.pod != "" {
+			if len(args) > 1 {
+				return usageErr("with --pod, place takes at most PARTITION, got %d arguments", len(args))
+			}
+			return nil
+		}
+		if len(args) != 2 {
+			return usageErr("place needs PARTITION USER (or --pod POD.yaml), got %d argument(s)\nrun 'aclint place --help' for usage", len(args))
+		}
+		return nil
+	}
+}
+
+// placeApp is the application place asks about: the pod's as the
+// admission controller derives it, or the words and flags.
+func placeApp(args []string, pr *placement.PodRequest, tags map[string]string, queue, groups string) (placement.App, *placement.Derivation) {
+	if pr != nil {
+		app := pr.App
+		if len(args) == 1 {
+			app.Partition = args[0]
+		}
+		return app, &pr.Derivation
+	}
+	app := placement.App{Tags: map[string]string{}, Partition: args[0], User: args[1], Queue: queue, Groups: parseList(groups)}
+	if tags != nil {
+		app.Tags = tags
+	}
+	return app, nil
+}

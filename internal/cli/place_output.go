@@ -12,14 +12,7 @@ import (
 
 func writePlaceText(w io.Writer, app placement.App, r *placement.Result, d *placement.Derivation, lim *limits.Answer) error {
 	var b strings.Builder
-	switch {
-	case r.Crash != "":
-		b.WriteString("crash\n")
-	case r.Placed:
-		b.WriteString("placed\n")
-	default:
-		b.WriteString("rejected\n")
-	}
+	b.WriteString(placeWord(r) + "\n")
 	q := app.Queue
 	if q == "" {
 		q = "(none)"
@@ -146,4 +139,15 @@ func placeJSON(app placement.App, r *placement.Result, lim *limits.Answer) any {
 		out.DecidedBy = &jsonGrant{g.Queue, g.ACL, g.Kind, g.Entry, g.Pos.File, g.Pos.Line, g.Pos.Col}
 	}
 	return out
+}
+
+// placeWord is place's verdict: placed, rejected, or crash.
+func placeWord(r *placement.Result) string {
+	switch {
+	case r.Crash != "":
+		return "crash"
+	case r.Placed:
+		return "placed"
+	}
+	return "rejected"
 }

@@ -45,9 +45,6 @@ func newWhoCanCmd(s *streams) *cobra.Command {
 			if err != nil {
 				return usageErr("invalid --action: %w", err)
 			}
-			if err := checkOutput(output, "text", "json", "csv"); err != nil {
-				return err
-			}
 			l, err := load(s, files, key, nil)
 			if err != nil {
 				return err
@@ -66,15 +63,9 @@ func newWhoCanCmd(s *streams) *cobra.Command {
 			}
 			var sub *acl.Subject
 			if pr != nil {
-				part, err := l.Policy.FindPartition(args[0])
-				if err != nil {
-					return usageErr("%w", err)
+				if sub, err = podSubject(l.Policy, args[0], q); err != nil {
+					return err
 				}
-				rs, err := l.Policy.ResolveSubject(part, q)
-				if err != nil {
-					return usageErr("%w", err)
-				}
-				sub = &rs
 			}
 			r, err := l.Policy.WhoCanFor(args[0], args[1], act, sub, q.Tags)
 			if err != nil {
@@ -168,3 +159,17 @@ Exit codes: 0 answered, 2 error (a config YuniKorn rejects, unknown partition or
 // whoCanExample are newWhoCanCmd's examples.
 const whoCanExample = `  aclint who-can -f queues.yaml default root.prod.etl
   aclint who-can default root.prod --action admin -o csv`
+
+// podSubject is the subject of a pod's request in a partition, as the
+// partition's resolver sees it.
+func podSubject(p *acl.Policy, partition string, q acl.Query) (*acl.Subject, error) {
+	part, err := p.FindPartition(partition)
+	if err != nil {
+		return nil, usageErr("%w", err)
+	}
+	rs, err := p.ResolveSubject(part, q)
+	if err != nil {
+		return nil, usageErr("%w", err)
+	}
+	return &rs, nil
+}
