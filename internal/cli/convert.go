@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/aclint/aclint/internal/convert"
+	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/safewrite"
 )
 
@@ -37,24 +38,18 @@ func newConvertYarnCmd(s *streams) *cobra.Command {
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			setup, err := loadYarn(s, args)
+			q, err := s.question(args)
 			if err != nil {
 				return err
 			}
-			switch aclEnable {
-			case "":
-			case "true", "false":
-				if setup.FS {
-					return usageErr("--acl-enable is for the Capacity Scheduler: the Fair Scheduler checks its ACLs whatever yarn.acl.enable says")
-				}
-				if setup.Known && setup.ACLEnableFrom != nil {
-					return usageErr("--acl-enable: yarn.acl.enable is already set in %s", setup.ACLEnableFrom.File)
-				}
-				setup.ACLEnable, setup.Known = aclEnable == "true", true
-			default:
-				return usageErr("invalid --acl-enable %q: use true or false", aclEnable)
+			if q == nil {
+				return usageErr("convert yarn reads Hadoop YARN files: capacity-scheduler.xml (or an allocation file) and yarn-site.xml; %s is not one", strings.Join(args, ", "))
 			}
-			res, err := convert.FromYARN(setup)
+			m, err := q.load(engine.Options{MaxSize: s.maxInput})
+			if err != nil {
+				return err
+			}
+			res, err := convert.FromModel(m, aclEnable)
 			if err != nil {
 				return usageErr("%w", err)
 			}

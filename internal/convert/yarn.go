@@ -80,6 +80,36 @@ func (d Difference) String() string {
 // chosen so that no real ACL names them.
 const probeUser, probeGroup = "aclint-probe-user", "aclint-probe-group"
 
+// FromModel converts what YARN's audit.Loader loaded (the command line
+// reads the files as every question does, and hands the model over
+// unread); aclEnable is --acl-enable: "true" or "false" for a Capacity
+// Scheduler whose files do not say yarn.acl.enable, "" when not given.
+func FromModel(m any, aclEnable string) (*Result, error) {
+	s, ok := m.(*yarn.Setup)
+	if !ok {
+		return nil, fmt.Errorf("convert yarn reads Hadoop YARN files: capacity-scheduler.xml (or an allocation file) and yarn-site.xml")
+	}
+	switch aclEnable {
+	case "":
+	case "true", "false":
+		if s.FS {
+			return nil, &OptionError{"--acl-enable is for the Capacity Scheduler: the Fair Scheduler checks its ACLs whatever yarn.acl.enable says"}
+		}
+		if s.Known && s.ACLEnableFrom != nil {
+			return nil, &OptionError{fmt.Sprintf("--acl-enable: yarn.acl.enable is already set in %s", s.ACLEnableFrom.File)}
+		}
+		s.ACLEnable, s.Known = aclEnable == "true", true
+	default:
+		return nil, &OptionError{fmt.Sprintf("invalid --acl-enable %q: use true or false", aclEnable)}
+	}
+	return FromYARN(s)
+}
+
+// OptionError is a flag that does not fit the files.
+type OptionError struct{ msg string }
+
+func (e *OptionError) Error() string { return e.msg }
+
 // FromYARN converts a YARN setup (Capacity or Fair Scheduler) into a
 // YuniKorn config of one partition, default, with the queue tree and every
 // queue's submit and admin ACL as YARN reads them: root's defaults written
