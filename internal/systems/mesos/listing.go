@@ -62,19 +62,77 @@ func (a *ACLs) objects(k *Kind) []string {
 	return append(out, otherObject)
 }
 
-// ask is Authorize for one principal (nil: unauthenticated) on one row's
-// object; objs are the kind's rows, which the object standing for any
-// other must not be.
-func (a *ACLs) ask(k *Kind, p *string, object string, objs []string) (*Decision, error) {
-	req := Request{Kind: k, Principal: p}
-	switch object {
-	case "ANY":
-	case otherObject:
-		req.Objects = []string{unnamed(objs)}
-	default:
-		req.Objects = []string{object}
+// lister answers the many requests of a listing as Authorize does, with
+// each kind's rules built once and no explanation of the entries passed
+// over: a listing asks thousands of times what check asks once, and
+// TestListingsAreAuthorize holds every answer to Authorize's.
+type lister struct {
+	a     *ACLs
+	rules map[*Kind][]*Rule
+}
+
+func (a *ACLs) lister() *lister { return &lister{a: a, rules: map[*Kind][]*Rule{}} }
+
+func (l *lister) kindRules(k *Kind) []*Rule {
+	rs, ok := l.rules[k]
+	if !ok {
+		rs = l.a.Rules(k)
+		l.rules[k] = rs
 	}
-	return a.Authorize(req)
+	return rs
+}
+
+// ask is Authorize for one principal (nil: unauthenticated) on one row's
+// object, without a command: objs are the kind's rows, which the object
+// standing for any other must not be.
+func (l *lister) ask(k *Kind, p *string, object string, objs []string) *Decision {
+	subject := &Entity{Type: ANY}
+	if p != nil {
+		subject = &Entity{Type: SOME, Values: []string{*p}}
+	}
+	var obj *string
+	switch {
+	case k.ImplicitObject():
+	case object == otherObject:
+		o := unnamed(objs)
+		obj = &o
+	default:
+		obj = &object
+	}
+	d := &Decision{}
+	c := l.a.decide(k, l.kindRules(k), subject, obj)
+	d.Checks, d.Allowed = []Check{c}, c.Allowed
+	if parent := NestedParent(k.Key); parent != "" {
+		// as Authorize: the parent list for the executor's user (ANY), first
+		pk := LookupKind(parent)
+		pc := l.a.decide(pk, l.kindRules(pk), subject, nil)
+		d.Checks = append([]Check{pc}, d.Checks...)
+		d.Allowed = d.Allowed && pc.Allowed
+	}
+	return d
+}
+
+// maxSteps bounds the work of one matrix or diff: a step is one entry
+// compared with one request, and a listing asks each (object, principal)
+// pair down its kind's list. An --acls file of thousands of entries per
+// kind and thousands of principals is billions of steps, minutes of CPU:
+// aclint says so rather than run that long.
+const maxSteps = 500_000_000
+
+// tooLarge is the error for a listing past maxSteps, or nil.
+func (l *lister) tooLarge(what, file string, kinds []*Kind, subjects int, objects func(*Kind) []string) error {
+	steps := 0.0
+	for _, k := range kinds {
+		n := len(l.kindRules(k)) + 1
+		if p := NestedParent(k.Key); p != "" {
+			n += len(l.kindRules(LookupKind(p)))
+		}
+		steps += float64(len(objects(k))) * float64(subjects) * float64(n)
+	}
+	if steps <= maxSteps {
+		return nil
+	}
+	return fmt.Errorf("%s's %s would compare about %.0e entries with requests, past the %.0e aclint takes for one answer: ask aclint access PRINCIPAL for one principal's rows, or aclint who-can ACTION OBJECT for one object", file, what, steps, float64(maxSteps))
 }
 
 func noListing(scope audit.Scope) error {
@@ -107,6 +165,7 @@ func (Sys) Access(m audit.Model, q audit.Question, scope audit.Scope, out audit.
 		kind, name = "principal", q.Words[0]
 	}
 	kinds, note := a.listed()
+	l := a.lister()
 	h := audit.AccessHead{System: System, Subject: q.Words[0], Actions: []string{"allowed"},
 		SectionWord: "acl kind", ObjectWord: "object", RuleWord: "rule"}
 	if note != "" {
@@ -121,10 +180,7 @@ func (Sys) Access(m audit.Model, q audit.Question, scope audit.Scope, out audit.
 		}
 		objs := a.objects(k)
 		for _, o := range objs {
-			d, err := a.ask(k, p, o, objs)
-			if err != nil {
-				return err
-			}
+			d := l.ask(k, p, o, objs)
 			c := audit.Cell{}
 			if d.Allowed {
 				g := a.grant(d, kind, name)
@@ -171,6 +227,10 @@ func (Sys) Matrix(m audit.Model, q audit.MatrixQuestion, out audit.MatrixWriter)
 		names = append(names, "principal:"+p)
 	}
 	kinds, note := a.listed()
+	l := a.lister()
+	if err := l.tooLarge("matrix", a.Doc.File, kinds, len(names), a.objects); err != nil {
+		return err
+	}
 	h := audit.MatrixHead{System: System, Subjects: names, SectionWord: "acl kind", ObjectWord: "object", Joiner: " ",
 		Legend: `"allow" or "-"; everyone is a principal no list names, anonymous a request without one`}
 	if note != "" {
@@ -193,10 +253,7 @@ func (Sys) Matrix(m audit.Model, q audit.MatrixQuestion, out audit.MatrixWriter)
 				default:
 					p = &principals[i-2]
 				}
-				d, err := a.ask(k, p, o, objs)
-				if err != nil {
-					return err
-				}
+				d := l.ask(k, p, o, objs)
 				row.Cells[i] = audit.NoAccess
 				if d.Allowed {
 					row.Cells[i] = "allow"
@@ -233,6 +290,17 @@ func (Sys) Diff(old, new audit.Model, _ audit.DiffSides) (*audit.Diff, error) {
 	// Mesos files are small: the changes are found here, where an error
 	// can still stop the answer, and handed out again on each walk
 	var changes []audit.Change
+	ol, nl := o.lister(), n.lister()
+	both := func(k *Kind) []string { return union(o.objects(k), n.objects(k)) }
+	subjects := map[string]bool{}
+	for _, k := range kinds {
+		for _, p := range append(o.principals(k), n.principals(k)...) {
+			subjects[p] = true
+		}
+	}
+	if err := nl.tooLarge("diff", n.Doc.File, kinds, 2*(len(subjects)+2), both); err != nil {
+		return nil, err
+	}
 	for _, k := range kinds {
 		{
 			objs := union(o.objects(k), n.objects(k))
@@ -251,14 +319,8 @@ func (Sys) Diff(old, new audit.Model, _ audit.DiffSides) (*audit.Diff, error) {
 					default:
 						p = &subjects[i]
 					}
-					od, err := o.ask(k, p, ob, objs)
-					if err != nil {
-						return nil, err
-					}
-					nd, err := n.ask(k, p, ob, objs)
-					if err != nil {
-						return nil, err
-					}
+					od := ol.ask(k, p, ob, objs)
+					nd := nl.ask(k, p, ob, objs)
 					if od.Allowed == nd.Allowed {
 						continue
 					}

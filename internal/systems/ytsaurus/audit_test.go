@@ -218,3 +218,36 @@ func TestDiffIsCheck(t *testing.T) {
 		t.Fatalf("only %d changes compared", changes)
 	}
 }
+
+// TestListingsAreBounded: a matrix or diff that would ask check-permission
+// tens of millions of times says so and stops; access, linear in the
+// nodes, answers.
+func TestListingsAreBounded(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString("users:\n")
+	for i := 0; i < 1500; i++ {
+		fmt.Fprintf(&b, "  u%d: {}\n", i)
+	}
+	b.WriteString("nodes:\n")
+	for i := 0; i < 1500; i++ {
+		fmt.Fprintf(&b, "  \"//n%d\":\n    acl:\n      - {action: allow, subjects: [u%d], permissions: [read]}\n", i, i)
+	}
+	m, err := Sys{}.Load([]*engine.Input{{Path: "big.yaml", Data: []byte(b.String())}}, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ac := &accessRecorder{}
+	if err := (Sys{}).Access(m, audit.Question{Words: []string{"u7"}}, audit.Scope{}, ac); err != nil || !ac.allowed["//n7 read"] || ac.allowed["//n8 read"] {
+		t.Fatalf("access: %v", err)
+	}
+	if err := (Sys{}).Matrix(m, audit.MatrixQuestion{}, &matrixRecorder{}); err == nil || !strings.Contains(err.Error(), "--under PATH") {
+		t.Fatalf("matrix of 2.25 million cells: %v", err)
+	}
+	if err := (Sys{}).Matrix(m, audit.MatrixQuestion{Scope: audit.Scope{Under: "//n7"}}, &matrixRecorder{}); err != nil {
+		t.Fatalf("matrix under one node: %v", err)
+	}
+	if _, err := (Sys{}).Diff(m, m, audit.DiffSides{}); err == nil || !strings.Contains(err.Error(), "past the") {
+		t.Fatalf("diff: %v", err)
+	}
+}

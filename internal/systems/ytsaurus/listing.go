@@ -17,6 +17,19 @@ import (
 // full_read are asked one at a time with check).
 var listedPermissions = []Permission{Read, Write, Use, Administer, Create, Remove, Mount, Manage}
 
+// maxChecks bounds the check-permission answers one matrix or diff asks
+// for: each walks the node's ancestors and their ACEs, and a tree of
+// thousands of nodes and users is tens of millions of them, minutes of
+// CPU: aclint says so rather than run that long.
+const maxChecks = 2_000_000
+
+func tooManyChecks(what, file string, checks int, hint string) error {
+	if checks <= maxChecks {
+		return nil
+	}
+	return fmt.Errorf("%s's %s would ask check-permission %d times, past the %d aclint asks for one answer: %s", file, what, checks, maxChecks, hint)
+}
+
 // inScope are the listed nodes under --under, in document order.
 func (t *Tree) inScope(scope audit.Scope) ([]*Node, error) {
 	if scope.Partition != "" {
@@ -130,6 +143,9 @@ func (Sys) Matrix(m audit.Model, q audit.MatrixQuestion, out audit.MatrixWriter)
 			return audit.Usagef("--subjects %s: YTsaurus answers for the users the document defines (user:NAME or NAME)", x.Name)
 		}
 	}
+	if err := tooManyChecks("matrix", t.Doc.File, len(nodes)*len(users), "narrow it with --under PATH, or ask aclint access USER for one user"); err != nil {
+		return err
+	}
 	names := make([]string, len(users))
 	for i, u := range users {
 		names[i] = "user:" + u.Name
@@ -201,6 +217,9 @@ func (Sys) Diff(old, new audit.Model, _ audit.DiffSides) (*audit.Diff, error) {
 	}
 	if len(only) > 0 {
 		d.Notes = append(d.Notes, "defined in one tree only, so not compared: "+strings.Join(only, ", "))
+	}
+	if err := tooManyChecks("diff", n.Doc.File, 2*len(paths)*len(users)*len(listedPermissions), "compare aclint access USER on each tree for the users the change is about"); err != nil {
+		return nil, err
 	}
 	var changes []audit.Change
 	for _, path := range paths {
