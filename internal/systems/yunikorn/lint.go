@@ -192,6 +192,7 @@ type aclSite struct {
 	part  *config.Partition
 	queue *config.Queue
 	admin bool
+	value *acl.Value // parsed once, read by every rule over the ACLs
 }
 
 func newACLCache(cfg *config.Config) *aclCache {
@@ -201,11 +202,15 @@ func newACLCache(cfg *config.Config) *aclCache {
 			if q.Synthetic {
 				return
 			}
+			if !q.SubmitACL.Set() && !q.AdminACL.Set() {
+				return
+			}
+			submit, admin := c.policy.ACLs(q)
 			if q.SubmitACL.Set() {
-				c.sites = append(c.sites, aclSite{part, q, false})
+				c.sites = append(c.sites, aclSite{part, q, false, submit})
 			}
 			if q.AdminACL.Set() {
-				c.sites = append(c.sites, aclSite{part, q, true})
+				c.sites = append(c.sites, aclSite{part, q, true, admin})
 			}
 		})
 	}
@@ -256,13 +261,13 @@ func run(cfg *config.Config, rules []*engine.Rule) []Finding {
 
 // aclFields calls fn for every ACL written in the config.
 func (p *pass) aclFields(fn func(part *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value)) {
-	for _, site := range p.acls.sites {
+	for i := range p.acls.sites {
+		site := &p.acls.sites[i]
 		q := site.queue
-		submit, admin := p.acls.get(q)
 		if site.admin {
-			fn(site.part, q, acl.AdminField, q.AdminACL, admin)
+			fn(site.part, q, acl.AdminField, q.AdminACL, site.value)
 		} else {
-			fn(site.part, q, acl.SubmitField, q.SubmitACL, submit)
+			fn(site.part, q, acl.SubmitField, q.SubmitACL, site.value)
 		}
 	}
 }
