@@ -127,3 +127,13 @@ func BenchmarkRulesTree(b *testing.B) {
 		Lint(cfg)
 	}
 }
+
+// BenchmarkDecodeTree builds the model of the tree shape from its parsed
+// document.
+func BenchmarkDecodeTree(b *testing.B) {
+	doc := config.Parse("queues.yaml", tree)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		config.Decode(doc)
+	}
+}
