@@ -186,7 +186,7 @@ func (c *accessCSVOut) Head(h audit.AccessHead) error {
 	}
 	head = append(head, csvWord(h.ObjectWord)+"_kind")
 	c.line = make([]string, len(head))
-	return c.cw.Write(head)
+	return c.cw.Write(printableFields(head))
 }
 
 // csvWord is a word of a CSV header: "object type" is object_type.
@@ -208,7 +208,7 @@ func (c *accessCSVOut) Row(r audit.AccessRow) error {
 		}
 	}
 	c.line[len(c.line)-1] = r.Kind
-	return c.cw.Write(c.line)
+	return c.cw.Write(printableFields(c.line))
 }
 
 func (c *accessCSVOut) end() error { c.cw.Flush(); return c.cw.Error() }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/aclint/aclint/internal/audit"
+	"github.com/aclint/aclint/internal/engine"
 )
 
 // detailJSON is a system's own part of an answer, as a JSON object.
@@ -85,7 +86,7 @@ func writeWhoCanCSV(w io.Writer, r *audit.WhoCan) error {
 		gs     []audit.Grant
 	}{{"allowed", r.Everyone}, {"allowed", r.Users}, {"allowed", r.Groups}, {"denied", r.Denied}} {
 		for _, g := range sec.gs {
-			cw.Write([]string{g.Kind, g.Name, g.Object, g.Rule, strconv.FormatBool(g.Inherited), g.Pos.File, strconv.Itoa(g.Pos.Line), strconv.Itoa(g.Pos.Col), sec.access})
+			cw.Write(printableFields([]string{g.Kind, g.Name, g.Object, g.Rule, strconv.FormatBool(g.Inherited), g.Pos.File, strconv.Itoa(g.Pos.Line), strconv.Itoa(g.Pos.Col), sec.access}))
 		}
 	}
 	cw.Flush()
@@ -96,9 +97,10 @@ func writeWhoCanCSV(w io.Writer, r *audit.WhoCan) error {
 // to be, who is let in, who is refused, what the system reads past, notes.
 func writeWhoCanText(w io.Writer, r *audit.WhoCan) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s:\n", r.Title)
+	pr := engine.Printable
+	fmt.Fprintf(&b, "%s:\n", pr(r.Title))
 	for _, p := range r.Preamble {
-		fmt.Fprintf(&b, "%s\n", p)
+		fmt.Fprintf(&b, "%s\n", pr(p))
 	}
 	lines := func(gs []audit.Grant) []holderLine {
 		out := make([]holderLine, len(gs))
@@ -107,12 +109,12 @@ func writeWhoCanText(w io.Writer, r *audit.WhoCan) error {
 			if g.Pos.File == "" {
 				where = ": " + g.Note
 			}
-			out[i] = holderLine{g.Name, g.Object, g.Rule, where, g.Inherited}
+			out[i] = holderLine{pr(g.Name), pr(g.Object), pr(g.Rule), pr(where), g.Inherited}
 		}
 		return out
 	}
 	if r.Instead != "" {
-		fmt.Fprintf(&b, "%s\n", r.Instead)
+		fmt.Fprintf(&b, "%s\n", pr(r.Instead))
 	} else {
 		writeHolders(&b, r, lines(r.Everyone), lines(r.Users), lines(r.Groups))
 	}
@@ -123,7 +125,7 @@ func writeWhoCanText(w io.Writer, r *audit.WhoCan) error {
 	if len(r.Dropped) > 0 {
 		fmt.Fprintf(&b, "dropped by %s:\n", r.By)
 		for _, d := range r.Dropped {
-			fmt.Fprintf(&b, "  %s %q in %s %s at %s: %s\n", d.Kind, d.Name, d.Object, d.Rule, d.Pos, d.Reason)
+			fmt.Fprintf(&b, "  %s %q in %s %s at %s: %s\n", d.Kind, d.Name, pr(d.Object), pr(d.Rule), pr(d.Pos.String()), pr(d.Reason))
 		}
 	}
 	writeNotes(&b, r.Notes)
@@ -172,4 +174,14 @@ func writeCheckText(w io.Writer, v *audit.Verdict) error {
 	writeNotes(&b, v.Notes)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// printableFields makes every field of a CSV record printable: a name that
+// holds a line break or an escape sequence must not start a line of a CI
+// log (a GitHub workflow command) or drive a terminal.
+func printableFields(rec []string) []string {
+	for i, f := range rec {
+		rec[i] = engine.Printable(f)
+	}
+	return rec
 }

@@ -123,7 +123,7 @@ func writeSystemDiffText(w io.Writer, d *audit.Diff, g *audit.Grouped, flat bool
 		for _, gained := range []bool{true, false} {
 			for _, c := range g.Causes {
 				if c.Gained == gained {
-					bw.WriteString(causeText(c, describeGrant(c.Via), objectNames(c.Objects), d.ObjectWord))
+					bw.WriteString(causeText(printableCause(c), engine.Printable(describeGrant(c.Via)), printableAll(objectNames(c.Objects)), d.ObjectWord))
 				}
 			}
 		}
@@ -222,4 +222,19 @@ func diffQuestions(s *streams, args []string) (*asked, *asked, error) {
 		return nil, nil, nil
 	}
 	return old, new, nil
+}
+
+// printableCause is a cause whose subjects are printable, for text.
+func printableCause(c *audit.Cause) *audit.Cause {
+	p := *c
+	p.Subjects = printableAll(c.Subjects)
+	return &p
+}
+
+func printableAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = engine.Printable(s)
+	}
+	return out
 }

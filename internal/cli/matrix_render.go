@@ -209,14 +209,14 @@ type collect = matrixCollect
 
 func (o *matrixCSVOut) Head(h audit.MatrixHead) error {
 	o.collect.head = h
-	return o.cw.Write(append([]string{csvWord(h.SectionWord), csvWord(h.ObjectWord)}, h.Subjects...))
+	return o.cw.Write(printableFields(append([]string{csvWord(h.SectionWord), csvWord(h.ObjectWord)}, h.Subjects...)))
 }
 
 func (o *matrixCSVOut) Row(r audit.MatrixRow) error {
 	if !o.keep(r) {
 		return nil
 	}
-	return o.cw.Write(append([]string{r.Section, r.Object}, r.Cells...))
+	return o.cw.Write(printableFields(append([]string{r.Section, r.Object}, r.Cells...)))
 }
 
 // matrixJSONOut streams matrix's one JSON shape (docs/audits.md).
