@@ -174,3 +174,13 @@ func (g *Grouped) Merge() {
 	}
 	g.Causes = out
 }
+
+// Replay is a Diff's Changes over changes already found, for a system
+// whose inputs are small enough to hold them.
+func Replay(changes []Change) func(emit func(Change)) {
+	return func(emit func(Change)) {
+		for _, c := range changes {
+			emit(c)
+		}
+	}
+}

@@ -228,7 +228,25 @@ func (a *ACLs) Authorize(req Request) (*Decision, error) {
 
 // check is one pass of the local authorizer over a list: the first rule
 // whose subject and object both match decides; none matching is permissive.
+// Each rule passed over is consulted with the reason it did not apply.
 func (a *ACLs) check(k *Kind, rules []*Rule, subject *Entity, object *string) Check {
+	var consulted []Skipped
+	c := a.pass(k, rules, subject, object, func(r *Rule, why string) { consulted = append(consulted, Skipped{r, why}) })
+	c.Consulted = consulted
+	return c
+}
+
+// decide is check without the reasons of the rules passed over: the same
+// first match and the same answer, for the listings, which ask far more
+// often than they explain.
+func (a *ACLs) decide(k *Kind, rules []*Rule, subject *Entity, object *string) Check {
+	return a.pass(k, rules, subject, object, nil)
+}
+
+// pass is the walk down a list that check and decide share; skipped, when
+// not nil, is told of each rule passed over and why (the reason is built
+// only then: decide asks millions of times).
+func (a *ACLs) pass(k *Kind, rules []*Rule, subject *Entity, object *string, skipped func(r *Rule, why string)) Check {
 	c := Check{Kind: k, Object: object}
 	req := &Entity{Type: ANY}
 	if object != nil {
@@ -239,53 +257,34 @@ func (a *ACLs) check(k *Kind, rules []*Rule, subject *Entity, object *string) Ch
 			// A recursive rule applies only to a role nested under it; its
 			// object side then matches and allows whatever its type.
 			if object == nil || !strings.HasPrefix(*object, strings.TrimSuffix(r.Recursive, "%")) {
-				why := fmt.Sprintf("%s covers only roles under %s", quote(r.Recursive), quote(strings.TrimSuffix(r.Recursive, "%")))
-				if object == nil {
-					why += ", and the request names no role"
+				if skipped != nil {
+					why := fmt.Sprintf("%s covers only roles under %s", quote(r.Recursive), quote(strings.TrimSuffix(r.Recursive, "%")))
+					if object == nil {
+						why += ", and the request names no role"
+					}
+					skipped(r, why)
 				}
-				c.Consulted = append(c.Consulted, Skipped{r, why})
 				continue
 			}
 			if !matches(subject, r.Subject) {
-				c.Consulted = append(c.Consulted, Skipped{r, a.noMatch(Subject, subject, r.Subject)})
+				if skipped != nil {
+					skipped(r, a.noMatch(Subject, subject, r.Subject))
+				}
 				continue
 			}
 			c.By, c.Allowed = r, allows(subject, r.Subject)
 			return c
 		}
 		if !matches(subject, r.Subject) {
-			c.Consulted = append(c.Consulted, Skipped{r, a.noMatch(Subject, subject, r.Subject)})
+			if skipped != nil {
+				skipped(r, a.noMatch(Subject, subject, r.Subject))
+			}
 			continue
 		}
 		if !matches(req, r.Object) {
-			c.Consulted = append(c.Consulted, Skipped{r, a.noMatch(k.Object, req, r.Object)})
-			continue
-		}
-		c.By, c.Allowed = r, allows(subject, r.Subject) && allows(req, r.Object)
-		return c
-	}
-	c.Allowed = a.Permissive
-	return c
-}
-
-// decide is check without the reasons of the entries passed over: the
-// same first match and the same answer, for the listings, which ask far
-// more often than they explain.
-func (a *ACLs) decide(k *Kind, rules []*Rule, subject *Entity, object *string) Check {
-	c := Check{Kind: k, Object: object}
-	req := &Entity{Type: ANY}
-	if object != nil {
-		req = &Entity{Type: SOME, Values: []string{*object}}
-	}
-	for _, r := range rules {
-		if r.Recursive != "" {
-			if object == nil || !strings.HasPrefix(*object, strings.TrimSuffix(r.Recursive, "%")) || !matches(subject, r.Subject) {
-				continue
+			if skipped != nil {
+				skipped(r, a.noMatch(k.Object, req, r.Object))
 			}
-			c.By, c.Allowed = r, allows(subject, r.Subject)
-			return c
-		}
-		if !matches(subject, r.Subject) || !matches(req, r.Object) {
 			continue
 		}
 		c.By, c.Allowed = r, allows(subject, r.Subject) && allows(req, r.Object)

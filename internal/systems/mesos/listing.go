@@ -343,11 +343,7 @@ func (Sys) Diff(old, new audit.Model, _ audit.DiffSides) (*audit.Diff, error) {
 			}
 		}
 	}
-	d.Changes = func(emit func(audit.Change)) {
-		for _, c := range changes {
-			emit(c)
-		}
-	}
+	d.Changes = audit.Replay(changes)
 	return d, nil
 }
 
