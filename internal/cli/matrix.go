@@ -171,7 +171,7 @@ type matrixRows = func(emit func(part, queue string, cells []acl.Cell) error) er
 // writeMatrixCSV writes the matrix as CSV, row by row.
 func writeMatrixCSV(w *bufio.Writer, rows matrixRows, names []string) (err error) {
 	cw := csv.NewWriter(w)
-	cw.Write(append([]string{"partition", "queue"}, names...))
+	cw.Write(printableFields(append([]string{"partition", "queue"}, names...)))
 	cw.Flush()
 	// the names go through encoding/csv for its quoting; the
 	// cells are fixed words that never need it and are written

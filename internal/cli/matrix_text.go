@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"github.com/aclint/aclint/internal/audit"
+	"github.com/aclint/aclint/internal/engine"
 	"os"
 	"strconv"
 	"strings"
@@ -94,7 +95,7 @@ func writeMatrixList(w *bufio.Writer, rows func(func(part, queue string, cells [
 			}
 			what = strings.Join(parts, "; ")
 		}
-		_, err := fmt.Fprintf(w, "%s  %s\n", path, what)
+		_, err := fmt.Fprintf(w, "%s  %s\n", engine.Printable(path), engine.Printable(what))
 		return err
 	})
 }
