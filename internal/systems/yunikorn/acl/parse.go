@@ -155,7 +155,11 @@ type Value struct {
 }
 
 // Parse reads an ACL string the way both YuniKorn parsers do.
-func Parse(raw string) Value {
+func Parse(raw string) Value { return parse(raw, nil) }
+
+// parse is Parse with the room for the entries from entries (nil: a slice
+// of their own): a config's index parses thousands of ACLs into one chunk.
+func parse(raw string, entries func(n int) []Entry) Value {
 	v := Value{Raw: raw}
 
 	// Validator: checkACL in configvalidator.go.
@@ -184,7 +188,11 @@ func Parse(raw string) Value {
 	}
 	// one allocation for every entry: at most a name per comma, plus one
 	// per list
-	v.Entries = make([]Entry, 0, strings.Count(raw, ",")+2)
+	if n := strings.Count(raw, ",") + 2; entries != nil {
+		v.Entries = entries(n)
+	} else {
+		v.Entries = make([]Entry, 0, n)
+	}
 	if trimmed == "*" {
 		v.Everyone, v.Wildcard, v.WildcardAt = true, WholeValue, strings.Index(raw, "*")
 	}
