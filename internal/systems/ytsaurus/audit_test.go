@@ -251,3 +251,38 @@ func TestListingsAreBounded(t *testing.T) {
 		t.Fatalf("diff: %v", err)
 	}
 }
+
+// TestDiffNewUsers: a user only NEW defines has no access in OLD, where
+// YTsaurus does not know them, so what NEW lets them do is a gain; a user
+// only OLD defined loses what they had.
+func TestDiffNewUsers(t *testing.T) {
+	t.Parallel()
+	load := func(users string) audit.Model {
+		doc := "users:\n" + users + "nodes:\n  \"//home\":\n    acl:\n      - {action: allow, subjects: [users], permissions: [write]}\n"
+		m, err := Sys{}.Load([]*engine.Input{{Path: "t.yaml", Data: []byte(doc)}}, engine.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	old, new := load("  alice: {}\n  carol: {}\n"), load("  alice: {}\n  bob: {}\n")
+	d, err := Sys{}.Diff(old, new, audit.DiffSides{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	d.Changes(func(c audit.Change) {
+		if c.Object == "//home" && c.Action == "write" {
+			got[c.Subject] = c.Gained
+		}
+	})
+	if g, ok := got["user:bob"]; !ok || !g {
+		t.Errorf("bob, new in NEW with write on //home: %v", got)
+	}
+	if g, ok := got["user:carol"]; !ok || g {
+		t.Errorf("carol, gone from NEW, had write on //home: %v", got)
+	}
+	if _, ok := got["user:alice"]; ok {
+		t.Errorf("alice's access did not change: %v", got)
+	}
+}

@@ -198,45 +198,64 @@ func (Sys) Diff(old, new audit.Model, _ audit.DiffSides) (*audit.Diff, error) {
 			d.Added = append(d.Added, audit.Object{Name: x.Path})
 		}
 	}
-	var users []string
-	var only []string
+	// every user either tree defines, and guest: a user one tree does not
+	// define does not exist there, so has no access there, and all it
+	// has in the other is gained or lost
+	type who struct {
+		name     string
+		old, new bool
+	}
+	var users []who
 	for _, s := range n.Dir.Subjects() {
-		if s.Group || s.Builtin && s.Name != Guest {
-			continue
-		}
-		if u := o.Dir.User(s.Name); u != nil {
-			users = append(users, s.Name)
-		} else {
-			only = append(only, s.Name)
+		if !s.Group && (!s.Builtin || s.Name == Guest) {
+			users = append(users, who{s.Name, o.Dir.User(s.Name) != nil, true})
 		}
 	}
+	var gone []string
 	for _, s := range o.Dir.Subjects() {
 		if !s.Group && !s.Builtin && n.Dir.User(s.Name) == nil {
-			only = append(only, s.Name)
+			users = append(users, who{s.Name, true, false})
+			gone = append(gone, s.Name)
 		}
 	}
-	if len(only) > 0 {
-		d.Notes = append(d.Notes, "defined in one tree only, so not compared: "+strings.Join(only, ", "))
+	var added []string
+	for _, u := range users {
+		if !u.old {
+			added = append(added, u.name)
+		}
+	}
+	if len(added) > 0 {
+		d.Notes = append(d.Notes, "defined in NEW only, so every access they have there is a gain: "+strings.Join(added, ", "))
+	}
+	if len(gone) > 0 {
+		d.Notes = append(d.Notes, "defined in OLD only, so every access they had there is a loss: "+strings.Join(gone, ", "))
 	}
 	if err := tooManyChecks("diff", n.Doc.File, 2*len(paths)*len(users)*len(listedPermissions), "compare aclint access USER on each tree for the users the change is about"); err != nil {
 		return nil, err
 	}
+	ask := func(t *Tree, defined bool, u string, p Permission, path string) (*Response, error) {
+		if !defined {
+			return nil, nil
+		}
+		return t.Check(Request{User: u, Permission: p, Path: path})
+	}
+	allowed := func(r *Response) bool { return r != nil && r.Action == Allow }
 	var changes []audit.Change
 	for _, path := range paths {
 		for _, u := range users {
 			for _, p := range listedPermissions {
-				or, err := o.Check(Request{User: u, Permission: p, Path: path})
+				or, err := ask(o, u.old, u.name, p, path)
 				if err != nil {
 					return nil, err
 				}
-				nr, err := n.Check(Request{User: u, Permission: p, Path: path})
+				nr, err := ask(n, u.new, u.name, p, path)
 				if err != nil {
 					return nil, err
 				}
-				if (or.Action == Allow) == (nr.Action == Allow) {
+				if allowed(or) == allowed(nr) {
 					continue
 				}
-				c := audit.Change{Object: path, Subject: "user:" + u, Action: p.String(), Gained: nr.Action == Allow}
+				c := audit.Change{Object: path, Subject: "user:" + u.name, Action: p.String(), Gained: allowed(nr)}
 				var g audit.Grant
 				if c.Gained {
 					g = n.grant(nr, nr.User, path)
