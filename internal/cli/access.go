@@ -4,7 +4,9 @@ import (
 	"strings"
 
 	"bufio"
+
 	"github.com/aclint/aclint/internal/audit"
+	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/engine"
 
 	"github.com/spf13/cobra"
@@ -27,19 +29,19 @@ func newAccessCmd(s *streams) *cobra.Command {
 		Example: accessExample,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 && (req.pod == "" || len(args) != 0) {
-				return usageErr("access needs USER (USER may be left out with --pod), got %d argument(s)\nrun 'aclint access --help' for usage", len(args))
+				return clikit.Usage("access needs USER (USER may be left out with --pod), got %d argument(s)\nrun 'aclint access --help' for usage", len(args))
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkOutput(a.output, "text", "json", "csv"); err != nil {
+			if err := clikit.CheckOutput(a.output, "text", "json", "csv"); err != nil {
 				return err
 			}
 			if q, err := s.question(a.files); err != nil {
 				return err
 			} else if q != nil {
 				if len(args) == 0 {
-					return usageErr("--pod is a Kubernetes pod, which %s never sees: give USER", q.sys.Name())
+					return clikit.Usage("--pod is a Kubernetes pod, which %s never sees: give USER", q.sys.Name())
 				}
 				return askAccess(s, cmd, q, a, args, groups)
 			}
@@ -58,7 +60,7 @@ func newAccessCmd(s *streams) *cobra.Command {
 				if format == "csv" {
 					format = "text"
 				}
-				return writeVerdict(s, gateVerdict(pr.Gate, "rows"), format, false)
+				return clikit.WriteVerdict(s.out, gateVerdict(pr.Gate, "rows"), format, false)
 			}
 			if pr != nil {
 				notes = append(notes, pr.Notes()...)
@@ -68,13 +70,13 @@ func newAccessCmd(s *streams) *cobra.Command {
 			r := newAccessRenderer(w, a.output)
 			f := &accessFilter{r: r, only: a.onlyAccess}
 			if err := r.Head(yunikorn.AccessHead(q.User)); err != nil {
-				return usageErr("writing output: %w", err)
+				return clikit.Usage("writing output: %w", err)
 			}
 			grants := yunikorn.Grants{}
 			begin := func(res acl.AccessResult) error { return f.Section(yunikorn.AccessSection(res, q.User, notes)) }
 			emit := func(row acl.AccessRow) error { return f.Row(grants.Row(row)) }
 			if err := l.Policy.Access(q, a.scope(), begin, emit); err != nil {
-				return usageErr("%w", err)
+				return clikit.Usage("%w", err)
 			}
 			return r.end()
 		},

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/aclint/aclint/internal/audit"
+	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/progress"
 )
@@ -29,7 +30,7 @@ func askAccess(s *streams, cmd *cobra.Command, q *asked, a auditFlags, words []s
 	}
 	qu := audit.Question{Words: words}
 	if cmd.Flags().Changed("groups") {
-		qu.Groups = parseList(groups)
+		qu.Groups = clikit.ParseList(groups)
 	}
 	w := bufio.NewWriter(s.out)
 	r := newAccessRenderer(w, a.output)
@@ -42,12 +43,12 @@ func askAccess(s *streams, cmd *cobra.Command, q *asked, a auditFlags, words []s
 	if err != nil {
 		var u *audit.UsageError
 		if errors.As(err, &u) {
-			return usageErr("%s: %w (access %s, e.g. access -f %s %s)", q.sys.Name(), err, acc.AccessUsage().Words, q.ins[0].Path, acc.AccessUsage().Example)
+			return clikit.Usage("%s: %w (access %s, e.g. access -f %s %s)", q.sys.Name(), err, acc.AccessUsage().Words, q.ins[0].Path, acc.AccessUsage().Example)
 		}
 		return answerErr(err)
 	}
 	if f.unknown {
-		return &exitError{code: ExitUsage, err: errors.New("the listing is not complete: an answer on the way is not known (marked ?)")}
+		return &clikit.ExitError{Code: ExitUsage, Err: errors.New("the listing is not complete: an answer on the way is not known (marked ?)")}
 	}
 	return nil
 }
@@ -56,7 +57,7 @@ func askAccess(s *streams, cmd *cobra.Command, q *asked, a auditFlags, words []s
 func newAccessRenderer(w *bufio.Writer, output string) accessRenderer {
 	switch output {
 	case "json":
-		return &accessJSONOut{js: &jsonStream{w: w}}
+		return &accessJSONOut{js: &clikit.Stream{W: w}}
 	case "csv":
 		return &accessCSVOut{cw: csv.NewWriter(w)}
 	}
@@ -215,50 +216,50 @@ func (c *accessCSVOut) end() error { c.cw.Flush(); return c.cw.Error() }
 
 // accessJSONOut streams access's one JSON shape (docs/audits.md).
 type accessJSONOut struct {
-	js        *jsonStream
+	js        *clikit.Stream
 	actions   []string
 	inSection bool
 }
 
 func (j *accessJSONOut) Head(h audit.AccessHead) error {
 	j.actions = h.Actions
-	j.js.open("sections", "system", h.System, "subject", h.Subject, "actions", h.Actions, "notes", nonNil(h.Notes))
-	return j.js.err
+	j.js.Open("sections", "system", h.System, "subject", h.Subject, "actions", h.Actions, "notes", clikit.NonNil(h.Notes))
+	return j.js.Err()
 }
 
 func (j *accessJSONOut) Section(s audit.AccessSection) error {
 	if j.inSection {
-		j.js.close()
+		j.js.Close()
 	}
 	j.inSection = true
-	j.js.open("objects", "section", s.Name, "groups", nonNil(s.Groups), "groupsSource", s.GroupsSource, "reason", s.Reason, "notes", nonNil(s.Notes))
-	return j.js.err
+	j.js.Open("objects", "section", s.Name, "groups", clikit.NonNil(s.Groups), "groupsSource", s.GroupsSource, "reason", s.Reason, "notes", clikit.NonNil(s.Notes))
+	return j.js.Err()
 }
 
 func (j *accessJSONOut) Row(r audit.AccessRow) error {
-	access := make(jsonObject, len(r.Cells))
+	access := make(clikit.Object, len(r.Cells))
 	known := true
 	for i, c := range r.Cells {
-		access[i] = jsonField{j.actions[i], nil}
+		access[i] = clikit.Field{Key: j.actions[i], Value: nil}
 		if c.By != nil {
-			access[i].value = toGrantJSON(*c.By)
+			access[i].Value = toGrantJSON(*c.By)
 		}
 		known = known && !c.Unknown
 	}
-	o := jsonObject{{"object", r.Object}, {"kind", r.Kind}}
+	o := clikit.Object{{"object", r.Object}, {"kind", r.Kind}}
 	if r.CreatedBy != "" {
-		o = append(o, jsonField{"createdBy", r.CreatedBy})
+		o = append(o, clikit.Field{Key: "createdBy", Value: r.CreatedBy})
 	}
-	j.js.item(append(o, jsonField{"access", access}, jsonField{"known", known}))
-	return j.js.err
+	j.js.Item(append(o, clikit.Field{Key: "access", Value: access}, clikit.Field{Key: "known", Value: known}))
+	return j.js.Err()
 }
 
 func (j *accessJSONOut) end() error {
-	if j.js.items == nil {
+	if !j.js.Started() {
 		return nil
 	}
 	if j.inSection {
-		j.js.close()
+		j.js.Close()
 	}
-	return j.js.close()
+	return j.js.Close()
 }

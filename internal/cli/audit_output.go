@@ -11,14 +11,15 @@ import (
 	"strings"
 
 	"github.com/aclint/aclint/internal/audit"
+	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/engine"
 )
 
 // detailJSON is a system's own part of an answer, as a JSON object.
-func detailJSON(fs []audit.Field) jsonObject {
-	o := jsonObject{}
+func detailJSON(fs []audit.Field) clikit.Object {
+	o := clikit.Object{}
 	for _, f := range fs {
-		o = append(o, jsonField{f.Key, f.Value})
+		o = append(o, clikit.Field{Key: f.Key, Value: f.Value})
 	}
 	return o
 }
@@ -63,7 +64,7 @@ func whoCanJSON(r *audit.WhoCan) any {
 	for _, d := range r.Dropped {
 		ds = append(ds, dropped{d.Object, d.Rule, d.Kind, d.Name, d.Reason, d.Pos.File, d.Pos.Line, d.Pos.Col})
 	}
-	return jsonObject{
+	return clikit.Object{
 		{"system", r.System},
 		{"action", r.Action},
 		{"object", r.Object},
@@ -73,7 +74,7 @@ func whoCanJSON(r *audit.WhoCan) any {
 		{"denied", grantsJSON(r.Denied)},
 		{"dropped", ds},
 		{"complete", r.Incomplete == ""},
-		{"notes", nonNil(r.Notes)},
+		{"notes", clikit.NonNil(r.Notes)},
 		{"detail", detailJSON(r.Detail)},
 	}
 }
@@ -128,7 +129,7 @@ func writeWhoCanText(w io.Writer, r *audit.WhoCan) error {
 			fmt.Fprintf(&b, "  %s %q in %s %s at %s: %s\n", d.Kind, d.Name, pr(d.Object), pr(d.Rule), pr(d.Pos.String()), pr(d.Reason))
 		}
 	}
-	writeNotes(&b, r.Notes)
+	audit.WriteNotes(&b, r.Notes)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -140,14 +141,14 @@ func checkJSON(v *audit.Verdict) any {
 	if v.By != nil {
 		by = toGrantJSON(*v.By)
 	}
-	return jsonObject{
+	return clikit.Object{
 		{"system", v.System},
 		{"answer", v.Answer},
 		{"allowed", v.Allowed},
 		{"decidedBy", by},
 		{"why", v.Why},
 		{"unknown", v.Unknown},
-		{"notes", nonNil(v.Notes)},
+		{"notes", clikit.NonNil(v.Notes)},
 		{"detail", detailJSON(v.Detail)},
 	}
 }
@@ -171,7 +172,7 @@ func writeCheckText(w io.Writer, v *audit.Verdict) error {
 		}
 		fmt.Fprintf(&b, "decided by %s%s\n", what, where)
 	}
-	writeNotes(&b, v.Notes)
+	audit.WriteNotes(&b, v.Notes)
 	_, err := io.WriteString(w, b.String())
 	return err
 }

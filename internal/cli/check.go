@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 	"github.com/aclint/aclint/internal/systems/yunikorn/limits"
 )
@@ -26,7 +27,7 @@ func newCheckCmd(s *streams) *cobra.Command {
 		Short:             "Answer whether USER may submit to (or administer) QUEUE, and which ACL entry decides it",
 		Long:              checkLong,
 		Example:           checkExample,
-		Args:              minArgs(1, "check needs a question: PARTITION QUEUE USER"+questionWords(s.reg, checkWords)),
+		Args:              clikit.MinArgs(1, "check needs a question: PARTITION QUEUE USER"+questionWords(s.reg, checkWords)),
 		ValidArgsFunction: partitionQueueArgs(s, true),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if q, err := s.question(files); err != nil || q != nil {
@@ -39,13 +40,13 @@ func newCheckCmd(s *streams) *cobra.Command {
 				return askCheck(s, cmd, q, args, action, groups, output, quiet)
 			}
 			if len(args) != 3 && (req.pod == "" || len(args) != 2) {
-				return usageErr("check needs PARTITION QUEUE USER (USER may be left out with --pod), got %d argument(s)\nrun 'aclint check --help' for usage", len(args))
+				return clikit.Usage("check needs PARTITION QUEUE USER (USER may be left out with --pod), got %d argument(s)\nrun 'aclint check --help' for usage", len(args))
 			}
 			act, err := acl.ParseAction(action)
 			if err != nil {
-				return usageErr("invalid --action: %w", err)
+				return clikit.Usage("invalid --action: %w", err)
 			}
-			if err := checkOutput(output, "text", "json"); err != nil {
+			if err := clikit.CheckOutput(output, "text", "json"); err != nil {
 				return err
 			}
 			l, err := load(s, files, key, nil)
@@ -58,7 +59,7 @@ func newCheckCmd(s *streams) *cobra.Command {
 				return err
 			}
 			if pr != nil && !pr.Reaches() {
-				return writeVerdict(s, gateVerdict(pr.Gate, "allowed"), output, quiet)
+				return clikit.WriteVerdict(s.out, gateVerdict(pr.Gate, "allowed"), output, quiet)
 			}
 			d, err := l.Policy.Decide(q)
 			if err != nil {
@@ -71,17 +72,17 @@ func newCheckCmd(s *streams) *cobra.Command {
 			var lim *limits.Answer
 			if verbose && act == acl.Submit && d.Reason == "" && !d.Parent {
 				if lim, err = limits.New(l.Config).Decided(l.Policy, d, q.Tags); err != nil {
-					return usageErr("%w", err)
+					return clikit.Usage("%w", err)
 				}
 			}
-			return writeVerdict(s, decisionVerdict(d, lim, explain), output, quiet)
+			return clikit.WriteVerdict(s.out, decisionVerdict(d, lim, explain), output, quiet)
 		},
 	}
 	f := c.Flags()
 	s.configFlags(f, &files, &key)
 	f.StringVar(&groups, "groups", "", "comma-separated groups as the request carries them, used exactly as given")
 	f.StringVar(&action, "action", "submit", "access to check: submit or admin")
-	verdictFlags(f, &output, &quiet, "the decision, every ACL consulted and the notes")
+	clikit.VerdictFlags(f, &output, &quiet, "the decision, every ACL consulted and the notes")
 	req.register(s, f)
 	f.BoolVarP(&verbose, "verbose", "v", false, "also show the limits on an application of the user in the queue (submit only), as aclint limits gives them")
 	f.BoolVar(&explain, "explain", false, "also show how the groups were found (for LDAP: the filter sent and each memberOf value)")
@@ -125,9 +126,9 @@ const checkExample = `  aclint check -f queues.yaml default root.prod.etl alice 
 
 // decisionVerdict is check's answer: the decision, and with -v the limits
 // on the user's applications in the queue.
-func decisionVerdict(d *acl.Decision, lim *limits.Answer, explain bool) verdict {
-	return verdict{ok: d.Allowed,
-		text: func(w io.Writer) error {
+func decisionVerdict(d *acl.Decision, lim *limits.Answer, explain bool) clikit.Verdict {
+	return clikit.Verdict{OK: d.Allowed,
+		Text: func(w io.Writer) error {
 			if err := writeDecisionText(w, d, explain); err != nil || lim == nil {
 				return err
 			}
@@ -137,5 +138,5 @@ func decisionVerdict(d *acl.Decision, lim *limits.Answer, explain bool) verdict 
 			_, err := io.WriteString(w, b.String())
 			return err
 		},
-		json: func() any { return decisionLimitsJSON(d, lim) }}
+		JSON: func() any { return decisionLimitsJSON(d, lim) }}
 }

@@ -51,7 +51,7 @@ func writeDecisionText(w io.Writer, d *acl.Decision, explain bool) error {
 			where, val := "", ""
 			switch {
 			case c.Set:
-				val = " " + strconvQuote(c.Value)
+				val = " " + engine.Quote(c.Value)
 				where = " at " + c.Pos.String()
 			case c.Pos.File != "":
 				where = " (queue at " + c.Pos.String() + ")"
@@ -153,7 +153,7 @@ func writeConsulted(b *strings.Builder, d *acl.Decision, indent string) {
 	eachConsulted(b, d.Consulted, indent+"  ", func(c acl.Consulted) {
 		val := ""
 		if c.Set {
-			val = " " + strconvQuote(c.Value)
+			val = " " + engine.Quote(c.Value)
 		}
 		fmt.Fprintf(b, "%s  %s %s%s: %s\n", indent, c.Queue, c.ACL, val, c.Result)
 	})

@@ -3,14 +3,15 @@ package cli
 import (
 	"bytes"
 	"fmt"
-	"github.com/aclint/aclint/internal/engine"
-	"github.com/aclint/aclint/internal/systems"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/aclint/aclint/internal/engine"
+	"github.com/aclint/aclint/internal/systems"
 
 	"github.com/aclint/aclint/internal/vectors"
 )

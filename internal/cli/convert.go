@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/convert"
 	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/safewrite"
@@ -18,7 +19,7 @@ func newConvertCmd(s *streams) *cobra.Command {
 		Short: "Convert another scheduler's queue access into a YuniKorn queues.yaml, and prove what it kept",
 	}
 	c.AddCommand(newConvertYarnCmd(s))
-	return group(c)
+	return clikit.Group(c)
 }
 
 func newConvertYarnCmd(s *streams) *cobra.Command {
@@ -33,7 +34,7 @@ func newConvertYarnCmd(s *streams) *cobra.Command {
 		Example: convertYarnExample,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return usageErr("convert yarn needs the YARN files: capacity-scheduler.xml (or an allocation file) and yarn-site.xml")
+				return clikit.Usage("convert yarn needs the YARN files: capacity-scheduler.xml (or an allocation file) and yarn-site.xml")
 			}
 			return nil
 		},
@@ -43,7 +44,7 @@ func newConvertYarnCmd(s *streams) *cobra.Command {
 				return err
 			}
 			if q == nil {
-				return usageErr("convert yarn reads Hadoop YARN files: capacity-scheduler.xml (or an allocation file) and yarn-site.xml; %s is not one", strings.Join(args, ", "))
+				return clikit.Usage("convert yarn reads Hadoop YARN files: capacity-scheduler.xml (or an allocation file) and yarn-site.xml; %s is not one", strings.Join(args, ", "))
 			}
 			m, err := q.load(engine.Options{MaxSize: s.maxInput})
 			if err != nil {
@@ -51,14 +52,14 @@ func newConvertYarnCmd(s *streams) *cobra.Command {
 			}
 			res, err := convert.FromModel(m, aclEnable)
 			if err != nil {
-				return usageErr("%w", err)
+				return clikit.Usage("%w", err)
 			}
 			if output == "" || output == "-" {
 				if _, err := s.out.Write(res.YAML); err != nil {
-					return usageErr("writing output: %w", err)
+					return clikit.Usage("writing output: %w", err)
 				}
 			} else if err := safewrite.Output(output, func(w io.Writer) error { _, err := w.Write(res.YAML); return err }); err != nil {
-				return usageErr("writing %s: %w", output, err)
+				return clikit.Usage("writing %s: %w", output, err)
 			}
 			var b strings.Builder
 			for _, n := range res.Notes {
@@ -77,7 +78,7 @@ func newConvertYarnCmd(s *streams) *cobra.Command {
 			}
 			fmt.Fprint(s.err, b.String())
 			if len(res.Differences) > 0 {
-				return &exitError{code: ExitFail}
+				return &clikit.ExitError{Code: ExitFail}
 			}
 			return nil
 		},

@@ -2,7 +2,9 @@ package cli
 
 import (
 	"fmt"
+
 	"github.com/aclint/aclint/internal/audit"
+	"github.com/aclint/aclint/internal/clikit"
 
 	"github.com/aclint/aclint/internal/systems/yunikorn"
 
@@ -47,17 +49,17 @@ func newDiffCmd(s *streams) *cobra.Command {
 		Short:   "Show what a config change grants or takes away: who gains or loses submit or admin on which queue",
 		Long:    diffLong,
 		Example: diffExample,
-		Args:    exactArgs(2, "diff needs OLD NEW"),
+		Args:    clikit.ExactArgs(2, "diff needs OLD NEW"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			targets, err := parseDiffOutputs(outputs)
 			if err != nil {
 				return err
 			}
 			if commentSize < 0 {
-				return usageErr("--comment-size %d: give the most characters the comment may have, or 0 for no limit", commentSize)
+				return clikit.Usage("--comment-size %d: give the most characters the comment may have, or 0 for no limit", commentSize)
 			}
 			if args[0] == "-" && args[1] == "-" {
-				return usageErr("only one of OLD and NEW can be standard input")
+				return clikit.Usage("only one of OLD and NEW can be standard input")
 			}
 			if old, new, err := diffQuestions(s, args); err != nil {
 				return err
@@ -94,14 +96,14 @@ func newDiffCmd(s *streams) *cobra.Command {
 			gains := d.grouped.Gains
 			switch {
 			case old.accepted && !new.accepted:
-				return &exitError{code: ExitFail}
+				return &clikit.ExitError{Code: ExitFail}
 			case !old.accepted && !new.accepted:
 				// a gate that compared nothing must not pass
-				return usageErr("both configs are rejected by YuniKorn: nothing was compared; fix them first (aclint lint %s %s)", args[0], args[1])
+				return clikit.Usage("both configs are rejected by YuniKorn: nothing was compared; fix them first (aclint lint %s %s)", args[0], args[1])
 			case !old.accepted && failOnGain:
-				return usageErr("OLD is rejected by YuniKorn, so nothing was compared and --fail-on-gain cannot tell what NEW grants; review NEW's access with aclint access or aclint matrix")
+				return clikit.Usage("OLD is rejected by YuniKorn, so nothing was compared and --fail-on-gain cannot tell what NEW grants; review NEW's access with aclint access or aclint matrix")
 			case failOnGain && gains > 0:
-				return &exitError{code: ExitFail}
+				return &clikit.ExitError{Code: ExitFail}
 			}
 			return nil
 		},

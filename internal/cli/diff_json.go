@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"github.com/aclint/aclint/internal/audit"
 	"io"
 	"strings"
+
+	"github.com/aclint/aclint/internal/audit"
+	"github.com/aclint/aclint/internal/clikit"
 )
 
 type diffSideJSON struct {
@@ -108,7 +110,7 @@ func diffHead(d *diffRun) diffJSONHead {
 func writeDiffJSON(w io.Writer, d *diffRun) error {
 	out := diffHead(d)
 	if !d.flat {
-		return writeJSON(w, out)
+		return clikit.WriteJSON(w, out)
 	}
 	return writeWithChanges(w, out, func(emit func(any)) {
 		if d.res != nil {
@@ -151,7 +153,7 @@ func describeGrant(g *audit.Grant) string {
 // reaching millions of pairs is never held.
 func writeWithChanges(w io.Writer, head any, walk func(emit func(any))) error {
 	var b bytes.Buffer
-	if err := writeJSON(&b, head); err != nil {
+	if err := clikit.WriteJSON(&b, head); err != nil {
 		return err
 	}
 	bw := bufio.NewWriter(w)
@@ -165,7 +167,7 @@ func writeWithChanges(w io.Writer, head any, walk func(emit func(any))) error {
 		}
 		first = false
 		bw.WriteString("\n    ")
-		bw.Write(jsonValue(v))
+		bw.Write(clikit.JSONValue(v))
 	})
 	if !first {
 		bw.WriteString("\n  ")

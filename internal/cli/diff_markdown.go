@@ -2,10 +2,12 @@ package cli
 
 import (
 	"fmt"
-	"github.com/aclint/aclint/internal/audit"
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/aclint/aclint/internal/audit"
+	"github.com/aclint/aclint/internal/clikit"
 )
 
 // mdListed is how many principals and queues a cause names before it
@@ -69,8 +71,8 @@ func writeDiffMarkdown(w io.Writer, d *diffRun, limit int, full []string) error 
 			blocks = append(blocks, fmt.Sprintf("- removed %s\n", mdCode(p)))
 		}
 	}
-	return writeLimited(w, b.String(), blocks, fmt.Sprintf("%d %s and %d queue or partition %s", len(causes), plural(len(causes), "cause", "causes"),
-		len(res.Queues)+len(res.PartitionsAdded)+len(res.PartitionsRemoved), plural(len(res.Queues)+len(res.PartitionsAdded)+len(res.PartitionsRemoved), "change", "changes")), limit, full)
+	return writeLimited(w, b.String(), blocks, fmt.Sprintf("%d %s and %d queue or partition %s", len(causes), clikit.Plural(len(causes), "cause", "causes"),
+		len(res.Queues)+len(res.PartitionsAdded)+len(res.PartitionsRemoved), clikit.Plural(len(res.Queues)+len(res.PartitionsAdded)+len(res.PartitionsRemoved), "change", "changes")), limit, full)
 }
 
 // writeLimited writes head and as many blocks as fit in limit characters
@@ -96,7 +98,7 @@ func writeLimited(w io.Writer, head string, blocks []string, total string, limit
 		shown++
 	}
 	if shown < len(blocks) {
-		fmt.Fprintf(&b, "\n**%d more %s not shown** (the comment is limited to %d characters; %s in all).\n%s", len(blocks)-shown, plural(len(blocks)-shown, "line", "lines"), limit, total, pointer)
+		fmt.Fprintf(&b, "\n**%d more %s not shown** (the comment is limited to %d characters; %s in all).\n%s", len(blocks)-shown, clikit.Plural(len(blocks)-shown, "line", "lines"), limit, total, pointer)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -130,12 +132,12 @@ func mdCauseLine(c *audit.Cause, holder string, queues []string, word string) st
 		list += fmt.Sprintf(" and %d more", more)
 	}
 	return fmt.Sprintf("- %s%s %s **%s** to %s on %d %s%s: %s\n", holder, moreEntries(c), verb, c.Action, strings.Join(who, ", "),
-		len(queues), plural(len(queues), word, word+"s"), tail, list)
+		len(queues), clikit.Plural(len(queues), word, word+"s"), tail, list)
 }
 
 func diffCounts(gains, losses, added, removed int) string {
-	return fmt.Sprintf("%d %s, %d %s, %d %s added, %d removed", gains, plural(gains, "gain", "gains"), losses, plural(losses, "loss", "losses"),
-		added, plural(added, "queue", "queues"), removed)
+	return fmt.Sprintf("%d %s, %d %s, %d %s added, %d removed", gains, clikit.Plural(gains, "gain", "gains"), losses, clikit.Plural(losses, "loss", "losses"),
+		added, clikit.Plural(added, "queue", "queues"), removed)
 }
 
 // mdHolder names the ACL entry that decides: the queue, the field, the

@@ -3,9 +3,11 @@ package cli
 import (
 	"bufio"
 	"fmt"
-	"github.com/aclint/aclint/internal/audit"
 	"io"
 	"strings"
+
+	"github.com/aclint/aclint/internal/audit"
+	"github.com/aclint/aclint/internal/clikit"
 
 	"github.com/aclint/aclint/internal/safewrite"
 
@@ -75,13 +77,13 @@ func causeText(c *audit.Cause, via string, queues []string, word string) string 
 		verb += "s"
 	}
 	return fmt.Sprintf("%s %s %s %s on %d %s (%s %s%s)\n    %ss: %s\n", mark, listed(c.Subjects, subjectText), verb, c.Action,
-		len(queues), plural(len(queues), word, word+"s"), how, via, moreEntries(c), word, listed(queues, func(q string) string { return q }))
+		len(queues), clikit.Plural(len(queues), word, word+"s"), how, via, moreEntries(c), word, listed(queues, func(q string) string { return q }))
 }
 
 // moreEntries counts the other entries of the same ACL a cause stands for.
 func moreEntries(c *audit.Cause) string {
 	if n := len(c.Entries) - 1; n > 0 {
-		return fmt.Sprintf(" and %d more %s of it", n, plural(n, "entry", "entries"))
+		return fmt.Sprintf(" and %d more %s of it", n, clikit.Plural(n, "entry", "entries"))
 	}
 	return ""
 }
@@ -144,8 +146,8 @@ func writeDiffText(w *bufio.Writer, d *diffRun) error {
 		fmt.Fprintln(w, "no change in access")
 		return nil
 	}
-	fmt.Fprintf(w, "%d %s, %d %s, %d %s added, %d removed\n", gains, plural(gains, "gain", "gains"), losses, plural(losses, "loss", "losses"),
-		countQueues(res, true), plural(countQueues(res, true), "queue", "queues"), countQueues(res, false))
+	fmt.Fprintf(w, "%d %s, %d %s, %d %s added, %d removed\n", gains, clikit.Plural(gains, "gain", "gains"), losses, clikit.Plural(losses, "loss", "losses"),
+		countQueues(res, true), clikit.Plural(countQueues(res, true), "queue", "queues"), countQueues(res, false))
 	return nil
 }
 
@@ -176,11 +178,11 @@ func parseDiffOutputs(values []string) ([]diffOutput, error) {
 	toStdout := 0
 	for _, v := range values {
 		f, path, hasPath := strings.Cut(v, "=")
-		if err := checkOutput(f, "text", "json", "markdown"); err != nil {
+		if err := clikit.CheckOutput(f, "text", "json", "markdown"); err != nil {
 			return nil, err
 		}
 		if hasPath && path == "" {
-			return nil, usageErr("invalid -o %q: give a file after =", v)
+			return nil, clikit.Usage("invalid -o %q: give a file after =", v)
 		}
 		if !hasPath {
 			toStdout++
@@ -188,7 +190,7 @@ func parseDiffOutputs(values []string) ([]diffOutput, error) {
 		out = append(out, diffOutput{f, path})
 	}
 	if toStdout > 1 {
-		return nil, usageErr("only one -o may go to standard output; give the others a file: -o FORMAT=PATH")
+		return nil, clikit.Usage("only one -o may go to standard output; give the others a file: -o FORMAT=PATH")
 	}
 	return out, nil
 }
@@ -233,7 +235,7 @@ func writeDiffTargets(s *streams, targets []diffOutput, write func(w io.Writer, 
 			if t.path != "" {
 				where = t.path
 			}
-			return usageErr("writing %s output to %s: %w", t.format, where, err)
+			return clikit.Usage("writing %s output to %s: %w", t.format, where, err)
 		}
 	}
 	return nil

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/aclint/aclint/internal/audit"
+	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/engine"
 )
 
@@ -29,7 +30,7 @@ type diffAsk struct {
 // askDiff compares two files of one system through its audit.Differ.
 func askDiff(s *streams, old, new *asked, ask diffAsk) error {
 	if old.sys != new.sys {
-		return usageErr("OLD is a %s input and NEW a %s one: diff compares two files of one system", old.sys.Name(), new.sys.Name())
+		return clikit.Usage("OLD is a %s input and NEW a %s one: diff compares two files of one system", old.sys.Name(), new.sys.Name())
 	}
 	df, err := capability[audit.Differ](new, "diff")
 	if err != nil {
@@ -45,7 +46,7 @@ func askDiff(s *streams, old, new *asked, ask diffAsk) error {
 		if _, e := new.sys.(audit.Loader).Load(new.ins, engine.Options{MaxSize: s.maxInput}); errors.As(e, &ref) {
 			// as YuniKorn's diff: NEW refused where OLD ran fails the
 			// gate (exit 1): a reload would keep OLD running
-			return &exitError{code: ExitFail, err: err}
+			return &clikit.ExitError{Code: ExitFail, Err: err}
 		}
 		return err
 	}
@@ -75,7 +76,7 @@ func askDiff(s *streams, old, new *asked, ask diffAsk) error {
 		return err
 	}
 	if ask.failOnGain && g.Gains > 0 {
-		return &exitError{code: ExitFail}
+		return &clikit.ExitError{Code: ExitFail}
 	}
 	return nil
 }
@@ -157,8 +158,8 @@ func writeSystemDiffMarkdown(w io.Writer, ask diffAsk, d *audit.Diff, g *audit.G
 		}
 	}
 	n, m := len(g.Causes), len(d.Added)+len(d.Removed)
-	return writeLimited(w, b.String(), blocks, fmt.Sprintf("%d %s and %d %s %s", n, plural(n, "cause", "causes"),
-		m, d.ObjectWord, plural(m, "change", "changes")), ask.commentSize, full)
+	return writeLimited(w, b.String(), blocks, fmt.Sprintf("%d %s and %d %s %s", n, clikit.Plural(n, "cause", "causes"),
+		m, d.ObjectWord, clikit.Plural(m, "change", "changes")), ask.commentSize, full)
 }
 
 // writeSystemDiffJSON writes the totals and causes, and with --flat every
@@ -167,7 +168,7 @@ func writeSystemDiffJSON(w io.Writer, d *audit.Diff, g *audit.Grouped, flat bool
 	objs := func(os []audit.Object) []any {
 		out := []any{}
 		for _, o := range os {
-			out = append(out, jsonObject{{"section", o.Section}, {"object", o.Name}})
+			out = append(out, clikit.Object{{"section", o.Section}, {"object", o.Name}})
 		}
 		return out
 	}
@@ -183,14 +184,14 @@ func writeSystemDiffJSON(w io.Writer, d *audit.Diff, g *audit.Grouped, flat bool
 					entries = append(entries, toGrantJSON(*h))
 				}
 			}
-			causes = append(causes, jsonObject{{"change", changeWord(c.Gained)}, {"action", c.Action}, {"entries", entries},
+			causes = append(causes, clikit.Object{{"change", changeWord(c.Gained)}, {"action", c.Action}, {"entries", entries},
 				{"subjects", c.Subjects}, {"objects", objectNames(c.Objects)}, {"pairs", c.Pairs}})
 		}
 	}
-	out := jsonObject{{"system", d.System}, {"added", objs(d.Added)}, {"removed", objs(d.Removed)}, {"notes", nonNil(d.Notes)},
+	out := clikit.Object{{"system", d.System}, {"added", objs(d.Added)}, {"removed", objs(d.Removed)}, {"notes", clikit.NonNil(d.Notes)},
 		{"gains", g.Gains}, {"losses", g.Losses}, {"causes", causes}}
 	if !flat {
-		return writeJSON(w, out)
+		return clikit.WriteJSON(w, out)
 	}
 	return writeWithChanges(w, out, func(emit func(any)) {
 		d.Changes(func(c audit.Change) {
@@ -198,7 +199,7 @@ func writeSystemDiffJSON(w io.Writer, d *audit.Diff, g *audit.Grouped, flat bool
 			if c.Via != nil {
 				via = toGrantJSON(*c.Via)
 			}
-			emit(jsonObject{{"section", c.Section}, {"object", c.Object}, {"subject", c.Subject}, {"action", c.Action},
+			emit(clikit.Object{{"section", c.Section}, {"object", c.Object}, {"subject", c.Subject}, {"action", c.Action},
 				{"change", changeWord(c.Gained)}, {"via", via}})
 		})
 	})
@@ -216,7 +217,7 @@ func diffQuestions(s *streams, args []string) (*asked, *asked, error) {
 		return nil, nil, err
 	}
 	if (old == nil) != (new == nil) {
-		return nil, nil, usageErr("OLD and NEW are files of different systems: diff compares two files of one system")
+		return nil, nil, clikit.Usage("OLD and NEW are files of different systems: diff compares two files of one system")
 	}
 	if old == nil {
 		return nil, nil, nil

@@ -3,9 +3,11 @@ package cli
 import (
 	"bufio"
 	"fmt"
-	"github.com/aclint/aclint/internal/audit"
 	"io"
 	"strings"
+
+	"github.com/aclint/aclint/internal/audit"
+	"github.com/aclint/aclint/internal/clikit"
 
 	"github.com/spf13/cobra"
 
@@ -49,7 +51,7 @@ FILE cannot be read.`,
 		Example: `  aclint drift queues.yaml --server http://localhost:9080
   kubectl port-forward -n yunikorn svc/yunikorn-service 9080 & aclint drift deploy/yunikorn-configs.yaml --server http://localhost:9080
   curl -s http://yunikorn:9080/ws/v1/config > running.yaml; aclint drift queues.yaml --running running.yaml -o markdown`,
-		Args: minArgs(1, "drift needs the config FILE to compare with what runs"),
+		Args: clikit.MinArgs(1, "drift needs the config FILE to compare with what runs"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			targets, err := parseDiffOutputs(outputs)
 			if err != nil {
@@ -58,7 +60,7 @@ FILE cannot be read.`,
 			runPath := dump
 			switch {
 			case (server == "") == (dump == ""):
-				return usageErr("drift compares FILE with a running config: give --server URL or --running DUMP (one of them)")
+				return clikit.Usage("drift compares FILE with a running config: give --server URL or --running DUMP (one of them)")
 			case server != "":
 				runPath = serverMark + server
 			}
@@ -71,7 +73,7 @@ FILE cannot be read.`,
 				return err
 			}
 			if !d.same() {
-				return &exitError{code: ExitFail}
+				return &clikit.ExitError{Code: ExitFail}
 			}
 			return nil
 		},
@@ -97,7 +99,7 @@ func (s *streams) drift(files []string, runPath, key string) (*driftResult, erro
 		if len(runDocs) > 0 {
 			name = runDocs[0].File
 		}
-		return nil, usageErr("%s is not a running scheduler's config (GET /ws/v1/config, YAML or JSON): compare two configs with aclint diff", name)
+		return nil, clikit.Usage("%s is not a running scheduler's config (GET /ws/v1/config, YAML or JSON): compare two configs with aclint diff", name)
 	}
 	run := runDocs[0]
 	fileDocs, err := loadInputs(s, files, key, false)
@@ -115,7 +117,7 @@ func (s *streams) drift(files []string, runPath, key string) (*driftResult, erro
 	}
 	d.running, d.file = toSide(runDocs), toSide(fileDocs)
 	if !d.running.accepted {
-		return nil, usageErr("%s: aclint reads the running config as one YuniKorn would refuse, though the scheduler runs it; this is aclint's error, please report it (aclint lint %s)", run.File, run.File)
+		return nil, clikit.Usage("%s: aclint reads the running config as one YuniKorn would refuse, though the scheduler runs it; this is aclint's error, please report it (aclint lint %s)", run.File, run.File)
 	}
 	d.diff = &diffRun{old: d.running, new: d.file, grouped: &audit.Grouped{}}
 	if d.file.accepted {
@@ -130,7 +132,7 @@ func writeDrift(w io.Writer, format string, d *driftResult, commentSize int) err
 	if !d.same() {
 		verdict = fmt.Sprintf("drift: the scheduler (%s) runs another config: its checksum is %s, this file's %s", d.source, d.runSum, d.fileSum)
 		if !d.file.accepted {
-			verdict += fmt.Sprintf("; YuniKorn rejects %s (%d %s, aclint lint says which), so a reload with it is refused and the scheduler goes on with the config it runs", d.file.name, len(d.file.errors), plural(len(d.file.errors), "error", "errors"))
+			verdict += fmt.Sprintf("; YuniKorn rejects %s (%d %s, aclint lint says which), so a reload with it is refused and the scheduler goes on with the config it runs", d.file.name, len(d.file.errors), clikit.Plural(len(d.file.errors), "error", "errors"))
 		}
 	}
 	switch format {
@@ -140,7 +142,7 @@ func writeDrift(w io.Writer, format string, d *driftResult, commentSize int) err
 			v["fileAccepted"] = d.file.accepted
 			v["diff"] = diffHead(d.diff)
 		}
-		return writeJSON(w, v)
+		return clikit.WriteJSON(w, v)
 	case "markdown":
 		if _, err := fmt.Fprintf(w, "**%s**\n\n", mdText(verdict)); err != nil || d.same() {
 			return err

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/aclint/aclint/internal/audit"
+	"github.com/aclint/aclint/internal/clikit"
 )
 
 // env is a streams as an audit.Env.
@@ -18,8 +19,8 @@ type env struct{ s *streams }
 func (e env) In() io.Reader                          { return e.s.in }
 func (e env) Out() io.Writer                         { return e.s.out }
 func (e env) MaxInput() int64                        { return e.s.maxInput }
-func (e env) Usage(format string, args ...any) error { return usageErr(format, args...) }
-func (e env) Group(c *cobra.Command) *cobra.Command  { return group(c) }
+func (e env) Usage(format string, args ...any) error { return clikit.Usage(format, args...) }
+func (e env) Group(c *cobra.Command) *cobra.Command  { return clikit.Group(c) }
 
 func (e env) Refused(r *audit.Refused) error {
 	var lines []string
@@ -30,11 +31,11 @@ func (e env) Refused(r *audit.Refused) error {
 }
 
 func (e env) Verdict(ok bool, code int, text func(io.Writer) error, json func() any, output string, quiet bool) error {
-	return writeVerdict(e.s, verdict{ok: ok, code: code, text: text, json: json}, output, quiet)
+	return clikit.WriteVerdict(e.s.out, clikit.Verdict{OK: ok, Code: code, Text: text, JSON: json}, output, quiet)
 }
 
 func (e env) VerdictFlags(c *cobra.Command, output *string, quiet *bool, jsonIs string) {
-	verdictFlags(c.Flags(), output, quiet, jsonIs)
+	clikit.VerdictFlags(c.Flags(), output, quiet, jsonIs)
 }
 
 // systemCommands are the commands the systems bring (audit.Commander), in

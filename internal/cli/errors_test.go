@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 )
 
@@ -19,8 +20,8 @@ func TestErrorsKeepTheirCause(t *testing.T) {
 	if !errors.As(err, &got) || got != qe {
 		t.Errorf("answerErr lost the QueryError: %v", err)
 	}
-	var ee *exitError
-	if !errors.As(err, &ee) || ee.code != ExitUsage {
+	var ee *clikit.ExitError
+	if !errors.As(err, &ee) || ee.Code != ExitUsage {
 		t.Errorf("answerErr is not exit 2: %v", err)
 	}
 	s := &streams{in: strings.NewReader(""), out: io.Discard, err: io.Discard}

@@ -31,10 +31,3 @@ func holdersJSON(hs []acl.Holder) []holderJSON {
 	}
 	return out
 }
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
-}

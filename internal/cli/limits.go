@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 	"github.com/aclint/aclint/internal/systems/yunikorn/config"
 	"github.com/aclint/aclint/internal/systems/yunikorn/limits"
@@ -26,13 +27,13 @@ func newLimitsCmd(s *streams) *cobra.Command {
 		Example: limitsExample,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 3 && (req.pod == "" || len(args) != 2) {
-				return usageErr("limits needs PARTITION QUEUE USER (USER may be left out with --pod), got %d argument(s)\nrun 'aclint limits --help' for usage", len(args))
+				return clikit.Usage("limits needs PARTITION QUEUE USER (USER may be left out with --pod), got %d argument(s)\nrun 'aclint limits --help' for usage", len(args))
 			}
 			return nil
 		},
 		ValidArgsFunction: partitionQueueArgs(s, true),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkOutput(output, "text", "json"); err != nil {
+			if err := clikit.CheckOutput(output, "text", "json"); err != nil {
 				return err
 			}
 			l, err := load(s, files, key, nil)
@@ -45,22 +46,22 @@ func newLimitsCmd(s *streams) *cobra.Command {
 				return err
 			}
 			if pr != nil && !pr.Reaches() {
-				return writeVerdict(s, gateVerdict(pr.Gate, "submitAllowed"), output, false)
+				return clikit.WriteVerdict(s.out, gateVerdict(pr.Gate, "submitAllowed"), output, false)
 			}
 			a, err := answerLimits(l.Config, l.Policy, q)
 			if err != nil {
 				return err
 			}
 			if pr != nil && req.ns == "" && a.Dynamic() {
-				return usageErr("%s is created for this pod, and the namespace's quota annotations (%s, %s) would set its limits: give the namespace with --namespace NS.yaml", a.Queue, placement.AnnotationQuota, placement.AnnotationMaxApps)
+				return clikit.Usage("%s is created for this pod, and the namespace's quota annotations (%s, %s) would set its limits: give the namespace with --namespace NS.yaml", a.Queue, placement.AnnotationQuota, placement.AnnotationMaxApps)
 			}
 			a.Notes = append(append([]string{}, l.Notes...), a.Notes...)
 			if pr != nil {
 				a.Notes = append(a.Notes, pr.Notes()...)
 			}
-			return writeVerdict(s, verdict{ok: true,
-				text: func(w io.Writer) error { return writeLimitsText(w, a) },
-				json: func() any { return limitsJSON(a) }}, output, false)
+			return clikit.WriteVerdict(s.out, clikit.Verdict{OK: true,
+				Text: func(w io.Writer) error { return writeLimitsText(w, a) },
+				JSON: func() any { return limitsJSON(a) }}, output, false)
 		},
 	}
 	f := c.Flags()
@@ -85,7 +86,7 @@ func placedLimits(cfg *config.Config, policy *acl.Policy, r *placement.Result, t
 	}
 	a, err := limits.New(cfg).Answer(limits.Request{Partition: part, Queue: r.Queue, User: r.User, Groups: r.Groups, Tags: tags})
 	if err != nil {
-		return nil, usageErr("%w", err)
+		return nil, clikit.Usage("%w", err)
 	}
 	placed := true // placement admits an application only where its user may submit
 	a.SubmitAllowed = &placed

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/aclint/aclint/internal/audit"
+	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/systems/yunikorn/limits"
 	"github.com/aclint/aclint/internal/systems/yunikorn/resources"
@@ -51,7 +53,7 @@ func writeLimitsText(w io.Writer, a *limits.Answer) error {
 			b.WriteString("    no limit\n")
 		}
 	}
-	writeNotes(&b, a.Notes)
+	audit.WriteNotes(&b, a.Notes)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -117,13 +119,13 @@ func describeSource(s *limits.Source, at engine.Position) string {
 	var what string
 	switch s.Kind {
 	case limits.KindUser:
-		what = fmt.Sprintf("limit %s for user %s on %s", strconvQuote(s.Limit), engine.Printable(s.Name), engine.Printable(s.Queue))
+		what = fmt.Sprintf("limit %s for user %s on %s", engine.Quote(s.Limit), engine.Printable(s.Name), engine.Printable(s.Queue))
 	case limits.KindUserWildcard:
-		what = fmt.Sprintf("limit %s for users * on %s", strconvQuote(s.Limit), engine.Printable(s.Queue))
+		what = fmt.Sprintf("limit %s for users * on %s", engine.Quote(s.Limit), engine.Printable(s.Queue))
 	case limits.KindGroup:
-		what = fmt.Sprintf("limit %s for group %s on %s", strconvQuote(s.Limit), engine.Printable(s.Name), engine.Printable(s.Queue))
+		what = fmt.Sprintf("limit %s for group %s on %s", engine.Quote(s.Limit), engine.Printable(s.Name), engine.Printable(s.Queue))
 	case limits.KindGroupWildcard:
-		what = fmt.Sprintf("limit %s for groups * on %s", strconvQuote(s.Limit), engine.Printable(s.Queue))
+		what = fmt.Sprintf("limit %s for groups * on %s", engine.Quote(s.Limit), engine.Printable(s.Queue))
 	case limits.KindQueue:
 		what = fmt.Sprintf("queue %s's own limits", s.Queue)
 	case limits.KindTemplate:
@@ -176,19 +178,19 @@ func limitsJSON(a *limits.Answer) any {
 		tracked = a.TrackedGroup
 	}
 	var apps, res any
-	setBy := jsonObject{}
+	setBy := clikit.Object{}
 	if a.MaxApplications != 0 {
 		apps = a.MaxApplications
-		setBy = append(setBy, jsonField{"maxApplications", boundJSON(a.AppsBound, a.AppsBound.Figure.Source, appsAt(a.AppsBound.Figure.Source))})
+		setBy = append(setBy, clikit.Field{Key: "maxApplications", Value: boundJSON(a.AppsBound, a.AppsBound.Figure.Source, appsAt(a.AppsBound.Figure.Source))})
 	}
 	if a.MaxResources != nil {
 		res = map[string]int64(a.MaxResources)
-		by := jsonObject{}
+		by := clikit.Object{}
 		for _, k := range a.MaxResources.Names() {
 			src := a.ResBound[k].Figure.ResourcesFrom()
-			by = append(by, jsonField{k, boundJSON(a.ResBound[k], src, resAt(src, k))})
+			by = append(by, clikit.Field{Key: k, Value: boundJSON(a.ResBound[k], src, resAt(src, k))})
 		}
-		setBy = append(setBy, jsonField{"maxResources", by})
+		setBy = append(setBy, clikit.Field{Key: "maxResources", Value: by})
 	}
 	levels := make([]any, 0, len(a.Levels))
 	for _, lv := range a.Levels {
@@ -204,7 +206,7 @@ func limitsJSON(a *limits.Answer) any {
 		if ls == nil {
 			ls = []any{}
 		}
-		levels = append(levels, fields("queue", lv.Queue, "dynamic", lv.Dynamic, "limits", ls))
+		levels = append(levels, clikit.Fields("queue", lv.Queue, "dynamic", lv.Dynamic, "limits", ls))
 	}
 	groups := a.Groups
 	if groups == nil {
@@ -218,7 +220,7 @@ func limitsJSON(a *limits.Answer) any {
 	if a.SubmitAllowed != nil {
 		submit = *a.SubmitAllowed
 	}
-	return fields("partition", a.Partition, "queue", a.Queue, "user", a.User, "submitAllowed", submit, "groups", groups,
+	return clikit.Fields("partition", a.Partition, "queue", a.Queue, "user", a.User, "submitAllowed", submit, "groups", groups,
 		"trackedGroup", tracked, "trackedGroupAt", nullIfEmpty(a.TrackedAt),
 		"maxApplications", apps, "maxResources", res, "setBy", setBy, "levels", levels, "notes", notes)
 }
@@ -231,7 +233,7 @@ func nullIfEmpty(s string) any {
 }
 
 func boundJSON(b *limits.Bound, s *limits.Source, at engine.Position) any {
-	return fields("level", b.Level, "applies", b.Who, "source", sourceJSON(s, at))
+	return clikit.Fields("level", b.Level, "applies", b.Who, "source", sourceJSON(s, at))
 }
 
 func figureJSON(who string, f *limits.Figure) any {
@@ -242,21 +244,21 @@ func figureJSON(who string, f *limits.Figure) any {
 	if f.MaxResources != nil {
 		res = map[string]int64(f.MaxResources)
 	}
-	o := fields("applies", who, "maxApplications", apps, "maxResources", res, "source", sourceJSON(f.Source, f.Source.At))
+	o := clikit.Fields("applies", who, "maxApplications", apps, "maxResources", res, "source", sourceJSON(f.Source, f.Source.At))
 	if f.ResSource != nil {
-		o = append(o, jsonField{"resourcesSource", sourceJSON(f.ResSource, f.ResSource.At)})
+		o = append(o, clikit.Field{Key: "resourcesSource", Value: sourceJSON(f.ResSource, f.ResSource.At)})
 	}
 	return o
 }
 
 func sourceJSON(s *limits.Source, at engine.Position) any {
-	o := fields("kind", string(s.Kind), "partition", s.Partition)
+	o := clikit.Fields("kind", string(s.Kind), "partition", s.Partition)
 	if s.Kind == limits.KindTag {
-		return append(o, jsonField{"tag", s.Name})
+		return append(o, clikit.Field{Key: "tag", Value: s.Name})
 	}
-	o = append(o, jsonField{"queue", s.Queue})
+	o = append(o, clikit.Field{Key: "queue", Value: s.Queue})
 	if s.Limit != "" || s.Kind != limits.KindQueue && s.Kind != limits.KindTemplate {
-		o = append(o, fields("limit", s.Limit, "name", s.Name)...)
+		o = append(o, clikit.Fields("limit", s.Limit, "name", s.Name)...)
 	}
-	return append(o, jsonField{"position", at.String()})
+	return append(o, clikit.Field{Key: "position", Value: at.String()})
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/output"
 	"github.com/aclint/aclint/internal/settings"
@@ -90,7 +91,7 @@ type lintOptions struct {
 
 func (o *lintOptions) resolve(s *streams, cmd *cobra.Command, args []string) error {
 	if len(args) == 0 && o.ldapDir == "" {
-		return usageErr("lint needs at least one file, directory, or - for standard input (or --ldap-config DIR)")
+		return clikit.Usage("lint needs at least one file, directory, or - for standard input (or --ldap-config DIR)")
 	}
 	first := "."
 	if len(args) > 0 {
@@ -131,7 +132,7 @@ func (o *lintOptions) resolve(s *streams, cmd *cobra.Command, args []string) err
 		for i := range o.targets {
 			if o.targets[i].path != "" {
 				if !filepath.IsLocal(o.targets[i].path) {
-					return usageErr("%s: output %s=%s: the repository's settings may write only to a relative path inside %s (no .., no absolute path); give -o on the command line to write elsewhere",
+					return clikit.Usage("%s: output %s=%s: the repository's settings may write only to a relative path inside %s (no .., no absolute path); give -o on the command line to write elsewhere",
 						o.files.run.Path, o.targets[i].format, o.targets[i].path, o.outputsFrom)
 				}
 				o.targets[i].inside = o.outputsFrom
@@ -155,10 +156,10 @@ func (o *lintOptions) resolve(s *streams, cmd *cobra.Command, args []string) err
 		return err
 	}
 	if o.unsafe && !o.fix && !o.diff {
-		return usageErr("--unsafe-fixes goes with --fix or --diff")
+		return clikit.Usage("--unsafe-fixes goes with --fix or --diff")
 	}
 	if o.fix && o.diff {
-		return usageErr("--fix writes the fixes and --diff only shows them: choose one")
+		return clikit.Usage("--fix writes the fixes and --diff only shows them: choose one")
 	}
 	return nil
 }
@@ -192,7 +193,7 @@ func (o *lintOptions) readFailOn() error {
 	}
 	sev, err := engine.ParseSeverity(o.failOn)
 	if err != nil {
-		return usageErr("invalid --fail-on %q: use error, warning, info or none", o.failOn)
+		return clikit.Usage("invalid --fail-on %q: use error, warning, info or none", o.failOn)
 	}
 	o.threshold = sev
 	return nil

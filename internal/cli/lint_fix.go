@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/fix"
 	"github.com/aclint/aclint/internal/input"
@@ -42,20 +43,20 @@ func fixJobs(s *streams, jobs []lintJob, o *lintOptions) (map[*engine.Input]*eng
 			continue
 		}
 		if file == "<stdin>" && o.fix {
-			return nil, usageErr("--fix cannot rewrite standard input; use --diff to get a patch")
+			return nil, clikit.Usage("--fix cannot rewrite standard input; use --diff to get a patch")
 		}
 		var read safewrite.Read
 		if file != "<stdin>" && o.fix {
 			info, err := os.Stat(file)
 			if err != nil {
-				return nil, usageErr("%s: %w", file, err)
+				return nil, clikit.Usage("%s: %w", file, err)
 			}
 			raw, err := input.ReadFile(file, s.maxInput)
 			if err != nil {
-				return nil, usageErr("%s: %w", file, err)
+				return nil, clikit.Usage("%s: %w", file, err)
 			}
 			if !bytes.Equal(raw, j.in.Data) {
-				return nil, usageErr("%s: not fixed: the file changed since aclint read it; run aclint again", file)
+				return nil, clikit.Usage("%s: not fixed: the file changed since aclint read it; run aclint again", file)
 			}
 			read = safewrite.Read{Data: raw, Info: info}
 		}
@@ -64,7 +65,7 @@ func fixJobs(s *streams, jobs []lintJob, o *lintOptions) (map[*engine.Input]*eng
 			if !j.in.Explicit {
 				continue // not a config of the system after all: nothing to fix
 			}
-			return nil, usageErr("%w", err)
+			return nil, clikit.Usage("%w", err)
 		}
 		out[j.in] = res.Report
 		if res.Refused != "" {
@@ -74,9 +75,9 @@ func fixJobs(s *streams, jobs []lintJob, o *lintOptions) (map[*engine.Input]*eng
 		reportLeft(s, file, res.Left, o.unsafe, res.NotEditable)
 		if o.fix && res.Applied > 0 {
 			if err := safewrite.Fix(file, read, res.Content, safewrite.FixOptions{HardLinks: o.hardLinks}); err != nil {
-				return nil, usageErr("%w", err)
+				return nil, clikit.Usage("%w", err)
 			}
-			fmt.Fprintf(s.err, "aclint: %s: applied %d %s\n", file, res.Applied, plural(res.Applied, "fix", "fixes"))
+			fmt.Fprintf(s.err, "aclint: %s: applied %d %s\n", file, res.Applied, clikit.Plural(res.Applied, "fix", "fixes"))
 		}
 		if o.diff {
 			fmt.Fprint(s.out, fix.Diff(filepath.ToSlash(file), j.in.Data, res.Content))

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/systems/yunikorn"
 
 	"errors"
@@ -28,7 +29,7 @@ func collectFindings(s *streams, o *lintOptions, args []string) (*output.Report,
 	if o.ldapDir != "" {
 		ldapFindings, err = yunikorn.LintLDAP(o.ldapDir)
 		if err != nil {
-			return nil, 0, usageErr("--ldap-config: %w", err)
+			return nil, 0, clikit.Usage("--ldap-config: %w", err)
 		}
 	}
 	var fixed map[*engine.Input]*engine.Report
@@ -47,11 +48,11 @@ func collectFindings(s *streams, o *lintOptions, args []string) (*output.Report,
 	}
 	res, err := engine.Lint(s.reg, ej, o.lintRun(s, fixed, &toCheck))
 	if err != nil {
-		var u *exitError
+		var u *clikit.ExitError
 		if errors.As(err, &u) {
 			return nil, 0, err
 		}
-		return nil, 0, usageErr("%w", err)
+		return nil, 0, clikit.Usage("%w", err)
 	}
 	for _, n := range res.Notes {
 		fmt.Fprintf(s.err, "aclint: %s\n", n)
@@ -91,7 +92,7 @@ func writeLintOutput(s *streams, o *lintOptions, rep *output.Report, linted int)
 	}
 	for _, f := range findings {
 		if !o.never && f.Severity >= o.threshold {
-			return &exitError{code: ExitFail}
+			return &clikit.ExitError{Code: ExitFail}
 		}
 	}
 	return nil
@@ -106,9 +107,9 @@ func ruleOverrides(reg *engine.Registry, disable, enable []string) (map[string]s
 		r := reg.Lookup(name)
 		if r == nil {
 			if to := engine.Renamed(name); to != "" {
-				return nil, usageErr("--%s %s: the rule was renamed to %s; write the new name", flag, name, to)
+				return nil, clikit.Usage("--%s %s: the rule was renamed to %s; write the new name", flag, name, to)
 			}
-			return nil, usageErr("--%s: no rule named %q%s; run 'aclint rules' for the list", flag, name, didYouMean(reg, name))
+			return nil, clikit.Usage("--%s: no rule named %q%s; run 'aclint rules' for the list", flag, name, didYouMean(reg, name))
 		}
 		return r, nil
 	}
@@ -122,7 +123,7 @@ func ruleOverrides(reg *engine.Registry, disable, enable []string) (map[string]s
 			if sys := reg.LookupSystem(r.System); sys != nil {
 				what = sys.Refuses()
 			}
-			return nil, usageErr("--disable %s: the rule finds %s, which cannot be turned off", name, what)
+			return nil, clikit.Usage("--disable %s: the rule finds %s, which cannot be turned off", name, what)
 		}
 		out[name] = "off"
 	}
@@ -132,7 +133,7 @@ func ruleOverrides(reg *engine.Registry, disable, enable []string) (map[string]s
 			return nil, err
 		}
 		if out[name] == "off" {
-			return nil, usageErr("rule %s is given to both --disable and --enable", name)
+			return nil, clikit.Usage("rule %s is given to both --disable and --enable", name)
 		}
 		out[name] = r.Severity.String()
 	}
@@ -152,7 +153,7 @@ func fixableArgs(args []string) error {
 		if err != nil || info.IsDir() || info.Mode().IsRegular() {
 			continue // reading says what is wrong with a missing file
 		}
-		return usageErr("%s: --fix rewrites regular files only, and this is %s; lint it without --fix, or use --diff on a copy", a, fileKind(info.Mode()))
+		return clikit.Usage("%s: --fix rewrites regular files only, and this is %s; lint it without --fix, or use --diff on a copy", a, fileKind(info.Mode()))
 	}
 	return nil
 }

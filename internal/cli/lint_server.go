@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/systems/yunikorn/config"
 	"github.com/aclint/aclint/internal/systems/yunikorn/running"
@@ -50,7 +51,7 @@ func (s *streams) crossCheck(o *lintOptions, runs []checked) error {
 		}
 		v, err := running.Validate(context.Background(), o.server, doc.Text, s.runningOptions())
 		if err != nil {
-			return usageErr("lint --server: %w", err)
+			return clikit.Usage("lint --server: %w", err)
 		}
 		refused := 0
 		for _, f := range c.findings {
@@ -65,14 +66,14 @@ func (s *streams) crossCheck(o *lintOptions, runs []checked) error {
 			fmt.Fprintf(s.err, "aclint: %s: the scheduler at %s refuses it too: %s\n", doc.Describe(), o.server, v.Reason)
 		case v.Allowed:
 			disagree++
-			fmt.Fprintf(s.err, "aclint: %s: aclint reports %d %s, but the scheduler at %s would load it: aclint is wrong here, please report it\n", doc.Describe(), refused, plural(refused, "error", "errors"), o.server)
+			fmt.Fprintf(s.err, "aclint: %s: aclint reports %d %s, but the scheduler at %s would load it: aclint is wrong here, please report it\n", doc.Describe(), refused, clikit.Plural(refused, "error", "errors"), o.server)
 		default:
 			disagree++
 			fmt.Fprintf(s.err, "aclint: %s: aclint finds no error, but the scheduler at %s refuses it (%s): aclint is wrong here, please report it\n", doc.Describe(), o.server, v.Reason)
 		}
 	}
 	if disagree > 0 {
-		return usageErr("lint --server: the scheduler and aclint disagree on %d %s (above): aclint's verdict cannot be trusted for %s", disagree, plural(disagree, "config", "configs"), plural(disagree, "it", "them"))
+		return clikit.Usage("lint --server: the scheduler and aclint disagree on %d %s (above): aclint's verdict cannot be trusted for %s", disagree, clikit.Plural(disagree, "config", "configs"), clikit.Plural(disagree, "it", "them"))
 	}
 	return nil
 }

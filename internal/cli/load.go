@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/output"
 	"github.com/aclint/aclint/internal/systems/yunikorn"
@@ -46,7 +47,7 @@ func load(s *streams, files []string, key string, tolerate func(engine.Finding) 
 		return nil, refusal(rej)
 	}
 	if err != nil {
-		return nil, usageErr("%w", err)
+		return nil, clikit.Usage("%w", err)
 	}
 	return l, nil
 }
@@ -62,22 +63,12 @@ func refusal(rej *yunikorn.RejectedError) error {
 	}
 	_ = output.Text(&b, shown, output.Sources{doc.File: doc.Lines()}, false)
 	if more := len(rej.Errors) - len(shown); more > 0 {
-		fmt.Fprintf(&b, "... and %d more %s\n", more, plural(more, "error", "errors"))
+		fmt.Fprintf(&b, "... and %d more %s\n", more, clikit.Plural(more, "error", "errors"))
 	}
-	return &exitError{code: ExitUsage, err: &explained{
-		msg: fmt.Sprintf("%s: YuniKorn rejects this config, so it answers no access question; run 'aclint lint' for details:\n%s", doc.Describe(), strings.TrimRight(b.String(), "\n")),
-		err: rej}}
+	return &clikit.ExitError{Code: ExitUsage, Err: &clikit.Explained{
+		Msg: fmt.Sprintf("%s: YuniKorn rejects this config, so it answers no access question; run 'aclint lint' for details:\n%s", doc.Describe(), strings.TrimRight(b.String(), "\n")),
+		Err: rej}}
 }
-
-// explained is an error said in the command's own words, still unwrapping
-// to the error it explains.
-type explained struct {
-	msg string
-	err error
-}
-
-func (e *explained) Error() string { return e.msg }
-func (e *explained) Unwrap() error { return e.err }
 
 // loadInputs reads the YuniKorn configs named by paths (yunikorn.Read) and
 // says on standard error what the ConfigMap merge did.
@@ -90,7 +81,7 @@ func loadInputs(s *streams, paths []string, key string, verbose bool) ([]*config
 	opts.Preloaded = s.withPreloaded(fetched)
 	docs, notes, err := yunikorn.Read(paths, opts)
 	if err != nil {
-		return nil, usageErr("%w", err)
+		return nil, clikit.Usage("%w", err)
 	}
 	for _, n := range notes {
 		fmt.Fprintln(s.err, "aclint: "+n)

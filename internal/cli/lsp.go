@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/lsp"
 )
 
@@ -26,7 +27,7 @@ applies. See docs/editors.md for VS Code, Neovim, Helix and Emacs.
 Exit codes: 0 after shutdown and exit (or the end of input), 1 on exit without
 shutdown, 2 when the client's stream breaks.`,
 		Example: `  aclint lsp`,
-		Args:    exactArgs(0, "lsp takes no arguments: the editor starts it and talks on standard input and output"),
+		Args:    clikit.ExactArgs(0, "lsp takes no arguments: the editor starts it and talks on standard input and output"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts := lsp.DefaultOptions(s.reg)
 			opts.MaxDocumentSize = s.maxInput
@@ -38,10 +39,10 @@ shutdown, 2 when the client's stream breaks.`,
 			opts.Version, _ = buildInfo()
 			err := lsp.Run(context.Background(), s.in, s.rawOut, opts)
 			if errors.Is(err, lsp.ErrNoShutdown) {
-				return &exitError{code: ExitFail}
+				return &clikit.ExitError{Code: ExitFail}
 			}
 			if err != nil {
-				return usageErr("lsp: %w", err)
+				return clikit.Usage("lsp: %w", err)
 			}
 			return nil
 		},

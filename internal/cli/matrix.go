@@ -2,6 +2,8 @@ package cli
 
 import (
 	"bytes"
+
+	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/progress"
 
 	"bufio"
@@ -30,9 +32,9 @@ func newMatrixCmd(s *streams) *cobra.Command {
 		Short:   "Show queues against users and groups, with each one's submit and admin access",
 		Long:    matrixLong,
 		Example: matrixExample,
-		Args:    exactArgs(0, "matrix takes no arguments"),
+		Args:    clikit.ExactArgs(0, "matrix takes no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkOutput(a.output, "text", "json", "csv"); err != nil {
+			if err := clikit.CheckOutput(a.output, "text", "json", "csv"); err != nil {
 				return err
 			}
 			if err := checkLayout(layout); err != nil {
@@ -43,7 +45,7 @@ func newMatrixCmd(s *streams) *cobra.Command {
 					return err
 				}
 				if groupsFile != "" {
-					return usageErr("--groups-file is for %s configs: with %s files, name the subjects with --subjects", s.reg.Fallback().Name(), q.sys.Name())
+					return clikit.Usage("--groups-file is for %s configs: with %s files, name the subjects with --subjects", s.reg.Fallback().Name(), q.sys.Name())
 				}
 				return askMatrix(s, q, matrixAsk{q: audit.MatrixQuestion{Subjects: subjectList(subjects), Scope: audit.Scope{Partition: a.partition, Under: a.under}, Action: action},
 					only: a.onlyAccess, output: a.output, layout: layout, width: width})
@@ -83,7 +85,7 @@ func newMatrixCmd(s *streams) *cobra.Command {
 				err = writeMatrixText(w, rows, names, terminalWidth(width), layout)
 			}
 			if err != nil {
-				return usageErr("%w", err)
+				return clikit.Usage("%w", err)
 			}
 			return nil
 		},
@@ -102,7 +104,7 @@ func newMatrixCmd(s *streams) *cobra.Command {
 // whose kind the system chooses (a user, a principal).
 func subjectList(list string) []audit.Subject {
 	var out []audit.Subject
-	for _, v := range parseList(list) {
+	for _, v := range clikit.ParseList(list) {
 		kind, name, ok := strings.Cut(v, ":")
 		if !ok {
 			kind, name = "", v
@@ -114,13 +116,13 @@ func subjectList(list string) []audit.Subject {
 
 func parseSubjects(list string) ([]acl.Principal, error) {
 	var out []acl.Principal
-	for _, s := range parseList(list) {
+	for _, s := range clikit.ParseList(list) {
 		kind, name, ok := strings.Cut(s, ":")
 		switch {
 		case !ok:
 			kind, name = "user", s
 		case kind != "user" && kind != "group":
-			return nil, usageErr("--subjects %q: write user:NAME or group:NAME", s)
+			return nil, clikit.Usage("--subjects %q: write user:NAME or group:NAME", s)
 		}
 		out = append(out, acl.Principal{Kind: kind, Name: name})
 	}
@@ -204,17 +206,17 @@ func writeMatrixCSV(w *bufio.Writer, rows matrixRows, names []string) (err error
 
 // writeMatrixJSON streams the matrix's one JSON shape.
 func writeMatrixJSON(w *bufio.Writer, rows matrixRows, names []string) (err error) {
-	js := &jsonStream{w: w}
-	js.open("rows", "system", yunikorn.System, "subjects", names, "notes", []string{})
+	js := &clikit.Stream{W: w}
+	js.Open("rows", "system", yunikorn.System, "subjects", names, "notes", []string{})
 	err = rows(func(part, queue string, cells []acl.Cell) error {
 		vals := make([]string, len(cells))
 		for i, c := range cells {
 			vals[i] = c.String()
 		}
-		js.item(jsonObject{{"section", part}, {"object", queue}, {"cells", vals}})
-		return js.err
+		js.Item(clikit.Object{{"section", part}, {"object", queue}, {"cells", vals}})
+		return js.Err()
 	})
-	if cerr := js.close(); err == nil {
+	if cerr := js.Close(); err == nil {
 		err = cerr
 	}
 	return err
@@ -222,7 +224,7 @@ func writeMatrixJSON(w *bufio.Writer, rows matrixRows, names []string) (err erro
 
 func checkLayout(layout string) error {
 	if layout != "auto" && layout != "grid" && layout != "list" {
-		return usageErr("invalid --layout %q: use auto, grid or list", layout)
+		return clikit.Usage("invalid --layout %q: use auto, grid or list", layout)
 	}
 	return nil
 }
@@ -238,7 +240,7 @@ func matrixPrincipals(s *streams, p *acl.Policy, subjects, groupsFile string) ([
 	if groupsFile != "" {
 		gf, err := resolve.LoadFile(groupsFile, s.maxInput)
 		if err != nil {
-			return nil, usageErr("--groups-file: %w", err)
+			return nil, clikit.Usage("--groups-file: %w", err)
 		}
 		for _, u := range gf.Users() {
 			r, _ := gf.Resolve(u)

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/aclint/aclint/internal/audit"
+	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/progress"
 )
@@ -44,12 +45,12 @@ func askMatrix(s *streams, q *asked, ask matrixAsk) error {
 	case "csv":
 		out = &matrixCSVOut{collect: col, cw: csv.NewWriter(w)}
 	case "json":
-		out = &matrixJSONOut{collect: col, js: &jsonStream{w: w}}
+		out = &matrixJSONOut{collect: col, js: &clikit.Stream{W: w}}
 	}
 	if err := mx.Matrix(m, ask.q, out); err != nil {
 		var u *audit.UsageError
 		if errors.As(err, &u) {
-			return usageErr("%s: %w", q.sys.Name(), err)
+			return clikit.Usage("%s: %w", q.sys.Name(), err)
 		}
 		return answerErr(err)
 	}
@@ -58,17 +59,17 @@ func askMatrix(s *streams, q *asked, ask matrixAsk) error {
 		o.cw.Flush()
 		err = o.cw.Error()
 	case *matrixJSONOut:
-		if o.js.items != nil {
-			err = o.js.close()
+		if o.js.Started() {
+			err = o.js.Close()
 		}
 	default:
 		err = col.writeText(w, terminalWidth(ask.width))
 	}
 	if err != nil {
-		return usageErr("writing output: %w", err)
+		return clikit.Usage("writing output: %w", err)
 	}
 	if col.unknown {
-		return &exitError{code: ExitUsage, err: errors.New("the matrix is not complete: an answer on the way is not known (marked ?)")}
+		return &clikit.ExitError{Code: ExitUsage, Err: errors.New("the matrix is not complete: an answer on the way is not known (marked ?)")}
 	}
 	return nil
 }
@@ -222,19 +223,19 @@ func (o *matrixCSVOut) Row(r audit.MatrixRow) error {
 // matrixJSONOut streams matrix's one JSON shape (docs/audits.md).
 type matrixJSONOut struct {
 	*collect
-	js *jsonStream
+	js *clikit.Stream
 }
 
 func (o *matrixJSONOut) Head(h audit.MatrixHead) error {
 	o.collect.head = h
-	o.js.open("rows", "system", h.System, "subjects", h.Subjects, "notes", nonNil(h.Notes))
-	return o.js.err
+	o.js.Open("rows", "system", h.System, "subjects", h.Subjects, "notes", clikit.NonNil(h.Notes))
+	return o.js.Err()
 }
 
 func (o *matrixJSONOut) Row(r audit.MatrixRow) error {
 	if !o.keep(r) {
 		return nil
 	}
-	o.js.item(jsonObject{{"section", r.Section}, {"object", r.Object}, {"cells", r.Cells}})
-	return o.js.err
+	o.js.Item(clikit.Object{{"section", r.Section}, {"object", r.Object}, {"cells", r.Cells}})
+	return o.js.Err()
 }

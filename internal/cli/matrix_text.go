@@ -3,11 +3,12 @@ package cli
 import (
 	"bufio"
 	"fmt"
-	"github.com/aclint/aclint/internal/audit"
-	"github.com/aclint/aclint/internal/engine"
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/aclint/aclint/internal/audit"
+	"github.com/aclint/aclint/internal/engine"
 
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 )

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mattn/go-isatty"
 
+	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/output"
 	"github.com/aclint/aclint/internal/safewrite"
@@ -30,14 +31,14 @@ func parseOutputs(values []string) ([]outputTarget, error) {
 	for _, v := range values {
 		name, path, _ := strings.Cut(v, "=")
 		if _, ok := output.Formats[name]; !ok {
-			return nil, usageErr("invalid -o %q: formats are %s, optionally FORMAT=PATH", v, strings.Join(output.FormatNames(), ", "))
+			return nil, clikit.Usage("invalid -o %q: formats are %s, optionally FORMAT=PATH", v, strings.Join(output.FormatNames(), ", "))
 		}
 		if strings.Contains(v, "=") && path == "" {
-			return nil, usageErr("invalid -o %q: give a file after =", v)
+			return nil, clikit.Usage("invalid -o %q: give a file after =", v)
 		}
 		if path == "" {
 			if stdout != "" {
-				return nil, usageErr("-o %s and -o %s both write to standard output; send one to a file with FORMAT=PATH", stdout, name)
+				return nil, clikit.Usage("-o %s and -o %s both write to standard output; send one to a file with FORMAT=PATH", stdout, name)
 			}
 			stdout = name
 		}
@@ -93,7 +94,7 @@ func writeOutputs(s *streams, targets []outputTarget, rep *output.Report) error 
 				err = bw.Flush()
 			}
 			if err != nil {
-				return usageErr("writing %s output: %w", t.format, err)
+				return clikit.Usage("writing %s output: %w", t.format, err)
 			}
 			continue
 		}
@@ -113,7 +114,7 @@ func writeOutputs(s *streams, targets []outputTarget, rep *output.Report) error 
 			err = safewrite.Output(t.path, fill)
 		}
 		if err != nil {
-			return usageErr("writing %s output to %s: %w", t.format, t.path, err)
+			return clikit.Usage("writing %s output to %s: %w", t.format, t.path, err)
 		}
 	}
 	return nil
@@ -179,9 +180,9 @@ func (f *settingsFinder) forFile(file string) (*settings.Settings, error) {
 func settingsErr(path string, err error) error {
 	var se *settings.Error
 	if errors.As(err, &se) {
-		return usageErr("%w", err)
+		return clikit.Usage("%w", err)
 	}
-	return usageErr("%s: %w", path, err)
+	return clikit.Usage("%s: %w", path, err)
 }
 
 // refusedErr is the usage error for input its system refuses: what is
@@ -195,7 +196,7 @@ func refusedErr(name, why, more string, findings []engine.Finding, lines []strin
 	}
 	var b strings.Builder
 	_ = output.Text(&b, errs, output.Sources{name: lines}, false)
-	return usageErr("%s: %s; run '%s' for details:\n%s", name, why, more, strings.TrimRight(b.String(), "\n"))
+	return clikit.Usage("%s: %s; run '%s' for details:\n%s", name, why, more, strings.TrimRight(b.String(), "\n"))
 }
 
 // useColor decides --color auto|always|never, honouring NO_COLOR for auto.
@@ -214,5 +215,5 @@ func useColor(mode string, w io.Writer) (bool, error) {
 		}
 		return false, nil
 	}
-	return false, usageErr("invalid --color %q: use auto, always or never", mode)
+	return false, clikit.Usage("invalid --color %q: use auto, always or never", mode)
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"io"
 
+	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 
 	"github.com/spf13/cobra"
@@ -28,7 +29,7 @@ func newPlaceCmd(s *streams) *cobra.Command {
 		Args:              placeArgs(&req),
 		ValidArgsFunction: partitionQueueArgs(s, false),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkOutput(output, "text", "json"); err != nil {
+			if err := clikit.CheckOutput(output, "text", "json"); err != nil {
 				return err
 			}
 			var q acl.Query
@@ -44,10 +45,10 @@ func newPlaceCmd(s *streams) *cobra.Command {
 				return err
 			}
 			if pr != nil && (cmd.Flags().Changed("queue") || cmd.Flags().Changed("groups")) {
-				return usageErr("--pod gives the queue, user, groups and tags: leave out --queue and --groups")
+				return clikit.Usage("--pod gives the queue, user, groups and tags: leave out --queue and --groups")
 			}
 			if pr != nil && !pr.Reaches() {
-				return writeVerdict(s, gateVerdict(pr.Gate, "placed"), output, quiet)
+				return clikit.WriteVerdict(s.out, gateVerdict(pr.Gate, "placed"), output, quiet)
 			}
 			app, derived := placeApp(args, pr, tags, queue, groups)
 			if forced {
@@ -56,7 +57,7 @@ func newPlaceCmd(s *streams) *cobra.Command {
 			app.Resolvers, app.Resolver = q.Resolvers, q.Resolver
 			res, err := l.Placer.Place(app)
 			if err != nil {
-				return usageErr("%w", err)
+				return clikit.Usage("%w", err)
 			}
 			res.Notes = append(l.Notes, res.Notes...)
 			if derived != nil {
@@ -70,13 +71,13 @@ func newPlaceCmd(s *streams) *cobra.Command {
 				lim.Notes = append(lim.Notes, "the namespace was not given (--namespace): its quota annotations would set the new queue's limits, so the limits shown leave them out")
 				res.Notes = append(res.Notes, "the limits shown for the new queue leave out the namespace's quota annotations, which were not given (--namespace NS.yaml)")
 			}
-			v := verdict{ok: res.Placed && res.Crash == "",
-				text: func(w io.Writer) error { return writePlaceText(w, app, res, derived, lim) },
-				json: func() any { return placeJSON(app, res, lim) }}
+			v := clikit.Verdict{OK: res.Placed && res.Crash == "",
+				Text: func(w io.Writer) error { return writePlaceText(w, app, res, derived, lim) },
+				JSON: func() any { return placeJSON(app, res, lim) }}
 			if res.Crash != "" {
-				v.code = ExitUsage
+				v.Code = ExitUsage
 			}
-			return writeVerdict(s, v, output, quiet)
+			return clikit.WriteVerdict(s.out, v, output, quiet)
 		},
 	}
 	f := c.Flags()
@@ -85,7 +86,7 @@ func newPlaceCmd(s *streams) *cobra.Command {
 	f.StringVar(&queue, "queue", "", "the queue the application asks for (default: none)")
 	f.BoolVar(&forced, "forced", false, "the application is forced (tag application.create.force=true), as on recovery")
 	req.register(s, f)
-	verdictFlags(f, &output, &quiet, "the application, every rule's result, the queue and the submit decision")
+	clikit.VerdictFlags(f, &output, &quiet, "the application, every rule's result, the queue and the submit decision")
 	resolvers.register(s, c)
 	return c
 }
@@ -123,12 +124,12 @@ func placeArgs(req *requestFlags) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if req.pod != "" {
 			if len(args) > 1 {
-				return usageErr("with --pod, place takes at most PARTITION, got %d arguments", len(args))
+				return clikit.Usage("with --pod, place takes at most PARTITION, got %d arguments", len(args))
 			}
 			return nil
 		}
 		if len(args) != 2 {
-			return usageErr("place needs PARTITION USER (or --pod POD.yaml), got %d argument(s)\nrun 'aclint place --help' for usage", len(args))
+			return clikit.Usage("place needs PARTITION USER (or --pod POD.yaml), got %d argument(s)\nrun 'aclint place --help' for usage", len(args))
 		}
 		return nil
 	}
@@ -144,7 +145,7 @@ func placeApp(args []string, pr *placement.PodRequest, tags map[string]string, q
 		}
 		return app, &pr.Derivation
 	}
-	app := placement.App{Tags: map[string]string{}, Partition: args[0], User: args[1], Queue: queue, Groups: parseList(groups)}
+	app := placement.App{Tags: map[string]string{}, Partition: args[0], User: args[1], Queue: queue, Groups: clikit.ParseList(groups)}
 	if tags != nil {
 		app.Tags = tags
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/aclint/aclint/internal/audit"
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 	"github.com/aclint/aclint/internal/systems/yunikorn/limits"
 	"github.com/aclint/aclint/internal/systems/yunikorn/placement"
@@ -80,7 +81,7 @@ func writePlaceText(w io.Writer, app placement.App, r *placement.Result, d *plac
 			writeConsulted(&b, r.Decision, "  ")
 		}
 	}
-	writeNotes(&b, r.Notes)
+	audit.WriteNotes(&b, r.Notes)
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 
 	"github.com/aclint/aclint/internal/input"
@@ -41,7 +42,7 @@ func (r *requestFlags) register(s *streams, f *pflag.FlagSet) {
 // request: they would be silently ignored.
 func (r *requestFlags) none(system string) error {
 	if r.pod != "" || len(r.tags) > 0 || r.ns != "" || r.submitter != "" || r.subGroups != "" || r.without {
-		return usageErr("--pod, --tag and their companions describe a request to the scheduler; a %s question takes none", system)
+		return clikit.Usage("--pod, --tag and their companions describe a request to the scheduler; a %s question takes none", system)
 	}
 	return nil
 }
@@ -52,36 +53,36 @@ func (r *requestFlags) none(system string) error {
 func (r *requestFlags) read(settings map[string]config.Setting) (map[string]string, *placement.PodRequest, error) {
 	switch {
 	case r.pod != "" && len(r.tags) > 0:
-		return nil, nil, usageErr("--pod gives the request's tags: leave out --tag")
+		return nil, nil, clikit.Usage("--pod gives the request's tags: leave out --tag")
 	case r.pod == "" && r.ns != "":
-		return nil, nil, usageErr("--namespace goes with --pod: it adds the pod's namespace annotations")
+		return nil, nil, clikit.Usage("--namespace goes with --pod: it adds the pod's namespace annotations")
 	case r.pod == "" && (r.submitter != "" || r.subGroups != ""):
-		return nil, nil, usageErr("--submitter goes with --pod: it is who creates the pod")
+		return nil, nil, clikit.Usage("--submitter goes with --pod: it is who creates the pod")
 	case r.pod == "" && r.without:
-		return nil, nil, usageErr("--without-admission-controller goes with --pod: without a pod, the user and --groups are the request as given")
+		return nil, nil, clikit.Usage("--without-admission-controller goes with --pod: without a pod, the user and --groups are the request as given")
 	case r.without && (r.submitter != "" || r.subGroups != ""):
-		return nil, nil, usageErr("--submitter names who the admission controller sees create the pod; with --without-admission-controller nobody writes it into the pod: leave it out")
+		return nil, nil, clikit.Usage("--submitter names who the admission controller sees create the pod; with --without-admission-controller nobody writes it into the pod: leave it out")
 	case r.pod == "":
 		t, err := parseTags(r.tags)
 		return t, nil, err
 	}
 	pod, err := input.ReadFile(r.pod, *r.max)
 	if err != nil {
-		return nil, nil, usageErr("--pod: %w", err)
+		return nil, nil, clikit.Usage("--pod: %w", err)
 	}
 	var ns []byte
 	if r.ns != "" {
 		if ns, err = input.ReadFile(r.ns, *r.max); err != nil {
-			return nil, nil, usageErr("--namespace: %w", err)
+			return nil, nil, clikit.Usage("--namespace: %w", err)
 		}
 	}
 	var sub *admission.Submitter
 	if r.submitter != "" || r.subGroups != "" {
-		sub = &admission.Submitter{User: r.submitter, Groups: parseList(r.subGroups)}
+		sub = &admission.Submitter{User: r.submitter, Groups: clikit.ParseList(r.subGroups)}
 	}
 	pr, err := placement.ReadPod(pod, ns, admission.Read(settings), sub, r.without)
 	if err != nil {
-		return nil, nil, usageErr("--pod %s: %w", r.pod, err)
+		return nil, nil, clikit.Usage("--pod %s: %w", r.pod, err)
 	}
 	return pr.App.Tags, pr, nil
 }
@@ -91,11 +92,11 @@ func (r *requestFlags) read(settings map[string]config.Setting) (map[string]stri
 // --groups, which the pod gives, must be left out.
 func podUser(pr *placement.PodRequest, args []string, groups string) (string, []string, error) {
 	if groups != "" {
-		return "", nil, usageErr("--pod gives the user and groups the core sees: leave out --groups")
+		return "", nil, clikit.Usage("--pod gives the user and groups the core sees: leave out --groups")
 	}
 	user := pr.App.User
 	if len(args) > 0 && args[0] != user {
-		return "", nil, usageErr("the core sees this pod as user %s (%s), not %s: leave USER out with --pod, or give %s", user, pr.Derivation.User, args[0], user)
+		return "", nil, clikit.Usage("the core sees this pod as user %s (%s), not %s: leave USER out with --pod, or give %s", user, pr.Derivation.User, args[0], user)
 	}
 	return user, pr.App.Groups, nil
 }
@@ -104,21 +105,21 @@ func podUser(pr *placement.PodRequest, args []string, groups string) (string, []
 // admission controller refuses it (exit 1, "rejected" with the controller's
 // own message) or it is not YuniKorn's (exit 2). key is the answer's field
 // in the command's JSON (placed, allowed, submitAllowed).
-func gateVerdict(g admission.Gate, key string) verdict {
+func gateVerdict(g admission.Gate, key string) clikit.Verdict {
 	msg, first, code, said := g.Bypass, "not scheduled by YuniKorn", ExitUsage, g.Bypass
 	if g.Rejected != "" {
 		msg, first, code = g.Rejected, "rejected", ExitFail
 		said = "the admission controller refuses to create the pod: " + msg
 	}
-	return verdict{code: code,
-		text: func(w io.Writer) error {
+	return clikit.Verdict{Code: code,
+		Text: func(w io.Writer) error {
 			_, err := fmt.Fprintf(w, "%s\nreason: %s\n", first, said)
 			if err == nil && g.Why != "" {
 				_, err = fmt.Fprintf(w, "why: %s\n", g.Why)
 			}
 			return err
 		},
-		json: func() any {
+		JSON: func() any {
 			out := map[string]any{key: false, "reason": msg, "admission": first}
 			if key == "placed" {
 				out["queue"] = nil

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/aclint/aclint/internal/audit"
+	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/input"
 )
@@ -48,7 +49,7 @@ func (s *streams) question(files []string) (*asked, error) {
 	}
 	ins, err := input.Read(files, input.Options{Stdin: s.in, Warn: s.warnInput, MaxSize: s.maxInput})
 	if err != nil {
-		return nil, usageErr("%w", err)
+		return nil, clikit.Usage("%w", err)
 	}
 	// the files go to the system that recognises them; a file nobody
 	// recognises goes with them (a yarn-site.xml beside a
@@ -62,7 +63,7 @@ func (s *streams) question(files []string) (*asked, error) {
 			continue
 		}
 		if by != nil && got != sys {
-			return nil, usageErr("%s is a %s input and %s a %s one: a question is asked of one system's files", by.Path, sys.Name(), in.Path, got.Name())
+			return nil, clikit.Usage("%s is a %s input and %s a %s one: a question is asked of one system's files", by.Path, sys.Name(), in.Path, got.Name())
 		}
 		sys, by = got, in
 	}
@@ -105,7 +106,7 @@ func (q *asked) load(opts engine.Options) (audit.Model, error) {
 		return nil, refusedErr(ref.File, ref.Why, ref.Command, ref.Findings, lines)
 	}
 	if err != nil {
-		return nil, usageErr("%w", err)
+		return nil, clikit.Usage("%w", err)
 	}
 	return m, nil
 }
@@ -116,10 +117,10 @@ func capability[T any](q *asked, command string) (T, error) {
 	c, ok := q.sys.(T)
 	if g, guided := q.sys.(engine.Guided); !ok && guided {
 		// the system says which of its own commands takes the file
-		return c, usageErr("%s", g.Misdirected(q.ins[0].Given()))
+		return c, clikit.Usage("%s", g.Misdirected(q.ins[0].Given()))
 	}
 	if !ok {
-		return c, usageErr("%s: %s answers no %s question (aclint %s takes %s)", q.ins[0].Path, q.sys.Name(), command, command, answerers[T](q.reg))
+		return c, clikit.Usage("%s: %s answers no %s question (aclint %s takes %s)", q.ins[0].Path, q.sys.Name(), command, command, answerers[T](q.reg))
 	}
 	return c, nil
 }
@@ -135,7 +136,7 @@ func answerers[T any](reg *engine.Registry) string {
 	if fb := reg.Fallback(); fb != nil {
 		names = append(names, fb.Name())
 	}
-	return joinWords(names) + " files"
+	return clikit.JoinWords(names) + " files"
 }
 
 // askWhoCan answers who-can through a system's audit.WhoCanner.
@@ -155,7 +156,7 @@ func askWhoCan(s *streams, cmd *cobra.Command, q *asked, words []string, action,
 	if err != nil {
 		var u *audit.UsageError
 		if errors.As(err, &u) {
-			return usageErr("%s: %w (who-can %s, e.g. who-can -f %s %s)", q.sys.Name(), err, w.WhoCanUsage().Words, q.ins[0].Path, w.WhoCanUsage().Example)
+			return clikit.Usage("%s: %w (who-can %s, e.g. who-can -f %s %s)", q.sys.Name(), err, w.WhoCanUsage().Words, q.ins[0].Path, w.WhoCanUsage().Example)
 		}
 		return answerErr(err)
 	}
@@ -168,17 +169,17 @@ func writeWhoCan(s *streams, ans *audit.WhoCan, output string) error {
 	var err error
 	switch output {
 	case "json":
-		err = writeJSON(s.out, whoCanJSON(ans))
+		err = clikit.WriteJSON(s.out, whoCanJSON(ans))
 	case "csv":
 		err = writeWhoCanCSV(s.out, ans)
 	default:
 		err = writeWhoCanText(s.out, ans)
 	}
 	if err != nil {
-		return usageErr("writing output: %w", err)
+		return clikit.Usage("writing output: %w", err)
 	}
 	if ans.Incomplete != "" {
-		return &exitError{code: ExitUsage, err: errors.New(ans.Incomplete)}
+		return &clikit.ExitError{Code: ExitUsage, Err: errors.New(ans.Incomplete)}
 	}
 	return nil
 }
@@ -217,7 +218,7 @@ func askCheck(s *streams, cmd *cobra.Command, q *asked, words []string, action, 
 	if err != nil {
 		return err
 	}
-	if err := checkOutput(output, "text", "json"); err != nil {
+	if err := clikit.CheckOutput(output, "text", "json"); err != nil {
 		return err
 	}
 	if !cmd.Flags().Changed("action") {
@@ -229,21 +230,21 @@ func askCheck(s *streams, cmd *cobra.Command, q *asked, words []string, action, 
 	}
 	qu := audit.Question{Words: words, Action: action}
 	if cmd.Flags().Changed("groups") {
-		qu.Groups = parseList(groups)
+		qu.Groups = clikit.ParseList(groups)
 	}
 	v, err := c.Check(m, qu)
 	if err != nil {
 		var u *audit.UsageError
 		if errors.As(err, &u) {
-			return usageErr("%s: %w (check %s, e.g. check -f %s %s)", q.sys.Name(), err, c.CheckUsage().Words, q.ins[0].Path, c.CheckUsage().Example)
+			return clikit.Usage("%s: %w (check %s, e.g. check -f %s %s)", q.sys.Name(), err, c.CheckUsage().Words, q.ins[0].Path, c.CheckUsage().Example)
 		}
 		return answerErr(err)
 	}
-	out := verdict{ok: v.Allowed && v.Unknown == "",
-		text: func(w io.Writer) error { return writeCheckText(w, v) },
-		json: func() any { return checkJSON(v) }}
+	out := clikit.Verdict{OK: v.Allowed && v.Unknown == "",
+		Text: func(w io.Writer) error { return writeCheckText(w, v) },
+		JSON: func() any { return checkJSON(v) }}
 	if v.Unknown != "" {
-		out.code = ExitUsage
+		out.Code = ExitUsage
 	}
-	return writeVerdict(s, out, output, quiet)
+	return clikit.WriteVerdict(s.out, out, output, quiet)
 }

@@ -2,9 +2,11 @@ package cli
 
 import (
 	"bufio"
-	"github.com/aclint/aclint/internal/safewrite"
 	"io"
 	"strings"
+
+	"github.com/aclint/aclint/internal/clikit"
+	"github.com/aclint/aclint/internal/safewrite"
 
 	"github.com/spf13/cobra"
 
@@ -36,10 +38,10 @@ Exit codes: 0 written, 2 a config YuniKorn rejects or an input or output error.`
 		RunE: func(cmd *cobra.Command, args []string) error {
 			format, path, _ := strings.Cut(output, "=")
 			if format != "html" {
-				return usageErr("invalid -o %q: report writes html (-o html, or -o html=PATH)", output)
+				return clikit.Usage("invalid -o %q: report writes html (-o html, or -o html=PATH)", output)
 			}
 			if strings.Contains(output, "=") && path == "" {
-				return usageErr("invalid -o %q: give a file after =", output)
+				return clikit.Usage("invalid -o %q: give a file after =", output)
 			}
 			l, err := load(s, files, key, nil)
 			if err != nil {
@@ -56,15 +58,15 @@ Exit codes: 0 written, 2 a config YuniKorn rejects or an input or output error.`
 			if path == "" {
 				w := bufio.NewWriter(s.out)
 				if err := htmlreport.Write(w, data); err != nil {
-					return usageErr("writing the report: %w", err)
+					return clikit.Usage("writing the report: %w", err)
 				}
 				if err := w.Flush(); err != nil {
-					return usageErr("writing the report: %w", err)
+					return clikit.Usage("writing the report: %w", err)
 				}
 				return nil
 			}
 			if err := safewrite.Output(path, func(f io.Writer) error { return htmlreport.Write(f, data) }); err != nil {
-				return usageErr("writing %s: %w", path, err)
+				return clikit.Usage("writing %s: %w", path, err)
 			}
 			return nil
 		},

@@ -7,21 +7,9 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 )
-
-// parseList reads a comma-separated flag value (--groups, --submitter-groups,
-// --subjects) the one way every command reads it: each entry trimmed of
-// blanks, empty entries dropped, so "etl-team, data-eng" is two groups.
-func parseList(s string) []string {
-	var out []string
-	for _, e := range strings.Split(s, ",") {
-		if e = strings.TrimSpace(e); e != "" {
-			out = append(out, e)
-		}
-	}
-	return out
-}
 
 // parseTags reads --tag KEY=VALUE flags; nil when none are given (the
 // request's tags are then unknown), so that an empty map always means a
@@ -34,7 +22,7 @@ func parseTags(tags []string) (map[string]string, error) {
 	for _, t := range tags {
 		k, v, ok := strings.Cut(t, "=")
 		if !ok || k == "" {
-			return nil, usageErr("--tag %q: write KEY=VALUE, e.g. --tag namespace=team-a", t)
+			return nil, clikit.Usage("--tag %q: write KEY=VALUE, e.g. --tag namespace=team-a", t)
 		}
 		out[k] = v
 	}
@@ -55,9 +43,9 @@ func answerErr(err error) error {
 		for _, k := range keys {
 			flags = append(flags, "--tag "+k+"="+qe.Tags[k])
 		}
-		return usageErr("%w (%s, or --pod with --namespace)", err, strings.Join(flags, " "))
+		return clikit.Usage("%w (%s, or --pod with --namespace)", err, strings.Join(flags, " "))
 	}
-	return usageErr("%w", err)
+	return clikit.Usage("%w", err)
 }
 
 // configFlags registers -f and --key, the config every YuniKorn question

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/input"
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 
@@ -125,17 +126,17 @@ func flagOf(setting string) string {
 func (f *resolverFlags) subject(c *cobra.Command, q *acl.Query, groups string) error {
 	if f.timeout <= 0 {
 		// no limit would let a server that never answers hang CI
-		return usageErr("--ldap-timeout %v: give a positive time limit, e.g. 10s", f.timeout)
+		return clikit.Usage("--ldap-timeout %v: give a positive time limit, e.g. 10s", f.timeout)
 	}
 	q.Resolvers = f.options(c)
-	q.Groups = parseList(groups)
+	q.Groups = clikit.ParseList(groups)
 	if groups != "" && len(q.Groups) == 0 {
-		return usageErr("--groups %q names no group: give comma-separated names, or leave --groups out to let the resolver find the groups", groups)
+		return clikit.Usage("--groups %q names no group: give comma-separated names, or leave --groups out to let the resolver find the groups", groups)
 	}
 	if f.name != "" {
 		r, err := resolve.New(f.name, q.Resolvers)
 		if err != nil {
-			return usageErr("--resolver %s: %w", f.name, err)
+			return clikit.Usage("--resolver %s: %w", f.name, err)
 		}
 		q.Resolver = r
 	}

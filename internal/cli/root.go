@@ -3,6 +3,7 @@
 package cli
 
 import (
+	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/input"
 
@@ -18,34 +19,12 @@ import (
 	"github.com/aclint/aclint/internal/progress"
 )
 
-// Exit codes are part of the interface.
+// Exit codes are part of the interface (clikit says what each means).
 const (
-	ExitOK    = 0 // lint: nothing reached --fail-on; check: allowed
-	ExitFail  = 1 // lint: a finding reached --fail-on; check: denied
-	ExitUsage = 2 // usage, I/O or input errors; check: the question has no answer
+	ExitOK    = clikit.ExitOK
+	ExitFail  = clikit.ExitFail
+	ExitUsage = clikit.ExitUsage
 )
-
-// exitError carries an exit code out of a command, and the error behind it
-// (printed as "aclint: <error>"; nil prints nothing). It unwraps to that
-// error, so a caller (a test, a language server) can still ask what failed.
-type exitError struct {
-	code int
-	err  error
-}
-
-func (e *exitError) Error() string {
-	if e.err == nil {
-		return ""
-	}
-	return e.err.Error()
-}
-
-func (e *exitError) Unwrap() error { return e.err }
-
-// usageErr is exit 2 with a message; %w keeps the cause it wraps.
-func usageErr(format string, args ...any) error {
-	return &exitError{code: ExitUsage, err: fmt.Errorf(format, args...)}
-}
 
 type streams struct {
 	in       io.Reader
@@ -106,13 +85,13 @@ scheduler itself would make.`,
 		v, _ := c.Flags().GetString("max-input-size")
 		n, err := input.ParseSize(v)
 		if err != nil {
-			return usageErr("--max-input-size: %w", err)
+			return clikit.Usage("--max-input-size: %w", err)
 		}
 		s.maxInput = n
 		mv, _ := c.Flags().GetString("max-memory")
 		m, err := input.ParseSize(mv)
 		if err != nil {
-			return usageErr("--max-memory: %w", err)
+			return clikit.Usage("--max-memory: %w", err)
 		}
 		s.maxMemory = m
 		if s.guard {
@@ -125,7 +104,7 @@ scheduler itself would make.`,
 	root.Version, _ = buildInfo()
 	root.SetVersionTemplate(versionLine())
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageErr("%w\nrun '%s --help' for usage", err, c.CommandPath())
+		return clikit.Usage("%w\nrun '%s --help' for usage", err, c.CommandPath())
 	})
 	root.AddCommand(newLintCmd(s), newCheckCmd(s), newPlaceCmd(s), newLimitsCmd(s), newWhoCanCmd(s), newAccessCmd(s), newMatrixCmd(s), newDiffCmd(s), newDriftCmd(s), newTestCmd(s), newReportCmd(s), newConvertCmd(s), newRulesCmd(s), newLSPCmd(s), newSchemaCmd(s), newVersionCmd(s))
 	// the commands only one system has come from it, through the registry
@@ -163,12 +142,12 @@ func execute(reg *engine.Registry, args []string, stdin io.Reader, stdout, stder
 		return ExitOK
 	}
 	// messages carry names from the files read: through the SafeWriter
-	var ee *exitError
+	var ee *clikit.ExitError
 	if errors.As(err, &ee) {
-		if ee.err != nil {
-			fmt.Fprintf(s.err, "aclint: %s\n", ee.err)
+		if ee.Err != nil {
+			fmt.Fprintf(s.err, "aclint: %s\n", ee.Err)
 		}
-		return ee.code
+		return ee.Code
 	}
 	fmt.Fprintf(s.err, "aclint: %v\n", err)
 	return ExitUsage
@@ -199,7 +178,7 @@ func collectLintInputs(s *streams, paths []string, verbose bool, system string) 
 					names = append(names, sys.Name())
 				}
 			}
-			return nil, usageErr("invalid --system %q: use %s or %s", system, strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
+			return nil, clikit.Usage("invalid --system %q: use %s or %s", system, strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 		}
 	}
 	skip := func(p, reason string) {
@@ -211,7 +190,7 @@ func collectLintInputs(s *streams, paths []string, verbose bool, system string) 
 	// system found in a directory is then named as skipped (-v)
 	ins, err := input.Read(paths, input.Options{Stdin: s.in, Skip: skip, Warn: s.warnInput, Exts: s.reg.Extensions(), MaxSize: s.maxInput})
 	if err != nil {
-		return nil, usageErr("%w", err)
+		return nil, clikit.Usage("%w", err)
 	}
 	fallback := s.reg.Fallback()
 	var jobs []lintJob
@@ -250,9 +229,9 @@ func checkFound(reg *engine.Registry, paths []string, found map[string]bool, sys
 			continue
 		}
 		if g, ok := reg.LookupSystem(system).(engine.Guided); ok && system != systemAuto {
-			return usageErr("%s", g.NoneFound(p))
+			return clikit.Usage("%s", g.NoneFound(p))
 		}
-		return usageErr("%s: nothing aclint reads found: %s", p, reg.Described())
+		return clikit.Usage("%s: nothing aclint reads found: %s", p, reg.Described())
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/ruledoc"
 )
@@ -48,16 +49,16 @@ func newRulesCmd(s *streams) *cobra.Command {
 			return names, cobra.ShellCompDirectiveNoFileComp
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkOutput(output, "text", "json"); err != nil {
+			if err := clikit.CheckOutput(output, "text", "json"); err != nil {
 				return err
 			}
 			if len(args) == 1 {
 				r := s.reg.Lookup(args[0])
 				if r == nil {
-					return usageErr("no rule named %q%s; run 'aclint rules' for the list", args[0], didYouMean(s.reg, args[0]))
+					return clikit.Usage("no rule named %q%s; run 'aclint rules' for the list", args[0], didYouMean(s.reg, args[0]))
 				}
 				if output == "json" {
-					return writeJSON(s.out, toRuleJSON(r))
+					return clikit.WriteJSON(s.out, toRuleJSON(r))
 				}
 				_, err := fmt.Fprint(s.out, ruledoc.Docs{Reg: s.reg}.Text(r))
 				return err
@@ -67,7 +68,7 @@ func newRulesCmd(s *streams) *cobra.Command {
 				for _, r := range s.reg.Rules() {
 					out = append(out, toRuleJSON(r))
 				}
-				return writeJSON(s.out, out)
+				return clikit.WriteJSON(s.out, out)
 			}
 			tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "RULE\tSEVERITY\tFINDS")

@@ -3,6 +3,7 @@ package cli
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/systems/yunikorn/config"
 )
 
@@ -24,7 +25,7 @@ yaml-language-server, put a modeline on the first line of the file:
 The schema is for a raw queues.yaml; in a ConfigMap the config is a string that no
 schema sees (aclint lsp lints both). See docs/editors.md.`,
 		Example: `  aclint schema > queues.schema.json`,
-		Args:    exactArgs(0, "schema takes no arguments: redirect its output to a file"),
+		Args:    clikit.ExactArgs(0, "schema takes no arguments: redirect its output to a file"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			_, err := s.out.Write(config.JSONSchema())
 			return err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/systems/yunikorn/config"
 	"github.com/aclint/aclint/internal/systems/yunikorn/running"
 )
@@ -68,11 +69,11 @@ func (s *streams) fetchServers(paths []string) ([]string, map[string][]byte, err
 			continue
 		}
 		if s.server.timeout <= 0 {
-			return nil, nil, usageErr("--server-timeout %s: give a positive time limit", s.server.timeout)
+			return nil, nil, clikit.Usage("--server-timeout %s: give a positive time limit", s.server.timeout)
 		}
 		data, target, err := running.Config(context.Background(), u, s.runningOptions())
 		if err != nil {
-			return nil, nil, usageErr("%w", err)
+			return nil, nil, clikit.Usage("%w", err)
 		}
 		if fetched == nil {
 			fetched = map[string][]byte{}

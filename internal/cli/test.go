@@ -3,9 +3,11 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"github.com/aclint/aclint/internal/input"
 	"io/fs"
 	"strings"
+
+	"github.com/aclint/aclint/internal/clikit"
+	"github.com/aclint/aclint/internal/input"
 
 	"github.com/spf13/cobra"
 
@@ -52,17 +54,17 @@ resolver that failed).`,
   aclint test team-a-tests.yaml -o junit > results.xml
   aclint test --generate -f queues.yaml aclint-tests.yaml`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkOutput(output, "text", "json", "junit"); err != nil {
+			if err := clikit.CheckOutput(output, "text", "json", "junit"); err != nil {
 				return err
 			}
 			if generate {
 				if len(args) > 1 {
-					return usageErr("--generate writes one file, got %d", len(args))
+					return clikit.Usage("--generate writes one file, got %d", len(args))
 				}
 				return generateTests(s, files, key, under, args)
 			}
 			if under != "" {
-				return usageErr("--under goes with --generate")
+				return clikit.Usage("--under goes with --generate")
 			}
 			if len(args) == 0 {
 				args = []string{expect.DefaultFile}
@@ -97,9 +99,9 @@ func runTests(s *streams, cmd *cobra.Command, paths, files []string, key, output
 		src, err := input.ReadFile(p, s.maxInput)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) && p == expect.DefaultFile {
-				return usageErr("no %s here: name a test file, or write one with 'aclint test --generate -f queues.yaml %s' (docs/test.md)", expect.DefaultFile, expect.DefaultFile)
+				return clikit.Usage("no %s here: name a test file, or write one with 'aclint test --generate -f queues.yaml %s' (docs/test.md)", expect.DefaultFile, expect.DefaultFile)
 			}
-			return usageErr("%w", err)
+			return clikit.Usage("%w", err)
 		}
 		f, err := expect.Parse(p, src)
 		var fe *expect.FileError
@@ -114,7 +116,7 @@ func runTests(s *streams, cmd *cobra.Command, paths, files []string, key, output
 		parsed = append(parsed, f)
 	}
 	if len(problems) > 0 {
-		return usageErr("the test file has problems; no case ran:\n%s", strings.Join(problems, "\n"))
+		return clikit.Usage("the test file has problems; no case ran:\n%s", strings.Join(problems, "\n"))
 	}
 	var runs []testRun
 	for _, f := range parsed {
@@ -138,21 +140,21 @@ func runTests(s *streams, cmd *cobra.Command, paths, files []string, key, output
 		var err error
 		switch output {
 		case "json":
-			err = writeJSON(s.out, testsJSON(runs, n))
+			err = clikit.WriteJSON(s.out, testsJSON(runs, n))
 		case "junit":
 			err = writeTestsJUnit(s.out, runs, n)
 		default:
 			err = writeTestsText(s.out, runs, n, verbose, wrapWidth(s.rawOut))
 		}
 		if err != nil {
-			return usageErr("writing output: %w", err)
+			return clikit.Usage("writing output: %w", err)
 		}
 	}
 	switch {
 	case n[2] > 0:
-		return &exitError{code: ExitUsage}
+		return &clikit.ExitError{Code: ExitUsage}
 	case n[1] > 0:
-		return &exitError{code: ExitFail}
+		return &clikit.ExitError{Code: ExitFail}
 	}
 	return nil
 }
@@ -197,7 +199,7 @@ func testEnv(s *streams, cmd *cobra.Command, f *expect.File, files []string, key
 	if q.Resolver == nil && f.Resolver != "" {
 		r, err := resolve.New(f.Resolver, q.Resolvers)
 		if err != nil {
-			return expect.Env{}, usageErr("%s: resolver %s: %w", f.Path, f.Resolver, err)
+			return expect.Env{}, clikit.Usage("%s: resolver %s: %w", f.Path, f.Resolver, err)
 		}
 		q.Resolver = r
 	}

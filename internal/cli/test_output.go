@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/output"
 	"github.com/aclint/aclint/internal/systems/yunikorn/expect"
@@ -94,11 +95,11 @@ func testsJSON(runs []testRun, n [3]int) any {
 		Files  []fileJSON `json:"files"`
 	}{Passed: n[0], Failed: n[1], Errors: n[2], Files: []fileJSON{}}
 	for _, r := range runs {
-		fj := fileJSON{File: r.file.Path, Config: nonNil(r.file.Config), Cases: []testCaseJSON{}}
+		fj := fileJSON{File: r.file.Path, Config: clikit.NonNil(r.file.Config), Cases: []testCaseJSON{}}
 		for _, x := range r.results {
 			c := x.Case
 			cj := testCaseJSON{File: c.Pos.File, Line: c.Pos.Line, Column: c.Pos.Col, Name: c.Title(), Kind: "access",
-				Partition: c.Partition, User: c.User, Groups: nonNil(c.Groups), Queue: c.Queue, Action: string(c.Action),
+				Partition: c.Partition, User: c.User, Groups: clikit.NonNil(c.Groups), Queue: c.Queue, Action: string(c.Action),
 				Expect: c.Expect, Got: x.Got, Outcome: string(x.Outcome), Why: x.Why, Tags: c.Tags}
 			if c.Place != nil {
 				cj.Kind, cj.Queue, cj.Action, cj.Tags = "place", c.Place.Queue, "", c.Place.Tags
@@ -181,13 +182,13 @@ func writeTestsJUnit(w io.Writer, runs []testRun, n [3]int) error {
 func generateTests(s *streams, files []string, key, under string, args []string) error {
 	if len(files) == 0 {
 		if _, err := os.Stat("queues.yaml"); err != nil {
-			return usageErr("--generate needs the config: give -f queues.yaml")
+			return clikit.Usage("--generate needs the config: give -f queues.yaml")
 		}
 		files = []string{"queues.yaml"}
 	}
 	for _, f := range files {
 		if f == "-" {
-			return usageErr("--generate names the config in the test file, so it cannot read standard input: give -f FILE")
+			return clikit.Usage("--generate names the config in the test file, so it cannot read standard input: give -f FILE")
 		}
 	}
 	l, err := load(s, files, key, nil)
@@ -213,20 +214,20 @@ func generateTests(s *streams, files []string, key, under string, args []string)
 	opts := expect.GenerateOptions{Config: names, Under: under, MaxCases: maxGenerated, Limits: limits.New(cfg)}
 	if len(args) == 0 {
 		if err := expect.Generate(s.out, policy, cfg, opts); err != nil {
-			return usageErr("--generate: %w", err)
+			return clikit.Usage("--generate: %w", err)
 		}
 		return nil
 	}
 	if err := os.MkdirAll(filepath.Dir(args[0]), 0o755); err != nil {
-		return usageErr("%w", err)
+		return clikit.Usage("%w", err)
 	}
 	// O_EXCL: a snapshot never replaces a curated test file
 	out, err := os.OpenFile(args[0], os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		if errors.Is(err, fs.ErrExist) {
-			return usageErr("%s exists: --generate does not replace a test file; remove it or write to standard output", args[0])
+			return clikit.Usage("%s exists: --generate does not replace a test file; remove it or write to standard output", args[0])
 		}
-		return usageErr("%w", err)
+		return clikit.Usage("%w", err)
 	}
 	err = expect.Generate(out, policy, cfg, opts)
 	if cerr := out.Close(); err == nil {
@@ -234,7 +235,7 @@ func generateTests(s *streams, files []string, key, under string, args []string)
 	}
 	if err != nil {
 		os.Remove(args[0])
-		return usageErr("--generate: %w", err)
+		return clikit.Usage("--generate: %w", err)
 	}
 	fmt.Fprintf(s.err, "aclint: wrote %s\n", args[0])
 	return nil

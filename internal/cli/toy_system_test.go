@@ -1,11 +1,12 @@
 package cli
 
 import (
-	"github.com/aclint/aclint/internal/systems"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/aclint/aclint/internal/systems"
 
 	"github.com/aclint/aclint/internal/engine"
 )

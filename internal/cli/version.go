@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"runtime/debug"
 
+	"github.com/aclint/aclint/internal/clikit"
 	"github.com/spf13/cobra"
 )
 
@@ -80,7 +81,7 @@ says the module version; a build in a clone says devel and the commit.`,
 				_, err := fmt.Fprintf(s.out, "%s\n", b)
 				return err
 			}
-			return usageErr("version -o %q: use text or json", format)
+			return clikit.Usage("version -o %q: use text or json", format)
 		},
 	}
 	c.Flags().StringVarP(&format, "output", "o", "text", "text or json")

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/aclint/aclint/internal/audit"
+	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/systems/yunikorn"
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 )
@@ -26,7 +27,7 @@ func newWhoCanCmd(s *streams) *cobra.Command {
 		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: partitionQueueArgs(s, true),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkOutput(output, "text", "json", "csv"); err != nil {
+			if err := clikit.CheckOutput(output, "text", "json", "csv"); err != nil {
 				return err
 			}
 			if q, err := s.question(files); err != nil || q != nil {
@@ -39,11 +40,11 @@ func newWhoCanCmd(s *streams) *cobra.Command {
 				return askWhoCan(s, cmd, q, args, action, output)
 			}
 			if len(args) != 2 {
-				return usageErr("who-can needs PARTITION QUEUE")
+				return clikit.Usage("who-can needs PARTITION QUEUE")
 			}
 			act, err := acl.ParseAction(action)
 			if err != nil {
-				return usageErr("invalid --action: %w", err)
+				return clikit.Usage("invalid --action: %w", err)
 			}
 			l, err := load(s, files, key, nil)
 			if err != nil {
@@ -59,7 +60,7 @@ func newWhoCanCmd(s *streams) *cobra.Command {
 				if format == "csv" {
 					format = "text"
 				}
-				return writeVerdict(s, gateVerdict(pr.Gate, "allowed"), format, false)
+				return clikit.WriteVerdict(s.out, gateVerdict(pr.Gate, "allowed"), format, false)
 			}
 			var sub *acl.Subject
 			if pr != nil {
@@ -165,11 +166,11 @@ const whoCanExample = `  aclint who-can -f queues.yaml default root.prod.etl
 func podSubject(p *acl.Policy, partition string, q acl.Query) (*acl.Subject, error) {
 	part, err := p.FindPartition(partition)
 	if err != nil {
-		return nil, usageErr("%w", err)
+		return nil, clikit.Usage("%w", err)
 	}
 	rs, err := p.ResolveSubject(part, q)
 	if err != nil {
-		return nil, usageErr("%w", err)
+		return nil, clikit.Usage("%w", err)
 	}
 	return &rs, nil
 }

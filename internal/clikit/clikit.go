@@ -1,0 +1,179 @@
+// Package clikit is what every command shares, whichever system answers
+// it: the exit codes and the errors that carry them, verdicts, argument
+// and -o checks, and JSON written in order and streamed. The command line
+// (internal/cli) and the systems' own commands both build on it, so that a
+// usage error, a verdict or a JSON document ends the same way in every
+// command. It knows no system.
+package clikit
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// Exit codes are part of the interface.
+const (
+	ExitOK    = 0 // lint: nothing reached --fail-on; check: allowed
+	ExitFail  = 1 // lint: a finding reached --fail-on; check: denied
+	ExitUsage = 2 // usage, I/O or input errors; check: the question has no answer
+)
+
+// ExitError carries an exit code out of a command, and the error behind it
+// (printed as "aclint: <error>"; nil prints nothing). It unwraps to that
+// error, so a caller (a test, a language server) can still ask what failed.
+type ExitError struct {
+	Code int
+	Err  error
+}
+
+func (e *ExitError) Error() string {
+	if e.Err == nil {
+		return ""
+	}
+	return e.Err.Error()
+}
+
+func (e *ExitError) Unwrap() error { return e.Err }
+
+// Usage is exit 2 with a message; %w keeps the cause it wraps.
+func Usage(format string, args ...any) error {
+	return &ExitError{Code: ExitUsage, Err: fmt.Errorf(format, args...)}
+}
+
+// Explained is an error said in the command's own words, still unwrapping
+// to the error it explains.
+type Explained struct {
+	Msg string
+	Err error
+}
+
+func (e *Explained) Error() string { return e.Msg }
+func (e *Explained) Unwrap() error { return e.Err }
+
+// Verdict is one answer of a check command.
+type Verdict struct {
+	OK   bool
+	Code int // the exit code when not OK; ExitFail (1) when 0
+	// Text writes the text output; JSON is the JSON document
+	Text func(io.Writer) error
+	JSON func() any
+}
+
+// WriteVerdict prints a verdict to w as -o and -q ask, and gives its exit
+// code: 0 when OK.
+func WriteVerdict(w io.Writer, v Verdict, output string, quiet bool) error {
+	if !quiet {
+		var err error
+		if output == "json" {
+			err = WriteJSON(w, v.JSON())
+		} else {
+			err = v.Text(w)
+		}
+		if err != nil {
+			return Usage("writing output: %w", err)
+		}
+	}
+	if v.OK {
+		return nil
+	}
+	if v.Code == 0 {
+		return &ExitError{Code: ExitFail}
+	}
+	return &ExitError{Code: v.Code}
+}
+
+// VerdictFlags registers -o and -q, which every check command takes, the
+// same way: what json writes is said in jsonIs.
+func VerdictFlags(f *pflag.FlagSet, output *string, quiet *bool, jsonIs string) {
+	f.StringVarP(output, "output", "o", "text", "output format: text, or json ("+jsonIs+")")
+	f.BoolVarP(quiet, "quiet", "q", false, "print nothing; answer with the exit code only")
+}
+
+// ExactArgs refuses a command line without exactly n arguments, saying
+// what the command needs (msg) and how to see its usage.
+func ExactArgs(n int, msg string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != n {
+			return Usage("%s, got %d argument(s)\nrun '%s --help' for usage", msg, len(args), cmd.CommandPath())
+		}
+		return nil
+	}
+}
+
+// MinArgs refuses a command line with fewer than n arguments.
+func MinArgs(n int, msg string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) < n {
+			return Usage("%s, got %d argument(s)\nrun '%s --help' for usage", msg, len(args), cmd.CommandPath())
+		}
+		return nil
+	}
+}
+
+// CheckOutput refuses an -o value the command does not write.
+func CheckOutput(o string, allowed ...string) error {
+	for _, a := range allowed {
+		if o == a {
+			return nil
+		}
+	}
+	return Usage("invalid -o %q: use %s or %s", o, strings.Join(allowed[:len(allowed)-1], ", "), allowed[len(allowed)-1])
+}
+
+// Group makes a command that only holds subcommands (convert, yarn, mesos,
+// yt) answer a word it does not know as the usage error it is (exit 2),
+// instead of printing its help and exiting 0, which a pipeline would take
+// for success; with no word at all it prints its help.
+func Group(c *cobra.Command) *cobra.Command {
+	c.Args = cobra.ArbitraryArgs
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return cmd.Help()
+		}
+		var names []string
+		for _, sub := range cmd.Commands() {
+			if sub.IsAvailableCommand() {
+				names = append(names, sub.Name())
+			}
+		}
+		return Usage("unknown command %q for %q: it takes %s (run '%s --help')", args[0], cmd.CommandPath(), strings.Join(names, ", "), cmd.CommandPath())
+	}
+	return c
+}
+
+// Plural picks the word for a count: 1 fix, 2 fixes.
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// JoinWords joins names as a sentence lists them: "a", "a and b",
+// "a, b and c".
+func JoinWords(names []string) string {
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// ParseList reads a comma-separated flag value (--groups, --submitter-groups,
+// --subjects) the one way every command reads it: each entry trimmed of
+// blanks, empty entries dropped, so "etl-team, data-eng" is two groups.
+func ParseList(s string) []string {
+	var out []string
+	for _, e := range strings.Split(s, ",") {
+		if e = strings.TrimSpace(e); e != "" {
+			out = append(out, e)
+		}
+	}
+	return out
+}
