@@ -3,6 +3,8 @@ package audit
 import (
 	"io"
 
+	"github.com/aclint/aclint/internal/engine"
+
 	"github.com/spf13/cobra"
 )
 
@@ -21,7 +23,22 @@ type Commander interface {
 type Env interface {
 	In() io.Reader
 	Out() io.Writer
+	Err() io.Writer
 	MaxInput() int64
+	// Version is aclint's version, as aclint version says it.
+	Version() string
+	// WrapWidth is the width to wrap text to on standard output: the
+	// terminal's, or 0 when it is not a terminal (no wrapping).
+	WrapWidth() int
+	// Registry is the run's systems and rules.
+	Registry() *engine.Registry
+	// Preloaded are the files the command line already read to find their
+	// system, by the name given: a system reading its question's files
+	// itself takes them from here (standard input is In()).
+	Preloaded() map[string][]byte
+	// Warn says on standard error that a file of a directory search is not
+	// read, and why.
+	Warn(path, reason string)
 	// Usage is an error that exits 2 with its message.
 	Usage(format string, args ...any) error
 	// Refused exits 2 with the errors of inputs the system refuses.
@@ -32,7 +49,86 @@ type Env interface {
 	Verdict(ok bool, code int, text func(io.Writer) error, json func() any, output string, quiet bool) error
 	// VerdictFlags registers -o and -q as every check command takes them.
 	VerdictFlags(c *cobra.Command, output *string, quiet *bool, jsonIs string)
+	// WhoCan writes who-can's answer as -o asks (text, json, csv), ending
+	// with exit 2 when the answer is incomplete: the one rendering of
+	// every system's who-can.
+	WhoCan(ans *WhoCan, output string) error
+	// Access renders access's listing as -o asks, leaving out the rows
+	// without access when only is set; end finishes the output.
+	Access(output string, only bool) (w AccessWriter, end func() error)
+	// Matrix renders a matrix as -o, --layout and --width ask, leaving
+	// out the rows where nobody has access when only is set; end finishes
+	// the output (exit 2 when a cell is not known).
+	Matrix(output, layout string, width int, only bool) (w MatrixWriter, end func() error)
+	// Load reads files, finds their system and loads them into its model
+	// (a refusal is exit 2 with its errors); system is "" and m nil when
+	// the files are no capability system's.
+	Load(files []string) (system string, m Model, err error)
 	// Group makes c a command that only groups others: an unknown word is
 	// exit 2.
 	Group(c *cobra.Command) *cobra.Command
+}
+
+// Extender is a system with a part in the shared commands (check, who-can,
+// access, matrix, diff, lint) beyond what its capabilities answer: flags
+// only its question has (YuniKorn's --pod, --tag and group resolvers, its
+// ConfigMap key, a running scheduler), and its own answer when the
+// question's files are its own. The command line builds each shared
+// command once, asks every Extender for its part, and hands the question
+// to the system whose files it is about.
+type Extender interface {
+	// Extend is the system's part of the named command; nil when it has
+	// none.
+	Extend(command string, env Env) *Extension
+}
+
+// Extension is one system's part of a shared command.
+type Extension struct {
+	// Use, Long and Example are the command's help when the system is the
+	// fallback, whose question is the command's bare form ("check
+	// PARTITION QUEUE USER"); the command line adds the other systems'
+	// question words.
+	Use, Long, Example string
+	// Words are the fallback's question words, for usage messages:
+	// "PARTITION QUEUE USER".
+	Words string
+	// Flags adds the system's flags to the command. It may register a
+	// shared flag (-f, -o, -q, --action, --groups) with its own words and
+	// default; the command line registers those it did not, and reads them
+	// all by name.
+	Flags func(c *cobra.Command)
+	// Args checks the words, when the system's question reads them
+	// differently (USER may be left out with --pod).
+	Args cobra.PositionalArgs
+	// Complete completes the command's words.
+	Complete cobra.CompletionFunc
+	// Foreign is told when the question's files are another system's: it
+	// refuses the system's own flags, which that question cannot take.
+	Foreign func(system string) error
+	// Run answers when the files are the system's (or none are named and
+	// the system is the fallback).
+	Run func(cmd *cobra.Command, args []string) error
+	// Lint is the system's part of lint, which every input passes.
+	Lint *LintPart
+}
+
+// LintPart is a system's part of a lint run: values its Lint reads from
+// the run's options, inputs beside the files linted (a settings
+// directory), and a last look at what was linted (a running scheduler's
+// own verdict).
+type LintPart struct {
+	// Alone says how the part's flags name an input of their own, when
+	// lint may run with no file ("--ldap-config DIR"); Named says whether
+	// they did.
+	Alone string
+	Named func() bool
+	// Values are put in every input's engine.Options (the ConfigMap key).
+	Values func() map[string]string
+	// Before lints what the flags name besides the files (a settings
+	// directory): its findings, and the path whose settings apply to them.
+	Before func() (findings []engine.Finding, path string, err error)
+	// Linted sees every input the system linted, and its report.
+	Linted func(j engine.Job, r *engine.Report)
+	// After runs once every input is linted: an error ends the run.
+	After func() error
 }

@@ -19,7 +19,7 @@ import (
 )
 
 // askAccess answers access through a system's audit.Accesser.
-func askAccess(s *streams, cmd *cobra.Command, q *asked, a auditFlags, words []string, groups string) error {
+func askAccess(s *streams, cmd *cobra.Command, q *asked, words []string) error {
 	acc, err := capability[audit.Accesser](q, "access")
 	if err != nil {
 		return err
@@ -30,12 +30,12 @@ func askAccess(s *streams, cmd *cobra.Command, q *asked, a auditFlags, words []s
 	}
 	qu := audit.Question{Words: words}
 	if cmd.Flags().Changed("groups") {
-		qu.Groups = clikit.ParseList(groups)
+		qu.Groups = clikit.ParseList(flagString(cmd, "groups"))
 	}
 	w := bufio.NewWriter(s.out)
-	r := newAccessRenderer(w, a.output)
-	f := &accessFilter{r: r, only: a.onlyAccess}
-	err = acc.Access(m, qu, audit.Scope{Partition: a.partition, Under: a.under}, f)
+	r := newAccessRenderer(w, flagString(cmd, "output"))
+	f := &accessFilter{r: r, only: flagBool(cmd, "only-access")}
+	err = acc.Access(m, qu, scopeOf(cmd), f)
 	if err == nil {
 		err = r.end()
 	}
@@ -45,7 +45,7 @@ func askAccess(s *streams, cmd *cobra.Command, q *asked, a auditFlags, words []s
 		if errors.As(err, &u) {
 			return clikit.Usage("%s: %w (access %s, e.g. access -f %s %s)", q.sys.Name(), err, acc.AccessUsage().Words, q.ins[0].Path, acc.AccessUsage().Example)
 		}
-		return answerErr(err)
+		return clikit.Usage("%w", err)
 	}
 	if f.unknown {
 		return &clikit.ExitError{Code: ExitUsage, Err: errors.New("the listing is not complete: an answer on the way is not known (marked ?)")}
@@ -187,7 +187,7 @@ func (c *accessCSVOut) Head(h audit.AccessHead) error {
 	}
 	head = append(head, csvWord(h.ObjectWord)+"_kind")
 	c.line = make([]string, len(head))
-	return c.cw.Write(printableFields(head))
+	return c.cw.Write(clikit.PrintableFields(head))
 }
 
 // csvWord is a word of a CSV header: "object type" is object_type.
@@ -209,7 +209,7 @@ func (c *accessCSVOut) Row(r audit.AccessRow) error {
 		}
 	}
 	c.line[len(c.line)-1] = r.Kind
-	return c.cw.Write(printableFields(c.line))
+	return c.cw.Write(clikit.PrintableFields(c.line))
 }
 
 func (c *accessCSVOut) end() error { c.cw.Flush(); return c.cw.Error() }
@@ -246,7 +246,7 @@ func (j *accessJSONOut) Row(r audit.AccessRow) error {
 		}
 		known = known && !c.Unknown
 	}
-	o := clikit.Object{{"object", r.Object}, {"kind", r.Kind}}
+	o := clikit.Object{{Key: "object", Value: r.Object}, {Key: "kind", Value: r.Kind}}
 	if r.CreatedBy != "" {
 		o = append(o, clikit.Field{Key: "createdBy", Value: r.CreatedBy})
 	}

@@ -65,17 +65,17 @@ func whoCanJSON(r *audit.WhoCan) any {
 		ds = append(ds, dropped{d.Object, d.Rule, d.Kind, d.Name, d.Reason, d.Pos.File, d.Pos.Line, d.Pos.Col})
 	}
 	return clikit.Object{
-		{"system", r.System},
-		{"action", r.Action},
-		{"object", r.Object},
-		{"everyone", grantsJSON(r.Everyone)},
-		{"users", grantsJSON(r.Users)},
-		{"groups", grantsJSON(r.Groups)},
-		{"denied", grantsJSON(r.Denied)},
-		{"dropped", ds},
-		{"complete", r.Incomplete == ""},
-		{"notes", clikit.NonNil(r.Notes)},
-		{"detail", detailJSON(r.Detail)},
+		{Key: "system", Value: r.System},
+		{Key: "action", Value: r.Action},
+		{Key: "object", Value: r.Object},
+		{Key: "everyone", Value: grantsJSON(r.Everyone)},
+		{Key: "users", Value: grantsJSON(r.Users)},
+		{Key: "groups", Value: grantsJSON(r.Groups)},
+		{Key: "denied", Value: grantsJSON(r.Denied)},
+		{Key: "dropped", Value: ds},
+		{Key: "complete", Value: r.Incomplete == ""},
+		{Key: "notes", Value: clikit.NonNil(r.Notes)},
+		{Key: "detail", Value: detailJSON(r.Detail)},
 	}
 }
 
@@ -87,7 +87,7 @@ func writeWhoCanCSV(w io.Writer, r *audit.WhoCan) error {
 		gs     []audit.Grant
 	}{{"allowed", r.Everyone}, {"allowed", r.Users}, {"allowed", r.Groups}, {"denied", r.Denied}} {
 		for _, g := range sec.gs {
-			cw.Write(printableFields([]string{g.Kind, g.Name, g.Object, g.Rule, strconv.FormatBool(g.Inherited), g.Pos.File, strconv.Itoa(g.Pos.Line), strconv.Itoa(g.Pos.Col), sec.access}))
+			cw.Write(clikit.PrintableFields([]string{g.Kind, g.Name, g.Object, g.Rule, strconv.FormatBool(g.Inherited), g.Pos.File, strconv.Itoa(g.Pos.Line), strconv.Itoa(g.Pos.Col), sec.access}))
 		}
 	}
 	cw.Flush()
@@ -142,14 +142,14 @@ func checkJSON(v *audit.Verdict) any {
 		by = toGrantJSON(*v.By)
 	}
 	return clikit.Object{
-		{"system", v.System},
-		{"answer", v.Answer},
-		{"allowed", v.Allowed},
-		{"decidedBy", by},
-		{"why", v.Why},
-		{"unknown", v.Unknown},
-		{"notes", clikit.NonNil(v.Notes)},
-		{"detail", detailJSON(v.Detail)},
+		{Key: "system", Value: v.System},
+		{Key: "answer", Value: v.Answer},
+		{Key: "allowed", Value: v.Allowed},
+		{Key: "decidedBy", Value: by},
+		{Key: "why", Value: v.Why},
+		{Key: "unknown", Value: v.Unknown},
+		{Key: "notes", Value: clikit.NonNil(v.Notes)},
+		{Key: "detail", Value: detailJSON(v.Detail)},
 	}
 }
 
@@ -175,14 +175,4 @@ func writeCheckText(w io.Writer, v *audit.Verdict) error {
 	audit.WriteNotes(&b, v.Notes)
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-// printableFields makes every field of a CSV record printable: a name that
-// holds a line break or an escape sequence must not start a line of a CI
-// log (a GitHub workflow command) or drive a terminal.
-func printableFields(rec []string) []string {
-	for i, f := range rec {
-		rec[i] = engine.Printable(f)
-	}
-	return rec
 }

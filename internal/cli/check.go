@@ -1,142 +1,45 @@
 package cli
 
 import (
-	"fmt"
-	"io"
-	"strings"
-
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/aclint/aclint/internal/clikit"
-	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
-	"github.com/aclint/aclint/internal/systems/yunikorn/limits"
 )
 
 func newCheckCmd(s *streams) *cobra.Command {
-	var (
-		files               []string
-		groups, action, key string
-		output              string
-		quiet, explain      bool
-		verbose             bool
-		resolvers           resolverFlags
-		req                 requestFlags
-	)
 	c := &cobra.Command{
-		Use:               "check PARTITION QUEUE USER | check PARTITION QUEUE --pod POD.yaml [--namespace NS.yaml] (--submitter USER | --without-admission-controller)",
-		Short:             "Answer whether USER may submit to (or administer) QUEUE, and which ACL entry decides it",
-		Long:              checkLong,
-		Example:           checkExample,
-		Args:              clikit.MinArgs(1, "check needs a question: PARTITION QUEUE USER"+questionWords(s.reg, checkWords)),
-		ValidArgsFunction: partitionQueueArgs(s, true),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if q, err := s.question(files); err != nil || q != nil {
-				if err != nil {
-					return err
-				}
-				if err := req.none(q.sys.Name()); err != nil {
-					return err
-				}
-				return askCheck(s, cmd, q, args, action, groups, output, quiet)
-			}
-			if len(args) != 3 && (req.pod == "" || len(args) != 2) {
-				return clikit.Usage("check needs PARTITION QUEUE USER (USER may be left out with --pod), got %d argument(s)\nrun 'aclint check --help' for usage", len(args))
-			}
-			act, err := acl.ParseAction(action)
-			if err != nil {
-				return clikit.Usage("invalid --action: %w", err)
-			}
-			if err := clikit.CheckOutput(output, "text", "json"); err != nil {
-				return err
-			}
-			l, err := load(s, files, key, nil)
-			if err != nil {
-				return err
-			}
-			q := acl.Query{Partition: args[0], Queue: args[1], Action: act}
-			pr, err := askFor(cmd, &q, args[2:], groups, &req, &resolvers, l.Config.Doc.Settings)
-			if err != nil {
-				return err
-			}
-			if pr != nil && !pr.Reaches() {
-				return clikit.WriteVerdict(s.out, gateVerdict(pr.Gate, "allowed"), output, quiet)
-			}
-			d, err := l.Policy.Decide(q)
-			if err != nil {
-				return answerErr(err)
-			}
-			d.Notes = append(l.Notes, d.Notes...)
-			if pr != nil {
-				d.Notes = append(d.Notes, pr.Notes()...)
-			}
-			var lim *limits.Answer
-			if verbose && act == acl.Submit && d.Reason == "" && !d.Parent {
-				if lim, err = limits.New(l.Config).Decided(l.Policy, d, q.Tags); err != nil {
-					return clikit.Usage("%w", err)
-				}
-			}
-			return clikit.WriteVerdict(s.out, decisionVerdict(d, lim, explain), output, quiet)
-		},
+		Use:   "check QUESTION...",
+		Short: "Answer whether a user may do an action on an object, and which rule decides it",
 	}
+	p := s.extend(c, "check")
+	c.Args = p.args(clikit.MinArgs(1, "check needs a question: "+p.words()+questionWords(s.reg, checkWords)))
 	f := c.Flags()
-	s.configFlags(f, &files, &key)
-	f.StringVar(&groups, "groups", "", "comma-separated groups as the request carries them, used exactly as given")
-	f.StringVar(&action, "action", "submit", "access to check: submit or admin")
-	clikit.VerdictFlags(f, &output, &quiet, "the decision, every ACL consulted and the notes")
-	req.register(s, f)
-	f.BoolVarP(&verbose, "verbose", "v", false, "also show the limits on an application of the user in the queue (submit only), as aclint limits gives them")
-	f.BoolVar(&explain, "explain", false, "also show how the groups were found (for LDAP: the filter sent and each memberOf value)")
-	resolvers.register(s, c)
-	return c
-}
-
-// checkLong is newCheckCmd's help.
-const checkLong = `Answer an access question exactly as YuniKorn decides it: submit access comes from
-submitacl or adminacl of the queue or any ancestor, admin access from adminacl of
-the queue or any ancestor. The answer names the ACL entry that granted access, or
-lists every ACL consulted up to root when access is denied.
-
-Without -f, ./queues.yaml is used when present, otherwise YuniKorn's built-in
-default config. -f may be given twice for the yunikorn-defaults and
-yunikorn-configs ConfigMaps; they are merged as YuniKorn merges them.
-
-Without --groups, the user's groups come from the partition's usergroupresolver,
-as they do in YuniKorn for requests that carry no groups.
-
-A queue that does not exist is answered only when a placement rule creates exactly
-it for this request. The request's tags (--tag namespace=team-a, or --pod with
---namespace, which read them as the Kubernetes shim does) decide what tag rules
-create; without them, a queue only a tag rule creates is not answered, and the error
-names the tags that would create it.
-
---pod asks for a pod as place does: the admission controller's checks in its own
-order (a pod it refuses is "rejected" with its reason), then the identity the core
-sees (the pod's user.info annotation when the controller keeps it, else the
-submitter's); USER may then be left out, and a USER that is not the pod's is an
-error.
-
-Exit codes: 0 allowed, 1 denied (or the pod rejected by the admission controller),
-2 error (a config YuniKorn rejects, unknown partition or queue, a pod YuniKorn does
-not schedule, usage).`
-
-// checkExample are newCheckCmd's examples.
-const checkExample = `  aclint check -f queues.yaml default root.prod.etl alice --groups data-eng
-  aclint check -f yunikorn-defaults.yaml -f yunikorn-configs.yaml default root.dev bob --action admin
-  aclint check -f queues.yaml default root.teams.team-a alice --tag namespace=team-a --tag namespace.parentqueue=root.teams`
-
-// decisionVerdict is check's answer: the decision, and with -v the limits
-// on the user's applications in the queue.
-func decisionVerdict(d *acl.Decision, lim *limits.Answer, explain bool) clikit.Verdict {
-	return clikit.Verdict{OK: d.Allowed,
-		Text: func(w io.Writer) error {
-			if err := writeDecisionText(w, d, explain); err != nil || lim == nil {
-				return err
-			}
-			var b strings.Builder
-			fmt.Fprintf(&b, "limits on %s (aclint limits shows every level):\n", lim.Queue)
-			writeLimitsFigures(&b, lim, "  ")
-			_, err := io.WriteString(w, b.String())
+	fileFlag(f)
+	sharedFlag(f, "groups", func(f *pflag.FlagSet) {
+		f.String("groups", "", "comma-separated groups of the user, used exactly as given")
+	})
+	sharedFlag(f, "action", func(f *pflag.FlagSet) { f.String("action", "", "the action to check, as the system names it") })
+	sharedFlag(f, "output", func(f *pflag.FlagSet) {
+		var output string
+		var quiet bool
+		clikit.VerdictFlags(f, &output, &quiet, "the decision, the rules consulted and the notes")
+	})
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		q, err := s.question(flagStrings(cmd, "file"))
+		if err != nil {
 			return err
-		},
-		JSON: func() any { return decisionLimitsJSON(d, lim) }}
+		}
+		if q == nil {
+			return p.runFallback(s, cmd, args)
+		}
+		if err := p.foreign(q.sys.Name()); err != nil {
+			return err
+		}
+		if own := p.own(q.sys.Name()); own != nil {
+			return own.Run(cmd, args)
+		}
+		return askCheck(s, cmd, q, args, flagString(cmd, "action"), flagString(cmd, "groups"), flagString(cmd, "output"), flagBool(cmd, "quiet"))
+	}
+	return c
 }

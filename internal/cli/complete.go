@@ -1,32 +1,24 @@
 package cli
 
 import (
-	"io"
-	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/output"
-	"github.com/aclint/aclint/internal/systems/yunikorn/config"
 )
 
-// outputFormats are the -o values of each command, for shell completion.
+// outputFormats are the -o values of the command line's own commands, for
+// shell completion; a system's command says its own (clikit.Outputs).
 var outputFormats = map[string][]string{
-	"aclint check":            {"text", "json"},
-	"aclint place":            {"text", "json"},
-	"aclint who-can":          {"text", "json", "csv"},
-	"aclint access":           {"text", "json", "csv"},
-	"aclint matrix":           {"text", "json", "csv"},
-	"aclint diff":             {"text", "json", "markdown"},
-	"aclint test":             {"text", "json", "junit"},
-	"aclint rules":            {"text", "json"},
-	"aclint report":           {"html"},
-	"aclint mesos check":      {"text", "json"},
-	"aclint yarn check":       {"text", "json"},
-	"aclint yt check":         {"text", "json"},
-	"aclint yt effective-acl": {"text", "json"},
+	"aclint check":   {"text", "json"},
+	"aclint who-can": {"text", "json", "csv"},
+	"aclint access":  {"text", "json", "csv"},
+	"aclint matrix":  {"text", "json", "csv"},
+	"aclint diff":    {"text", "json", "markdown"},
+	"aclint rules":   {"text", "json"},
 }
 
 // fixedValues are the values of flags that take one of a few words.
@@ -52,6 +44,9 @@ func registerCompletions(root *cobra.Command, s *streams) {
 		}
 		if c.Flags().Lookup("output") != nil {
 			words := outputFormats[c.CommandPath()]
+			if a := c.Annotations[clikit.OutputsAnnotation]; a != "" {
+				words = strings.Split(a, ",")
+			}
 			if c.Name() == "lint" {
 				words = output.FormatNames()
 			}
@@ -82,17 +77,6 @@ func registerCompletions(root *cobra.Command, s *streams) {
 				})
 			}
 		}
-		if c.Flags().Lookup("partition") != nil && c.Flags().Lookup("file") != nil {
-			c.RegisterFlagCompletionFunc("partition", func(cmd *cobra.Command, _ []string, _ string) ([]string, cobra.ShellCompDirective) {
-				return configNames(s, cmd, ""), cobra.ShellCompDirectiveNoFileComp
-			})
-		}
-		if c.Flags().Lookup("under") != nil && c.Flags().Lookup("file") != nil {
-			c.RegisterFlagCompletionFunc("under", func(cmd *cobra.Command, _ []string, _ string) ([]string, cobra.ShellCompDirective) {
-				part, _ := cmd.Flags().GetString("partition")
-				return configNames(s, cmd, orDefault(part)), cobra.ShellCompDirectiveNoFileComp
-			})
-		}
 		for _, sub := range c.Commands() {
 			walk(sub)
 		}
@@ -104,52 +88,4 @@ func staticWords(words []string) func(*cobra.Command, []string, string) ([]strin
 	return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return words, cobra.ShellCompDirectiveNoFileComp
 	}
-}
-
-// partitionQueueArgs completes PARTITION QUEUE ... positional arguments from
-// the config: the first argument from its partitions, the second (when
-// queue is true) from the queues of that partition.
-func partitionQueueArgs(s *streams, queue bool) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-	return func(cmd *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
-		switch {
-		case len(args) == 0:
-			return configNames(s, cmd, ""), cobra.ShellCompDirectiveNoFileComp
-		case len(args) == 1 && queue:
-			return configNames(s, cmd, orDefault(args[0])), cobra.ShellCompDirectiveNoFileComp
-		}
-		return nil, cobra.ShellCompDirectiveNoFileComp
-	}
-}
-
-func orDefault(part string) string {
-	if part == "" {
-		return "default"
-	}
-	return part
-}
-
-// configNames reads the command's config quietly and lists its partitions
-// (partition ""), or the queue paths of one partition. A config that cannot
-// be read completes nothing: completion never prints an error.
-func configNames(s *streams, cmd *cobra.Command, partition string) []string {
-	files, _ := cmd.Flags().GetStringArray("file")
-	key, _ := cmd.Flags().GetString("key")
-	quiet := &streams{in: strings.NewReader(""), out: io.Discard, err: io.Discard, reg: s.reg}
-	l, err := load(quiet, files, key, func(engine.Finding) bool { return true })
-	if err != nil {
-		return nil
-	}
-	cfg := l.Config
-	var out []string
-	for _, p := range cfg.Partitions {
-		if partition == "" {
-			out = append(out, p.CanonicalName())
-			continue
-		}
-		if p.CanonicalName() == partition {
-			p.Root.Walk(func(q *config.Queue) { out = append(out, q.Path()) })
-		}
-	}
-	sort.Strings(out)
-	return out
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/aclint/aclint/internal/clikit"
 )
 
 // TestMarkdownEscaping: a file name or a message cannot end a code span,
@@ -21,8 +23,8 @@ func TestMarkdownEscaping(t *testing.T) {
 		"":                "` `",
 		"* not a list \r": "`* not a list  `",
 	} {
-		if got := mdCode(in); got != want {
-			t.Errorf("mdCode(%q) = %q, want %q", in, got, want)
+		if got := clikit.MDCode(in); got != want {
+			t.Errorf("MDCode(%q) = %q, want %q", in, got, want)
 		}
 	}
 	for in, want := range map[string]string{
@@ -33,8 +35,8 @@ func TestMarkdownEscaping(t *testing.T) {
 		"line\nbreak":         "line break",
 		`back\slash`:          `back\\slash`,
 	} {
-		if got := mdText(in); got != want {
-			t.Errorf("mdText(%q) = %q, want %q", in, got, want)
+		if got := clikit.MDText(in); got != want {
+			t.Errorf("MDText(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
@@ -86,7 +88,7 @@ func TestMarkdownAtScale(t *testing.T) {
 	full := filepath.Join(dir, "full.txt")
 	code, out, errOut = run("diff", "-o", "markdown", "-o", "text="+full, "-o", "json="+filepath.Join(dir, "full.json"), old, each)
 	n := utf8.RuneCountInString(out)
-	if code != 0 || n > DefaultCommentSize || n < DefaultCommentSize/2 {
+	if code != 0 || n > clikit.DefaultCommentSize || n < clikit.DefaultCommentSize/2 {
 		t.Fatalf("20,000 entries: exit %d, %d characters\n%s", code, n, errOut)
 	}
 	for _, want := range []string{"**Verdict: access widens** (20000 gains", "more lines not shown** (the comment is limited to 60000 characters; 20000 causes",

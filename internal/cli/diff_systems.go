@@ -21,7 +21,7 @@ import (
 // diffAsk is how a diff was asked: its outputs and flags.
 type diffAsk struct {
 	args        []string
-	targets     []diffOutput
+	targets     []clikit.DiffOutput
 	failOnGain  bool
 	flat        bool
 	commentSize int
@@ -52,15 +52,15 @@ func askDiff(s *streams, old, new *asked, ask diffAsk) error {
 	}
 	d, err := df.Diff(mo, mn, audit.DiffSides{Old: old.ins[0].Path, New: new.ins[0].Path, MaxInput: s.maxInput})
 	if err != nil {
-		return answerErr(err)
+		return clikit.Usage("%w", err)
 	}
 	g := &audit.Grouped{}
 	d.Changes(g.Add)
 	g.Merge()
 	var files []string
 	for _, t := range ask.targets {
-		if t.path != "" && t.format != "markdown" {
-			files = append(files, fmt.Sprintf("`%s` (%s)", t.path, t.format))
+		if t.Path != "" && t.Format != "markdown" {
+			files = append(files, fmt.Sprintf("`%s` (%s)", t.Path, t.Format))
 		}
 	}
 	write := func(w io.Writer, format string) error {
@@ -72,7 +72,7 @@ func askDiff(s *streams, old, new *asked, ask diffAsk) error {
 		}
 		return writeSystemDiffText(w, d, g, ask.flat)
 	}
-	if err := writeDiffTargets(s, ask.targets, write); err != nil {
+	if err := clikit.WriteDiffTargets(s.out, ask.targets, write); err != nil {
 		return err
 	}
 	if ask.failOnGain && g.Gains > 0 {
@@ -118,13 +118,13 @@ func writeSystemDiffText(w io.Writer, d *audit.Diff, g *audit.Grouped, flat bool
 			if !c.Gained {
 				mark = "-"
 			}
-			fmt.Fprintf(bw, "%s %s: %s\n", mark, engine.Printable(objectName(c.Section+"/"+c.Object)), engine.Printable(changeText(c)))
+			fmt.Fprintf(bw, "%s %s: %s\n", mark, engine.Printable(objectName(c.Section+"/"+c.Object)), engine.Printable(clikit.ChangeText(c)))
 		})
 	} else {
 		for _, gained := range []bool{true, false} {
 			for _, c := range g.Causes {
 				if c.Gained == gained {
-					bw.WriteString(causeText(printableCause(c), engine.Printable(describeGrant(c.Via)), printableAll(objectNames(c.Objects)), d.ObjectWord))
+					bw.WriteString(clikit.CauseText(printableCause(c), engine.Printable(clikit.DescribeGrant(c.Via)), printableAll(objectNames(c.Objects)), d.ObjectWord))
 				}
 			}
 		}
@@ -141,24 +141,24 @@ func writeSystemDiffText(w io.Writer, d *audit.Diff, g *audit.Grouped, flat bool
 // comment size.
 func writeSystemDiffMarkdown(w io.Writer, ask diffAsk, d *audit.Diff, g *audit.Grouped, full []string) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "### %s access: %s → %s\n\n**%s**\n", d.By, mdCode(ask.args[0]), mdCode(ask.args[1]), systemDiffSummary(d, g))
+	fmt.Fprintf(&b, "### %s access: %s → %s\n\n**%s**\n", d.By, clikit.MDCode(ask.args[0]), clikit.MDCode(ask.args[1]), systemDiffSummary(d, g))
 	for _, n := range d.Notes {
-		fmt.Fprintf(&b, "\n> %s\n", mdText(n))
+		fmt.Fprintf(&b, "\n> %s\n", clikit.MDText(n))
 	}
-	blocks := mdCauseBlocks(g.Causes, "rule", func(c *audit.Cause) string {
-		return mdCauseLine(c, mdCode(describeGrant(c.Via)), objectNames(c.Objects), d.ObjectWord)
+	blocks := clikit.MDCauseBlocks(g.Causes, "rule", func(c *audit.Cause) string {
+		return clikit.MDCauseLine(c, clikit.MDCode(clikit.DescribeGrant(c.Via)), objectNames(c.Objects), d.ObjectWord)
 	})
 	if len(d.Added)+len(d.Removed) > 0 {
 		blocks = append(blocks, fmt.Sprintf("\n#### %ss\n\n", strings.ToUpper(d.ObjectWord[:1])+d.ObjectWord[1:]))
 		for _, o := range d.Added {
-			blocks = append(blocks, fmt.Sprintf("- added %s\n", mdCode(objectLabel(o))))
+			blocks = append(blocks, fmt.Sprintf("- added %s\n", clikit.MDCode(objectLabel(o))))
 		}
 		for _, o := range d.Removed {
-			blocks = append(blocks, fmt.Sprintf("- removed %s\n", mdCode(objectLabel(o))))
+			blocks = append(blocks, fmt.Sprintf("- removed %s\n", clikit.MDCode(objectLabel(o))))
 		}
 	}
 	n, m := len(g.Causes), len(d.Added)+len(d.Removed)
-	return writeLimited(w, b.String(), blocks, fmt.Sprintf("%d %s and %d %s %s", n, clikit.Plural(n, "cause", "causes"),
+	return clikit.WriteLimited(w, b.String(), blocks, fmt.Sprintf("%d %s and %d %s %s", n, clikit.Plural(n, "cause", "causes"),
 		m, d.ObjectWord, clikit.Plural(m, "change", "changes")), ask.commentSize, full)
 }
 
@@ -168,7 +168,7 @@ func writeSystemDiffJSON(w io.Writer, d *audit.Diff, g *audit.Grouped, flat bool
 	objs := func(os []audit.Object) []any {
 		out := []any{}
 		for _, o := range os {
-			out = append(out, clikit.Object{{"section", o.Section}, {"object", o.Name}})
+			out = append(out, clikit.Object{{Key: "section", Value: o.Section}, {Key: "object", Value: o.Name}})
 		}
 		return out
 	}
@@ -184,23 +184,23 @@ func writeSystemDiffJSON(w io.Writer, d *audit.Diff, g *audit.Grouped, flat bool
 					entries = append(entries, toGrantJSON(*h))
 				}
 			}
-			causes = append(causes, clikit.Object{{"change", changeWord(c.Gained)}, {"action", c.Action}, {"entries", entries},
-				{"subjects", c.Subjects}, {"objects", objectNames(c.Objects)}, {"pairs", c.Pairs}})
+			causes = append(causes, clikit.Object{{Key: "change", Value: clikit.ChangeWord(c.Gained)}, {Key: "action", Value: c.Action}, {Key: "entries", Value: entries},
+				{Key: "subjects", Value: c.Subjects}, {Key: "objects", Value: objectNames(c.Objects)}, {Key: "pairs", Value: c.Pairs}})
 		}
 	}
-	out := clikit.Object{{"system", d.System}, {"added", objs(d.Added)}, {"removed", objs(d.Removed)}, {"notes", clikit.NonNil(d.Notes)},
-		{"gains", g.Gains}, {"losses", g.Losses}, {"causes", causes}}
+	out := clikit.Object{{Key: "system", Value: d.System}, {Key: "added", Value: objs(d.Added)}, {Key: "removed", Value: objs(d.Removed)}, {Key: "notes", Value: clikit.NonNil(d.Notes)},
+		{Key: "gains", Value: g.Gains}, {Key: "losses", Value: g.Losses}, {Key: "causes", Value: causes}}
 	if !flat {
 		return clikit.WriteJSON(w, out)
 	}
-	return writeWithChanges(w, out, func(emit func(any)) {
+	return clikit.WriteWithChanges(w, out, func(emit func(any)) {
 		d.Changes(func(c audit.Change) {
 			var via any
 			if c.Via != nil {
 				via = toGrantJSON(*c.Via)
 			}
-			emit(clikit.Object{{"section", c.Section}, {"object", c.Object}, {"subject", c.Subject}, {"action", c.Action},
-				{"change", changeWord(c.Gained)}, {"via", via}})
+			emit(clikit.Object{{Key: "section", Value: c.Section}, {Key: "object", Value: c.Object}, {Key: "subject", Value: c.Subject}, {Key: "action", Value: c.Action},
+				{Key: "change", Value: clikit.ChangeWord(c.Gained)}, {Key: "via", Value: via}})
 		})
 	})
 }

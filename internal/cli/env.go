@@ -5,12 +5,14 @@ package cli
 // refusals and verdicts end.
 
 import (
+	"bufio"
 	"io"
 
 	"github.com/spf13/cobra"
 
 	"github.com/aclint/aclint/internal/audit"
 	"github.com/aclint/aclint/internal/clikit"
+	"github.com/aclint/aclint/internal/engine"
 )
 
 // env is a streams as an audit.Env.
@@ -18,7 +20,11 @@ type env struct{ s *streams }
 
 func (e env) In() io.Reader                          { return e.s.in }
 func (e env) Out() io.Writer                         { return e.s.out }
+func (e env) Err() io.Writer                         { return e.s.err }
 func (e env) MaxInput() int64                        { return e.s.maxInput }
+func (e env) Registry() *engine.Registry             { return e.s.reg }
+func (e env) Preloaded() map[string][]byte           { return e.s.preloaded }
+func (e env) Warn(path, reason string)               { e.s.warnInput(path, reason) }
 func (e env) Usage(format string, args ...any) error { return clikit.Usage(format, args...) }
 func (e env) Group(c *cobra.Command) *cobra.Command  { return clikit.Group(c) }
 
@@ -36,6 +42,7 @@ func (e env) Verdict(ok bool, code int, text func(io.Writer) error, json func() 
 
 func (e env) VerdictFlags(c *cobra.Command, output *string, quiet *bool, jsonIs string) {
 	clikit.VerdictFlags(c.Flags(), output, quiet, jsonIs)
+	clikit.Outputs(c, "text", "json")
 }
 
 // systemCommands are the commands the systems bring (audit.Commander), in
@@ -48,4 +55,37 @@ func systemCommands(s *streams) []*cobra.Command {
 		}
 	}
 	return out
+}
+
+func (e env) WhoCan(ans *audit.WhoCan, output string) error { return writeWhoCan(e.s, ans, output) }
+
+func (e env) Access(output string, only bool) (audit.AccessWriter, func() error) {
+	w := bufio.NewWriter(e.s.out)
+	r := newAccessRenderer(w, output)
+	return &accessFilter{r: r, only: only}, func() error {
+		err := r.end()
+		if ferr := w.Flush(); err == nil {
+			err = ferr
+		}
+		return err
+	}
+}
+
+func (e env) Matrix(output, layout string, width int, only bool) (audit.MatrixWriter, func() error) {
+	return newMatrixOut(e.s, matrixAsk{output: output, layout: layout, width: width, only: only})
+}
+
+func (e env) Version() string { v, _ := buildInfo(); return v }
+func (e env) WrapWidth() int  { return wrapWidth(e.s.rawOut) }
+
+func (e env) Load(files []string) (string, audit.Model, error) {
+	q, err := e.s.question(files)
+	if err != nil || q == nil {
+		return "", nil, err
+	}
+	m, err := q.load(engine.Options{MaxSize: e.s.maxInput})
+	if err != nil {
+		return "", nil, err
+	}
+	return q.sys.Name(), m, nil
 }

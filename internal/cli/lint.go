@@ -9,24 +9,23 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/aclint/aclint/internal/audit"
 	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/output"
 	"github.com/aclint/aclint/internal/settings"
-	"github.com/aclint/aclint/internal/systems/yunikorn/config"
-	"github.com/aclint/aclint/internal/systems/yunikorn/resolve"
 )
 
 func newLintCmd(s *streams) *cobra.Command {
 	var (
-		outputs                            []string
-		failOn, colorMode, key, configFile string
-		ldapDir, system                    string
-		verbose, fixMode, diffMode         bool
-		server                             string
-		unsafeFixes, hardLinks, quiet      bool
-		disable, enable                    []string
+		outputs                       []string
+		failOn, colorMode, configFile string
+		system                        string
+		verbose, fixMode, diffMode    bool
+		unsafeFixes, hardLinks, quiet bool
+		disable, enable               []string
 	)
+	var p *parts
 	c := &cobra.Command{
 		Use:   "lint FILE|DIR|- ...",
 		Short: "Report everything in access configs that their system rejects or reads differently than written",
@@ -37,9 +36,9 @@ func newLintCmd(s *streams) *cobra.Command {
   aclint lint acls.json
   aclint lint --system mesos -o sarif=mesos.sarif /etc/mesos/acls`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o := lintOptions{outputs: outputs, failOn: failOn, colorMode: colorMode, key: key, configFile: configFile,
-				ldapDir: ldapDir, system: system, verbose: verbose, fix: fixMode, diff: diffMode, unsafe: unsafeFixes, hardLinks: hardLinks,
-				quiet: quiet, disable: disable, enable: enable, server: server}
+			o := lintOptions{outputs: outputs, failOn: failOn, colorMode: colorMode, configFile: configFile,
+				system: system, parts: lintParts(p), verbose: verbose, fix: fixMode, diff: diffMode, unsafe: unsafeFixes, hardLinks: hardLinks,
+				quiet: quiet, disable: disable, enable: enable}
 			if err := o.resolve(s, cmd, args); err != nil {
 				return err
 			}
@@ -50,36 +49,33 @@ func newLintCmd(s *streams) *cobra.Command {
 			return writeLintOutput(s, &o, rep, linted)
 		},
 	}
+	p = s.extend(c, "lint")
 	f := c.Flags()
 	f.StringArrayVarP(&outputs, "output", "o", nil, "output format, repeatable; FORMAT=PATH writes to a file: "+strings.Join(output.FormatNames(), ", ")+" (default text, or github when GITHUB_ACTIONS=true)")
 	f.StringVar(&failOn, "fail-on", "warning", "exit 1 when a finding has this severity or higher: "+strings.Join([]string{"error", "warning", "info", "none"}, ", "))
 	f.StringVar(&colorMode, "color", "auto", "colour text output: auto, always or never (auto honours NO_COLOR)")
-	f.StringVar(&key, "key", config.DefaultKey, "ConfigMap data key holding the queue config")
 	f.BoolVarP(&verbose, "verbose", "v", false, "say which files a directory search skips")
 	f.BoolVar(&fixMode, "fix", false, "rewrite files in place with every safe fix (YuniKorn reads the ACLs the same), then lint again and report what is left")
 	f.BoolVar(&diffMode, "diff", false, "print the fixes --fix would make as a unified diff, and write nothing")
 	f.BoolVar(&hardLinks, "fix-hardlinks", false, "with --fix, rewrite a file that has other hard links in place, so every name of it gets the fix (without it such a file is refused)")
 	f.BoolVar(&unsafeFixes, "unsafe-fixes", false, "with --fix or --diff, also apply fixes that change who has access (e.g. turning users YAML read into the groups the author meant)")
-	f.StringVar(&ldapDir, "ldap-config", "", "also check YuniKorn's LDAP settings directory (the Secret mounted at "+resolve.DefaultLDAPDir+")")
 	f.StringVar(&system, "system", systemAuto, "what the files are: "+systemAuto+" (by content), or one of "+strings.Join(s.reg.SystemNames(), ", "))
 	f.StringVar(&configFile, "config", "", "settings file (default: the nearest "+settings.FileName+" from each linted file up to the repository root)")
 	f.StringSliceVar(&disable, "disable", nil, "turn these rules off for this run (comma-separated or repeated); rules that find inputs the system refuses cannot be turned off")
 	f.StringSliceVar(&enable, "enable", nil, "turn these rules on at their own severity for this run, whatever "+settings.FileName+" says (comma-separated or repeated)")
-	f.StringVar(&server, "server", "", "also ask a running YuniKorn scheduler (its REST address) whether it would load each YuniKorn config (POST /ws/v1/validate-conf), and say where it disagrees with aclint (exit 2)")
-	s.serverOptionFlags(f)
 	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing on standard output or the summary; the exit code and any -o FORMAT=PATH files still follow the findings")
 	return c
 }
 
 type lintOptions struct {
-	server                      string // --server: the scheduler to hold YuniKorn verdicts to
-	outputs                     []string
-	outputsFrom                 string // the directory of the .aclint.yaml that gave outputs
-	failOn, colorMode, key      string
-	configFile, ldapDir, system string
-	verbose, fix, diff, unsafe  bool
-	hardLinks, quiet            bool
-	disable, enable             []string
+	outputs                    []string
+	outputsFrom                string // the directory of the .aclint.yaml that gave outputs
+	failOn, colorMode          string
+	configFile, system         string
+	parts                      []*audit.LintPart // the systems' parts of the run
+	verbose, fix, diff, unsafe bool
+	hardLinks, quiet           bool
+	disable, enable            []string
 
 	files     *settingsFinder
 	rules     map[string]string // --disable (off) and --enable (the rule's own severity), over .aclint.yaml
@@ -90,8 +86,8 @@ type lintOptions struct {
 }
 
 func (o *lintOptions) resolve(s *streams, cmd *cobra.Command, args []string) error {
-	if len(args) == 0 && o.ldapDir == "" {
-		return clikit.Usage("lint needs at least one file, directory, or - for standard input (or --ldap-config DIR)")
+	if len(args) == 0 && !o.named() {
+		return clikit.Usage("lint needs at least one file, directory, or - for standard input%s", o.alone())
 	}
 	first := "."
 	if len(args) > 0 {
@@ -107,8 +103,11 @@ func (o *lintOptions) resolve(s *streams, cmd *cobra.Command, args []string) err
 		if !cmd.Flags().Changed("fail-on") && run.FailOn != "" {
 			o.failOn = run.FailOn
 		}
-		if !cmd.Flags().Changed("key") && run.Key != "" {
-			o.key = run.Key
+		// the ConfigMap key of a system that reads one
+		if f := cmd.Flags().Lookup("key"); f != nil && !f.Changed && run.Key != "" {
+			if err := f.Value.Set(run.Key); err != nil {
+				return clikit.Usage("%s: key %q: %w", run.Path, run.Key, err)
+			}
 		}
 		if !cmd.Flags().Changed("output") && len(run.Output) > 0 {
 			o.outputs = run.Output
@@ -197,4 +196,41 @@ func (o *lintOptions) readFailOn() error {
 	}
 	o.threshold = sev
 	return nil
+}
+
+// lintParts are the systems' parts of a lint run.
+func lintParts(p *parts) []*audit.LintPart {
+	var out []*audit.LintPart
+	for _, sys := range p.order {
+		if e := p.by[sys]; e.Lint != nil {
+			out = append(out, e.Lint)
+		}
+	}
+	return out
+}
+
+// named says whether a system's flags name an input of their own, so
+// lint runs without files.
+func (o *lintOptions) named() bool {
+	for _, l := range o.parts {
+		if l.Named != nil && l.Named() {
+			return true
+		}
+	}
+	return false
+}
+
+// alone names the flags that let lint run without files: " (or
+// --ldap-config DIR)".
+func (o *lintOptions) alone() string {
+	var ways []string
+	for _, l := range o.parts {
+		if l.Alone != "" {
+			ways = append(ways, l.Alone)
+		}
+	}
+	if len(ways) == 0 {
+		return ""
+	}
+	return " (or " + strings.Join(ways, ", or ") + ")"
 }

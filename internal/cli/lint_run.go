@@ -2,7 +2,6 @@ package cli
 
 import (
 	"github.com/aclint/aclint/internal/clikit"
-	"github.com/aclint/aclint/internal/systems/yunikorn"
 
 	"errors"
 	"fmt"
@@ -25,11 +24,23 @@ func collectFindings(s *streams, o *lintOptions, args []string) (*output.Report,
 	if err != nil {
 		return nil, 0, err
 	}
-	var ldapFindings []engine.Finding
-	if o.ldapDir != "" {
-		ldapFindings, err = yunikorn.LintLDAP(o.ldapDir)
+	// what the systems' flags name besides the files (a settings
+	// directory), with the path whose settings apply to it
+	type beside struct {
+		findings []engine.Finding
+		path     string
+	}
+	var besides []beside
+	for _, l := range o.parts {
+		if l.Before == nil {
+			continue
+		}
+		fs, path, err := l.Before()
 		if err != nil {
-			return nil, 0, clikit.Usage("--ldap-config: %w", err)
+			return nil, 0, err
+		}
+		if len(fs) > 0 {
+			besides = append(besides, beside{fs, path})
 		}
 	}
 	var fixed map[*engine.Input]*engine.Report
@@ -41,12 +52,11 @@ func collectFindings(s *streams, o *lintOptions, args []string) (*output.Report,
 			o.targets = nil // stdout holds the diff; the exit code still follows the findings left
 		}
 	}
-	var toCheck []checked // for lint --server
 	ej := make([]engine.Job, len(jobs))
 	for i, j := range jobs {
 		ej[i] = engine.Job{In: j.in, Sys: j.sys}
 	}
-	res, err := engine.Lint(s.reg, ej, o.lintRun(s, fixed, &toCheck))
+	res, err := engine.Lint(s.reg, ej, o.lintRun(s, fixed))
 	if err != nil {
 		var u *clikit.ExitError
 		if errors.As(err, &u) {
@@ -63,19 +73,20 @@ func collectFindings(s *streams, o *lintOptions, args []string) (*output.Report,
 	if err := checkFound(s.reg, args, found, o.system); err != nil {
 		return nil, 0, err
 	}
-	if len(ldapFindings) > 0 {
-		set, err := o.files.forFile(o.ldapDir)
+	for _, b := range besides {
+		set, err := o.files.forFile(b.path)
 		if err != nil {
 			return nil, 0, err
 		}
-		// the settings directory is the Secret that holds the bind
-		// password, and any file in it (a misnamed bindpassword) may be it:
-		// no snippet of it is shown and no fingerprint hashes its text
-		rep.Findings = append(rep.Findings, set.WithRules(o.rules).Apply(ldapFindings)...)
+		rep.Findings = append(rep.Findings, set.WithRules(o.rules).Apply(b.findings)...)
 	}
 	engine.Sort(rep.Findings)
-	if err := s.crossCheck(o, toCheck); err != nil {
-		return nil, 0, err
+	for _, l := range o.parts {
+		if l.After != nil {
+			if err := l.After(); err != nil {
+				return nil, 0, err
+			}
+		}
 	}
 	return rep, linted, nil
 }
@@ -173,7 +184,14 @@ func fileKind(m os.FileMode) string {
 // engineOptions are what lint tells every system: the settings each reads
 // by name (YuniKorn's ConfigMap key) and the input bound.
 func (o *lintOptions) engineOptions(s *streams) engine.Options {
-	opts := engine.Options{}.WithValue("key", o.key)
+	opts := engine.Options{}
+	for _, l := range o.parts {
+		if l.Values != nil {
+			for k, v := range l.Values() {
+				opts = opts.WithValue(k, v)
+			}
+		}
+	}
 	opts.MaxSize = s.maxInput
 	return opts
 }
@@ -181,7 +199,7 @@ func (o *lintOptions) engineOptions(s *streams) engine.Options {
 // lintRun is how lint runs engine.Lint: the settings of each file with
 // the command line's rule overrides, the fixed contents' reports, -v's
 // skip messages, and what --server and --ldap-config look at further.
-func (o *lintOptions) lintRun(s *streams, fixed map[*engine.Input]*engine.Report, toCheck *[]checked) engine.LintRun {
+func (o *lintOptions) lintRun(s *streams, fixed map[*engine.Input]*engine.Report) engine.LintRun {
 	return engine.LintRun{
 		Options: o.engineOptions(s),
 		Settings: func(path string) (engine.FileSettings, error) {
@@ -200,11 +218,10 @@ func (o *lintOptions) lintRun(s *streams, fixed map[*engine.Input]*engine.Report
 			fmt.Fprintf(s.err, "aclint: skipping %s: %s\n", in.Path, why)
 		},
 		Linted: func(j engine.Job, r *engine.Report) {
-			if o.server != "" && j.Sys.Name() == yunikorn.System {
-				*toCheck = append(*toCheck, checked{j.In, r.Findings, r.Parsed})
-			}
-			if o.ldapDir != "" && j.Sys.Name() == yunikorn.System {
-				r.Findings = yunikorn.WithLDAPSettings(r.Findings)
+			for _, l := range o.parts {
+				if l.Linted != nil {
+					l.Linted(j, r)
+				}
 			}
 		},
 	}

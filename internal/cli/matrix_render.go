@@ -37,41 +37,54 @@ func askMatrix(s *streams, q *asked, ask matrixAsk) error {
 	if err != nil {
 		return err
 	}
+	out, end := newMatrixOut(s, ask)
+	if err := mx.Matrix(m, ask.q, out); err != nil {
+		end()
+		var u *audit.UsageError
+		if errors.As(err, &u) {
+			return clikit.Usage("%s: %w", q.sys.Name(), err)
+		}
+		return clikit.Usage("%w", err)
+	}
+	return end()
+}
+
+// newMatrixOut renders a matrix as ask says, on standard output; end
+// finishes it, and is exit 2 when a cell is not known.
+func newMatrixOut(s *streams, ask matrixAsk) (out audit.MatrixWriter, end func() error) {
 	w := bufio.NewWriter(s.out)
-	defer w.Flush()
 	col := &matrixCollect{ask: ask}
-	var out audit.MatrixWriter = col
+	out = col
 	switch ask.output {
 	case "csv":
 		out = &matrixCSVOut{collect: col, cw: csv.NewWriter(w)}
 	case "json":
 		out = &matrixJSONOut{collect: col, js: &clikit.Stream{W: w}}
 	}
-	if err := mx.Matrix(m, ask.q, out); err != nil {
-		var u *audit.UsageError
-		if errors.As(err, &u) {
-			return clikit.Usage("%s: %w", q.sys.Name(), err)
+	return out, func() error {
+		var err error
+		switch o := out.(type) {
+		case *matrixCSVOut:
+			o.cw.Flush()
+			err = o.cw.Error()
+		case *matrixJSONOut:
+			if o.js.Started() {
+				err = o.js.Close()
+			}
+		default:
+			err = col.writeText(w, clikit.TerminalWidth(ask.width))
 		}
-		return answerErr(err)
-	}
-	switch o := out.(type) {
-	case *matrixCSVOut:
-		o.cw.Flush()
-		err = o.cw.Error()
-	case *matrixJSONOut:
-		if o.js.Started() {
-			err = o.js.Close()
+		if ferr := w.Flush(); err == nil {
+			err = ferr
 		}
-	default:
-		err = col.writeText(w, terminalWidth(ask.width))
+		if err != nil {
+			return clikit.Usage("writing output: %w", err)
+		}
+		if col.unknown {
+			return &clikit.ExitError{Code: ExitUsage, Err: errors.New("the matrix is not complete: an answer on the way is not known (marked ?)")}
+		}
+		return nil
 	}
-	if err != nil {
-		return clikit.Usage("writing output: %w", err)
-	}
-	if col.unknown {
-		return &clikit.ExitError{Code: ExitUsage, Err: errors.New("the matrix is not complete: an answer on the way is not known (marked ?)")}
-	}
-	return nil
 }
 
 // matrixCollect keeps what every format needs: the head, whether a cell
@@ -116,7 +129,7 @@ func (c *matrixCollect) label(r audit.MatrixRow) string {
 
 func (c *matrixCollect) writeText(w *bufio.Writer, width int) error {
 	names := c.head.Subjects
-	if c.ask.layout == "list" || c.ask.layout == "auto" && gridBlocks(names, width-40) > maxGridBlocks {
+	if c.ask.layout == "list" || c.ask.layout == "auto" && gridBlocks(names, width-40) > clikit.MaxGridBlocks {
 		fmt.Fprintf(w, "%d subjects, one line per %s: who has what there (%s)\n", len(names), c.head.ObjectWord, c.head.Legend)
 		for _, r := range c.rows {
 			var parts []string
@@ -210,14 +223,14 @@ type collect = matrixCollect
 
 func (o *matrixCSVOut) Head(h audit.MatrixHead) error {
 	o.collect.head = h
-	return o.cw.Write(printableFields(append([]string{csvWord(h.SectionWord), csvWord(h.ObjectWord)}, h.Subjects...)))
+	return o.cw.Write(clikit.PrintableFields(append([]string{csvWord(h.SectionWord), csvWord(h.ObjectWord)}, h.Subjects...)))
 }
 
 func (o *matrixCSVOut) Row(r audit.MatrixRow) error {
 	if !o.keep(r) {
 		return nil
 	}
-	return o.cw.Write(printableFields(append([]string{r.Section, r.Object}, r.Cells...)))
+	return o.cw.Write(clikit.PrintableFields(append([]string{r.Section, r.Object}, r.Cells...)))
 }
 
 // matrixJSONOut streams matrix's one JSON shape (docs/audits.md).
@@ -236,6 +249,6 @@ func (o *matrixJSONOut) Row(r audit.MatrixRow) error {
 	if !o.keep(r) {
 		return nil
 	}
-	o.js.Item(clikit.Object{{"section", r.Section}, {"object", r.Object}, {"cells", r.Cells}})
+	o.js.Item(clikit.Object{{Key: "section", Value: r.Section}, {Key: "object", Value: r.Object}, {Key: "cells", Value: r.Cells}})
 	return o.js.Err()
 }

@@ -158,7 +158,7 @@ func askWhoCan(s *streams, cmd *cobra.Command, q *asked, words []string, action,
 		if errors.As(err, &u) {
 			return clikit.Usage("%s: %w (who-can %s, e.g. who-can -f %s %s)", q.sys.Name(), err, w.WhoCanUsage().Words, q.ins[0].Path, w.WhoCanUsage().Example)
 		}
-		return answerErr(err)
+		return clikit.Usage("%w", err)
 	}
 	return writeWhoCan(s, ans, output)
 }
@@ -238,7 +238,7 @@ func askCheck(s *streams, cmd *cobra.Command, q *asked, words []string, action, 
 		if errors.As(err, &u) {
 			return clikit.Usage("%s: %w (check %s, e.g. check -f %s %s)", q.sys.Name(), err, c.CheckUsage().Words, q.ins[0].Path, c.CheckUsage().Example)
 		}
-		return answerErr(err)
+		return clikit.Usage("%w", err)
 	}
 	out := clikit.Verdict{OK: v.Allowed && v.Unknown == "",
 		Text: func(w io.Writer) error { return writeCheckText(w, v) },

@@ -37,7 +37,6 @@ type streams struct {
 	meter            *progress.Meter // the progress line, while it runs
 	maxMemory        int64           // --max-memory, once the flags are read
 	maxInput         int64           // --max-input-size, once the flags are read
-	server           serverFlags     // how --server is reached
 	// preloaded are the files a question already read to find their
 	// system, by the name given: the fallback's loading takes them from here
 	preloaded map[string][]byte
@@ -106,7 +105,7 @@ scheduler itself would make.`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return clikit.Usage("%w\nrun '%s --help' for usage", err, c.CommandPath())
 	})
-	root.AddCommand(newLintCmd(s), newCheckCmd(s), newPlaceCmd(s), newLimitsCmd(s), newWhoCanCmd(s), newAccessCmd(s), newMatrixCmd(s), newDiffCmd(s), newDriftCmd(s), newTestCmd(s), newReportCmd(s), newConvertCmd(s), newRulesCmd(s), newLSPCmd(s), newSchemaCmd(s), newVersionCmd(s))
+	root.AddCommand(newLintCmd(s), newCheckCmd(s), newWhoCanCmd(s), newAccessCmd(s), newMatrixCmd(s), newDiffCmd(s), newRulesCmd(s), newLSPCmd(s), newVersionCmd(s))
 	// the commands only one system has come from it, through the registry
 	root.AddCommand(systemCommands(s)...)
 	registerCompletions(root, s)

@@ -75,7 +75,7 @@ says the module version; a build in a clone says devel and the commit.`,
 			case "json":
 				ver, rev := buildInfo()
 				b, _ := json.MarshalIndent(map[string]any{
-					"version": ver, "commit": nullIfEmpty(rev), "go": runtime.Version(),
+					"version": ver, "commit": clikit.NullIfEmpty(rev), "go": runtime.Version(),
 					"os": runtime.GOOS, "arch": runtime.GOARCH,
 				}, "", "  ")
 				_, err := fmt.Fprintf(s.out, "%s\n", b)

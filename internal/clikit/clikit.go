@@ -9,8 +9,11 @@ package clikit
 import (
 	"fmt"
 	"io"
+	"os"
+	"strconv"
 	"strings"
 
+	"github.com/aclint/aclint/internal/engine"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -176,4 +179,45 @@ func ParseList(s string) []string {
 		}
 	}
 	return out
+}
+
+// TerminalWidth is the width text tables fit: --width when given, else
+// $COLUMNS, else 120.
+func TerminalWidth(flag int) int {
+	if flag > 0 {
+		return flag
+	}
+	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 20 {
+		return n
+	}
+	return 120
+}
+
+// MaxGridBlocks is how many blocks of columns a matrix's text grid may
+// split into before --layout auto switches to the list: past it, a grid
+// is more scrolling than reading.
+const MaxGridBlocks = 3
+
+// OutputsAnnotation is the annotation of a command that lists the -o
+// values it writes, comma-separated, for shell completion.
+const OutputsAnnotation = "aclint/outputs"
+
+// Outputs says which -o values c writes, for shell completion, and
+// returns c.
+func Outputs(c *cobra.Command, formats ...string) *cobra.Command {
+	if c.Annotations == nil {
+		c.Annotations = map[string]string{}
+	}
+	c.Annotations[OutputsAnnotation] = strings.Join(formats, ",")
+	return c
+}
+
+// PrintableFields makes every field of a CSV record printable: a name that
+// holds a line break or an escape sequence must not start a line of a CI
+// log (a GitHub workflow command) or drive a terminal.
+func PrintableFields(rec []string) []string {
+	for i, f := range rec {
+		rec[i] = engine.Printable(f)
+	}
+	return rec
 }

@@ -133,3 +133,12 @@ func (j *Stream) Err() error { return j.err }
 // Started says whether the document was begun (Open was called): a stream
 // never opened has nothing to close.
 func (j *Stream) Started() bool { return j.items != nil }
+
+// NullIfEmpty is a string as JSON writes one that may be absent: null
+// when empty.
+func NullIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/aclint/aclint/internal/systems/yarn"
 	"github.com/aclint/aclint/internal/systems/ytsaurus"
 	"github.com/aclint/aclint/internal/systems/yunikorn"
+	"github.com/aclint/aclint/internal/systems/yunikorn/commands"
 )
 
 // New is the registry: the systems in the order inputs are offered to
@@ -20,6 +21,6 @@ func New() *engine.Registry {
 		mesos.Sys{},
 		ytsaurus.Sys{},
 		yarn.Sys{},
-		yunikorn.Sys{},
+		commands.Sys{},
 	)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/aclint/aclint/internal/audit"
+	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/input"
 )
@@ -195,6 +196,7 @@ does; -o text names the node each entry comes from.`,
 	f.StringVarP(&file, "file", "f", "", "the tree document, or - for standard input")
 	f.StringVar(&path, "path", "", "for a file holding one node's ACL: the Cypress path it hangs at")
 	f.StringVarP(&output, "output", "o", "json", "output format: json (as @effective_acl) or text")
+	clikit.Outputs(c, "json", "text")
 	return c
 }
 

@@ -1,4 +1,4 @@
-package cli
+package commands
 
 import (
 	"fmt"
@@ -9,10 +9,12 @@ import (
 
 	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/convert"
-	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/safewrite"
+	"github.com/aclint/aclint/internal/systems/yarn"
 )
 
+// newConvertCmd is convert: other schedulers' queue access into a
+// YuniKorn queues.yaml.
 func newConvertCmd(s *streams) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "convert",
@@ -39,23 +41,19 @@ func newConvertYarnCmd(s *streams) *cobra.Command {
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			q, err := s.question(args)
+			system, m, err := s.env.Load(args)
 			if err != nil {
 				return err
 			}
-			if q == nil {
+			if system != yarn.System {
 				return clikit.Usage("convert yarn reads Hadoop YARN files: capacity-scheduler.xml (or an allocation file) and yarn-site.xml; %s is not one", strings.Join(args, ", "))
-			}
-			m, err := q.load(engine.Options{MaxSize: s.maxInput})
-			if err != nil {
-				return err
 			}
 			res, err := convert.FromModel(m, aclEnable)
 			if err != nil {
 				return clikit.Usage("%w", err)
 			}
 			if output == "" || output == "-" {
-				if _, err := s.out.Write(res.YAML); err != nil {
+				if _, err := s.env.Out().Write(res.YAML); err != nil {
 					return clikit.Usage("writing output: %w", err)
 				}
 			} else if err := safewrite.Output(output, func(w io.Writer) error { _, err := w.Write(res.YAML); return err }); err != nil {
@@ -76,9 +74,9 @@ func newConvertYarnCmd(s *streams) *cobra.Command {
 			} else {
 				fmt.Fprintf(&b, "%d access answer(s) differ\n", len(res.Differences))
 			}
-			fmt.Fprint(s.err, b.String())
+			fmt.Fprint(s.env.Err(), b.String())
 			if len(res.Differences) > 0 {
-				return &clikit.ExitError{Code: ExitFail}
+				return &clikit.ExitError{Code: clikit.ExitFail}
 			}
 			return nil
 		},

@@ -1,4 +1,4 @@
-package cli
+package commands
 
 import (
 	"errors"
@@ -18,9 +18,9 @@ const maxRefusalErrors = 10
 // readOptions are the input options of the YuniKorn commands; verbose
 // names the files a directory search skips.
 func (s *streams) readOptions(key string, verbose bool) yunikorn.ReadOptions {
-	opts := yunikorn.ReadOptions{Key: key, Stdin: s.in, Warn: s.warnInput, Elsewhere: s.reg.Elsewhere, MaxSize: s.maxInput}
+	opts := yunikorn.ReadOptions{Key: key, Stdin: s.env.In(), Warn: s.env.Warn, Elsewhere: s.env.Registry().Elsewhere, MaxSize: s.env.MaxInput()}
 	if verbose {
-		opts.Skip = func(p, reason string) { fmt.Fprintf(s.err, "aclint: skipping %s: %s\n", p, reason) }
+		opts.Skip = func(p, reason string) { fmt.Fprintf(s.env.Err(), "aclint: skipping %s: %s\n", p, reason) }
 	}
 	return opts
 }
@@ -39,7 +39,7 @@ func load(s *streams, files []string, key string, tolerate func(engine.Finding) 
 	l, err := yunikorn.Load(files, opts, tolerate)
 	if l != nil {
 		for _, w := range l.Warnings {
-			fmt.Fprintln(s.err, "aclint: "+w)
+			fmt.Fprintln(s.env.Err(), "aclint: "+w)
 		}
 	}
 	var rej *yunikorn.RejectedError
@@ -65,7 +65,7 @@ func refusal(rej *yunikorn.RejectedError) error {
 	if more := len(rej.Errors) - len(shown); more > 0 {
 		fmt.Fprintf(&b, "... and %d more %s\n", more, clikit.Plural(more, "error", "errors"))
 	}
-	return &clikit.ExitError{Code: ExitUsage, Err: &clikit.Explained{
+	return &clikit.ExitError{Code: clikit.ExitUsage, Err: &clikit.Explained{
 		Msg: fmt.Sprintf("%s: YuniKorn rejects this config, so it answers no access question; run 'aclint lint' for details:\n%s", doc.Describe(), strings.TrimRight(b.String(), "\n")),
 		Err: rej}}
 }
@@ -84,7 +84,7 @@ func loadInputs(s *streams, paths []string, key string, verbose bool) ([]*config
 		return nil, clikit.Usage("%w", err)
 	}
 	for _, n := range notes {
-		fmt.Fprintln(s.err, "aclint: "+n)
+		fmt.Fprintln(s.env.Err(), "aclint: "+n)
 	}
 	return docs, nil
 }
@@ -92,11 +92,11 @@ func loadInputs(s *streams, paths []string, key string, verbose bool) ([]*config
 // withPreloaded adds the files a question already read to those fetched
 // from a running scheduler.
 func (s *streams) withPreloaded(fetched map[string][]byte) map[string][]byte {
-	if len(s.preloaded) == 0 {
+	if len(s.env.Preloaded()) == 0 {
 		return fetched
 	}
 	out := map[string][]byte{}
-	for k, v := range s.preloaded {
+	for k, v := range s.env.Preloaded() {
 		out[k] = v
 	}
 	for k, v := range fetched {

@@ -1,4 +1,4 @@
-package cli
+package commands
 
 import (
 	"github.com/spf13/cobra"
@@ -27,7 +27,7 @@ schema sees (aclint lsp lints both). See docs/editors.md.`,
 		Example: `  aclint schema > queues.schema.json`,
 		Args:    clikit.ExactArgs(0, "schema takes no arguments: redirect its output to a file"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			_, err := s.out.Write(config.JSONSchema())
+			_, err := s.env.Out().Write(config.JSONSchema())
 			return err
 		},
 	}

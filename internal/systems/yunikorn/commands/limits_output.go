@@ -1,4 +1,4 @@
-package cli
+package commands
 
 import (
 	"fmt"
@@ -221,15 +221,8 @@ func limitsJSON(a *limits.Answer) any {
 		submit = *a.SubmitAllowed
 	}
 	return clikit.Fields("partition", a.Partition, "queue", a.Queue, "user", a.User, "submitAllowed", submit, "groups", groups,
-		"trackedGroup", tracked, "trackedGroupAt", nullIfEmpty(a.TrackedAt),
+		"trackedGroup", tracked, "trackedGroupAt", clikit.NullIfEmpty(a.TrackedAt),
 		"maxApplications", apps, "maxResources", res, "setBy", setBy, "levels", levels, "notes", notes)
-}
-
-func nullIfEmpty(s string) any {
-	if s == "" {
-		return nil
-	}
-	return s
 }
 
 func boundJSON(b *limits.Bound, s *limits.Source, at engine.Position) any {

@@ -1,4 +1,4 @@
-package cli
+package commands
 
 import (
 	"fmt"
@@ -25,11 +25,11 @@ type requestFlags struct {
 	pod, ns              string
 	submitter, subGroups string
 	without              bool
-	max                  *int64 // --max-input-size, for the manifests
+	max                  func() int64 // --max-input-size, for the manifests
 }
 
 func (r *requestFlags) register(s *streams, f *pflag.FlagSet) {
-	r.max = &s.maxInput
+	r.max = s.env.MaxInput
 	f.StringArrayVar(&r.tags, "tag", nil, "a tag of the request KEY=VALUE, e.g. namespace=team-a (repeatable); decides what tag rules create")
 	f.StringVar(&r.pod, "pod", "", "read the request from a pod (or workload) manifest as the admission controller and the Kubernetes shim do: its tags, queue and identity")
 	f.StringVar(&r.ns, "namespace", "", "with --pod: the pod's namespace manifest, for its yunikorn.apache.org annotations")
@@ -66,13 +66,13 @@ func (r *requestFlags) read(settings map[string]config.Setting) (map[string]stri
 		t, err := parseTags(r.tags)
 		return t, nil, err
 	}
-	pod, err := input.ReadFile(r.pod, *r.max)
+	pod, err := input.ReadFile(r.pod, r.max())
 	if err != nil {
 		return nil, nil, clikit.Usage("--pod: %w", err)
 	}
 	var ns []byte
 	if r.ns != "" {
-		if ns, err = input.ReadFile(r.ns, *r.max); err != nil {
+		if ns, err = input.ReadFile(r.ns, r.max()); err != nil {
 			return nil, nil, clikit.Usage("--namespace: %w", err)
 		}
 	}
@@ -106,9 +106,9 @@ func podUser(pr *placement.PodRequest, args []string, groups string) (string, []
 // own message) or it is not YuniKorn's (exit 2). key is the answer's field
 // in the command's JSON (placed, allowed, submitAllowed).
 func gateVerdict(g admission.Gate, key string) clikit.Verdict {
-	msg, first, code, said := g.Bypass, "not scheduled by YuniKorn", ExitUsage, g.Bypass
+	msg, first, code, said := g.Bypass, "not scheduled by YuniKorn", clikit.ExitUsage, g.Bypass
 	if g.Rejected != "" {
-		msg, first, code = g.Rejected, "rejected", ExitFail
+		msg, first, code = g.Rejected, "rejected", clikit.ExitFail
 		said = "the admission controller refuses to create the pod: " + msg
 	}
 	return clikit.Verdict{Code: code,

@@ -1,4 +1,4 @@
-package cli
+package commands
 
 import (
 	"bufio"
@@ -53,7 +53,7 @@ FILE cannot be read.`,
   curl -s http://yunikorn:9080/ws/v1/config > running.yaml; aclint drift queues.yaml --running running.yaml -o markdown`,
 		Args: clikit.MinArgs(1, "drift needs the config FILE to compare with what runs"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			targets, err := parseDiffOutputs(outputs)
+			targets, err := clikit.ParseDiffOutputs(outputs)
 			if err != nil {
 				return err
 			}
@@ -69,11 +69,11 @@ FILE cannot be read.`,
 				return err
 			}
 			write := func(w io.Writer, format string) error { return writeDrift(w, format, d, commentSize) }
-			if err := writeDiffTargets(s, targets, write); err != nil {
+			if err := clikit.WriteDiffTargets(s.env.Out(), targets, write); err != nil {
 				return err
 			}
 			if !d.same() {
-				return &clikit.ExitError{Code: ExitFail}
+				return &clikit.ExitError{Code: clikit.ExitFail}
 			}
 			return nil
 		},
@@ -84,7 +84,7 @@ FILE cannot be read.`,
 	s.serverOptionFlags(f)
 	f.StringVar(&dump, "running", "", "a saved running config (curl http://yunikorn:9080/ws/v1/config > running.yaml), YAML or JSON")
 	f.StringArrayVarP(&outputs, "output", "o", []string{"text"}, "output format text, json or markdown, optionally FORMAT=PATH; repeatable")
-	f.IntVar(&commentSize, "comment-size", DefaultCommentSize, "markdown: the most characters the comment may have")
+	f.IntVar(&commentSize, "comment-size", clikit.DefaultCommentSize, "markdown: the most characters the comment may have")
 	return c
 }
 
@@ -144,7 +144,7 @@ func writeDrift(w io.Writer, format string, d *driftResult, commentSize int) err
 		}
 		return clikit.WriteJSON(w, v)
 	case "markdown":
-		if _, err := fmt.Fprintf(w, "**%s**\n\n", mdText(verdict)); err != nil || d.same() {
+		if _, err := fmt.Fprintf(w, "**%s**\n\n", clikit.MDText(verdict)); err != nil || d.same() {
 			return err
 		}
 		return writeDiffMarkdown(w, d.diff, commentSize, nil)

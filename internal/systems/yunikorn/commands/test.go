@@ -1,4 +1,4 @@
-package cli
+package commands
 
 import (
 	"errors"
@@ -96,7 +96,7 @@ func runTests(s *streams, cmd *cobra.Command, paths, files []string, key, output
 	var parsed []*expect.File
 	var problems []string
 	for _, p := range paths {
-		src, err := input.ReadFile(p, s.maxInput)
+		src, err := input.ReadFile(p, s.env.MaxInput())
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) && p == expect.DefaultFile {
 				return clikit.Usage("no %s here: name a test file, or write one with 'aclint test --generate -f queues.yaml %s' (docs/test.md)", expect.DefaultFile, expect.DefaultFile)
@@ -140,11 +140,11 @@ func runTests(s *streams, cmd *cobra.Command, paths, files []string, key, output
 		var err error
 		switch output {
 		case "json":
-			err = clikit.WriteJSON(s.out, testsJSON(runs, n))
+			err = clikit.WriteJSON(s.env.Out(), testsJSON(runs, n))
 		case "junit":
-			err = writeTestsJUnit(s.out, runs, n)
+			err = writeTestsJUnit(s.env.Out(), runs, n)
 		default:
-			err = writeTestsText(s.out, runs, n, verbose, wrapWidth(s.rawOut))
+			err = writeTestsText(s.env.Out(), runs, n, verbose, s.env.WrapWidth())
 		}
 		if err != nil {
 			return clikit.Usage("writing output: %w", err)
@@ -152,9 +152,9 @@ func runTests(s *streams, cmd *cobra.Command, paths, files []string, key, output
 	}
 	switch {
 	case n[2] > 0:
-		return &clikit.ExitError{Code: ExitUsage}
+		return &clikit.ExitError{Code: clikit.ExitUsage}
 	case n[1] > 0:
-		return &clikit.ExitError{Code: ExitFail}
+		return &clikit.ExitError{Code: clikit.ExitFail}
 	}
 	return nil
 }

@@ -1,13 +1,15 @@
-package cli
+package commands
 
 import (
 	"errors"
-	"io"
 	"io/fs"
-	"strings"
 	"testing"
 
+	"github.com/aclint/aclint/internal/audit"
 	"github.com/aclint/aclint/internal/clikit"
+	"github.com/aclint/aclint/internal/engine"
+	"github.com/aclint/aclint/internal/input"
+	"github.com/aclint/aclint/internal/systems/yunikorn"
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 )
 
@@ -21,12 +23,21 @@ func TestErrorsKeepTheirCause(t *testing.T) {
 		t.Errorf("answerErr lost the QueryError: %v", err)
 	}
 	var ee *clikit.ExitError
-	if !errors.As(err, &ee) || ee.Code != ExitUsage {
+	if !errors.As(err, &ee) || ee.Code != clikit.ExitUsage {
 		t.Errorf("answerErr is not exit 2: %v", err)
 	}
-	s := &streams{in: strings.NewReader(""), out: io.Discard, err: io.Discard}
+	s := &streams{env: quiet{fakeEnv{}}}
 	_, err = loadInputs(s, []string{"/nonexistent/queues.yaml"}, "", false)
 	if !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("a missing file is not fs.ErrNotExist through the chain: %v", err)
 	}
 }
+
+// fakeEnv is the little of an audit.Env the tests here use: nothing read,
+// nothing said, the default input bound.
+type fakeEnv struct{ audit.Env }
+
+func (fakeEnv) MaxInput() int64              { return input.DefaultMaxSize }
+func (fakeEnv) Registry() *engine.Registry   { return engine.NewRegistry(yunikorn.System, Sys{}) }
+func (fakeEnv) Preloaded() map[string][]byte { return nil }
+func (fakeEnv) Warn(string, string)          {}

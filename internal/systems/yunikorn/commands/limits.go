@@ -1,4 +1,4 @@
-package cli
+package commands
 
 import (
 	"io"
@@ -46,7 +46,7 @@ func newLimitsCmd(s *streams) *cobra.Command {
 				return err
 			}
 			if pr != nil && !pr.Reaches() {
-				return clikit.WriteVerdict(s.out, gateVerdict(pr.Gate, "submitAllowed"), output, false)
+				return clikit.WriteVerdict(s.env.Out(), gateVerdict(pr.Gate, "submitAllowed"), output, false)
 			}
 			a, err := answerLimits(l.Config, l.Policy, q)
 			if err != nil {
@@ -59,7 +59,7 @@ func newLimitsCmd(s *streams) *cobra.Command {
 			if pr != nil {
 				a.Notes = append(a.Notes, pr.Notes()...)
 			}
-			return clikit.WriteVerdict(s.out, clikit.Verdict{OK: true,
+			return clikit.WriteVerdict(s.env.Out(), clikit.Verdict{OK: true,
 				Text: func(w io.Writer) error { return writeLimitsText(w, a) },
 				JSON: func() any { return limitsJSON(a) }}, output, false)
 		},

@@ -1,4 +1,4 @@
-package cli
+package commands
 
 import (
 	"context"
@@ -24,8 +24,8 @@ type checked struct {
 // exactly when YuniKorn refuses the config. A disagreement is aclint's
 // error to fix: the run then ends with exit 2, as an answer aclint cannot
 // stand behind.
-func (s *streams) crossCheck(o *lintOptions, runs []checked) error {
-	if o.server == "" {
+func (s *streams) crossCheck(server, key string, runs []checked) error {
+	if server == "" {
 		return nil
 	}
 	disagree := 0
@@ -33,7 +33,7 @@ func (s *streams) crossCheck(o *lintOptions, runs []checked) error {
 		docs, ok := c.parsed.([]*config.Document)
 		if !ok {
 			var err error
-			if docs, err = config.FromInput(c.in, config.LoadOptions{Key: o.key}); err != nil {
+			if docs, err = config.FromInput(c.in, config.LoadOptions{Key: key}); err != nil {
 				continue
 			}
 		}
@@ -43,13 +43,13 @@ func (s *streams) crossCheck(o *lintOptions, runs []checked) error {
 		doc, _ := config.Merge(docs)
 		switch {
 		case doc.Running != nil:
-			fmt.Fprintf(s.err, "aclint: %s: a running scheduler's config: not sent to validate-conf\n", c.in.Path)
+			fmt.Fprintf(s.env.Err(), "aclint: %s: a running scheduler's config: not sent to validate-conf\n", c.in.Path)
 			continue
 		case len(doc.Text) == 0:
-			fmt.Fprintf(s.err, "aclint: %s: empty: YuniKorn loads its built-in default in its place, not validated\n", doc.Describe())
+			fmt.Fprintf(s.env.Err(), "aclint: %s: empty: YuniKorn loads its built-in default in its place, not validated\n", doc.Describe())
 			continue
 		}
-		v, err := running.Validate(context.Background(), o.server, doc.Text, s.runningOptions())
+		v, err := running.Validate(context.Background(), server, doc.Text, s.runningOptions())
 		if err != nil {
 			return clikit.Usage("lint --server: %w", err)
 		}
@@ -61,15 +61,15 @@ func (s *streams) crossCheck(o *lintOptions, runs []checked) error {
 		}
 		switch {
 		case v.Allowed && refused == 0:
-			fmt.Fprintf(s.err, "aclint: %s: the scheduler at %s would load it, as aclint says\n", doc.Describe(), o.server)
+			fmt.Fprintf(s.env.Err(), "aclint: %s: the scheduler at %s would load it, as aclint says\n", doc.Describe(), server)
 		case !v.Allowed && refused > 0:
-			fmt.Fprintf(s.err, "aclint: %s: the scheduler at %s refuses it too: %s\n", doc.Describe(), o.server, v.Reason)
+			fmt.Fprintf(s.env.Err(), "aclint: %s: the scheduler at %s refuses it too: %s\n", doc.Describe(), server, v.Reason)
 		case v.Allowed:
 			disagree++
-			fmt.Fprintf(s.err, "aclint: %s: aclint reports %d %s, but the scheduler at %s would load it: aclint is wrong here, please report it\n", doc.Describe(), refused, clikit.Plural(refused, "error", "errors"), o.server)
+			fmt.Fprintf(s.env.Err(), "aclint: %s: aclint reports %d %s, but the scheduler at %s would load it: aclint is wrong here, please report it\n", doc.Describe(), refused, clikit.Plural(refused, "error", "errors"), server)
 		default:
 			disagree++
-			fmt.Fprintf(s.err, "aclint: %s: aclint finds no error, but the scheduler at %s refuses it (%s): aclint is wrong here, please report it\n", doc.Describe(), o.server, v.Reason)
+			fmt.Fprintf(s.env.Err(), "aclint: %s: aclint finds no error, but the scheduler at %s refuses it (%s): aclint is wrong here, please report it\n", doc.Describe(), server, v.Reason)
 		}
 	}
 	if disagree > 0 {

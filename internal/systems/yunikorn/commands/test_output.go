@@ -1,4 +1,4 @@
-package cli
+package commands
 
 import (
 	"encoding/xml"
@@ -213,7 +213,7 @@ func generateTests(s *streams, files []string, key, under string, args []string)
 	}
 	opts := expect.GenerateOptions{Config: names, Under: under, MaxCases: maxGenerated, Limits: limits.New(cfg)}
 	if len(args) == 0 {
-		if err := expect.Generate(s.out, policy, cfg, opts); err != nil {
+		if err := expect.Generate(s.env.Out(), policy, cfg, opts); err != nil {
 			return clikit.Usage("--generate: %w", err)
 		}
 		return nil
@@ -237,7 +237,7 @@ func generateTests(s *streams, files []string, key, under string, args []string)
 		os.Remove(args[0])
 		return clikit.Usage("--generate: %w", err)
 	}
-	fmt.Fprintf(s.err, "aclint: wrote %s\n", args[0])
+	fmt.Fprintf(s.env.Err(), "aclint: wrote %s\n", args[0])
 	return nil
 }
 

@@ -1,4 +1,4 @@
-package cli
+package commands
 
 import (
 	"github.com/aclint/aclint/internal/clikit"
@@ -23,11 +23,11 @@ type resolverFlags struct {
 	timeout                                 time.Duration
 	ldap                                    map[string]*string // setting name -> flag value
 	insecure, ssl                           string
-	max                                     *int64 // --max-input-size, for the groups and password files
+	max                                     func() int64 // --max-input-size, for the groups and password files
 }
 
 func (f *resolverFlags) register(s *streams, c *cobra.Command) {
-	f.max = &s.maxInput
+	f.max = s.env.MaxInput
 	fl := c.Flags()
 	fl.StringVar(&f.name, "resolver", "", "where groups come from when the request carries none: "+strings.Join(resolve.Names, ", ")+" (default: the first partition's usergroupresolver, as in YuniKorn)")
 	fl.StringVar(&f.groupsFile, "groups-file", "", "YAML or JSON file of users' groups, for --resolver file")
@@ -48,7 +48,7 @@ func (f *resolverFlags) register(s *streams, c *cobra.Command) {
 
 // options builds what the resolvers need from the flags.
 func (f *resolverFlags) options(c *cobra.Command) resolve.Options {
-	return resolve.Options{GroupsFile: f.groupsFile, MaxSize: *f.max, LDAP: func() (*resolve.LDAPSettings, error) { return f.ldapSettings(c) }}
+	return resolve.Options{GroupsFile: f.groupsFile, MaxSize: f.max(), LDAP: func() (*resolve.LDAPSettings, error) { return f.ldapSettings(c) }}
 }
 
 // ldapSettings reads the settings directory like YuniKorn, then applies the
@@ -80,7 +80,7 @@ func (f *resolverFlags) ldapSettings(c *cobra.Command) (*resolve.LDAPSettings, e
 		set(resolve.LDAPSSL, f.ssl)
 	}
 	if f.passwordFile != "" {
-		b, err := input.ReadFile(f.passwordFile, *f.max)
+		b, err := input.ReadFile(f.passwordFile, f.max())
 		if err != nil {
 			return nil, fmt.Errorf("--ldap-bind-password-file: %v", err)
 		}

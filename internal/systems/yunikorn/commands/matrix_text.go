@@ -1,32 +1,16 @@
-package cli
+package commands
 
 import (
 	"bufio"
 	"fmt"
-	"os"
-	"strconv"
 	"strings"
 
 	"github.com/aclint/aclint/internal/audit"
+	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/engine"
 
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 )
-
-func terminalWidth(flag int) int {
-	if flag > 0 {
-		return flag
-	}
-	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 20 {
-		return n
-	}
-	return 120
-}
-
-// maxGridBlocks is how many blocks of columns the text grid may split into
-// before auto switches to the list layout: past it, a grid is more
-// scrolling than reading.
-const maxGridBlocks = 3
 
 // writeMatrixText prints the matrix as a grid in blocks of columns that fit
 // width (the queue column repeats in each block), or, when the grid would
@@ -34,7 +18,7 @@ const maxGridBlocks = 3
 // one line per queue with the subjects that gain access there, which is all
 // of them at the first queue shown and, below it, only what the queue's
 // own ACLs add (YuniKorn has no deny: access only grows down the tree).
-func writeMatrixText(w *bufio.Writer, rows func(func(part, queue string, cells []acl.Cell) error) error, names []string, width int, layout string) error {
+func writeMatrixText(s *streams, w *bufio.Writer, rows func(func(part, queue string, cells []acl.Cell) error) error, names []string, width int, layout string) error {
 	blocks := 0
 	for start := 0; start < len(names); {
 		end, used := start, 0
@@ -45,10 +29,10 @@ func writeMatrixText(w *bufio.Writer, rows func(func(part, queue string, cells [
 		blocks++
 		start = end
 	}
-	if layout == "list" || layout == "auto" && blocks > maxGridBlocks {
+	if layout == "list" || layout == "auto" && blocks > clikit.MaxGridBlocks {
 		return writeMatrixList(w, rows, names)
 	}
-	return writeMatrixGrid(w, rows, names, width)
+	return writeMatrixGrid(s, w, rows, names, width)
 }
 
 // writeMatrixList is the list layout of writeMatrixText.
@@ -103,20 +87,27 @@ func writeMatrixList(w *bufio.Writer, rows func(func(part, queue string, cells [
 
 // writeMatrixGrid is the grid layout of writeMatrixText: the rows in the
 // neutral shape, in the grid every system's matrix has.
-func writeMatrixGrid(w *bufio.Writer, emitRows func(func(part, queue string, cells []acl.Cell) error) error, names []string, width int) error {
-	col := &matrixCollect{ask: matrixAsk{layout: "grid"}, head: audit.MatrixHead{Subjects: names, ObjectWord: "queue"}}
+func writeMatrixGrid(s *streams, w *bufio.Writer, emitRows func(func(part, queue string, cells []acl.Cell) error) error, names []string, width int) error {
+	if len(names) == 1 {
+		fmt.Fprintln(w, "no ACL names a user or a group, so only everyone (\"*\") has a column; add columns with --subjects")
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	out, end := s.env.Matrix("text", "grid", width, false)
+	if err := out.Head(audit.MatrixHead{Subjects: names, ObjectWord: "queue"}); err != nil {
+		end()
+		return err
+	}
 	if err := emitRows(func(part, queue string, cells []acl.Cell) error {
 		row := audit.MatrixRow{Section: part, Object: queue, Cells: make([]string, len(cells))}
 		for i, c := range cells {
 			row.Cells[i] = c.String()
 		}
-		col.rows = append(col.rows, row)
-		return nil
+		return out.Row(row)
 	}); err != nil {
+		end()
 		return err
 	}
-	if len(names) == 1 {
-		fmt.Fprintln(w, "no ACL names a user or a group, so only everyone (\"*\") has a column; add columns with --subjects")
-	}
-	return col.writeText(w, width)
+	return end()
 }

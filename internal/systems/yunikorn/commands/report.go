@@ -1,4 +1,4 @@
-package cli
+package commands
 
 import (
 	"bufio"
@@ -52,11 +52,11 @@ Exit codes: 0 written, 2 a config YuniKorn rejects or an input or output error.`
 			for _, d := range l.Docs {
 				sources = append(sources, d.File)
 			}
-			ver, _ := buildInfo()
+			ver := s.env.Version()
 			data := htmlreport.Build(cfg, l.Policy, yunikorn.Lint(cfg), "aclint "+ver, sources)
 			data.Notes = append(data.Notes, l.Notes...)
 			if path == "" {
-				w := bufio.NewWriter(s.out)
+				w := bufio.NewWriter(s.env.Out())
 				if err := htmlreport.Write(w, data); err != nil {
 					return clikit.Usage("writing the report: %w", err)
 				}

@@ -1,4 +1,4 @@
-package cli
+package commands
 
 import (
 	"io"
@@ -48,7 +48,7 @@ func newPlaceCmd(s *streams) *cobra.Command {
 				return clikit.Usage("--pod gives the queue, user, groups and tags: leave out --queue and --groups")
 			}
 			if pr != nil && !pr.Reaches() {
-				return clikit.WriteVerdict(s.out, gateVerdict(pr.Gate, "placed"), output, quiet)
+				return clikit.WriteVerdict(s.env.Out(), gateVerdict(pr.Gate, "placed"), output, quiet)
 			}
 			app, derived := placeApp(args, pr, tags, queue, groups)
 			if forced {
@@ -75,9 +75,9 @@ func newPlaceCmd(s *streams) *cobra.Command {
 				Text: func(w io.Writer) error { return writePlaceText(w, app, res, derived, lim) },
 				JSON: func() any { return placeJSON(app, res, lim) }}
 			if res.Crash != "" {
-				v.Code = ExitUsage
+				v.Code = clikit.ExitUsage
 			}
-			return clikit.WriteVerdict(s.out, v, output, quiet)
+			return clikit.WriteVerdict(s.env.Out(), v, output, quiet)
 		},
 	}
 	f := c.Flags()

@@ -1,4 +1,4 @@
-package cli
+package commands
 
 import (
 	"context"
@@ -52,7 +52,7 @@ func (s *streams) serverOptionFlags(f *pflag.FlagSet) {
 }
 
 func (s *streams) runningOptions() running.Options {
-	return running.Options{Timeout: s.server.timeout, MaxSize: s.maxInput, CAFile: s.server.caFile, Headers: s.server.headers}
+	return running.Options{Timeout: s.server.timeout, MaxSize: s.env.MaxInput(), CAFile: s.server.caFile, Headers: s.server.headers}
 }
 
 // fetchServers replaces each --server among paths by the URL of the config
@@ -80,7 +80,7 @@ func (s *streams) fetchServers(paths []string) ([]string, map[string][]byte, err
 		}
 		fetched[target] = data
 		out = append(out, target)
-		fmt.Fprintf(s.err, "aclint: read the config the scheduler runs from %s\n", target)
+		fmt.Fprintf(s.env.Err(), "aclint: read the config the scheduler runs from %s\n", target)
 	}
 	return out, fetched, nil
 }

@@ -1,0 +1,136 @@
+package commands
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/aclint/aclint/internal/audit"
+	"github.com/aclint/aclint/internal/clikit"
+	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
+	"github.com/aclint/aclint/internal/systems/yunikorn/limits"
+)
+
+// checkPart is YuniKorn's part of check: PARTITION QUEUE USER, or a pod.
+func checkPart(s *streams) *audit.Extension {
+	var (
+		files               []string
+		groups, action, key string
+		output              string
+		quiet, explain      bool
+		verbose             bool
+		resolvers           resolverFlags
+		req                 requestFlags
+	)
+	return &audit.Extension{
+		Use:      "check PARTITION QUEUE USER | check PARTITION QUEUE --pod POD.yaml [--namespace NS.yaml] (--submitter USER | --without-admission-controller)",
+		Long:     checkLong,
+		Example:  checkExample,
+		Words:    "PARTITION QUEUE USER",
+		Complete: partitionQueueArgs(s, true),
+		Foreign:  req.none,
+		Flags: func(c *cobra.Command) {
+			f := c.Flags()
+			s.configFlags(f, &files, &key)
+			f.StringVar(&groups, "groups", "", "comma-separated groups as the request carries them, used exactly as given")
+			f.StringVar(&action, "action", "submit", "access to check: submit or admin")
+			clikit.VerdictFlags(f, &output, &quiet, "the decision, every ACL consulted and the notes")
+			req.register(s, f)
+			f.BoolVarP(&verbose, "verbose", "v", false, "also show the limits on an application of the user in the queue (submit only), as aclint limits gives them")
+			f.BoolVar(&explain, "explain", false, "also show how the groups were found (for LDAP: the filter sent and each memberOf value)")
+			resolvers.register(s, c)
+		},
+		Run: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 3 && (req.pod == "" || len(args) != 2) {
+				return clikit.Usage("check needs PARTITION QUEUE USER (USER may be left out with --pod), got %d argument(s)\nrun 'aclint check --help' for usage", len(args))
+			}
+			act, err := acl.ParseAction(action)
+			if err != nil {
+				return clikit.Usage("invalid --action: %w", err)
+			}
+			if err := clikit.CheckOutput(output, "text", "json"); err != nil {
+				return err
+			}
+			l, err := load(s, files, key, nil)
+			if err != nil {
+				return err
+			}
+			q := acl.Query{Partition: args[0], Queue: args[1], Action: act}
+			pr, err := askFor(cmd, &q, args[2:], groups, &req, &resolvers, l.Config.Doc.Settings)
+			if err != nil {
+				return err
+			}
+			if pr != nil && !pr.Reaches() {
+				return clikit.WriteVerdict(s.env.Out(), gateVerdict(pr.Gate, "allowed"), output, quiet)
+			}
+			d, err := l.Policy.Decide(q)
+			if err != nil {
+				return answerErr(err)
+			}
+			d.Notes = append(l.Notes, d.Notes...)
+			if pr != nil {
+				d.Notes = append(d.Notes, pr.Notes()...)
+			}
+			var lim *limits.Answer
+			if verbose && act == acl.Submit && d.Reason == "" && !d.Parent {
+				if lim, err = limits.New(l.Config).Decided(l.Policy, d, q.Tags); err != nil {
+					return clikit.Usage("%w", err)
+				}
+			}
+			return clikit.WriteVerdict(s.env.Out(), decisionVerdict(d, lim, explain), output, quiet)
+		},
+	}
+}
+
+// checkLong is newCheckCmd's help.
+const checkLong = `Answer an access question exactly as YuniKorn decides it: submit access comes from
+submitacl or adminacl of the queue or any ancestor, admin access from adminacl of
+the queue or any ancestor. The answer names the ACL entry that granted access, or
+lists every ACL consulted up to root when access is denied.
+
+Without -f, ./queues.yaml is used when present, otherwise YuniKorn's built-in
+default config. -f may be given twice for the yunikorn-defaults and
+yunikorn-configs ConfigMaps; they are merged as YuniKorn merges them.
+
+Without --groups, the user's groups come from the partition's usergroupresolver,
+as they do in YuniKorn for requests that carry no groups.
+
+A queue that does not exist is answered only when a placement rule creates exactly
+it for this request. The request's tags (--tag namespace=team-a, or --pod with
+--namespace, which read them as the Kubernetes shim does) decide what tag rules
+create; without them, a queue only a tag rule creates is not answered, and the error
+names the tags that would create it.
+
+--pod asks for a pod as place does: the admission controller's checks in its own
+order (a pod it refuses is "rejected" with its reason), then the identity the core
+sees (the pod's user.info annotation when the controller keeps it, else the
+submitter's); USER may then be left out, and a USER that is not the pod's is an
+error.
+
+Exit codes: 0 allowed, 1 denied (or the pod rejected by the admission controller),
+2 error (a config YuniKorn rejects, unknown partition or queue, a pod YuniKorn does
+not schedule, usage).`
+
+// checkExample are newCheckCmd's examples.
+const checkExample = `  aclint check -f queues.yaml default root.prod.etl alice --groups data-eng
+  aclint check -f yunikorn-defaults.yaml -f yunikorn-configs.yaml default root.dev bob --action admin
+  aclint check -f queues.yaml default root.teams.team-a alice --tag namespace=team-a --tag namespace.parentqueue=root.teams`
+
+// decisionVerdict is check's answer: the decision, and with -v the limits
+// on the user's applications in the queue.
+func decisionVerdict(d *acl.Decision, lim *limits.Answer, explain bool) clikit.Verdict {
+	return clikit.Verdict{OK: d.Allowed,
+		Text: func(w io.Writer) error {
+			if err := writeDecisionText(w, d, explain); err != nil || lim == nil {
+				return err
+			}
+			var b strings.Builder
+			fmt.Fprintf(&b, "limits on %s (aclint limits shows every level):\n", lim.Queue)
+			writeLimitsFigures(&b, lim, "  ")
+			_, err := io.WriteString(w, b.String())
+			return err
+		},
+		JSON: func() any { return decisionLimitsJSON(d, lim) }}
+}

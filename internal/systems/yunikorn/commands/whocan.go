@@ -1,0 +1,112 @@
+package commands
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/aclint/aclint/internal/audit"
+	"github.com/aclint/aclint/internal/clikit"
+	"github.com/aclint/aclint/internal/systems/yunikorn"
+	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
+)
+
+// whoCanPart is YuniKorn's part of who-can: PARTITION QUEUE, or a pod.
+func whoCanPart(s *streams) *audit.Extension {
+	var (
+		files               []string
+		action, key, output string
+		req                 requestFlags
+		resolvers           resolverFlags
+	)
+	return &audit.Extension{
+		Use:      "who-can PARTITION QUEUE",
+		Long:     whoCanLong,
+		Example:  whoCanExample,
+		Words:    "PARTITION QUEUE",
+		Complete: partitionQueueArgs(s, true),
+		Foreign:  req.none,
+		Flags: func(c *cobra.Command) {
+			f := c.Flags()
+			s.configFlags(f, &files, &key)
+			f.StringVar(&action, "action", "submit", "access to list: submit or admin")
+			f.StringVarP(&output, "output", "o", "text", "output format: text, json or csv")
+			req.register(s, f)
+			resolvers.register(s, c)
+		},
+		Run: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 2 {
+				return clikit.Usage("who-can needs PARTITION QUEUE")
+			}
+			act, err := acl.ParseAction(action)
+			if err != nil {
+				return clikit.Usage("invalid --action: %w", err)
+			}
+			l, err := load(s, files, key, nil)
+			if err != nil {
+				return err
+			}
+			q := acl.Query{Partition: args[0]}
+			pr, err := askFor(cmd, &q, nil, "", &req, &resolvers, l.Config.Doc.Settings)
+			if err != nil {
+				return err
+			}
+			if pr != nil && !pr.Reaches() {
+				format := output
+				if format == "csv" {
+					format = "text"
+				}
+				return clikit.WriteVerdict(s.env.Out(), gateVerdict(pr.Gate, "allowed"), format, false)
+			}
+			var sub *acl.Subject
+			if pr != nil {
+				if sub, err = podSubject(l.Policy, args[0], q); err != nil {
+					return err
+				}
+			}
+			r, err := l.Policy.WhoCanFor(args[0], args[1], act, sub, q.Tags)
+			if err != nil {
+				return answerErr(err)
+			}
+			r.Notes = append(l.Notes, r.Notes...)
+			if pr != nil {
+				r.Notes = append(r.Notes, pr.Notes()...)
+			}
+			return s.env.WhoCan(yunikorn.WhoCanAnswer(r), output)
+		},
+	}
+}
+
+// whoCanLong is newWhoCanCmd's help.
+const whoCanLong = `List who has access to a queue, like kubectl-who-can: everyone (*), users and groups,
+each with the queue and ACL that grants it (on the queue itself, or inherited from an
+ancestor), and the ACL entries YuniKorn drops on the way.
+
+A queue that does not exist is answered when placement can create it: every rule
+that can, in rule order, with what a request needs for each (the tags a tag rule
+reads, the user a user rule reads, the queue a provided rule reads, the rule's
+filter); a rule is reached only when the rules before it place nothing. --tag
+narrows this to requests with those tags; --pod to the pod's own request, with the
+identity the admission controller gives it (as check --pod decides it).
+
+With Hadoop YARN files (-f capacity-scheduler.xml or an allocation file, and
+yarn-site.xml), it lists who YARN lets in, with the same walk up the queue's path:
+PARTITION is then default.
+
+Exit codes: 0 answered, 2 error (a config YuniKorn rejects, unknown partition or queue, usage).`
+
+// whoCanExample are newWhoCanCmd's examples.
+const whoCanExample = `  aclint who-can -f queues.yaml default root.prod.etl
+  aclint who-can default root.prod --action admin -o csv`
+
+// podSubject is the subject of a pod's request in a partition, as the
+// partition's resolver sees it.
+func podSubject(p *acl.Policy, partition string, q acl.Query) (*acl.Subject, error) {
+	part, err := p.FindPartition(partition)
+	if err != nil {
+		return nil, clikit.Usage("%w", err)
+	}
+	rs, err := p.ResolveSubject(part, q)
+	if err != nil {
+		return nil, clikit.Usage("%w", err)
+	}
+	return &rs, nil
+}
