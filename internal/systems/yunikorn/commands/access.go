@@ -39,6 +39,7 @@ func accessPart(s *streams) *audit.Extension {
 			f := c.Flags()
 			f.StringVar(&groups, "groups", "", "comma-separated groups as the request carries them (default: the resolver finds them)")
 			a.register(s, f, "queues where the user has neither submit nor admin", "text, json or csv")
+			completeScope(s, c)
 			req.register(s, f)
 			resolvers.register(s, c)
 		},

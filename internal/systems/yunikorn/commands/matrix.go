@@ -40,6 +40,7 @@ func matrixPart(s *streams) *audit.Extension {
 			f := c.Flags()
 			f.StringVar(&groupsFile, "groups-file", "", "add the users of this groups file, each with its groups")
 			a.register(s, f, "queues where no subject has access", "text, csv or json")
+			completeScope(s, c)
 		},
 		Run: func(cmd *cobra.Command, args []string) error {
 			subjects, _ := cmd.Flags().GetString("subjects")
