@@ -105,6 +105,9 @@ type Extension struct {
 	// Foreign is told when the question's files are another system's: it
 	// refuses the system's own flags, which that question cannot take.
 	Foreign func(system string) error
+	// Values are the system's flags as its Load reads them
+	// (engine.Options.Value), when it answers through its capabilities.
+	Values func() map[string]string
 	// Run answers when the files are the system's (or none are named and
 	// the system is the fallback).
 	Run func(cmd *cobra.Command, args []string) error

@@ -38,10 +38,11 @@ func newAccessCmd(s *streams) *cobra.Command {
 		if q == nil {
 			return p.runFallback(s, cmd, args)
 		}
-		if err := p.foreign(q.sys.Name()); err != nil {
+		own, err := p.take(q)
+		if err != nil {
 			return err
 		}
-		if own := p.own(q.sys.Name()); own != nil {
+		if own != nil {
 			return own.Run(cmd, args)
 		}
 		return askAccess(s, cmd, q, args)

@@ -24,7 +24,7 @@ func askAccess(s *streams, cmd *cobra.Command, q *asked, words []string) error {
 	if err != nil {
 		return err
 	}
-	m, err := q.load(engine.Options{})
+	m, err := q.load()
 	if err != nil {
 		return err
 	}

@@ -33,10 +33,11 @@ func newCheckCmd(s *streams) *cobra.Command {
 		if q == nil {
 			return p.runFallback(s, cmd, args)
 		}
-		if err := p.foreign(q.sys.Name()); err != nil {
+		own, err := p.take(q)
+		if err != nil {
 			return err
 		}
-		if own := p.own(q.sys.Name()); own != nil {
+		if own != nil {
 			return own.Run(cmd, args)
 		}
 		return askCheck(s, cmd, q, args, flagString(cmd, "action"), flagString(cmd, "groups"), flagString(cmd, "output"), flagBool(cmd, "quiet"))

@@ -37,10 +37,14 @@ func newDiffCmd(s *streams) *cobra.Command {
 		if old == nil {
 			return p.runFallback(s, cmd, args)
 		}
-		if err := p.foreign(old.sys.Name()); err != nil {
+		own, err := p.take(old)
+		if err == nil {
+			_, err = p.take(new)
+		}
+		if err != nil {
 			return err
 		}
-		if own := p.own(old.sys.Name()); own != nil {
+		if own != nil {
 			return own.Run(cmd, args)
 		}
 		return askDiff(s, old, new, diffAsk{args: args, targets: targets, failOnGain: flagBool(cmd, "fail-on-gain"), flat: flagBool(cmd, "flat"), commentSize: commentSize})

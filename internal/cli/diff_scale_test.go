@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -87,4 +88,28 @@ func TestDiffAtScale(t *testing.T) {
 	if m.bytes > 100<<10 {
 		t.Errorf("json: %d bytes, want under 100 KB", m.bytes)
 	}
+}
+
+// liveHeap is what is still reachable after a collection.
+func liveHeap() uint64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
+}
+
+// meter counts what a command writes and samples the live heap while it
+// writes.
+type meter struct {
+	bytes, writes int
+	peak          uint64
+}
+
+func (m *meter) Write(p []byte) (int, error) {
+	m.bytes += len(p)
+	m.writes++
+	if m.writes == 1 || m.writes%2000 == 0 {
+		m.peak = max(m.peak, liveHeap())
+	}
+	return len(p), nil
 }

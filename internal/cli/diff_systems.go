@@ -36,11 +36,11 @@ func askDiff(s *streams, old, new *asked, ask diffAsk) error {
 	if err != nil {
 		return err
 	}
-	mo, err := old.load(engine.Options{MaxSize: s.maxInput})
+	mo, err := old.load()
 	if err != nil {
 		return err
 	}
-	mn, err := new.load(engine.Options{MaxSize: s.maxInput})
+	mn, err := new.load()
 	if err != nil {
 		var ref *audit.Refused
 		if _, e := new.sys.(audit.Loader).Load(new.ins, engine.Options{MaxSize: s.maxInput}); errors.As(e, &ref) {

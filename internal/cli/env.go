@@ -83,7 +83,7 @@ func (e env) Load(files []string) (string, audit.Model, error) {
 	if err != nil || q == nil {
 		return "", nil, err
 	}
-	m, err := q.load(engine.Options{MaxSize: e.s.maxInput})
+	m, err := q.load()
 	if err != nil {
 		return "", nil, err
 	}

@@ -42,10 +42,11 @@ func newMatrixCmd(s *streams) *cobra.Command {
 		if q == nil {
 			return p.runFallback(s, cmd, args)
 		}
-		if err := p.foreign(q.sys.Name()); err != nil {
+		own, err := p.take(q)
+		if err != nil {
 			return err
 		}
-		if own := p.own(q.sys.Name()); own != nil {
+		if own != nil {
 			return own.Run(cmd, args)
 		}
 		return askMatrix(s, q, matrixAsk{q: audit.MatrixQuestion{Subjects: subjectList(flagString(cmd, "subjects")), Scope: scopeOf(cmd), Action: flagString(cmd, "action")},

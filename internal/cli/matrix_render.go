@@ -33,7 +33,7 @@ func askMatrix(s *streams, q *asked, ask matrixAsk) error {
 	if err != nil {
 		return err
 	}
-	m, err := q.load(engine.Options{})
+	m, err := q.load()
 	if err != nil {
 		return err
 	}

@@ -26,6 +26,9 @@ type asked struct {
 	reg *engine.Registry
 	sys engine.System
 	ins []*engine.Input
+	// opts are what the system is told when it loads them: the input
+	// bound, and the values of its own flags (audit.Extension.Values)
+	opts engine.Options
 }
 
 // question reads the files of a question and returns them with their
@@ -79,7 +82,7 @@ func (s *streams) question(files []string) (*asked, error) {
 		s.preloaded[in.Arg] = in.Data
 	}
 	if _, ok := sys.(audit.Loader); ok {
-		return &asked{s.reg, sys, ins}, nil
+		return &asked{reg: s.reg, sys: sys, ins: ins, opts: engine.Options{MaxSize: s.maxInput}}, nil
 	}
 	return nil, nil
 }
@@ -95,8 +98,8 @@ func (s *streams) source(file string) (string, []byte, error) {
 
 // load loads a question's inputs into their system's model, a refusal
 // becoming exit 2 with the errors.
-func (q *asked) load(opts engine.Options) (audit.Model, error) {
-	m, err := q.sys.(audit.Loader).Load(q.ins, opts)
+func (q *asked) load() (audit.Model, error) {
+	m, err := q.sys.(audit.Loader).Load(q.ins, q.opts)
 	var ref *audit.Refused
 	if errors.As(err, &ref) {
 		var lines []string
@@ -148,7 +151,7 @@ func askWhoCan(s *streams, cmd *cobra.Command, q *asked, words []string, action,
 	if !cmd.Flags().Changed("action") {
 		action = ""
 	}
-	m, err := q.load(engine.Options{})
+	m, err := q.load()
 	if err != nil {
 		return err
 	}
@@ -224,7 +227,7 @@ func askCheck(s *streams, cmd *cobra.Command, q *asked, words []string, action, 
 	if !cmd.Flags().Changed("action") {
 		action = ""
 	}
-	m, err := q.load(engine.Options{})
+	m, err := q.load()
 	if err != nil {
 		return err
 	}

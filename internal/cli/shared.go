@@ -94,6 +94,23 @@ func (p *parts) foreign(system string) error {
 	return nil
 }
 
+// take readies a question for its system: the other systems' parts
+// refuse their own flags, and the system's own flags' values go into
+// what it loads with. It returns the part that answers the question
+// itself, or nil when the system answers through its capabilities.
+func (p *parts) take(q *asked) (*audit.Extension, error) {
+	name := q.sys.Name()
+	if err := p.foreign(name); err != nil {
+		return nil, err
+	}
+	if e := p.by[name]; e != nil && e.Values != nil {
+		for k, v := range e.Values() {
+			q.opts = q.opts.WithValue(k, v)
+		}
+	}
+	return p.own(name), nil
+}
+
 // own is the part that answers a question of system's files itself; nil
 // when the system answers through its capabilities.
 func (p *parts) own(system string) *audit.Extension {
@@ -106,6 +123,9 @@ func (p *parts) own(system string) *audit.Extension {
 // runFallback answers a question whose files are the fallback's (or
 // none): the fallback's part, or a usage error when it has none.
 func (p *parts) runFallback(s *streams, cmd *cobra.Command, args []string) error {
+	if err := p.foreign(s.reg.Fallback().Name()); err != nil {
+		return err
+	}
 	if p.fallback == nil || p.fallback.Run == nil {
 		return clikit.Usage("%s answers questions about files only: name them with -f", cmd.CommandPath())
 	}

@@ -8,12 +8,14 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/aclint/aclint/internal/audit"
 	"github.com/aclint/aclint/internal/engine"
+	"github.com/spf13/cobra"
 )
 
 // The toy answers questions through the capabilities alone: it loads its
@@ -22,11 +24,37 @@ import (
 // The first "allow NAME" or "deny NAME" line that names the user, or
 // everyone, decides; no line is denied.
 
-func (toy) Load(ins []*engine.Input, _ engine.Options) (audit.Model, error) {
+func (toy) Load(ins []*engine.Input, opts engine.Options) (audit.Model, error) {
 	if len(ins) != 1 {
 		return nil, fmt.Errorf("the toy reads one file")
 	}
-	return &toyState{file: ins[0].Path, lines: strings.Split(string(ins[0].Data), "\n")}, nil
+	lines := strings.Split(string(ins[0].Data), "\n")
+	// --up-to N, the toy's own flag on check: only the first N lines
+	if n, err := strconv.Atoi(opts.Value("up-to")); err == nil && n > 0 && n < len(lines) {
+		lines = lines[:n]
+	}
+	return &toyState{file: ins[0].Path, lines: lines}, nil
+}
+
+// Extend is the toy's part of check: --up-to N, a flag only toy files
+// take, which reaches Load through the options.
+func (toy) Extend(command string, env audit.Env) *audit.Extension {
+	if command != "check" {
+		return nil
+	}
+	var upTo int
+	return &audit.Extension{
+		Flags: func(c *cobra.Command) {
+			c.Flags().IntVar(&upTo, "up-to", 0, "toy files: read only the first N lines")
+		},
+		Values: func() map[string]string { return map[string]string{"up-to": strconv.Itoa(upTo)} },
+		Foreign: func(system string) error {
+			if upTo != 0 {
+				return env.Usage("--up-to reads toy files; a %s question takes none", system)
+			}
+			return nil
+		},
+	}
 }
 
 // decide is the toy server's decision: the first line naming user or
@@ -132,6 +160,21 @@ func TestToyCapabilities(t *testing.T) {
 	}
 	if code, _, errOut := runWith(toyRegistry, "check", "-f", file, "alice", "--pod", "pod.yaml"); code != 2 || !strings.Contains(errOut, "a toy question takes none") {
 		t.Errorf("check --pod: exit %d %s", code, errOut)
+	}
+	// the toy's own flag on the shared command (audit.Extender): in its
+	// help, its value in the toy's Load, refused for another system's file
+	if code, out, _ := runWith(toyRegistry, "check", "--help"); code != 0 || !strings.Contains(out, "--up-to int") {
+		t.Errorf("check --help has no --up-to: exit %d\n%s", code, out)
+	}
+	if code, out, errOut := runWith(toyRegistry, "check", "-f", file, "bob", "--up-to", "2"); code != 1 || !strings.HasPrefix(out, "denied: bob may not open the toy\ndecided by no line") {
+		t.Errorf("check bob --up-to 2 (line 3 unread): exit %d\n%s%s", code, out, errOut)
+	}
+	queues := filepath.Join(dir, "queues.yaml")
+	if err := os.WriteFile(queues, []byte("partitions:\n  - name: default\n    queues:\n      - name: root\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := runWith(toyRegistry, "check", "-f", queues, "default", "root", "alice", "--up-to", "2"); code != 2 || !strings.Contains(errOut, "--up-to reads toy files; a yunikorn question takes none") {
+		t.Errorf("check --up-to on a queue config: exit %d %s", code, errOut)
 	}
 	code, out, errOut := runWith(toyRegistry, "who-can", "-f", file)
 	if code != 0 || !strings.Contains(out, "everyone:\n  *                        line 4 (first match) at "+file+":4:1\n") ||

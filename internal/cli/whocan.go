@@ -34,10 +34,11 @@ func newWhoCanCmd(s *streams) *cobra.Command {
 		if q == nil {
 			return p.runFallback(s, cmd, args)
 		}
-		if err := p.foreign(q.sys.Name()); err != nil {
+		own, err := p.take(q)
+		if err != nil {
 			return err
 		}
-		if own := p.own(q.sys.Name()); own != nil {
+		if own != nil {
 			return own.Run(cmd, args)
 		}
 		return askWhoCan(s, cmd, q, args, flagString(cmd, "action"), output)

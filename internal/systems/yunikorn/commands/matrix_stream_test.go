@@ -1,4 +1,4 @@
-package cli
+package commands_test
 
 import (
 	"os"
@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aclint/aclint/internal/cli"
 	"github.com/aclint/aclint/internal/gen"
+	"github.com/aclint/aclint/internal/systems"
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 	"github.com/aclint/aclint/internal/systems/yunikorn/config"
 )
@@ -57,7 +59,7 @@ func TestMatrixStreams(t *testing.T) {
 	m := &meter{}
 	var errOut strings.Builder
 	base = liveHeap()
-	if code := Execute(testRegistry, []string{"matrix", "-f", cfgFile, "-o", "csv"}, strings.NewReader(""), m, &errOut); code != 0 {
+	if code := cli.Execute(systems.New(), []string{"matrix", "-f", cfgFile, "-o", "csv"}, strings.NewReader(""), m, &errOut); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
 	cells := int64(20000 * 4000)
