@@ -31,21 +31,9 @@ func newAccessCmd(s *streams) *cobra.Command {
 		if err := clikit.CheckOutput(flagString(cmd, "output"), "text", "json", "csv"); err != nil {
 			return err
 		}
-		q, err := s.question(flagStrings(cmd, "file"))
-		if err != nil {
-			return err
-		}
-		if q == nil {
-			return p.runFallback(s, cmd, args)
-		}
-		own, err := p.take(q)
-		if err != nil {
-			return err
-		}
-		if own != nil {
-			return own.Run(cmd, args)
-		}
-		return askAccess(s, cmd, q, args)
+		return p.answer(s, cmd, args, func(q *asked) error {
+			return askAccess(s, cmd, q, args)
+		})
 	}
 	return c
 }

@@ -26,21 +26,9 @@ func newCheckCmd(s *streams) *cobra.Command {
 		clikit.VerdictFlags(f, &output, &quiet, "the decision, the rules consulted and the notes")
 	})
 	c.RunE = func(cmd *cobra.Command, args []string) error {
-		q, err := s.question(flagStrings(cmd, "file"))
-		if err != nil {
-			return err
-		}
-		if q == nil {
-			return p.runFallback(s, cmd, args)
-		}
-		own, err := p.take(q)
-		if err != nil {
-			return err
-		}
-		if own != nil {
-			return own.Run(cmd, args)
-		}
-		return askCheck(s, cmd, q, args, flagString(cmd, "action"), flagString(cmd, "groups"), flagString(cmd, "output"), flagBool(cmd, "quiet"))
+		return p.answer(s, cmd, args, func(q *asked) error {
+			return askCheck(s, cmd, q, args, flagString(cmd, "action"), flagString(cmd, "groups"), flagString(cmd, "output"), flagBool(cmd, "quiet"))
+		})
 	}
 	return c
 }

@@ -35,22 +35,10 @@ func newMatrixCmd(s *streams) *cobra.Command {
 		if err := checkLayout(layout); err != nil {
 			return err
 		}
-		q, err := s.question(flagStrings(cmd, "file"))
-		if err != nil {
-			return err
-		}
-		if q == nil {
-			return p.runFallback(s, cmd, args)
-		}
-		own, err := p.take(q)
-		if err != nil {
-			return err
-		}
-		if own != nil {
-			return own.Run(cmd, args)
-		}
-		return askMatrix(s, q, matrixAsk{q: audit.MatrixQuestion{Subjects: subjectList(flagString(cmd, "subjects")), Scope: scopeOf(cmd), Action: flagString(cmd, "action")},
-			only: flagBool(cmd, "only-access"), output: output, layout: layout, width: flagInt(cmd, "width")})
+		return p.answer(s, cmd, args, func(q *asked) error {
+			return askMatrix(s, q, matrixAsk{q: audit.MatrixQuestion{Subjects: subjectList(flagString(cmd, "subjects")), Scope: scopeOf(cmd), Action: flagString(cmd, "action")},
+				only: flagBool(cmd, "only-access"), output: output, layout: layout, width: flagInt(cmd, "width")})
+		})
 	}
 	return c
 }

@@ -1,5 +1,7 @@
-// Package cmd holds aclint's cobra commands: flags, wiring and output. The
-// decisions themselves live in pkg/.
+// Package cli is aclint's command line: the commands every system shares,
+// built once, and the systems' parts and commands, added from the
+// registry. It names no system; the decisions live in the systems'
+// packages and the rendering of their neutral answers here and in clikit.
 package cli
 
 import (

@@ -120,6 +120,28 @@ func (p *parts) own(system string) *audit.Extension {
 	return nil
 }
 
+// answer hands a shared command's question to the system its files are
+// about: the fallback's part for the fallback's files (or none), the
+// system's own part when it answers itself, else ask, through the
+// system's capabilities.
+func (p *parts) answer(s *streams, cmd *cobra.Command, args []string, ask func(q *asked) error) error {
+	q, err := s.question(flagStrings(cmd, "file"))
+	if err != nil {
+		return err
+	}
+	if q == nil {
+		return p.runFallback(s, cmd, args)
+	}
+	own, err := p.take(q)
+	if err != nil {
+		return err
+	}
+	if own != nil {
+		return own.Run(cmd, args)
+	}
+	return ask(q)
+}
+
 // runFallback answers a question whose files are the fallback's (or
 // none): the fallback's part, or a usage error when it has none.
 func (p *parts) runFallback(s *streams, cmd *cobra.Command, args []string) error {

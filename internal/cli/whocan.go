@@ -27,21 +27,9 @@ func newWhoCanCmd(s *streams) *cobra.Command {
 		if err := clikit.CheckOutput(output, "text", "json", "csv"); err != nil {
 			return err
 		}
-		q, err := s.question(flagStrings(cmd, "file"))
-		if err != nil {
-			return err
-		}
-		if q == nil {
-			return p.runFallback(s, cmd, args)
-		}
-		own, err := p.take(q)
-		if err != nil {
-			return err
-		}
-		if own != nil {
-			return own.Run(cmd, args)
-		}
-		return askWhoCan(s, cmd, q, args, flagString(cmd, "action"), output)
+		return p.answer(s, cmd, args, func(q *asked) error {
+			return askWhoCan(s, cmd, q, args, flagString(cmd, "action"), output)
+		})
 	}
 	return c
 }
