@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/aclint/aclint/internal/budget"
 	"github.com/aclint/aclint/internal/gen"
 )
 
@@ -46,30 +46,30 @@ func TestDiffAtScale(t *testing.T) {
 		t.Skip("scale test skipped in -short mode")
 	}
 	op, np := diffPair(t, 20000, 4000, "dept7", "*")
-	base := liveHeap()
+	base := budget.LiveHeap()
 	for _, c := range []struct {
 		format string
 		most   int
 	}{{"json", 2 << 20}, {"text", 64 << 10}, {"markdown", 65536}} {
-		m := &meter{}
+		m := &budget.Meter{}
 		var errOut strings.Builder
 		if code := Execute(testRegistry, []string{"diff", "-o", c.format, op, np}, strings.NewReader(""), m, &errOut); code != 0 {
 			t.Fatalf("%s: exit %d: %s", c.format, code, errOut.String())
 		}
-		t.Logf("20,000 queues, a department opened to *: %s is %d bytes", c.format, m.bytes)
-		if m.bytes > c.most {
-			t.Errorf("%s: %d bytes, want at most %d", c.format, m.bytes, c.most)
+		t.Logf("20,000 queues, a department opened to *: %s is %d bytes", c.format, m.Bytes)
+		if m.Bytes > c.most {
+			t.Errorf("%s: %d bytes, want at most %d", c.format, m.Bytes, c.most)
 		}
 	}
-	m := &meter{}
+	m := &budget.Meter{}
 	var errOut strings.Builder
 	if code := Execute(testRegistry, []string{"diff", "--flat", "-o", "json", op, np}, strings.NewReader(""), m, &errOut); code != 0 {
 		t.Fatalf("--flat: exit %d: %s", code, errOut.String())
 	}
-	grew := int64(m.peak) - int64(base)
-	t.Logf("--flat: %d MB in %d writes, live heap at most %d MB above the start", m.bytes>>20, m.writes, grew>>20)
-	if m.bytes < 100<<20 || m.writes < 1000 {
-		t.Errorf("--flat wrote %d bytes in %d writes: every pair, streamed, is expected", m.bytes, m.writes)
+	grew := int64(m.Peak) - int64(base)
+	t.Logf("--flat: %d MB in %d writes, live heap at most %d MB above the start", m.Bytes>>20, m.Writes, grew>>20)
+	if m.Bytes < 100<<20 || m.Writes < 1000 {
+		t.Errorf("--flat wrote %d bytes in %d writes: every pair, streamed, is expected", m.Bytes, m.Writes)
 	}
 	if grew > 400<<20 {
 		t.Errorf("the live heap grew by %d MB while --flat wrote: the pairs are being held", grew>>20)
@@ -80,36 +80,12 @@ func TestDiffAtScale(t *testing.T) {
 		users[i] = fmt.Sprintf("new-user-%d", i)
 	}
 	op, np = diffPair(t, 10000, 400, "dept0", "u0,"+strings.Join(users, ",")+" g0")
-	m = &meter{}
+	m = &budget.Meter{}
 	if code := Execute(testRegistry, []string{"diff", "-o", "json", op, np}, strings.NewReader(""), m, &errOut); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
-	t.Logf("200-queue department, 100 users granted: json is %d bytes", m.bytes)
-	if m.bytes > 100<<10 {
-		t.Errorf("json: %d bytes, want under 100 KB", m.bytes)
+	t.Logf("200-queue department, 100 users granted: json is %d bytes", m.Bytes)
+	if m.Bytes > 100<<10 {
+		t.Errorf("json: %d bytes, want under 100 KB", m.Bytes)
 	}
-}
-
-// liveHeap is what is still reachable after a collection.
-func liveHeap() uint64 {
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return ms.HeapAlloc
-}
-
-// meter counts what a command writes and samples the live heap while it
-// writes.
-type meter struct {
-	bytes, writes int
-	peak          uint64
-}
-
-func (m *meter) Write(p []byte) (int, error) {
-	m.bytes += len(p)
-	m.writes++
-	if m.writes == 1 || m.writes%2000 == 0 {
-		m.peak = max(m.peak, liveHeap())
-	}
-	return len(p), nil
 }
