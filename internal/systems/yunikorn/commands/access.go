@@ -27,7 +27,7 @@ func accessPart(s *streams) *audit.Extension {
 			if req.pod != "" {
 				return clikit.Usage("--pod is a Kubernetes pod, which %s never sees: give USER", system)
 			}
-			return req.none(system)
+			return foreign(system, &req, a.key)
 		},
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 && (req.pod == "" || len(args) != 0) {

@@ -30,7 +30,7 @@ func checkPart(s *streams) *audit.Extension {
 		Example:  checkExample,
 		Words:    "PARTITION QUEUE USER",
 		Complete: partitionQueueArgs(s, true),
-		Foreign:  req.none,
+		Foreign:  func(system string) error { return foreign(system, &req, key) },
 		Flags: func(c *cobra.Command) {
 			f := c.Flags()
 			s.configFlags(f, &files, &key)

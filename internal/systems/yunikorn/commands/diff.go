@@ -43,6 +43,7 @@ func diffPart(s *streams) *audit.Extension {
 	return &audit.Extension{
 		Long:    diffLong,
 		Example: diffExample,
+		Foreign: func(system string) error { return foreign(system, nil, key) },
 		Flags: func(c *cobra.Command) {
 			c.Flags().StringVar(&key, "key", config.DefaultKey, "ConfigMap data key holding the queue config")
 		},

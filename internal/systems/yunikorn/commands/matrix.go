@@ -34,7 +34,7 @@ func matrixPart(s *streams) *audit.Extension {
 			if groupsFile != "" {
 				return clikit.Usage("--groups-file is for %s configs: with %s files, name the subjects with --subjects", s.env.Registry().Fallback().Name(), system)
 			}
-			return nil
+			return foreign(system, nil, a.key)
 		},
 		Flags: func(c *cobra.Command) {
 			f := c.Flags()

@@ -9,6 +9,7 @@ import (
 
 	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
+	"github.com/aclint/aclint/internal/systems/yunikorn/config"
 )
 
 // parseTags reads --tag KEY=VALUE flags; nil when none are given (the
@@ -78,3 +79,19 @@ func (a *auditFlags) register(s *streams, f *pflag.FlagSet, rows, formats string
 
 // scope is the audit's acl.Scope.
 func (a *auditFlags) scope() acl.Scope { return acl.Scope{Partition: a.partition, Under: a.under} }
+
+// foreign refuses, for a question about another system's files, the
+// flags only a YuniKorn question reads: the request's (--pod, --tag and
+// their companions; req may be nil) and --key, which would otherwise be
+// passed over in silence.
+func foreign(system string, req *requestFlags, key string) error {
+	if req != nil {
+		if err := req.none(system); err != nil {
+			return err
+		}
+	}
+	if key != config.DefaultKey {
+		return clikit.Usage("--key %s names the key of a YuniKorn ConfigMap; a %s question reads its files whole: leave --key out", key, system)
+	}
+	return nil
+}

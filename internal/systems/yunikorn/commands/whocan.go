@@ -23,7 +23,7 @@ func whoCanPart(s *streams) *audit.Extension {
 		Example:  whoCanExample,
 		Words:    "PARTITION QUEUE",
 		Complete: partitionQueueArgs(s, true),
-		Foreign:  req.none,
+		Foreign:  func(system string) error { return foreign(system, &req, key) },
 		Flags: func(c *cobra.Command) {
 			f := c.Flags()
 			s.configFlags(f, &files, &key)
