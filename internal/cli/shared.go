@@ -15,7 +15,6 @@ import (
 
 // parts are the systems' parts of one shared command.
 type parts struct {
-	name  string
 	by    map[string]*audit.Extension // by system name
 	order []string                    // the systems with a part, in registry order
 	// fallback is the fallback system's part: its question is the
@@ -27,7 +26,7 @@ type parts struct {
 // name), adds their flags, and takes the fallback's help words when it
 // has them.
 func (s *streams) extend(c *cobra.Command, name string) *parts {
-	p := &parts{name: name, by: map[string]*audit.Extension{}}
+	p := &parts{by: map[string]*audit.Extension{}}
 	for _, sys := range s.reg.Systems() {
 		x, ok := sys.(audit.Extender)
 		if !ok {
@@ -83,12 +82,12 @@ func (p *parts) args(otherwise cobra.PositionalArgs) cobra.PositionalArgs {
 // foreign tells every part but that of the system answering that the
 // question is another system's: each refuses its own flags.
 func (p *parts) foreign(system string) error {
-	for name, e := range p.by {
-		if name == system || e.Foreign == nil {
-			continue
-		}
-		if err := e.Foreign(system); err != nil {
-			return err
+	// in registry order: the same flag refused the same way every run
+	for _, name := range p.order {
+		if e := p.by[name]; name != system && e.Foreign != nil {
+			if err := e.Foreign(system); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
