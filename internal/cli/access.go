@@ -14,7 +14,7 @@ import (
 func newAccessCmd(s *streams) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "access SUBJECT",
-		Short: "List every queue with USER's submit and admin access and the grant for each",
+		Short: "List a subject's access on every object (queue, ACL kind, node) and the rule that grants each",
 		Args:  clikit.ExactArgs(1, "access needs the subject to list"),
 	}
 	p := s.extend(c, "access")

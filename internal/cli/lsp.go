@@ -21,7 +21,7 @@ client: diagnostics as you type (exactly what 'aclint lint' reports for the same
 with the nearest .aclint.yaml and inline suppressions), quick fixes, hover answers on
 ACLs and queues, the queue tree as document symbols, go to definition from placement
 rules, and folding. It reads every system aclint lints; hover, symbols and definition
-answer for YuniKorn queue configs. It never writes a file: fixes are edits the editor
+answer where the document's system explains its files (` + "`aclint rules`" + ` lists the systems). It never writes a file: fixes are edits the editor
 applies. See docs/editors.md for VS Code, Neovim, Helix and Emacs.
 
 Exit codes: 0 after shutdown and exit (or the end of input), 1 on exit without

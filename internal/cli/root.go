@@ -69,10 +69,8 @@ func newRoot(reg *engine.Registry, stdin io.Reader, stdout, stderr io.Writer) (*
 	s.err = liveWriter{s.safeErr, stderr, s, true}
 	root := &cobra.Command{
 		Use:   "aclint",
-		Short: "Lint YuniKorn queue ACLs and answer access questions exactly as YuniKorn does",
-		Long: `aclint lints Apache YuniKorn queue configs (queues.yaml, raw or inside a ConfigMap)
-and answers "can this user submit to this queue, and why?" with the decision the
-scheduler itself would make.`,
+		Short: "Lint access configs and answer access questions exactly as their system decides them",
+		Long:  rootHelp(reg),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -112,6 +110,16 @@ scheduler itself would make.`,
 	root.AddCommand(systemCommands(s)...)
 	registerCompletions(root, s)
 	return root, s
+}
+
+// rootHelp is aclint's help, from the registry: the configs it reads.
+func rootHelp(reg *engine.Registry) string {
+	var b strings.Builder
+	b.WriteString("aclint lints access configs and answers \"can this user do this, and why?\" with the\ndecision the system itself would make. It reads:\n")
+	for _, sys := range reg.Systems() {
+		fmt.Fprintf(&b, "  %s: %s\n", sys.Name(), sys.Inputs())
+	}
+	return strings.TrimRight(b.String(), "\n")
 }
 
 // warnInput says on stderr which file of a directory search is not read.
@@ -165,7 +173,7 @@ type lintJob struct {
 
 // collectLintInputs runs the input pipeline for lint and offers each input
 // to the systems in their registry order: the first that detects it takes
-// it, YuniKorn (last) the rest. --system names one system for every input
+// it, the fallback (last) the rest. --system names one system for every input
 // named on the command line; files found in a directory that it does not
 // detect are skipped.
 func collectLintInputs(s *streams, paths []string, verbose bool, system string) ([]lintJob, error) {
@@ -206,7 +214,7 @@ func collectLintInputs(s *streams, paths []string, verbose bool, system string) 
 		default:
 			sys = s.reg.SystemFor(in)
 			if sys == fallback && !sys.Detect(in) && !in.Explicit && strings.ToLower(filepath.Ext(in.Path)) == ".json" {
-				skip(in.Path, "neither a queue config nor a file of another system aclint checks")
+				skip(in.Path, "not a file of any system aclint checks")
 				continue
 			}
 		}

@@ -14,7 +14,7 @@ import (
 func newWhoCanCmd(s *streams) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "who-can QUESTION...",
-		Short: "List every user and group that may submit to (or administer) a queue, and the ACL that grants each",
+		Short: "List everyone who may act on an object (a queue, an ACL kind, a node), and the rule that grants each",
 		Args:  cobra.ArbitraryArgs,
 	}
 	p := s.extend(c, "who-can")
