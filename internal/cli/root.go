@@ -68,9 +68,9 @@ func newRoot(reg *engine.Registry, stdin io.Reader, stdout, stderr io.Writer) (*
 	s.rawOut = liveWriter{stdout, stdout, s, term}
 	s.err = liveWriter{s.safeErr, stderr, s, true}
 	root := &cobra.Command{
-		Use:   "aclint",
-		Short: "Lint access configs and answer access questions exactly as their system decides them",
-		Long:  rootHelp(reg),
+		Use:           "aclint",
+		Short:         "Lint access configs and answer access questions exactly as their system decides them",
+		Long:          rootHelp(reg),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
