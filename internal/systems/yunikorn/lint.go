@@ -192,11 +192,30 @@ type aclSite struct {
 	part  *config.Partition
 	queue *config.Queue
 	admin bool
-	value *acl.Value // parsed once, read by every rule over the ACLs
+	// value is the ACL parsed once, read by every rule over the ACLs; for
+	// the error rules alone (errorsOf) only what Validate gives: whether
+	// YuniKorn takes it at all, which is all those rules read
+	value *acl.Value
 }
 
-func newACLCache(cfg *config.Config) *aclCache {
-	c := &aclCache{policy: acl.NewPolicy(cfg).Prepare(), sites: make([]aclSite, 0, cfg.NumQueues)}
+// newACLCache indexes the config's ACLs for the rules. With every rule
+// (full), each written ACL is parsed into entries, in the config's one
+// ACL index; for the error rules alone, each is only validated, and the
+// index parses what a question later asks for (a check reads the ACLs on
+// one path, not the config's 100,000).
+func newACLCache(cfg *config.Config, full bool) *aclCache {
+	c := &aclCache{policy: acl.NewPolicy(cfg), sites: make([]aclSite, 0, cfg.NumQueues)}
+	if full {
+		c.policy.Prepare()
+	}
+	var chunk []acl.Value
+	validated := func(raw string) *acl.Value {
+		if len(chunk) == cap(chunk) {
+			chunk = make([]acl.Value, 0, 256)
+		}
+		chunk = append(chunk, acl.Validate(raw))
+		return &chunk[len(chunk)-1]
+	}
 	for _, part := range cfg.Partitions {
 		part.Root.Walk(func(q *config.Queue) {
 			if q.Synthetic {
@@ -205,11 +224,20 @@ func newACLCache(cfg *config.Config) *aclCache {
 			if !q.SubmitACL.Set() && !q.AdminACL.Set() {
 				return
 			}
-			submit, admin := c.policy.ACLs(q)
+			var submit, admin *acl.Value
+			if full {
+				submit, admin = c.policy.ACLs(q)
+			}
 			if q.SubmitACL.Set() {
+				if !full {
+					submit = validated(q.SubmitACL.Value)
+				}
 				c.sites = append(c.sites, aclSite{part, q, false, submit})
 			}
 			if q.AdminACL.Set() {
+				if !full {
+					admin = validated(q.AdminACL.Value)
+				}
 				c.sites = append(c.sites, aclSite{part, q, true, admin})
 			}
 		})
@@ -256,7 +284,7 @@ func oneCause(f []Finding) []Finding {
 
 // run runs rules over cfg with the engine's runner.
 func run(cfg *config.Config, rules []*engine.Rule) []Finding {
-	return engine.Run(rules, &state{cfg: cfg, acls: newACLCache(cfg)})
+	return engine.Run(rules, &state{cfg: cfg, acls: newACLCache(cfg, true)})
 }
 
 // aclFields calls fn for every ACL written in the config.
@@ -292,6 +320,6 @@ func errorsOf(cfg *config.Config) ([]Finding, *acl.Policy) {
 			errs = append(errs, r)
 		}
 	}
-	st := &state{cfg: cfg, acls: newACLCache(cfg)}
+	st := &state{cfg: cfg, acls: newACLCache(cfg, false)}
 	return engine.Run(errs, st), st.acls.policy
 }

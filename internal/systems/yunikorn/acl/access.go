@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/aclint/aclint/internal/systems/yunikorn/config"
 	"github.com/aclint/aclint/internal/systems/yunikorn/resolve"
@@ -148,12 +150,18 @@ type QueryError struct {
 func (e *QueryError) Error() string { return e.Msg }
 
 // Policy answers access questions over one accepted config. A queue's ACLs
-// are parsed on first use and kept, indexed by Queue.Index.
+// are parsed on first use and kept, indexed by Queue.Index; Prepare parses
+// them all at once, for the questions that read every queue. A Policy may
+// be asked from more than one goroutine (the language server keeps the
+// model of a document for its hovers): the first uses are guarded, and
+// the index Prepare builds is only read.
 type Policy struct {
-	cfg     *config.Config
-	slab    []queueACLs // by Queue.Index; set by Prepare
-	lazy    map[int]*queueACLs
-	creator Creator
+	cfg      *config.Config
+	mu       sync.Mutex  // guards lazy and Prepare's building of slab
+	prepared atomic.Bool // slab is built, and never written again
+	slab     []queueACLs // by Queue.Index; set by Prepare
+	lazy     map[int]*queueACLs
+	creator  Creator
 }
 
 // Creator says which placement rule would create a queue that does not
@@ -242,21 +250,34 @@ func NewPolicy(cfg *config.Config) *Policy {
 }
 
 func (p *Policy) entry(q *config.Queue) *queueACLs {
-	if p.slab != nil {
-		if e := &p.slab[q.Index]; e[0].Value != nil {
-			return e
-		}
+	if p.prepared.Load() {
+		return p.indexed(q)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.prepared.Load() { // Prepare ran while this waited
+		return p.indexed(q)
 	}
 	e := p.lazy[q.Index]
 	if e == nil {
 		e = &queueACLs{}
 		submit, admin := Parse(q.SubmitACL.Value), Parse(q.AdminACL.Value)
 		fill(q, e, &submit, &admin)
-		if p.slab != nil {
-			return e // the shared index is never written after Prepare
-		}
 		p.lazy[q.Index] = e
 	}
+	return e
+}
+
+// indexed is q's entry in the index Prepare built.
+func (p *Policy) indexed(q *config.Queue) *queueACLs {
+	if e := &p.slab[q.Index]; e[0].Value != nil {
+		return e
+	}
+	// a queue the index does not hold (one placement creates): parsed for
+	// this answer, the shared index never written after Prepare
+	e := &queueACLs{}
+	submit, admin := Parse(q.SubmitACL.Value), Parse(q.AdminACL.Value)
+	fill(q, e, &submit, &admin)
 	return e
 }
 
@@ -269,7 +290,12 @@ func fill(q *config.Queue, e *queueACLs, submit, admin *Value) {
 // read from several goroutines: lint's rules share it. A single question
 // does not need it: ACLs are then parsed on first use.
 func (p *Policy) Prepare() *Policy {
-	if p.slab != nil {
+	if p.prepared.Load() {
+		return p
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.prepared.Load() {
 		return p
 	}
 	// sized once for a queue's ACLs: a large config's ACLs are mostly
@@ -313,6 +339,7 @@ func (p *Policy) Prepare() *Policy {
 		})
 	}
 	p.lazy = nil
+	p.prepared.Store(true)
 	return p
 }
 

@@ -154,12 +154,12 @@ type Value struct {
 	Entries      []Entry
 }
 
-// Parse reads an ACL string the way both YuniKorn parsers do.
-func Parse(raw string) Value { return parse(raw, nil) }
-
-// parse is Parse with the room for the entries from entries (nil: a slice
-// of their own): a config's index parses thousands of ACLs into one chunk.
-func parse(raw string, entries func(n int) []Entry) Value {
+// Validate is the part of Parse that says whether YuniKorn takes the ACL
+// at all: Raw, ValidatorParts, ValidatorErr and RuntimeErr, without the
+// entries. The error rules read only this, so that a question (check)
+// need not parse every ACL of a large config into entries; Parse starts
+// with it, so the two never disagree.
+func Validate(raw string) Value {
 	v := Value{Raw: raw}
 
 	// Validator: checkACL in configvalidator.go.
@@ -180,8 +180,22 @@ func parse(raw string, entries func(n int) []Entry) Value {
 	first := strings.IndexByte(raw, ' ')
 	if first >= 0 && strings.IndexByte(raw[first+1:], ' ') >= 0 {
 		v.RuntimeErr = fmt.Errorf("multiple spaces found in ACL: '%s'", raw)
+	}
+	return v
+}
+
+// Parse reads an ACL string the way both YuniKorn parsers do.
+func Parse(raw string) Value { return parse(raw, nil) }
+
+// parse is Parse with the room for the entries from entries (nil: a slice
+// of their own): a config's index parses thousands of ACLs into one chunk.
+func parse(raw string, entries func(n int) []Entry) Value {
+	v := Validate(raw)
+	if raw == "" || v.RuntimeErr != nil {
 		return v
 	}
+	trimmed := strings.TrimSpace(raw)
+	first := strings.IndexByte(raw, ' ')
 	userList, groupList, hasGroups := raw, "", first >= 0
 	if hasGroups {
 		userList, groupList = raw[:first], raw[first+1:]
