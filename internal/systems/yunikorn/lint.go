@@ -307,19 +307,19 @@ func quote(s string) string { return config.Render(s, yaml.DoubleQuotedStyle) }
 // Errors runs only the error rules: the findings that make YuniKorn reject
 // the config.
 func Errors(cfg *config.Config) []Finding {
-	errs, _ := errorsOf(cfg)
+	errs, _ := errorsOf(cfg, false)
 	return errs
 }
 
 // errorsOf is Errors that also returns the config's ACL index the rules
 // built, for the questions asked of an accepted config.
-func errorsOf(cfg *config.Config) ([]Finding, *acl.Policy) {
+func errorsOf(cfg *config.Config, whole bool) ([]Finding, *acl.Policy) {
 	var errs []*engine.Rule
 	for _, r := range rules.All() {
 		if r.Severity == Error {
 			errs = append(errs, r)
 		}
 	}
-	st := &state{cfg: cfg, acls: newACLCache(cfg, false)}
+	st := &state{cfg: cfg, acls: newACLCache(cfg, whole)}
 	return engine.Run(errs, st), st.acls.policy
 }

@@ -31,6 +31,13 @@ type ReadOptions struct {
 	// recognises ("acls.json holds Mesos ACLs ...: use ..."), or "": the
 	// registry's Elsewhere, for a file given to a YuniKorn question.
 	Elsewhere func(*engine.Input) string
+	// OnePath is a question that reads the ACLs on the paths it asks
+	// about (check, who-can, place, limits, test), not those of every
+	// queue: the config's ACLs are then only validated for the error
+	// rules, and the index parses what the question reads. Otherwise every
+	// ACL is indexed while the config is checked, once, as the questions
+	// over every queue (access, matrix, the report) need.
+	OnePath bool
 }
 
 // InputError is an input that cannot be a YuniKorn config question: a
@@ -187,7 +194,7 @@ func Load(paths []string, opts ReadOptions, tolerate func(engine.Finding) bool) 
 		}
 		warnings = append(warnings, merged...)
 	}
-	l := Accept(read, tolerate)
+	l := accept(read, tolerate, !opts.OnePath)
 	l.Warnings = append(warnings, l.Warnings...)
 	if len(l.Errors) > 0 {
 		return l, &RejectedError{Doc: l.Config.Doc, Errors: l.Errors}
@@ -202,6 +209,12 @@ func Load(paths []string, opts ReadOptions, tolerate func(engine.Finding) bool) 
 // config, less those tolerate accepts. The policy shares the ACL index the
 // rules built, so nothing is parsed twice.
 func Accept(docs []*config.Document, tolerate func(engine.Finding) bool) *Loaded {
+	return accept(docs, tolerate, true)
+}
+
+// accept is Accept, with every ACL indexed up front (whole) or only
+// validated, for a question that reads one path (ReadOptions.OnePath).
+func accept(docs []*config.Document, tolerate func(engine.Finding) bool, whole bool) *Loaded {
 	doc, notes := config.Merge(docs)
 	notes = append(ConfigMapNotes(docs), notes...)
 	l := &Loaded{Docs: docs}
@@ -212,7 +225,7 @@ func Accept(docs []*config.Document, tolerate func(engine.Finding) bool) *Loaded
 		doc = config.DefaultDocument()
 	}
 	l.Config = config.Decode(doc)
-	errs, policy := errorsOf(l.Config)
+	errs, policy := errorsOf(l.Config, whole)
 	for _, f := range errs {
 		if tolerate == nil || !tolerate(f) {
 			l.Errors = append(l.Errors, f)

@@ -53,7 +53,7 @@ func checkPart(s *streams) *audit.Extension {
 			if err := clikit.CheckOutput(output, "text", "json"); err != nil {
 				return err
 			}
-			l, err := load(s, files, key, nil)
+			l, err := loadOne(s, files, key, nil)
 			if err != nil {
 				return err
 			}

@@ -61,7 +61,7 @@ func configNames(s *streams, cmd *cobra.Command, partition string) []string {
 	files, _ := cmd.Flags().GetStringArray("file")
 	key, _ := cmd.Flags().GetString("key")
 	quiet := &streams{env: quiet{s.env}}
-	l, err := load(quiet, files, key, func(engine.Finding) bool { return true })
+	l, err := loadOne(quiet, files, key, func(engine.Finding) bool { return true })
 	if err != nil {
 		return nil
 	}

@@ -36,7 +36,7 @@ func newLimitsCmd(s *streams) *cobra.Command {
 			if err := clikit.CheckOutput(output, "text", "json"); err != nil {
 				return err
 			}
-			l, err := load(s, files, key, nil)
+			l, err := loadOne(s, files, key, nil)
 			if err != nil {
 				return err
 			}

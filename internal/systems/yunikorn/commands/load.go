@@ -30,12 +30,23 @@ func (s *streams) readOptions(key string, verbose bool) yunikorn.ReadOptions {
 // exit 2 with its first errors (aclint lint lists every one). Errors for
 // which tolerate is true do not refuse it.
 func load(s *streams, files []string, key string, tolerate func(engine.Finding) bool) (*yunikorn.Loaded, error) {
+	return loadAs(s, files, key, tolerate, false)
+}
+
+// loadOne is load for a question that reads the ACLs on the paths it asks
+// about, not every queue's (yunikorn.ReadOptions.OnePath).
+func loadOne(s *streams, files []string, key string, tolerate func(engine.Finding) bool) (*yunikorn.Loaded, error) {
+	return loadAs(s, files, key, tolerate, true)
+}
+
+func loadAs(s *streams, files []string, key string, tolerate func(engine.Finding) bool, onePath bool) (*yunikorn.Loaded, error) {
 	files, fetched, err := s.fetchServers(files)
 	if err != nil {
 		return nil, err
 	}
 	opts := s.readOptions(key, false)
 	opts.Preloaded = s.withPreloaded(fetched)
+	opts.OnePath = onePath
 	l, err := yunikorn.Load(files, opts, tolerate)
 	if l != nil {
 		for _, w := range l.Warnings {

@@ -36,7 +36,7 @@ func newPlaceCmd(s *streams) *cobra.Command {
 			if err := resolvers.subject(cmd, &q, ""); err != nil {
 				return err
 			}
-			l, err := load(s, files, key, func(f engine.Finding) bool { return f.Rule == "placement-rules-unbuildable" })
+			l, err := loadOne(s, files, key, func(f engine.Finding) bool { return f.Rule == "placement-rules-unbuildable" })
 			if err != nil {
 				return err
 			}

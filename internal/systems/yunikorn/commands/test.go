@@ -185,7 +185,7 @@ func testEnv(s *streams, cmd *cobra.Command, f *expect.File, files []string, key
 	if !access {
 		tolerate = func(x engine.Finding) bool { return x.Rule == "placement-rules-unbuildable" }
 	}
-	l, err := load(s, files, key, tolerate)
+	l, err := loadOne(s, files, key, tolerate)
 	if err != nil {
 		return expect.Env{}, err
 	}

@@ -191,7 +191,7 @@ func generateTests(s *streams, files []string, key, under string, args []string)
 			return clikit.Usage("--generate names the config in the test file, so it cannot read standard input: give -f FILE")
 		}
 	}
-	l, err := load(s, files, key, nil)
+	l, err := loadOne(s, files, key, nil)
 	if err != nil {
 		return err
 	}

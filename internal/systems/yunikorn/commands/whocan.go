@@ -40,7 +40,7 @@ func whoCanPart(s *streams) *audit.Extension {
 			if err != nil {
 				return clikit.Usage("invalid --action: %w", err)
 			}
-			l, err := load(s, files, key, nil)
+			l, err := loadOne(s, files, key, nil)
 			if err != nil {
 				return err
 			}
