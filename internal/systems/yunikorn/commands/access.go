@@ -81,7 +81,7 @@ func accessPart(s *streams) *audit.Extension {
 	}
 }
 
-// accessLong is newAccessCmd's help.
+// accessLong is the help of access, as YuniKorn's part of it heads it.
 const accessLong = `List every queue of every partition with the user's submit and admin access and the
 ACL entry that grants each, like kubectl auth can-i --list. Groups come from --groups,
 or from a resolver as in check.
@@ -104,7 +104,7 @@ table).
 Exit codes: 0 listed, 1 the pod is rejected by the admission controller, 2 error (a config YuniKorn rejects, unknown partition or queue,
 usage).`
 
-// accessExample are newAccessCmd's examples.
+// accessExample are the examples of access.
 const accessExample = `  aclint access -f queues.yaml alice --groups data-eng
   aclint access -f queues.yaml alice --groups data-eng --under root.prod --only-access
   aclint access bob --resolver file --groups-file people.yaml -o csv`

@@ -84,7 +84,7 @@ func checkPart(s *streams) *audit.Extension {
 	}
 }
 
-// checkLong is newCheckCmd's help.
+// checkLong is the help of check, as YuniKorn's part of it heads it.
 const checkLong = `Answer an access question exactly as YuniKorn decides it: submit access comes from
 submitacl or adminacl of the queue or any ancestor, admin access from adminacl of
 the queue or any ancestor. The answer names the ACL entry that granted access, or
@@ -113,7 +113,7 @@ Exit codes: 0 allowed, 1 denied (or the pod rejected by the admission controller
 2 error (a config YuniKorn rejects, unknown partition or queue, a pod YuniKorn does
 not schedule, usage).`
 
-// checkExample are newCheckCmd's examples.
+// checkExample are the examples of check.
 const checkExample = `  aclint check -f queues.yaml default root.prod.etl alice --groups data-eng
   aclint check -f yunikorn-defaults.yaml -f yunikorn-configs.yaml default root.dev bob --action admin
   aclint check -f queues.yaml default root.teams.team-a alice --tag namespace=team-a --tag namespace.parentqueue=root.teams`

@@ -101,7 +101,7 @@ func diffPart(s *streams) *audit.Extension {
 	}
 }
 
-// diffLong is newDiffCmd's help.
+// diffLong is the help of diff, as YuniKorn's part of it heads it.
 const diffLong = `Compare access between two configs (any input form; - reads one of them from standard
 input). For each partition and queue: which users, groups and everyone gain or lose submit
 or admin access, including changes that come from an ancestor's ACL, with the ACL that
@@ -127,7 +127,7 @@ rejected by YuniKorn and OLD was not; 2 bad input or usage, or nothing could be 
 both configs are rejected, or (with --fail-on-gain) OLD is rejected, so what NEW grants
 cannot be told from it.`
 
-// diffExample are newDiffCmd's examples.
+// diffExample are the examples of diff.
 const diffExample = `  aclint diff old/queues.yaml queues.yaml
   git show main:queues.yaml | aclint diff - queues.yaml --fail-on-gain
   aclint diff -o markdown base.yaml queues.yaml > comment.md   # for a pull-request comment

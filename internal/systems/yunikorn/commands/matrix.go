@@ -126,7 +126,7 @@ func mergeWithGroups(base, extra []acl.Principal) []acl.Principal {
 	return base
 }
 
-// matrixLong is newMatrixCmd's help.
+// matrixLong is the help of matrix, as YuniKorn's part of it heads it.
 const matrixLong = `Show every queue against every user and group named in any ACL (plus --subjects, and the
 users of a --groups-file with their groups). A cell is "admin" (admin and submit),
 "submit", or "-". A user column is asked as the user alone (or with its groups from the
@@ -139,7 +139,7 @@ picks the permission, read when not given).
 csv and json stream row by row, so very large configs do not need the whole matrix in
 memory. The text table splits its columns to fit the terminal (COLUMNS, or --width).`
 
-// matrixExample are newMatrixCmd's examples.
+// matrixExample are the examples of matrix.
 const matrixExample = `  aclint matrix -f queues.yaml
   aclint matrix --subjects user:alice,group:data-eng -o csv > access.csv`
 

@@ -75,7 +75,7 @@ func whoCanPart(s *streams) *audit.Extension {
 	}
 }
 
-// whoCanLong is newWhoCanCmd's help.
+// whoCanLong is the help of who-can, as YuniKorn's part of it heads it.
 const whoCanLong = `List who has access to a queue, like kubectl-who-can: everyone (*), users and groups,
 each with the queue and ACL that grants it (on the queue itself, or inherited from an
 ancestor), and the ACL entries YuniKorn drops on the way.
@@ -93,7 +93,7 @@ PARTITION is then default.
 
 Exit codes: 0 answered, 2 error (a config YuniKorn rejects, unknown partition or queue, usage).`
 
-// whoCanExample are newWhoCanCmd's examples.
+// whoCanExample are the examples of who-can.
 const whoCanExample = `  aclint who-can -f queues.yaml default root.prod.etl
   aclint who-can default root.prod --action admin -o csv`
 
