@@ -10,7 +10,7 @@ import (
 )
 
 // JSONKind is the type of a JSON value.
-type JSONKind int
+type JSONKind uint8
 
 // The JSON value types, named as Mesos names them in its errors
 // ("Not expecting a JSON number for field ...").
@@ -29,12 +29,14 @@ func (k JSONKind) String() string {
 
 // Value is a parsed JSON value with the byte offset where it starts.
 type Value struct {
-	Kind    JSONKind
-	Off     int
-	Bool    bool
 	Text    string // a string's decoded text; a number's literal
 	Elems   []*Value
 	Members []*Member
+	Off     int
+	// Kind and Bool last, side by side: a file holds a Value per JSON
+	// value, and each byte of it is memory the parse first writes
+	Kind JSONKind
+	Bool bool
 }
 
 // Member is one key of an object. Every key is kept in file order, also
