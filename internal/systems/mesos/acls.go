@@ -174,7 +174,7 @@ func Decode(d *Document) *ACLs {
 		return a
 	}
 	top := append([]string{"permissive"}, KindKeys()...)
-	for _, m := range d.Root.Members {
+	for _, m := range d.Root.Members() {
 		if a.shadowed(m, d.Root, func() string { return "" }) {
 			continue
 		}
@@ -219,7 +219,7 @@ func (a *ACLs) shadowed(m *Member, in *Value, where func() string) bool {
 		return false
 	}
 	var last *Member
-	for _, o := range in.Members {
+	for _, o := range in.Members() {
 		if o.Key == m.Key {
 			last = o
 		}
@@ -282,7 +282,7 @@ func (a *ACLs) list(k *Kind, field string, v *Value) {
 	case JSONObject:
 		a.entry(k, v)
 	case JSONArray:
-		for _, e := range v.Elems {
+		for _, e := range v.Elems() {
 			a.list(k, field, e)
 		}
 	default:
@@ -296,7 +296,7 @@ func (a *ACLs) entry(k *Kind, v *Value) {
 	where := func() string { return " in " + e.Name() }
 	// a field of the wrong type is reported as that, not also as missing
 	var subjGiven, objGiven *Value
-	for _, m := range v.Members {
+	for _, m := range v.Members() {
 		if a.shadowed(m, v, where) {
 			continue
 		}
@@ -343,7 +343,7 @@ func (a *ACLs) entity(v *Value, field string) *Entity {
 		return nil
 	}
 	en := &Entity{Node: v}
-	for _, m := range v.Members {
+	for _, m := range v.Members() {
 		if a.shadowed(m, v, func() string { return " in " + field }) {
 			continue
 		}
@@ -394,9 +394,9 @@ func (a *ACLs) values(en *Entity, v *Value) {
 		en.ValueNodes = append(en.ValueNodes, v)
 	case JSONArray:
 		if en.Values == nil {
-			en.Values, en.ValueNodes = make([]string, 0, len(v.Elems)), make([]*Value, 0, len(v.Elems))
+			en.Values, en.ValueNodes = make([]string, 0, len(v.Elems())), make([]*Value, 0, len(v.Elems()))
 		}
-		for _, e := range v.Elems {
+		for _, e := range v.Elems() {
 			a.values(en, e)
 		}
 	default:

@@ -147,13 +147,18 @@ type index struct {
 	all     []int
 }
 
-func newIndex(n int) *index {
-	return &index{regions: make([]region, 0, n), byName: make(map[string][]int, n)}
+// newIndex indexes regions as add takes them, in order: it holds the
+// caller's slice, not a copy (a region is 136 bytes, and a large file has
+// tens of thousands), and reads only what was added.
+func newIndex(regions []region) *index {
+	return &index{regions: regions[:0], byName: make(map[string][]int, len(regions))}
 }
 
-func (x *index) add(g region) {
+// add indexes the next region of the caller's slice.
+func (x *index) add() {
 	i := len(x.regions)
-	x.regions = append(x.regions, g)
+	x.regions = x.regions[:i+1]
+	g := &x.regions[i]
 	if g.subj.all {
 		x.all = append(x.all, i)
 		return
@@ -228,7 +233,7 @@ func (a *ACLs) unreachable(k *Kind) []Unreachable {
 		regions[i] = regionOf(k, r)
 	}
 	var out []Unreachable
-	x := newIndex(len(regions))
+	x := newIndex(regions)
 	for start := 0; start < len(regions); {
 		e := regions[start].rule.Entry
 		end := start
@@ -241,8 +246,8 @@ func (a *ACLs) unreachable(k *Kind) []Unreachable {
 				out = append(out, Unreachable{Entry: e, By: by})
 			}
 		}
-		for _, g := range own {
-			x.add(g)
+		for range own {
+			x.add()
 		}
 		start = end
 	}

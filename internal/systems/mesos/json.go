@@ -29,14 +29,37 @@ func (k JSONKind) String() string {
 
 // Value is a parsed JSON value with the byte offset where it starts.
 type Value struct {
-	Text    string // a string's decoded text; a number's literal
-	Elems   []*Value
-	Members []*Member
-	Off     int
-	// Kind and Bool last, side by side: a file holds a Value per JSON
-	// value, and each byte of it is memory the parse first writes
+	Text string // a string's decoded text; a number's literal
+	// kids are an array's elements or an object's members; nil for a
+	// scalar and an empty container. A file holds a Value per JSON value,
+	// most of them strings: what only containers have is held apart, and
+	// each byte left out is memory the parse never writes.
+	kids *kids
+	Off  int
 	Kind JSONKind
 	Bool bool
+}
+
+// kids are what a container holds.
+type kids struct {
+	elems   []*Value
+	members []*Member
+}
+
+// Elems are an array's elements, in order.
+func (v *Value) Elems() []*Value {
+	if v.kids == nil {
+		return nil
+	}
+	return v.kids.elems
+}
+
+// Members are an object's members in file order, repeated keys too.
+func (v *Value) Members() []*Member {
+	if v.kids == nil {
+		return nil
+	}
+	return v.kids.members
 }
 
 // Member is one key of an object. Every key is kept in file order, also
@@ -51,7 +74,7 @@ type Member struct {
 // Get returns the value Mesos reads for key: the last member with it.
 func (v *Value) Get(key string) *Member {
 	var found *Member
-	for _, m := range v.Members {
+	for _, m := range v.Members() {
 		if m.Key == key {
 			found = m
 		}
@@ -121,6 +144,7 @@ type jsonParser struct {
 	text   string // src as a string: unescaped strings are slices of it
 	values []Value
 	member []Member
+	kids   []kids
 	cur    int
 	lastCh int
 	ungot  bool
@@ -258,12 +282,13 @@ func (p *jsonParser) value(depth int) (*Value, bool) {
 		if p.expect(']') {
 			return v, true
 		}
+		var elems []*Value
 		for {
 			e, ok := p.value(depth - 1)
 			if !ok {
 				return nil, false
 			}
-			v.Elems = append(v.Elems, e)
+			elems = append(elems, e)
 			if !p.expect(',') {
 				break
 			}
@@ -271,6 +296,7 @@ func (p *jsonParser) value(depth int) (*Value, bool) {
 		if !p.expect(']') {
 			return nil, false
 		}
+		v.kids = p.newKids(kids{elems: elems})
 		return v, true
 	case '{':
 		if depth <= 0 {
@@ -281,6 +307,7 @@ func (p *jsonParser) value(depth int) (*Value, bool) {
 			return v, true
 		}
 		var seen map[string]*Member // for large objects; small ones are scanned
+		var members []*Member
 		for {
 			p.skipWS()
 			keyOff := p.next()
@@ -296,8 +323,8 @@ func (p *jsonParser) value(depth int) (*Value, bool) {
 				return nil, false
 			}
 			m := p.newMember(Member{Key: key, KeyOff: keyOff, Value: e})
-			if len(v.Members) < 8 {
-				for _, prev := range v.Members {
+			if len(members) < 8 {
+				for _, prev := range members {
 					if prev.Key == key && !prev.Shadowed {
 						prev.Shadowed = true
 					}
@@ -305,7 +332,7 @@ func (p *jsonParser) value(depth int) (*Value, bool) {
 			} else {
 				if seen == nil {
 					seen = make(map[string]*Member, 16)
-					for _, prev := range v.Members {
+					for _, prev := range members {
 						if !prev.Shadowed {
 							seen[prev.Key] = prev
 						}
@@ -316,7 +343,7 @@ func (p *jsonParser) value(depth int) (*Value, bool) {
 				}
 				seen[key] = m
 			}
-			v.Members = append(v.Members, m)
+			members = append(members, m)
 			if !p.expect(',') {
 				break
 			}
@@ -324,6 +351,7 @@ func (p *jsonParser) value(depth int) (*Value, bool) {
 		if !p.expect('}') {
 			return nil, false
 		}
+		v.kids = p.newKids(kids{members: members})
 		return v, true
 	}
 	if c >= '0' && c <= '9' || c == '-' {
@@ -479,6 +507,14 @@ func (p *jsonParser) newValue(v Value) *Value {
 	}
 	p.values = append(p.values, v)
 	return &p.values[len(p.values)-1]
+}
+
+func (p *jsonParser) newKids(k kids) *kids {
+	if len(p.kids) == cap(p.kids) {
+		p.kids = make([]kids, 0, 256)
+	}
+	p.kids = append(p.kids, k)
+	return &p.kids[len(p.kids)-1]
 }
 
 func (p *jsonParser) newMember(m Member) *Member {

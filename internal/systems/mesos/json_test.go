@@ -83,13 +83,13 @@ func TestParseJSONValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err.Msg)
 	}
-	if len(v.Members) != 2 || !v.Members[0].Shadowed || v.Members[1].Shadowed {
-		t.Fatalf("members: %+v", v.Members)
+	if len(v.Members()) != 2 || !v.Members()[0].Shadowed || v.Members()[1].Shadowed {
+		t.Fatalf("members: %+v", v.Members())
 	}
-	if m := v.Get("k"); m != v.Members[1] || m.Value.Kind != JSONObject || m.KeyOff != 33 {
+	if m := v.Get("k"); m != v.Members()[1] || m.Value.Kind != JSONObject || m.KeyOff != 33 {
 		t.Errorf("Get returns the last: %+v", m)
 	}
-	arr := v.Members[0].Value.Elems
+	arr := v.Members()[0].Value.Elems()
 	if len(arr) != 4 || !arr[0].Bool || arr[1].Kind != JSONNull || arr[2].Text != "s\n" || arr[3].Text != "-1.5" || arr[3].Off != 26 {
 		t.Errorf("elements: %+v", arr)
 	}
