@@ -13,15 +13,6 @@ import (
 	"github.com/aclint/aclint/internal/safewrite"
 )
 
-// lintJobRun lints one input with its system, or takes the lint --fix made
-// of its fixed content.
-func lintJobRun(j lintJob, fixed map[*engine.Input]*engine.Report, opts engine.Options) (*engine.Report, error) {
-	if rep, ok := fixed[j.in]; ok {
-		return rep, nil
-	}
-	return j.sys.Lint(j.in, opts)
-}
-
 // fixJobs fixes every input whose system fixes (engine.Fixer). With write it
 // rewrites the files (safewrite.Fix: owner and mode kept, a file changed
 // since it was read refused) and says what it fixed on stderr; without, it

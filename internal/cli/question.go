@@ -87,15 +87,6 @@ func (s *streams) question(files []string) (*asked, error) {
 	return nil, nil
 }
 
-// source reads one file of a question: from memory when question read
-// it, else as input.ReadSource does.
-func (s *streams) source(file string) (string, []byte, error) {
-	if data, ok := s.preloaded[file]; ok {
-		return file, data, nil
-	}
-	return input.ReadSource(file, s.in, s.maxInput)
-}
-
 // load loads a question's inputs into their system's model, a refusal
 // becoming exit 2 with the errors.
 func (q *asked) load() (audit.Model, error) {
@@ -198,13 +189,6 @@ func questionWords(reg *engine.Registry, usage func(engine.System) (audit.Usage,
 		}
 	}
 	return b.String()
-}
-
-func whoCanWords(sys engine.System) (audit.Usage, bool) {
-	if w, ok := sys.(audit.WhoCanner); ok {
-		return w.WhoCanUsage(), true
-	}
-	return audit.Usage{}, false
 }
 
 func checkWords(sys engine.System) (audit.Usage, bool) {

@@ -324,16 +324,3 @@ func MDCauseBlocks(causes []*audit.Cause, what string, line func(*audit.Cause) s
 	}
 	return blocks
 }
-
-// HolderJSON is the JSON of a grant (acl.Holder), as who-can, access and
-// diff write it.
-type HolderJSON struct {
-	Kind      string `json:"kind"`
-	Name      string `json:"name"`
-	Queue     string `json:"queue"`
-	ACL       string `json:"acl"`
-	Inherited bool   `json:"inherited"`
-	File      string `json:"file"`
-	Line      int    `json:"line"`
-	Column    int    `json:"column"`
-}

@@ -22,21 +22,21 @@ type diffQueueJSON struct {
 // diffCauseJSON is one ACL entry that a change adds or removes, with every
 // subject and queue it reaches and the number of (queue, subject) pairs.
 type diffCauseJSON struct {
-	Change   string               `json:"change"`
-	Action   string               `json:"action"`
-	Entries  []*clikit.HolderJSON `json:"entries"`
-	Subjects []string             `json:"subjects"`
-	Queues   []string             `json:"queues"`
-	Pairs    int                  `json:"pairs"`
+	Change   string        `json:"change"`
+	Action   string        `json:"action"`
+	Entries  []*holderJSON `json:"entries"`
+	Subjects []string      `json:"subjects"`
+	Queues   []string      `json:"queues"`
+	Pairs    int           `json:"pairs"`
 }
 
 type diffChangeJSON struct {
-	Partition string             `json:"partition"`
-	Queue     string             `json:"queue"`
-	Subject   string             `json:"subject"`
-	Action    string             `json:"action"`
-	Change    string             `json:"change"`
-	Via       *clikit.HolderJSON `json:"via"`
+	Partition string      `json:"partition"`
+	Queue     string      `json:"queue"`
+	Subject   string      `json:"subject"`
+	Action    string      `json:"action"`
+	Change    string      `json:"change"`
+	Via       *holderJSON `json:"via"`
 }
 
 type diffJSONHead struct {
@@ -79,7 +79,7 @@ func diffHead(d *diffRun) diffJSONHead {
 		for _, gained := range []bool{true, false} {
 			for _, c := range d.grouped.Causes {
 				if c.Gained == gained {
-					entries := make([]*clikit.HolderJSON, 0, len(c.Entries))
+					entries := make([]*holderJSON, 0, len(c.Entries))
 					for _, h := range c.Entries {
 						if h != nil {
 							entries = append(entries, grantHolderJSON(h))
@@ -111,9 +111,22 @@ func writeDiffJSON(w io.Writer, d *diffRun) error {
 }
 
 // grantHolderJSON is a grant as YuniKorn's diff writes it.
-func grantHolderJSON(g *audit.Grant) *clikit.HolderJSON {
+func grantHolderJSON(g *audit.Grant) *holderJSON {
 	if g == nil {
 		return nil
 	}
-	return &clikit.HolderJSON{Kind: g.Kind, Name: g.Name, Queue: g.Object, ACL: g.Rule, Inherited: g.Inherited, File: g.Pos.File, Line: g.Pos.Line, Column: g.Pos.Col}
+	return &holderJSON{Kind: g.Kind, Name: g.Name, Queue: g.Object, ACL: g.Rule, Inherited: g.Inherited, File: g.Pos.File, Line: g.Pos.Line, Column: g.Pos.Col}
+}
+
+// holderJSON is a grant as YuniKorn's diff JSON writes it: the entry, and
+// the queue and ACL that hold it.
+type holderJSON struct {
+	Kind      string `json:"kind"`
+	Name      string `json:"name"`
+	Queue     string `json:"queue"`
+	ACL       string `json:"acl"`
+	Inherited bool   `json:"inherited"`
+	File      string `json:"file"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
 }
