@@ -177,7 +177,11 @@ type aclCache struct {
 	// policy is the config's one ACL index, shared with the access
 	// checks: the rules read the ACLs, and the per-level rule, from it
 	policy *acl.Policy
-	sites  []aclSite // every ACL written in the config, in file order
+	// full is set when every ACL is parsed into entries up front (every
+	// rule runs); without it only the error rules run, and they read no
+	// more than acl.Validate gives, worked out as they walk
+	full bool
+	cfg  *config.Config
 
 	// the resource checks of YuniKorn's checkQueueResource, walked once
 	resourcesOnce  sync.Once
@@ -187,60 +191,16 @@ type aclCache struct {
 	limitIssues []limitIssue
 }
 
-// aclSite is one written ACL.
-type aclSite struct {
-	part  *config.Partition
-	queue *config.Queue
-	admin bool
-	// value is the ACL parsed once, read by every rule over the ACLs; for
-	// the error rules alone (errorsOf) only what Validate gives: whether
-	// YuniKorn takes it at all, which is all those rules read
-	value *acl.Value
-}
-
 // newACLCache indexes the config's ACLs for the rules. With every rule
 // (full), each written ACL is parsed into entries, in the config's one
-// ACL index; for the error rules alone, each is only validated, and the
-// index parses what a question later asks for (a check reads the ACLs on
-// one path, not the config's 100,000).
+// ACL index; for the error rules alone nothing is kept: they validate each
+// ACL as they walk, and the index parses what a question later asks for (a
+// check reads the ACLs on one path, not the config's 100,000). Keeping a
+// validated value per ACL cost a large config 14 MB for no reader.
 func newACLCache(cfg *config.Config, full bool) *aclCache {
-	c := &aclCache{policy: acl.NewPolicy(cfg), sites: make([]aclSite, 0, cfg.NumQueues)}
+	c := &aclCache{policy: acl.NewPolicy(cfg), full: full, cfg: cfg}
 	if full {
 		c.policy.Prepare()
-	}
-	var chunk []acl.Value
-	validated := func(raw string) *acl.Value {
-		if len(chunk) == cap(chunk) {
-			chunk = make([]acl.Value, 0, 256)
-		}
-		chunk = append(chunk, acl.Validate(raw))
-		return &chunk[len(chunk)-1]
-	}
-	for _, part := range cfg.Partitions {
-		part.Root.Walk(func(q *config.Queue) {
-			if q.Synthetic {
-				return
-			}
-			if !q.SubmitACL.Set() && !q.AdminACL.Set() {
-				return
-			}
-			var submit, admin *acl.Value
-			if full {
-				submit, admin = c.policy.ACLs(q)
-			}
-			if q.SubmitACL.Set() {
-				if !full {
-					submit = validated(q.SubmitACL.Value)
-				}
-				c.sites = append(c.sites, aclSite{part, q, false, submit})
-			}
-			if q.AdminACL.Set() {
-				if !full {
-					admin = validated(q.AdminACL.Value)
-				}
-				c.sites = append(c.sites, aclSite{part, q, true, admin})
-			}
-		})
 	}
 	return c
 }
@@ -287,16 +247,38 @@ func run(cfg *config.Config, rules []*engine.Rule) []Finding {
 	return engine.Run(rules, &state{cfg: cfg, acls: newACLCache(cfg, true)})
 }
 
-// aclFields calls fn for every ACL written in the config.
+// aclFields calls fn for every ACL written in the config, in file order.
+// Without the full index, the value fn gets holds only what acl.Validate
+// says, and only for the length of the call.
 func (p *pass) aclFields(fn func(part *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value)) {
-	for i := range p.acls.sites {
-		site := &p.acls.sites[i]
-		q := site.queue
-		if site.admin {
-			fn(site.part, q, acl.AdminField, q.AdminACL, site.value)
-		} else {
-			fn(site.part, q, acl.SubmitField, q.SubmitACL, site.value)
-		}
+	c := p.acls
+	// one value for every validated ACL: fn's pointer escapes, and a value
+	// per ACL would be 22 MB for 100,000 queues
+	var scratch acl.Value
+	for _, part := range c.cfg.Partitions {
+		part.Root.Walk(func(q *config.Queue) {
+			if q.Synthetic || !q.SubmitACL.Set() && !q.AdminACL.Set() {
+				return
+			}
+			var submit, admin *acl.Value
+			if c.full {
+				submit, admin = c.policy.ACLs(q)
+			}
+			if q.SubmitACL.Set() {
+				if !c.full {
+					scratch = acl.Validate(q.SubmitACL.Value)
+					submit = &scratch
+				}
+				fn(part, q, acl.SubmitField, q.SubmitACL, submit)
+			}
+			if q.AdminACL.Set() {
+				if !c.full {
+					scratch = acl.Validate(q.AdminACL.Value)
+					admin = &scratch
+				}
+				fn(part, q, acl.AdminField, q.AdminACL, admin)
+			}
+		})
 	}
 }
 
