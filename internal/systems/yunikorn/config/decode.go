@@ -102,7 +102,9 @@ func (d *decoder) newQueue() *Queue {
 		d.queues = make([]Queue, 0, 64)
 	}
 	d.queues = d.queues[:len(d.queues)+1]
-	return &d.queues[len(d.queues)-1]
+	q := &d.queues[len(d.queues)-1]
+	q.Extra = &noExtra
+	return q
 }
 
 // visit counts one decoded node and reports false once decoding has been
@@ -467,9 +469,13 @@ func (d *decoder) str(k, v *yaml.Node) Str {
 	switch v.ShortTag() {
 	case "!!null":
 	case "!!binary":
-		if err := v.Decode(&s.Value); err != nil {
+		// decoded into a local: taking s.Value's address would move every
+		// Str of the config to the heap (5 MB for 100,000 queues)
+		var value string
+		if err := v.Decode(&value); err != nil {
 			d.problem(WrongType, v, "fix the base64 data or drop the !!binary tag", "%s: %v", k.Value, err)
 		}
+		s.Value = value
 	default:
 		s.Value = v.Value
 	}
@@ -604,7 +610,7 @@ func (d *decoder) partition(n *yaml.Node) *Partition {
 		p.Root.ParentFlag = true
 	} else {
 		p.RootInserted = true
-		p.Root = &Queue{Name: Str{Value: "root"}, ParentFlag: true, Synthetic: true, Children: p.Queues, Node: n}
+		p.Root = &Queue{Name: Str{Value: "root"}, ParentFlag: true, Synthetic: true, Children: p.Queues, Node: n, Extra: &noExtra}
 		for _, q := range p.Queues {
 			q.Parent = p.Root
 		}
@@ -615,21 +621,30 @@ func (d *decoder) partition(n *yaml.Node) *Partition {
 func (d *decoder) queue(n *yaml.Node, parent *Queue) *Queue {
 	q := d.newQueue()
 	q.Node, q.Parent = n, parent
+	// the queue's own Extra, made on the first key that needs one
+	extra := func() *Extra {
+		if q.Extra == &noExtra {
+			q.Extra = &Extra{}
+		}
+		return q.Extra
+	}
 	d.mapping(n, tQueue, queueKeys, func(key string, k, v *yaml.Node) {
 		switch key {
 		case "name":
 			q.Name = d.str(k, v)
 		case "parent":
 			q.ParentFlag = d.boolean(k, v)
-			q.ParentNode = k
+			extra().ParentNode = k
 		case "resources":
-			q.ResourcesNode = k
-			q.Guaranteed, q.Max = d.resources(v, tResources)
+			e := extra()
+			e.ResourcesNode = k
+			e.Guaranteed, e.Max = d.resources(v, tResources)
 		case "maxapplications":
-			q.MaxApplications = d.uint(k, v)
-			q.MaxAppsNode = v
+			e := extra()
+			e.MaxApplications = d.uint(k, v)
+			e.MaxAppsNode = v
 		case "properties":
-			q.Properties = d.strMap(k, v)
+			extra().Properties = d.strMap(k, v)
 		case "adminacl":
 			q.AdminACL = d.str(k, v)
 		case "submitacl":
@@ -658,7 +673,8 @@ func (d *decoder) queue(n *yaml.Node, parent *Queue) *Queue {
 				q.Children = append(q.Children, d.queue(item, q))
 			})
 		case "limits":
-			q.Limits, q.LimitsKey = d.limits(v), k
+			e := extra()
+			e.Limits, e.LimitsKey = d.limits(v), k
 		}
 	})
 	if q.Node != nil && q.Name.Node == nil {

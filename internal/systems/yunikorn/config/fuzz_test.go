@@ -1,6 +1,7 @@
 package config
 
 import (
+	"reflect"
 	"testing"
 
 	"gopkg.in/yaml.v3"
@@ -49,6 +50,57 @@ func FuzzLoad(f *testing.F) {
 					}
 				})
 			}
+			checkNoExtra(t, c)
 		}
 	})
+}
+
+// checkNoExtra fails when a decoded queue has no Extra, or when the one
+// Extra the queues without one share was written to: that would hand one
+// queue's resources or limits to every other.
+func checkNoExtra(t *testing.T, c *Config) {
+	t.Helper()
+	if !reflect.DeepEqual(noExtra, Extra{}) {
+		t.Fatalf("the shared empty Extra was written: %+v", noExtra)
+	}
+	for _, part := range c.Partitions {
+		part.Root.Walk(func(q *Queue) {
+			if q.Extra == nil {
+				t.Fatalf("queue %q has no Extra", q.Path())
+			}
+		})
+	}
+}
+
+// TestExtraIsOwn decodes queues that write each Extra key beside queues
+// that write none, and checks each keeps its own values.
+func TestExtraIsOwn(t *testing.T) {
+	text := `partitions:
+  - name: default
+    queues:
+      - name: root
+        queues:
+          - name: a
+            parent: true
+            resources: {max: {memory: 1G}}
+            maxapplications: 3
+            properties: {x: y}
+            limits: [{limit: l, users: [u], maxapplications: 1}]
+          - name: b
+          - name: c
+            maxapplications: 5
+`
+	c := Decode(Parse("t.yaml", []byte(text)))
+	checkNoExtra(t, c)
+	root := c.Partitions[0].Root
+	a, b, cq := root.Child("a"), root.Child("b"), root.Child("c")
+	if a.MaxApplications != 3 || a.Max.Entries["memory"] != "1G" || a.Properties.Entries["x"] != "y" || len(a.Limits) != 1 || a.ParentNode == nil {
+		t.Errorf("a lost its keys: %+v", *a.Extra)
+	}
+	if b.Extra != &noExtra || b.MaxApplications != 0 || b.Max.Entries != nil {
+		t.Errorf("b should share the empty Extra: %+v", *b.Extra)
+	}
+	if cq.MaxApplications != 5 || cq.Max.Entries != nil || cq.Extra == a.Extra {
+		t.Errorf("c should have its own Extra with maxapplications alone: %+v", *cq.Extra)
+	}
 }
