@@ -124,7 +124,11 @@ func (res *Result) lintJob(j Job, run LintRun) error {
 	if set != nil {
 		findings = set.Apply(findings)
 	}
-	res.Findings = append(res.Findings, findings...)
+	if res.Findings == nil {
+		res.Findings = findings // the usual run, one input: no copy
+	} else {
+		res.Findings = append(res.Findings, findings...)
+	}
 	for file, lines := range r.Sources {
 		if _, ok := res.Sources[file]; !ok {
 			res.Sources[file] = lines

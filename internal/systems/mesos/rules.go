@@ -74,9 +74,7 @@ func Lint(d *Document) []engine.Finding {
 	for _, is := range a.Issues {
 		out = append(out, engine.Finding{Rule: is.Rule, Severity: ruleSeverity(is.Rule), Pos: d.Pos(is.Off), Message: is.Msg, Hint: is.Hint})
 	}
-	out = append(out, engine.Run(rules.All(), &state{doc: d, a: a})...)
-	engine.Sort(out)
-	return out
+	return engine.Run(rules.All(), &state{doc: d, a: a}, out...)
 }
 
 // entities calls fn for every principals and object entity of every entry.
