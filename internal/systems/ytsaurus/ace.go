@@ -2,6 +2,7 @@ package ytsaurus
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -35,13 +36,17 @@ var permissionNames = []struct {
 }
 
 // PermissionNames are every permission's name, in domain order.
-func PermissionNames() []string {
+func PermissionNames() []string { return slices.Clone(permissionDomain) }
+
+// permissionDomain is PermissionNames for the reader of every ACE, which
+// only reads it.
+var permissionDomain = func() []string {
 	out := make([]string, len(permissionNames))
 	for i, p := range permissionNames {
 		out[i] = p.Name
 	}
 	return out
-}
+}()
 
 // ParsePermission reads a single permission name.
 func ParsePermission(s string) (Permission, bool) {
@@ -190,6 +195,13 @@ type enumError struct {
 // decodeEnum is DecodeEnumValue followed by the lookup of the name among
 // domain (snake_case names).
 func decodeEnum(typeName, value string, domain []string) (int, *enumError) {
+	// a name of the domain reads as itself through YTsaurus' case round
+	// trip (TestDomainNamesRoundTrip), so the usual value needs neither
+	for i, d := range domain {
+		if d == value {
+			return i, nil
+		}
+	}
 	under := camelToUnderscore(underscoreToCamel(value))
 	if under != value {
 		return 0, &enumError{Msg: fmt.Sprintf("Enum value %s is not in a proper underscore case; did you mean %s?", yq(value), yq(under))}

@@ -123,13 +123,15 @@ func (t *Tree) ace(e *yaml.Node, index int) *ACE {
 		t.add(ruleWrongType, at(e), fmt.Sprintf("ACE #%d must be a map, not %s %s", index, article(ysonType(e)), ysonType(e)), "write {action: allow, subjects: [...], permissions: [...]}")
 		return a
 	}
-	var has = map[string]bool{}
-	t.keys(e, fmt.Sprintf("ACE #%d", index), func(k, v *yaml.Node) {
-		has[k.Value] = true
+	// the required keys written (the others are read as they come)
+	var hasAction, hasSubjects, hasPermissions bool
+	t.keys(e, func() string { return fmt.Sprintf("ACE #%d", index) }, func(k, v *yaml.Node) {
 		switch k.Value {
 		case "action":
+			hasAction = true
 			a.Action = Action(t.enum(a, v, "action", "ESecurityAction", []string{"undefined", "allow", "deny"}))
 		case "subjects":
+			hasSubjects = true
 			if v.Kind != yaml.SequenceNode {
 				t.wrong(a, v, "subjects", "a list of user and group names", fmt.Sprintf(`Cannot parse "list" from %q`, ysonType(v)), "write subjects: [alice, analysts]")
 				return
@@ -143,6 +145,7 @@ func (t *Tree) ace(e *yaml.Node, index int) *ACE {
 				a.SubjectsAt = append(a.SubjectsAt, at(s))
 			}
 		case "permissions":
+			hasPermissions = true
 			a.Permissions = t.permissions(a, v)
 		case "inheritance_mode":
 			a.Mode = Mode(t.enum(a, v, "inheritance_mode", "EAceInheritanceMode", modeNames))
@@ -231,9 +234,12 @@ func (t *Tree) ace(e *yaml.Node, index int) *ACE {
 		}
 	})
 	var absent []string
-	for _, f := range []string{"action", "subjects", "permissions"} {
-		if !has[f] {
-			absent = append(absent, f)
+	for _, f := range []struct {
+		name string
+		has  bool
+	}{{"action", hasAction}, {"subjects", hasSubjects}, {"permissions", hasPermissions}} {
+		if !f.has {
+			absent = append(absent, f.name)
 		}
 	}
 	if len(absent) > 0 {
@@ -309,9 +315,11 @@ func (t *Tree) enum(a *ACE, v *yaml.Node, field, typeName string, domain []strin
 func (t *Tree) permissions(a *ACE, v *yaml.Node) Permission {
 	var set Permission
 	parse := func(s string, n *yaml.Node) {
-		for _, tok := range strings.Split(s, "|") {
+		for more := true; more; {
+			var tok string
+			tok, s, more = strings.Cut(s, "|")
 			tok = strings.TrimSpace(tok)
-			i, err := decodeEnum("EPermission", tok, PermissionNames())
+			i, err := decodeEnum("EPermission", tok, permissionDomain)
 			if err != nil {
 				a.Refused = true
 				rule, hint := ruleEnumValue, "write permissions in lower case: "+camelToUnderscore(underscoreToCamel(tok))

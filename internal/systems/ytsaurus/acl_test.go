@@ -146,3 +146,20 @@ func TestDetect(t *testing.T) {
 		}
 	}
 }
+
+// TestDomainNamesRoundTrip holds decodeEnum's shortcut: a name of an enum's
+// domain is taken as it is, which is right only because YTsaurus' case
+// round trip (underscore to camel case and back) leaves each one unchanged.
+func TestDomainNamesRoundTrip(t *testing.T) {
+	domains := [][]string{permissionDomain, modeNames, {"undefined", "allow", "deny"}, {"fail", "ignore"}}
+	for _, domain := range domains {
+		for i, name := range domain {
+			if back := camelToUnderscore(underscoreToCamel(name)); back != name {
+				t.Errorf("%q reads back as %q: decodeEnum's shortcut would accept what YTsaurus refuses", name, back)
+			}
+			if got, err := decodeEnum("E", name, domain); err != nil || got != i {
+				t.Errorf("decodeEnum(%q) = %d, %v; want %d", name, got, err, i)
+			}
+		}
+	}
+}

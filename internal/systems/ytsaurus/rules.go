@@ -69,9 +69,7 @@ func Lint(d *Document, opts Options) []engine.Finding {
 	for _, is := range t.Issues {
 		out = append(out, engine.Finding{Rule: is.Rule, Severity: severity(is.Rule), Pos: d.Pos(is.At), Message: is.Msg, Hint: is.Hint})
 	}
-	out = append(out, engine.Run(rules.All(), t)...)
-	engine.Sort(out)
-	return out
+	return engine.Run(rules.All(), t, out...)
 }
 
 // aces calls fn for every ACE YTsaurus accepts, node by node in document

@@ -3,6 +3,7 @@ package ytsaurus
 import (
 	"github.com/aclint/aclint/internal/engine"
 
+	"bytes"
 	"fmt"
 	"sort"
 	"strconv"
@@ -51,7 +52,7 @@ func Parse(file string, data []byte) *Document {
 	d := &Document{File: file, Src: data, text: loneCR(data)}
 	d.lines = strings.Split(string(d.text), "\n")
 	text := d.text
-	if t := strings.TrimLeft(string(data), " \t\r\n"); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
+	if t := bytes.TrimLeft(data, " \t\r\n"); bytes.HasPrefix(t, []byte("{")) || bytes.HasPrefix(t, []byte("[")) {
 		text = untab(text)
 	}
 	var n yaml.Node
@@ -77,6 +78,9 @@ func Parse(file string, data []byte) *Document {
 // loneCR turns carriage returns not followed by a line feed into line
 // feeds: YAML ends a line at either, and positions count lines that way.
 func loneCR(b []byte) []byte {
+	if bytes.IndexByte(b, '\r') < 0 {
+		return b // the usual file: nothing to turn, nothing to copy
+	}
 	out := append([]byte(nil), b...)
 	for i, c := range out {
 		if c == '\r' && (i+1 == len(out) || out[i+1] != '\n') {
@@ -268,8 +272,10 @@ func Parent(p string) string {
 }
 
 // keys visits a mapping's pairs, reporting repeated keys (YSON maps cannot
-// hold a key twice: YTsaurus refuses the value) and non-string keys.
-func (t *Tree) keys(m *yaml.Node, what string, fn func(k, v *yaml.Node)) {
+// hold a key twice: YTsaurus refuses the value) and non-string keys. what
+// names the mapping in those messages; it is a func so that the name of
+// each of a large tree's ACEs and nodes is built only when one is wrong.
+func (t *Tree) keys(m *yaml.Node, what func() string, fn func(k, v *yaml.Node)) {
 	// small mappings (most ACEs and nodes) look back over their keys; a
 	// map is built only for a large one
 	var seen map[string]*yaml.Node
@@ -290,11 +296,11 @@ func (t *Tree) keys(m *yaml.Node, what string, fn func(k, v *yaml.Node)) {
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
 		if k.Kind != yaml.ScalarNode {
-			t.add(ruleDocument, at(k), fmt.Sprintf("a key in %s must be a string", what), "write the key as a plain string")
+			t.add(ruleDocument, at(k), fmt.Sprintf("a key in %s must be a string", what()), "write the key as a plain string")
 			continue
 		}
 		if first := earlier(i, k.Value); first != nil {
-			t.add(ruleDuplicateKey, at(k), fmt.Sprintf("%s is given twice in %s (first at line %d): YTsaurus refuses the value (%s)", yq(k.Value), what, first.Line, ytSays("Duplicate key "+yq(k.Value))),
+			t.add(ruleDuplicateKey, at(k), fmt.Sprintf("%s is given twice in %s (first at line %d): YTsaurus refuses the value (%s)", yq(k.Value), what(), first.Line, ytSays("Duplicate key "+yq(k.Value))),
 				"merge the two into one key")
 			continue
 		}
@@ -310,7 +316,7 @@ func ytSays(s string) string { return "YTsaurus: " + s }
 
 func (t *Tree) mapping(root *yaml.Node) {
 	var users, groups, nodes *yaml.Node
-	t.keys(root, "the document", func(k, v *yaml.Node) {
+	t.keys(root, func() string { return "the document" }, func(k, v *yaml.Node) {
 		switch k.Value {
 		case "users":
 			users = v
@@ -367,12 +373,16 @@ func (t *Tree) strList(v *yaml.Node, what string) ([]string, []Pos) {
 	return out, ps
 }
 
-// subjectRef remembers where the document names a subject.
+// subjectRef remembers where the document names a subject: in the
+// member_of of the subject named of.
 type subjectRef struct {
 	name string
 	at   Pos
-	what string
+	of   string
 }
+
+// what names the list the reference is in, for messages.
+func (r subjectRef) what() string { return "member_of of " + yq(r.of) }
 
 func (t *Tree) subjects(m *yaml.Node, groups bool) {
 	section := "users"
@@ -390,7 +400,7 @@ func (t *Tree) subjects(m *yaml.Node, groups bool) {
 	if groups {
 		fields = []string{"member_of", "aliases"}
 	}
-	t.keys(m, section, func(k, v *yaml.Node) {
+	t.keys(m, func() string { return section }, func(k, v *yaml.Node) {
 		name := k.Value
 		s := t.Dir.byName[name]
 		switch {
@@ -419,13 +429,13 @@ func (t *Tree) subjects(m *yaml.Node, groups bool) {
 			t.add(ruleDocument, at(v), fmt.Sprintf("%s %s must be a mapping of its attributes (%s)", strings.TrimSuffix(section, "s"), yq(name), strings.Join(fields, ", ")), "write {member_of: [...], ...}")
 			return
 		}
-		t.keys(v, strings.TrimSuffix(section, "s")+" "+yq(name), func(fk, fv *yaml.Node) {
+		t.keys(v, func() string { return strings.TrimSuffix(section, "s") + " " + yq(name) }, func(fk, fv *yaml.Node) {
 			switch fk.Value {
 			case "member_of":
 				list, ps := t.strList(fv, "member_of")
 				for i, g := range list {
 					s.MemberOf = append(s.MemberOf, g)
-					t.refs = append(t.refs, subjectRef{g, ps[i], "member_of of " + yq(name)})
+					t.refs = append(t.refs, subjectRef{g, ps[i], name})
 				}
 			case "aliases":
 				list, ps := t.strList(fv, "aliases")
@@ -489,9 +499,9 @@ func (t *Tree) checkSubjects() {
 		s := t.Dir.Lookup(r.name)
 		switch {
 		case s == nil:
-			t.unknownSubject(r.name, r.at, r.what)
+			t.unknownSubject(r.name, r.at, r.what())
 		case !s.Group:
-			t.add(ruleSubjectInvalid, r.at, fmt.Sprintf("%s names %s, a user: only groups have members", r.what, yq(r.name)), "name a group")
+			t.add(ruleSubjectInvalid, r.at, fmt.Sprintf("%s names %s, a user: only groups have members", r.what(), yq(r.name)), "name a group")
 		}
 	}
 	// member_of names resolve through aliases too
@@ -540,7 +550,7 @@ func (t *Tree) nodes(m *yaml.Node) {
 		t.add(ruleDocument, at(m), "nodes must be a mapping of Cypress paths to {acl, inherit_acl, owner}", `write nodes: {"//home/x": {acl: [...]}}`)
 		return
 	}
-	t.keys(m, "nodes", func(k, v *yaml.Node) {
+	t.keys(m, func() string { return "nodes" }, func(k, v *yaml.Node) {
 		p, err := NormalizePath(k.Value)
 		if err != nil {
 			t.add(ruleDocument, at(k), err.Error(), "write the path as / or //a/b")
@@ -563,7 +573,7 @@ func (t *Tree) nodes(m *yaml.Node) {
 			t.add(ruleDocument, at(v), fmt.Sprintf("node %s must be a mapping of acl, inherit_acl and owner", p), "write {acl: [...], inherit_acl: true, owner: name}")
 			return
 		}
-		t.keys(v, "node "+p, func(fk, fv *yaml.Node) {
+		t.keys(v, func() string { return "node " + p }, func(fk, fv *yaml.Node) {
 			switch fk.Value {
 			case "acl":
 				n.HasACLKey, n.ACLAt = true, at(fv)
