@@ -4,6 +4,7 @@ import (
 	"github.com/aclint/aclint/internal/engine"
 	"strconv"
 
+	"bytes"
 	"fmt"
 	"sort"
 	"strings"
@@ -18,18 +19,20 @@ type Document struct {
 	Root   *Value       // nil when Syntax is set
 	Syntax *SyntaxError // the reason Mesos cannot read the file as JSON
 	starts []int        // byte offset of each line
+	text   string       // Src as a string, which values and lines are cut from
 }
 
 // Parse reads an ACL file. It never fails: a file Mesos cannot read keeps
 // the reason in Syntax.
 func Parse(file string, data []byte) *Document {
-	d := &Document{File: file, Src: data, starts: []int{0}}
+	d := &Document{File: file, Src: data, text: string(data)}
+	d.starts = make([]int, 1, bytes.Count(data, []byte("\n"))+1)
 	for i, c := range data {
 		if c == '\n' {
 			d.starts = append(d.starts, i+1)
 		}
 	}
-	d.Root, d.Syntax = ParseJSON(data)
+	d.Root, d.Syntax = parseJSON(data, d.text)
 	return d
 }
 
@@ -51,7 +54,19 @@ func (d *Document) Pos(off int) engine.Position {
 func (d *Document) Line(off int) int { return d.Pos(off).Line }
 
 // Lines returns the file's lines, for source snippets.
-func (d *Document) Lines() []string { return strings.Split(string(d.Src), "\n") }
+// They are cut from the text the values were, without a copy of the file:
+// strings.Split(text, "\n"), from the line starts Parse found.
+func (d *Document) Lines() []string {
+	lines := make([]string, len(d.starts))
+	for i, start := range d.starts {
+		end := len(d.text)
+		if i+1 < len(d.starts) {
+			end = d.starts[i+1] - 1
+		}
+		lines[i] = d.text[start:end]
+	}
+	return lines
+}
 
 // EntityType is an entity's type, numbered as in acls.proto.
 type EntityType int

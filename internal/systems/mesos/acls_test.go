@@ -4,6 +4,7 @@ import (
 	"github.com/aclint/aclint/internal/engine"
 
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -135,5 +136,16 @@ func TestKindTable(t *testing.T) {
 	// mark_agents_gone is always ANY without being validated
 	if counts[Role] != 13 || counts[AnyOnly] != 21 || counts[AnyUnchecked] != 1 || counts[Endpoint] != 1 {
 		t.Errorf("object rules: %v", counts)
+	}
+}
+
+// TestLinesAreSplit holds Document.Lines, cut from the line starts, to the
+// plain strings.Split it replaces, on the ends a file can have.
+func TestLinesAreSplit(t *testing.T) {
+	for _, src := range []string{"", "\n", "{}", "{}\n", "{\n}\n\n", "\n\n{\"a\":\n1}", "{\r\n}\r\n", "é\nü"} {
+		got := Parse("f.json", []byte(src)).Lines()
+		if want := strings.Split(src, "\n"); !slices.Equal(got, want) {
+			t.Errorf("Lines of %q = %q, want %q", src, got, want)
+		}
 	}
 }

@@ -91,13 +91,24 @@ var ErrRejected = errors.New("Mesos refuses to start with these ACLs")
 
 // Rules returns a kind's list as the authorizer evaluates it, in order.
 func (a *ACLs) Rules(k *Kind) []*Rule {
-	var out []*Rule
-	for _, e := range a.Lists[k.Key] {
+	list := a.Lists[k.Key]
+	out := make([]*Rule, 0, len(list))
+	// the rules in chunks, one allocation for many: a large file has tens
+	// of thousands, and most entries make one
+	var chunk []Rule
+	rule := func(r Rule) *Rule {
+		if len(chunk) == cap(chunk) {
+			chunk = make([]Rule, 0, min(max(len(list), 1), 1024))
+		}
+		chunk = append(chunk, r)
+		return &chunk[len(chunk)-1]
+	}
+	for _, e := range list {
 		if e.Subject == nil || e.Object == nil {
 			continue
 		}
 		if k.Rule != Role || e.Object.Type != SOME {
-			out = append(out, &Rule{Entry: e, Subject: e.Subject, Object: e.Object, Recursive: recursiveValue(k, e.Object)})
+			out = append(out, rule(Rule{Entry: e, Subject: e.Subject, Object: e.Object, Recursive: recursiveValue(k, e.Object)}))
 			continue
 		}
 		// createHierarchicalRoleACLs: one rule per "/%" role, in order,
@@ -105,15 +116,15 @@ func (a *ACLs) Rules(k *Kind) []*Rule {
 		plain := &Entity{Type: SOME, Node: e.Object.Node}
 		for i, v := range e.Object.Values {
 			if strings.HasSuffix(v, "/%") {
-				out = append(out, &Rule{Entry: e, Subject: e.Subject, Recursive: v,
-					Object: &Entity{Type: SOME, Values: []string{v}, ValueNodes: []*Value{e.Object.ValueNodes[i]}, Node: e.Object.Node}})
+				out = append(out, rule(Rule{Entry: e, Subject: e.Subject, Recursive: v,
+					Object: &Entity{Type: SOME, Values: []string{v}, ValueNodes: []*Value{e.Object.ValueNodes[i]}, Node: e.Object.Node}}))
 			} else {
 				plain.Values = append(plain.Values, v)
 				plain.ValueNodes = append(plain.ValueNodes, e.Object.ValueNodes[i])
 			}
 		}
 		if len(plain.Values) > 0 {
-			out = append(out, &Rule{Entry: e, Subject: e.Subject, Object: plain})
+			out = append(out, rule(Rule{Entry: e, Subject: e.Subject, Object: plain}))
 		}
 	}
 	return out

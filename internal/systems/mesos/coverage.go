@@ -111,31 +111,32 @@ func entitySide(e *Entity) side {
 	return side{names: newNames(e.Values)}
 }
 
-// reps are the representative points of a side.
-// the one-point answers of reps, shared: callers only read them
-var (
-	anyPoints   = []point{{any: true}}
-	freshPoints = []point{{fresh: true}}
-)
-
-func reps(s side, anyOnly bool) []point {
+// reps counts the representative points of a side; rep returns the i-th.
+// They are read one by one, not gathered: a large file's regions would
+// each allocate their list.
+func reps(s *side, anyOnly bool) int {
 	switch {
 	case anyOnly:
 		if s.all {
-			return anyPoints
+			return 1
 		}
-		return nil
+		return 0
 	case s.all:
-		return freshPoints
+		return 1
 	}
-	out := make([]point, 0, len(s.names.list)+len(s.prefixes))
-	for _, n := range s.names.list {
-		out = append(out, point{name: n})
+	return len(s.names.list) + len(s.prefixes)
+}
+
+func rep(s *side, anyOnly bool, i int) point {
+	switch {
+	case anyOnly:
+		return point{any: true}
+	case s.all:
+		return point{fresh: true}
+	case i < len(s.names.list):
+		return point{name: s.names.list[i]}
 	}
-	for _, pre := range s.prefixes {
-		out = append(out, point{name: pre, fresh: true})
-	}
-	return out
+	return point{name: s.prefixes[i-len(s.names.list)], fresh: true}
 }
 
 // index finds, for a subject point, the regions whose subject side holds
@@ -267,9 +268,13 @@ func emptyRegions(rs []region) bool {
 // region, with the entries that match its representative requests first.
 func covered(own []region, x *index, anyOnly bool) ([]*Entry, bool) {
 	var by []*Entry // a handful: looked through, no map
-	for _, g := range own {
-		for _, s := range reps(g.subj, false) {
-			for _, o := range reps(g.ob, anyOnly) {
+	for gi := range own {
+		g := &own[gi]
+		ns, no := reps(&g.subj, false), reps(&g.ob, anyOnly)
+		for si := 0; si < ns; si++ {
+			s := rep(&g.subj, false, si)
+			for oi := 0; oi < no; oi++ {
+				o := rep(&g.ob, anyOnly, oi)
 				hit := x.first(s, o)
 				if hit == nil {
 					return nil, false

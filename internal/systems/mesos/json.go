@@ -100,8 +100,13 @@ const maxDepth = 200
 // may repeat, nesting stops at 200 levels, numbers that overflow a double
 // are an error, and nothing but blanks may follow the value. The top-level
 // value is returned whatever its type.
-func ParseJSON(data []byte) (*Value, *SyntaxError) {
-	p := &jsonParser{src: data, text: string(data), lastCh: -1, line: 1, failAt: -1}
+func ParseJSON(data []byte) (*Value, *SyntaxError) { return parseJSON(data, string(data)) }
+
+// parseJSON is ParseJSON over data and the same bytes as a string, which
+// the values' strings are cut from: a caller that keeps the text too (a
+// Document, for its lines) converts the file once.
+func parseJSON(data []byte, text string) (*Value, *SyntaxError) {
+	p := &jsonParser{src: data, text: text, lastCh: -1, line: 1, failAt: -1}
 	v, ok := p.value(maxDepth)
 	if !ok {
 		if p.err != nil {
