@@ -214,6 +214,9 @@ func Run(rules []*Rule, state any, seed ...Finding) []Finding {
 	for _, r := range results {
 		total += r.len()
 	}
+	if total == 0 {
+		return nil // as before the chunks: callers may tell nil from empty
+	}
 	findings := make([]Finding, 0, total)
 	findings = append(findings, seed...)
 	for _, r := range results {

@@ -47,4 +47,7 @@ func TestRunOrder(t *testing.T) {
 			t.Fatalf("run %d: %d findings, not in the order of the stable sort of seed then rules (first: %+v)", run, len(got), got[:min(3, len(got))])
 		}
 	}
+	if got := Run(nil, nil); got != nil {
+		t.Errorf("Run with no findings = %#v, want nil", got)
+	}
 }
