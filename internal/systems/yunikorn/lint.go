@@ -182,6 +182,10 @@ type aclCache struct {
 	// more than acl.Validate gives, worked out as they walk
 	full bool
 	cfg  *config.Config
+	// sites are every ACL written in the config, in file order, with its
+	// parsed value: with the full index only, for the ten rules that each
+	// read every ACL (a flat list is read faster than the tree is walked)
+	sites []aclSite
 
 	// the resource checks of YuniKorn's checkQueueResource, walked once
 	resourcesOnce  sync.Once
@@ -199,10 +203,34 @@ type aclCache struct {
 // validated value per ACL cost a large config 14 MB for no reader.
 func newACLCache(cfg *config.Config, full bool) *aclCache {
 	c := &aclCache{policy: acl.NewPolicy(cfg), full: full, cfg: cfg}
-	if full {
-		c.policy.Prepare()
+	if !full {
+		return c
+	}
+	c.policy.Prepare()
+	c.sites = make([]aclSite, 0, cfg.NumQueues)
+	for _, part := range cfg.Partitions {
+		part.Root.Walk(func(q *config.Queue) {
+			if q.Synthetic || !q.SubmitACL.Set() && !q.AdminACL.Set() {
+				return
+			}
+			submit, admin := c.policy.ACLs(q)
+			if q.SubmitACL.Set() {
+				c.sites = append(c.sites, aclSite{part, q, false, submit})
+			}
+			if q.AdminACL.Set() {
+				c.sites = append(c.sites, aclSite{part, q, true, admin})
+			}
+		})
 	}
 	return c
+}
+
+// aclSite is one written ACL.
+type aclSite struct {
+	part  *config.Partition
+	queue *config.Queue
+	admin bool
+	value *acl.Value
 }
 
 // get returns the parsed submit and admin ACL of q, from the config's one
@@ -249,9 +277,22 @@ func run(cfg *config.Config, rules []*engine.Rule) []Finding {
 
 // aclFields calls fn for every ACL written in the config, in file order.
 // Without the full index, the value fn gets holds only what acl.Validate
-// says, and only for the length of the call.
+// says, and only for the length of the call: the error rules alone walk
+// the tree and validate as they go.
 func (p *pass) aclFields(fn func(part *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value)) {
 	c := p.acls
+	if c.full {
+		for i := range c.sites {
+			site := &c.sites[i]
+			q := site.queue
+			if site.admin {
+				fn(site.part, q, acl.AdminField, q.AdminACL, site.value)
+			} else {
+				fn(site.part, q, acl.SubmitField, q.SubmitACL, site.value)
+			}
+		}
+		return
+	}
 	// one value for every validated ACL: fn's pointer escapes, and a value
 	// per ACL would be 22 MB for 100,000 queues
 	var scratch acl.Value
@@ -260,23 +301,13 @@ func (p *pass) aclFields(fn func(part *config.Partition, q *config.Queue, field 
 			if q.Synthetic || !q.SubmitACL.Set() && !q.AdminACL.Set() {
 				return
 			}
-			var submit, admin *acl.Value
-			if c.full {
-				submit, admin = c.policy.ACLs(q)
-			}
 			if q.SubmitACL.Set() {
-				if !c.full {
-					scratch = acl.Validate(q.SubmitACL.Value)
-					submit = &scratch
-				}
-				fn(part, q, acl.SubmitField, q.SubmitACL, submit)
+				scratch = acl.Validate(q.SubmitACL.Value)
+				fn(part, q, acl.SubmitField, q.SubmitACL, &scratch)
 			}
 			if q.AdminACL.Set() {
-				if !c.full {
-					scratch = acl.Validate(q.AdminACL.Value)
-					admin = &scratch
-				}
-				fn(part, q, acl.AdminField, q.AdminACL, admin)
+				scratch = acl.Validate(q.AdminACL.Value)
+				fn(part, q, acl.AdminField, q.AdminACL, &scratch)
 			}
 		})
 	}
