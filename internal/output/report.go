@@ -4,6 +4,7 @@ package output
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/fatih/color"
@@ -22,23 +23,50 @@ type Sources map[string][]string
 func Text(w io.Writer, findings []engine.Finding, src Sources, useColor bool) error {
 	c := palette(useColor)
 	var cut snippets
+	// each finding is put together in one buffer and written at once: a
+	// run with tens of thousands of findings spent a twentieth of its CPU
+	// in fmt
+	var b []byte
 	for _, f := range findings {
-		pos := f.Pos.String()
+		b = b[:0]
+		pos := f.Pos.File + ":" + strconv.Itoa(f.Pos.Line) + ":" + strconv.Itoa(f.Pos.Col)
 		if f.Pos.Inner != "" {
 			pos += " (" + f.Pos.Inner + ")"
 		}
 		// file names, messages and hints carry text from the files read
-		if _, err := fmt.Fprintf(w, "%s: %s: %s %s\n", c.pos(engine.Printable(pos)), c.sev(f.Severity), engine.Printable(f.Message), c.dim("["+f.Rule+"]")); err != nil {
-			return err
-		}
+		b = append(b, c.pos(engine.Printable(pos))...)
+		b = append(b, ": "...)
+		b = append(b, c.sev(f.Severity)...)
+		b = append(b, ": "...)
+		b = append(b, engine.Printable(f.Message)...)
+		b = append(b, ' ')
+		b = append(b, c.dim("["+f.Rule+"]")...)
+		b = append(b, '\n')
 		if lines := src[f.Pos.File]; f.Pos.Line >= 1 && f.Pos.Line <= len(lines) {
 			line, col := cut.of(strings.TrimRight(lines[f.Pos.Line-1], "\r"), f.Pos.Col)
-			num := fmt.Sprintf("%d", f.Pos.Line)
-			fmt.Fprintf(w, " %s | %s\n", c.dim(num), line)
-			fmt.Fprintf(w, " %s | %s%s\n", strings.Repeat(" ", len(num)), caretPad(line, col), c.caret("^"))
+			num := strconv.Itoa(f.Pos.Line)
+			b = append(b, ' ')
+			b = append(b, c.dim(num)...)
+			b = append(b, " | "...)
+			b = append(b, line...)
+			b = append(b, "\n "...)
+			for range len(num) {
+				b = append(b, ' ')
+			}
+			b = append(b, " | "...)
+			b = appendCaretPad(b, line, col)
+			b = append(b, c.caret("^")...)
+			b = append(b, '\n')
 		}
 		if f.Hint != "" {
-			fmt.Fprintf(w, "  %s %s\n", c.dim("hint:"), engine.Printable(f.Hint))
+			b = append(b, "  "...)
+			b = append(b, c.dim("hint:")...)
+			b = append(b, ' ')
+			b = append(b, engine.Printable(f.Hint)...)
+			b = append(b, '\n')
+		}
+		if _, err := w.Write(b); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -83,26 +111,25 @@ func (s *snippets) of(line string, col int) (string, int) {
 	return out, col
 }
 
-// caretPad returns the blanks that put a caret under column col of line,
-// keeping tabs so the caret lines up in a terminal.
-func caretPad(line string, col int) string {
-	var b strings.Builder
+// appendCaretPad appends the blanks that put a caret under column col of
+// line, keeping tabs so the caret lines up in a terminal.
+func appendCaretPad(b []byte, line string, col int) []byte {
 	i := 1
 	for _, r := range line {
 		if i >= col {
 			break
 		}
 		if r == '\t' {
-			b.WriteByte('\t')
+			b = append(b, '\t')
 		} else {
-			b.WriteByte(' ')
+			b = append(b, ' ')
 		}
 		i++
 	}
 	for ; i < col; i++ {
-		b.WriteByte(' ')
+		b = append(b, ' ')
 	}
-	return b.String()
+	return b
 }
 
 // Summary writes the closing count line of text output.
