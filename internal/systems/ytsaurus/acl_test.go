@@ -163,3 +163,37 @@ func TestDomainNamesRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestNormalizePathSegments holds NormalizePath's test for empty segments
+// to the split it replaced, on every path of up to six characters over
+// "/", "a" and "b".
+func TestNormalizePathSegments(t *testing.T) {
+	split := func(p string) bool { // the old reading: some segment is empty
+		for _, seg := range strings.Split(p[2:], "/") {
+			if seg == "" {
+				return true
+			}
+		}
+		return false
+	}
+	var paths []string
+	var grow func(p string)
+	grow = func(p string) {
+		paths = append(paths, p)
+		if len(p) < 6 {
+			for _, c := range []string{"/", "a", "b"} {
+				grow(p + c)
+			}
+		}
+	}
+	grow("")
+	for _, p := range paths {
+		if !strings.HasPrefix(p, "//") || len(p) == 2 {
+			continue
+		}
+		_, err := NormalizePath(p)
+		if got, want := err != nil, split(p); got != want {
+			t.Errorf("NormalizePath(%q) refuses=%v, the split says %v", p, got, want)
+		}
+	}
+}

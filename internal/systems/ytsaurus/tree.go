@@ -251,10 +251,10 @@ func NormalizePath(p string) (string, error) {
 	if !strings.HasPrefix(p, "//") || len(p) == 2 {
 		return "", fmt.Errorf("%s is not a Cypress path: paths are / or start with // (//home/project)", yq(p))
 	}
-	for _, seg := range strings.Split(p[2:], "/") {
-		if seg == "" {
-			return "", fmt.Errorf("%s has an empty path segment (a doubled or trailing /)", yq(p))
-		}
+	// an empty segment: a doubled or trailing slash (the first two are
+	// the root's)
+	if strings.Contains(p[1:], "//") || strings.HasSuffix(p, "/") {
+		return "", fmt.Errorf("%s has an empty path segment (a doubled or trailing /)", yq(p))
 	}
 	return p, nil
 }
@@ -556,15 +556,24 @@ func (t *Tree) nodes(m *yaml.Node) {
 			t.add(ruleDocument, at(k), err.Error(), "write the path as / or //a/b")
 			return
 		}
-		if t.Nodes[p] != nil && t.Nodes[p].Listed {
+		n := t.Nodes[p]
+		if n != nil && n.Listed {
 			t.add(ruleDuplicateKey, at(k), fmt.Sprintf("node %s is listed twice", p), "merge the two entries")
 			return
 		}
-		n := t.node(p)
+		if n == nil {
+			n = t.node(p)
+		}
 		n.Listed, n.At = true, at(k)
 		t.Order = append(t.Order, n)
+		// every ancestor has children; one already marked had its own
+		// ancestors marked with it
 		for q := Parent(p); q != ""; q = Parent(q) {
-			t.node(q).children = true
+			a := t.node(q)
+			if a.children {
+				break
+			}
+			a.children = true
 		}
 		if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
 			return
