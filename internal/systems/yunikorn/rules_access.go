@@ -69,7 +69,8 @@ func (p *pass) openAncestor(q *config.Queue, submit bool) (*config.Queue, string
 		}
 		// the same per-level rule the checks walk: submit reads submitacl
 		// then adminacl, admin reads adminacl
-		for _, l := range p.acls.policy.Level(a, action) {
+		lv := p.acls.policy.Level(a, action)
+		for _, l := range lv.List() {
 			if l.Value.Everyone {
 				return a, l.Field
 			}

@@ -3,6 +3,7 @@ package acl
 import (
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"regexp"
 	"sort"
 	"strings"
@@ -234,10 +235,11 @@ func (w Way) Needs() string {
 // SetCreator sets the placement that decides whether missing queues exist.
 func (p *Policy) SetCreator(c Creator) { p.creator = c }
 
-// queueACLs are the ACLs of one queue in the order a submit check reads
-// them: submitacl, then adminacl. An admin check reads the second alone.
-// Kept small (two pointers each) because a policy holds one per queue.
-type queueACLs [2]LevelACL
+// queueACLs are the parsed ACLs of one queue in the order a submit check
+// reads them: submitacl, then adminacl. An admin check reads the second
+// alone. Two pointers, because a policy holds one per queue: the field
+// names and the Strs of a LevelACL come from the queue when asked.
+type queueACLs [2]*Value
 
 // NewPolicy prepares a config for access questions. Nothing is parsed
 // until a question needs it, so that one check costs the queues it
@@ -260,9 +262,8 @@ func (p *Policy) entry(q *config.Queue) *queueACLs {
 	}
 	e := p.lazy[q.Index]
 	if e == nil {
-		e = &queueACLs{}
 		submit, admin := Parse(q.SubmitACL.Value), Parse(q.AdminACL.Value)
-		fill(q, e, &submit, &admin)
+		e = &queueACLs{&submit, &admin}
 		p.lazy[q.Index] = e
 	}
 	return e
@@ -270,19 +271,15 @@ func (p *Policy) entry(q *config.Queue) *queueACLs {
 
 // indexed is q's entry in the index Prepare built.
 func (p *Policy) indexed(q *config.Queue) *queueACLs {
-	if e := &p.slab[q.Index]; e[0].Value != nil {
-		return e
+	if q.Index < len(p.slab) {
+		if e := &p.slab[q.Index]; e[0] != nil {
+			return e
+		}
 	}
 	// a queue the index does not hold (one placement creates): parsed for
 	// this answer, the shared index never written after Prepare
-	e := &queueACLs{}
 	submit, admin := Parse(q.SubmitACL.Value), Parse(q.AdminACL.Value)
-	fill(q, e, &submit, &admin)
-	return e
-}
-
-func fill(q *config.Queue, e *queueACLs, submit, admin *Value) {
-	*e = queueACLs{{SubmitField, &q.SubmitACL, submit}, {AdminField, &q.AdminACL, admin}}
+	return &queueACLs{&submit, &admin}
 }
 
 // Prepare parses every ACL of the config now, each distinct string once
@@ -298,10 +295,15 @@ func (p *Policy) Prepare() *Policy {
 	if p.prepared.Load() {
 		return p
 	}
-	// sized once for a queue's ACLs: a large config's ACLs are mostly
-	// distinct, and growing the map through its sizes costs a fifth of
-	// the error rules' time on the tree shape
-	parsed := make(map[string]*Value, p.cfg.NumQueues+8)
+	// repeated ACLs share one value through a bounded cache keyed by the
+	// string's hash, the last ACL seen in each slot: configs repeat a few
+	// ACLs across many queues, mostly near each other, and a map of every
+	// distinct ACL cost a config of distinct ACLs (the tree shape) more
+	// memory than it saved. Which repeats share a value changes nothing
+	// an answer reads: every value of one string is the same.
+	const slots = 1 << 14
+	recent := make([]*Value, slots)
+	seed := maphash.MakeSeed()
 	unset := Parse("")
 	// the values and their entries in chunks: one allocation for many
 	// ACLs
@@ -319,22 +321,23 @@ func (p *Policy) Prepare() *Policy {
 		if raw == "" {
 			return &unset // most queues write no ACL: no lookup
 		}
-		v, ok := parsed[raw]
-		if !ok {
-			if len(chunk) == cap(chunk) {
-				chunk = make([]Value, 0, 256)
-			}
-			chunk = append(chunk, parse(raw, entries))
-			v = &chunk[len(chunk)-1]
-			parsed[raw] = v
+		slot := &recent[maphash.String(seed, raw)&(slots-1)]
+		if v := *slot; v != nil && v.Raw == raw {
+			return v
 		}
+		if len(chunk) == cap(chunk) {
+			chunk = make([]Value, 0, 256)
+		}
+		chunk = append(chunk, parse(raw, entries))
+		v := &chunk[len(chunk)-1]
+		*slot = v
 		return v
 	}
 	p.slab = make([]queueACLs, p.cfg.NumQueues)
 	for _, part := range p.cfg.Partitions {
 		part.Root.Walk(func(q *config.Queue) {
-			if e := &p.slab[q.Index]; e[0].Value == nil {
-				fill(q, e, parse(q.SubmitACL.Value), parse(q.AdminACL.Value))
+			if e := &p.slab[q.Index]; e[0] == nil {
+				*e = queueACLs{parse(q.SubmitACL.Value), parse(q.AdminACL.Value)}
 			}
 		})
 	}
@@ -346,7 +349,7 @@ func (p *Policy) Prepare() *Policy {
 // ACLs returns the parsed submit and admin ACLs of q.
 func (p *Policy) ACLs(q *config.Queue) (submit, admin *Value) {
 	e := p.entry(q)
-	return e[0].Value, e[1].Value
+	return e[0], e[1]
 }
 
 // LevelACL is one ACL YuniKorn reads at one level of the queue tree.
@@ -356,17 +359,28 @@ type LevelACL struct {
 	Value *Value
 }
 
+// Levels are the ACLs one check reads at one queue, in order (Level).
+type Levels struct {
+	acls [2]LevelACL
+	n    int
+}
+
+// List returns the ACLs. It points into l: keep the Levels in a variable
+// (lv := p.Level(q, a); for _, l := range lv.List()).
+func (l *Levels) List() []LevelACL { return l.acls[:l.n] }
+
 // Level returns the ACLs of queue q that YuniKorn's check for action reads,
 // in its order: submit reads submitacl then adminacl (CheckSubmitAccess),
 // admin reads adminacl (CheckAdminAccess). A check walks these from the
 // queue up to root and stops at the first that allows; check and every
 // audit share this rule.
-func (p *Policy) Level(q *config.Queue, action Action) []LevelACL {
+func (p *Policy) Level(q *config.Queue, action Action) Levels {
 	e := p.entry(q)
+	admin := LevelACL{AdminField, &q.AdminACL, e[1]}
 	if action == Submit {
-		return e[:]
+		return Levels{[2]LevelACL{{SubmitField, &q.SubmitACL, e[0]}, admin}, 2}
 	}
-	return e[1:]
+	return Levels{[2]LevelACL{admin}, 1}
 }
 
 // FindPartition finds a partition as YuniKorn names them, or says which
@@ -584,7 +598,8 @@ walk:
 			d.Notes = append(d.Notes, fmt.Sprintf("%s is below YuniKorn's recovery queue root.@recovery@, whose submit check refuses everyone without asking root", d.Queue))
 			break
 		}
-		for _, l := range p.Level(cur, d.Query.Action) {
+		lv := p.Level(cur, d.Query.Action)
+		for _, l := range lv.List() {
 			if p.consult(d, cur, l.Field, *l.Str, l.Value) {
 				break walk
 			}
@@ -758,7 +773,8 @@ func (p *Policy) nearMisses(d *Decision, target *config.Queue) {
 		isGroup[g] = true
 	}
 	for cur := target; cur != nil; cur = cur.Parent {
-		for _, f := range p.Level(cur, d.Query.Action) {
+		lv := p.Level(cur, d.Query.Action)
+		for _, f := range lv.List() {
 			for _, e := range f.Value.Entries {
 				// the position is worked out only for an entry that gets a note
 				where := func() string {

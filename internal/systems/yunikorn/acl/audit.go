@@ -71,7 +71,8 @@ func (p *Policy) WhoCanFor(partition, queue string, action Action, sub *Subject,
 			r.Notes = append(r.Notes, fmt.Sprintf("%s is below YuniKorn's recovery queue root.@recovery@, whose submit check refuses everyone without asking root", t.Path))
 			break
 		}
-		for _, l := range p.Level(cur, action) {
+		lv := p.Level(cur, action)
+		for _, l := range lv.List() {
 			h := Holder{Queue: cur.Path(), ACL: l.Field, Inherited: cur != t.Queue}
 			everyone, users, groups := l.Value.Grants()
 			if everyone {
@@ -290,7 +291,8 @@ func inherit(h *Holder) *Holder {
 // levelGrant is the grant at queue q: the first of its own ACLs that allows
 // the subject (YuniKorn's order), or else what its parent grants.
 func (p *Policy) levelGrant(q *config.Queue, action Action, sub Subject, fromParent *Holder) *Holder {
-	for _, l := range p.Level(q, action) {
+	lv := p.Level(q, action)
+	for _, l := range lv.List() {
 		if m, ok := l.Value.Check(sub.User, sub.Groups); ok {
 			h := &Holder{Queue: q.Path(), ACL: l.Field}
 			if m.Wildcard {
@@ -421,8 +423,9 @@ func (p *Policy) Matrix(principals []Principal, scope Scope, emit func(partition
 				clear(row)
 			}
 			// submit reads submitacl and adminacl; adminacl grants both
-			x.raise(row, p.Level(q, Submit), SubmitOnly)
-			x.raise(row, p.Level(q, Admin), SubmitAdmin)
+			submit, admin := p.Level(q, Submit), p.Level(q, Admin)
+			x.raise(row, submit.List(), SubmitOnly)
+			x.raise(row, admin.List(), SubmitAdmin)
 			if q.Path() == recoveryQueue {
 				for i, c := range row {
 					if c == SubmitOnly {
@@ -668,7 +671,8 @@ func (b bits) has(i int) bool { return b[i/64]&(1<<(i%64)) != 0 }
 // copies.
 func (u *universe) grants(p *Policy, q *config.Queue, action Action, inherited, buf bits) bits {
 	out, own := inherited, false // inherited is shared until someone is added
-	for _, l := range p.Level(q, action) {
+	lv := p.Level(q, action)
+	for _, l := range lv.List() {
 		everyone := l.Value.EachGrant(func(e Entry) {
 			names := u.users
 			if e.Kind != User {
@@ -797,7 +801,8 @@ func (p *Policy) grantFor(q *config.Queue, action Action, pr Principal) *Holder 
 	}
 	for cur := q; cur != nil; cur = cur.Parent {
 		if pr.Name == "" {
-			for _, l := range p.Level(cur, action) {
+			lv := p.Level(cur, action)
+			for _, l := range lv.List() {
 				if l.Value.Everyone {
 					return &Holder{Kind: "wildcard", Name: "*", Queue: cur.Path(), ACL: l.Field, Inherited: cur != q, Pos: p.cfg.Doc.ValuePos(l.Str.Node, l.Value.WildcardAt)}
 				}

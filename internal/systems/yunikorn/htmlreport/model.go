@@ -199,7 +199,8 @@ func Build(cfg *config.Config, p *acl.Policy, findings []engine.Finding, tool st
 			}
 			// the submit level reads submitacl and adminacl; the admin level
 			// is the adminacl alone, so its grants carry Admin
-			for _, lv := range p.Level(q, acl.Submit) {
+			levels := p.Level(q, acl.Submit)
+			for _, lv := range levels.List() {
 				admin := lv.Field == acl.AdminField
 				if lv.Str == nil || !lv.Str.Set() {
 					continue
