@@ -2,6 +2,7 @@ package yunikorn
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -270,6 +271,22 @@ func nthLine(text []byte, line int) string {
 // Most ACLs are short, and a pairwise scan beats a map there; a long one
 // (an ACL of a million names is still an input) goes through a map, so the
 // work stays linear.
+// anyRepeat reports whether repeats would mark any entry, without
+// allocating for the small lists nearly every ACL has.
+func anyRepeat(entries []acl.Entry) bool {
+	if len(entries) > 16 {
+		return slices.Contains(repeats(entries), true)
+	}
+	for i := range entries {
+		for _, e := range entries[:i] {
+			if e.Kind == entries[i].Kind && e.Name == entries[i].Name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func repeats(entries []acl.Entry) []bool {
 	out := make([]bool, len(entries))
 	if len(entries) <= 16 {
@@ -698,6 +715,9 @@ var _ = register(&Rule{
 `,
 	check: func(p *pass) {
 		p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value) {
+			if !anyRepeat(v.Entries) {
+				return // the usual ACL: nothing to mark, nothing allocated
+			}
 			rep := repeats(v.Entries)
 			// the fix is the same for every repeat: built once per ACL
 			var fix *config.Edit
