@@ -118,3 +118,27 @@ func TestReadCSBounded(t *testing.T) {
 		t.Errorf("a chain deeper than %d levels: truncated=%v, %d queues", maxDepth, cs.Truncated, len(cs.ByPath))
 	}
 }
+
+// TestOrphanHintIsStable: with two queues equally near the misspelt path,
+// the hint must name the same one on every run (the queue paths come from
+// a map, so they are sorted before the nearest is chosen).
+func TestOrphanHintIsStable(t *testing.T) {
+	src := csExample(
+		CSPrefix+"root.queues", "ab1,ab2,ab3,ab4,ab5,ab6,ab7,ab8",
+		CSPrefix+"root.ab9.acl_submit_applications", "etl")
+	for i := 0; i < 30; i++ {
+		c, err := ReadConf("capacity-scheduler.xml", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var hint string
+		for _, f := range Lint(c, "capacity-scheduler.xml") {
+			if f.Rule == ruleOrphan {
+				hint = f.Hint
+			}
+		}
+		if hint != "did you mean root.ab1?" {
+			t.Fatalf("run %d: hint %q, want the first of the equally near queues in order, root.ab1", i, hint)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 	"unicode"
 
@@ -295,7 +296,8 @@ type admitted struct {
 // or everyone let in, by a set ACL of the same kind above q, with none of
 // those unknown: the cheap test before above builds the full picture.
 func coveredAbove(q *Queue, a Action) bool {
-	var ancestors []ACL
+	var room [8]ACL // the ancestors of nearly every queue: no allocation
+	ancestors := room[:0]
 	for x := q.Parent; x != nil; x = x.Parent {
 		if x.From[a] == nil {
 			continue
@@ -490,9 +492,20 @@ var _ = register(&engine.Rule{
 	if tree.Truncated {
 		return
 	}
+	// the queue paths, for "did you mean": gathered only when a property
+	// names no queue
 	var paths []string
-	for p := range tree.ByPath {
-		paths = append(paths, p)
+	nearest := func(path string) string {
+		if paths == nil {
+			paths = make([]string, 0, len(tree.ByPath))
+			for p := range tree.ByPath {
+				paths = append(paths, p)
+			}
+			// Nearest keeps the first of equally near names: in map order
+			// the hint changed from run to run
+			sort.Strings(paths)
+		}
+		return engine.Nearest(path, paths)
 	}
 	for _, p := range s.conf.Props {
 		if p.read || !strings.HasPrefix(p.Name, CSPrefix) {
@@ -505,7 +518,7 @@ var _ = register(&engine.Rule{
 				continue // an earlier or ignored definition of a queue's ACL is yarn-property-overridden's
 			}
 			hint := "add the queue to its parent's .queues list, or remove this property"
-			if near := engine.Nearest(path, paths); near != "" {
+			if near := nearest(path); near != "" {
 				hint = fmt.Sprintf("did you mean %s?", near)
 			}
 			report(p.NamePos, fmt.Sprintf("no queue %s in the queue tree: this %s is never read", path, a.Key()), hint)
@@ -543,7 +556,7 @@ var _ = register(&engine.Rule{
 				s.aclName(a), q.Path, describeBlank(v), quoteNames(acl.Groups)),
 				"write the users first, right after the opening tag, and start with one space only for groups-only ACLs")
 		}
-		for _, e := range append(append([]Entry(nil), acl.Users...), acl.Groups...) {
+		for e := range entriesOf(acl) {
 			kind := "user"
 			if hasName(acl.Groups, e.Name) && !hasName(acl.Users, e.Name) {
 				kind = "group"
@@ -648,7 +661,7 @@ var _ = register(&engine.Rule{
 		}
 		return
 	}
-	last := map[string]*Property{}
+	last := make(map[string]*Property, len(s.conf.Props))
 	for _, p := range s.conf.Props {
 		if prev := last[p.Name]; prev != nil {
 			switch {
@@ -921,4 +934,17 @@ func csExample(nameValues ...string) string {
 	}
 	b.WriteString("</configuration>\n")
 	return b.String()
+}
+
+// entriesOf yields an ACL's users, then its groups, without joining them.
+func entriesOf(acl ACL) func(yield func(Entry) bool) {
+	return func(yield func(Entry) bool) {
+		for _, list := range [2][]Entry{acl.Users, acl.Groups} {
+			for _, e := range list {
+				if !yield(e) {
+					return
+				}
+			}
+		}
+	}
 }
