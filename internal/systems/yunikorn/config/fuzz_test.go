@@ -2,6 +2,7 @@ package config
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"gopkg.in/yaml.v3"
@@ -50,15 +51,16 @@ func FuzzLoad(f *testing.F) {
 					}
 				})
 			}
-			checkNoExtra(t, c)
+			checkQueues(t, c)
 		}
 	})
 }
 
-// checkNoExtra fails when a decoded queue has no Extra, or when the one
+// checkQueues fails when a decoded queue has no Extra, or when the one
 // Extra the queues without one share was written to: that would hand one
-// queue's resources or limits to every other.
-func checkNoExtra(t *testing.T, c *Config) {
+// queue's resources or limits to every other. It also holds LowerName,
+// cut from the path, to the lower-cased name it stands for.
+func checkQueues(t *testing.T, c *Config) {
 	t.Helper()
 	if !reflect.DeepEqual(noExtra, Extra{}) {
 		t.Fatalf("the shared empty Extra was written: %+v", noExtra)
@@ -67,6 +69,9 @@ func checkNoExtra(t *testing.T, c *Config) {
 		part.Root.Walk(func(q *Queue) {
 			if q.Extra == nil {
 				t.Fatalf("queue %q has no Extra", q.Path())
+			}
+			if got, want := q.LowerName(), strings.ToLower(q.Name.Value); got != want {
+				t.Fatalf("queue %q: LowerName %q, want %q", q.Path(), got, want)
 			}
 		})
 	}
@@ -89,9 +94,12 @@ func TestExtraIsOwn(t *testing.T) {
           - name: b
           - name: c
             maxapplications: 5
+          - name: Upper
+            queues:
+              - name: "Kelvin"
 `
 	c := Decode(Parse("t.yaml", []byte(text)))
-	checkNoExtra(t, c)
+	checkQueues(t, c)
 	root := c.Partitions[0].Root
 	a, b, cq := root.Child("a"), root.Child("b"), root.Child("c")
 	if a.MaxApplications != 3 || a.Max.Entries["memory"] != "1G" || a.Properties.Entries["x"] != "y" || len(a.Limits) != 1 || a.ParentNode == nil {

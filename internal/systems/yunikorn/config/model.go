@@ -106,8 +106,7 @@ type Queue struct {
 	// callers can keep per-queue data in a slice.
 	Index int
 
-	path  string // set by Decode
-	lname string // the name as YuniKorn stores it: strings.ToLower
+	path string // set by Decode; the lower-case name is its last part
 }
 
 // Extra is what a queue writes besides its name, ACLs, children and
@@ -152,11 +151,20 @@ func (q *Queue) Path() string { return q.path }
 
 // LowerName is the queue's name as YuniKorn keys it: strings.ToLower, the
 // form it compares siblings in.
-func (q *Queue) LowerName() string { return q.lname }
+// It is the last part of the path, not a field of its own: a large config
+// holds one Queue per queue.
+func (q *Queue) LowerName() string {
+	switch {
+	case q.path == "": // before Decode set the paths
+		return strings.ToLower(q.Name.Value)
+	case q.Parent == nil:
+		return q.path
+	}
+	return q.path[len(q.Parent.path)+1:]
+}
 
 func (q *Queue) setPath() {
 	name := strings.ToLower(q.Name.Value)
-	q.lname = name
 	if q.Parent == nil {
 		q.path = name
 	} else {
@@ -171,10 +179,7 @@ func (q *Queue) setPath() {
 func (q *Queue) Child(name string) *Queue {
 	lower := strings.ToLower(name)
 	for _, c := range q.Children {
-		if c.lname == "" {
-			c.lname = strings.ToLower(c.Name.Value)
-		}
-		if c.lname == lower {
+		if c.LowerName() == lower {
 			return c
 		}
 	}
