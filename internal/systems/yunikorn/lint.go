@@ -182,10 +182,11 @@ type aclCache struct {
 	// more than acl.Validate gives, worked out as they walk
 	full bool
 	cfg  *config.Config
-	// sites are every ACL written in the config, in file order, with its
-	// parsed value: with the full index only, for the ten rules that each
-	// read every ACL (a flat list is read faster than the tree is walked)
-	sites []aclSite
+	// sites are the queues that write an ACL, by partition, in file
+	// order: with the full index only, for the ten rules that each read
+	// every ACL (a flat list is read faster than the tree is walked, and
+	// a queue pointer is all a site needs: its values are in the index)
+	sites [][]*config.Queue
 
 	// the resource checks of YuniKorn's checkQueueResource, walked once
 	resourcesOnce  sync.Once
@@ -207,30 +208,15 @@ func newACLCache(cfg *config.Config, full bool) *aclCache {
 		return c
 	}
 	c.policy.Prepare()
-	c.sites = make([]aclSite, 0, cfg.NumQueues)
-	for _, part := range cfg.Partitions {
+	c.sites = make([][]*config.Queue, len(cfg.Partitions))
+	for i, part := range cfg.Partitions {
 		part.Root.Walk(func(q *config.Queue) {
-			if q.Synthetic || !q.SubmitACL.Set() && !q.AdminACL.Set() {
-				return
-			}
-			submit, admin := c.policy.ACLs(q)
-			if q.SubmitACL.Set() {
-				c.sites = append(c.sites, aclSite{part, q, false, submit})
-			}
-			if q.AdminACL.Set() {
-				c.sites = append(c.sites, aclSite{part, q, true, admin})
+			if !q.Synthetic && (q.SubmitACL.Set() || q.AdminACL.Set()) {
+				c.sites[i] = append(c.sites[i], q)
 			}
 		})
 	}
 	return c
-}
-
-// aclSite is one written ACL.
-type aclSite struct {
-	part  *config.Partition
-	queue *config.Queue
-	admin bool
-	value *acl.Value
 }
 
 // get returns the parsed submit and admin ACL of q, from the config's one
@@ -282,13 +268,16 @@ func run(cfg *config.Config, rules []*engine.Rule) []Finding {
 func (p *pass) aclFields(fn func(part *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value)) {
 	c := p.acls
 	if c.full {
-		for i := range c.sites {
-			site := &c.sites[i]
-			q := site.queue
-			if site.admin {
-				fn(site.part, q, acl.AdminField, q.AdminACL, site.value)
-			} else {
-				fn(site.part, q, acl.SubmitField, q.SubmitACL, site.value)
+		for i, queues := range c.sites {
+			part := c.cfg.Partitions[i]
+			for _, q := range queues {
+				submit, admin := c.policy.ACLs(q)
+				if q.SubmitACL.Set() {
+					fn(part, q, acl.SubmitField, q.SubmitACL, submit)
+				}
+				if q.AdminACL.Set() {
+					fn(part, q, acl.AdminField, q.AdminACL, admin)
+				}
 			}
 		}
 		return

@@ -205,7 +205,11 @@ func parse(raw string, entries func(n int) []Entry) Value {
 	}
 	// one allocation for every entry: at most a name per comma, plus one
 	// per list
-	if n := strings.Count(raw, ",") + 2; entries != nil {
+	n := strings.Count(raw, ",") + 1
+	if hasGroups {
+		n++
+	}
+	if entries != nil {
 		v.Entries = entries(n)
 	} else {
 		v.Entries = make([]Entry, 0, n)
