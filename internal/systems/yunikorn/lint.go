@@ -170,9 +170,10 @@ func editOrNil(e *config.Edit, ok bool) *config.Edit {
 	return e
 }
 
-// aclCache parses each distinct ACL string of a config once for all rules.
-// Configs repeat a few ACLs across many queues, so the parsed values are
-// shared; rules only read them.
+// aclCache gives the rules the config's ACLs: with every rule, parsed once
+// for all of them in the config's ACL index (acl.Policy, where repeated
+// strings share a value); with the error rules alone, validated as they
+// walk. Rules only read them.
 type aclCache struct {
 	// policy is the config's one ACL index, shared with the access
 	// checks: the rules read the ACLs, and the per-level rule, from it
