@@ -161,7 +161,7 @@ type Policy struct {
 	mu       sync.Mutex  // guards lazy and Prepare's building of slab
 	prepared atomic.Bool // slab is built, and never written again
 	slab     []queueACLs // by Queue.Index; set by Prepare
-	lazy     map[int]*queueACLs
+	lazy     map[int32]*queueACLs
 	creator  Creator
 }
 
@@ -248,7 +248,7 @@ type queueACLs [2]*Value
 // decide whether YuniKorn accepts the config (yunikorn.Accept), and the
 // questions then share it.
 func NewPolicy(cfg *config.Config) *Policy {
-	return &Policy{cfg: cfg, lazy: map[int]*queueACLs{}}
+	return &Policy{cfg: cfg, lazy: map[int32]*queueACLs{}}
 }
 
 func (p *Policy) entry(q *config.Queue) *queueACLs {
@@ -271,7 +271,7 @@ func (p *Policy) entry(q *config.Queue) *queueACLs {
 
 // indexed is q's entry in the index Prepare built.
 func (p *Policy) indexed(q *config.Queue) *queueACLs {
-	if q.Index < len(p.slab) {
+	if int(q.Index) < len(p.slab) {
 		if e := &p.slab[q.Index]; e[0] != nil {
 			return e
 		}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unsafe"
 
 	"gopkg.in/yaml.v3"
 )
@@ -68,7 +69,7 @@ func Decode(doc *Document) *Config {
 	}
 	for _, p := range c.Partitions {
 		p.Root.Walk(func(q *Queue) {
-			q.Index = c.NumQueues
+			q.Index = int32(c.NumQueues)
 			c.NumQueues++
 			q.setPath()
 		})
@@ -96,10 +97,14 @@ type decoder struct {
 	queues []Queue
 }
 
+// queuesPerChunk fills a 16 KB allocation, one of the allocator's size
+// classes, with nothing left over.
+const queuesPerChunk = 16384 / int(unsafe.Sizeof(Queue{}))
+
 // newQueue is a zero Queue from the current chunk.
 func (d *decoder) newQueue() *Queue {
 	if len(d.queues) == cap(d.queues) {
-		d.queues = make([]Queue, 0, 64)
+		d.queues = make([]Queue, 0, queuesPerChunk)
 	}
 	d.queues = d.queues[:len(d.queues)+1]
 	q := &d.queues[len(d.queues)-1]
@@ -650,8 +655,8 @@ func (d *decoder) queue(n *yaml.Node, parent *Queue) *Queue {
 		case "submitacl":
 			q.SubmitACL = d.str(k, v)
 		case "childtemplate":
-			if q.Template == nil {
-				q.Template = &Template{}
+			if e := extra(); e.Template == nil {
+				e.Template = &Template{}
 			}
 			q.ChildTemplate = v
 			d.mapping(v, tTemplate, templateKeys, func(key string, k, v *yaml.Node) {

@@ -89,22 +89,21 @@ type Queue struct {
 	Node     *yaml.Node
 	Parent   *Queue
 	Children []*Queue
+	// Index numbers the queues of a Config from 0 to Config.NumQueues-1, so
+	// callers can keep per-queue data in a slice. An int32, sharing a word
+	// with the two flags: 2^31 queues would take terabytes, far past
+	// aclint's memory limit.
+	Index int32
 	// ParentFlag is the parent: key; a queue with children is a parent anyway.
 	ParentFlag bool
 	// Synthetic marks the root queue YuniKorn inserts.
 	Synthetic bool
 	SubmitACL Str
 	AdminACL  Str
-	// Extra holds the keys most queues do not write; it is never nil (a
-	// queue without them shares one empty Extra), so its fields read as
-	// the queue's own.
+	// Extra holds the keys most queues do not write, the childtemplate
+	// among them; it is never nil (a queue without them shares one empty
+	// Extra), so its fields read as the queue's own.
 	*Extra
-	// Template is the childtemplate, nil when none is written: most queues
-	// have none, and a large config holds one Queue per queue.
-	*Template
-	// Index numbers the queues of a Config from 0 to Config.NumQueues-1, so
-	// callers can keep per-queue data in a slice.
-	Index int
 
 	path string // set by Decode; the lower-case name is its last part
 }
@@ -124,6 +123,8 @@ type Extra struct {
 	Properties      StrMap
 	Limits          []*Limit
 	LimitsKey       *yaml.Node
+	// Template is the childtemplate, nil when none is written.
+	*Template
 }
 
 // noExtra is the Extra of every queue that writes none of it. Only the
