@@ -94,6 +94,9 @@ func TestExtraIsOwn(t *testing.T) {
           - name: b
           - name: c
             maxapplications: 5
+            childtemplate: {maxapplications: 2}
+          - name: d
+            childtemplate: {maxapplications: 4}
           - name: Upper
             queues:
               - name: "Kelvin"
@@ -110,5 +113,8 @@ func TestExtraIsOwn(t *testing.T) {
 	}
 	if cq.MaxApplications != 5 || cq.Max.Entries != nil || cq.Extra == a.Extra {
 		t.Errorf("c should have its own Extra with maxapplications alone: %+v", *cq.Extra)
+	}
+	if d := root.Child("d"); cq.Template == nil || cq.TemplateMaxApps != 2 || d.TemplateMaxApps != 4 || a.Template != nil || b.Template != nil {
+		t.Errorf("only c and d have a childtemplate: a %v, b %v, c %v, d %v", a.Template, b.Template, cq.Template, d.Template)
 	}
 }
