@@ -183,11 +183,13 @@ type aclCache struct {
 	// more than acl.Validate gives, worked out as they walk
 	full bool
 	cfg  *config.Config
-	// sites are the queues that write an ACL, by partition, in file
-	// order: with the full index only, for the ten rules that each read
-	// every ACL (a flat list is read faster than the tree is walked, and
-	// a queue pointer is all a site needs: its values are in the index)
-	sites [][]*config.Queue
+	// sites are the queues that write an ACL, in file order, partition
+	// after partition (partition i's end at ends[i]): with the full
+	// index only, for the ten rules that each read every ACL (a flat list
+	// is read faster than the tree is walked, and a queue pointer is all a
+	// site needs: its values are in the index)
+	sites []*config.Queue
+	ends  []int
 
 	// the resource checks of YuniKorn's checkQueueResource, walked once
 	resourcesOnce  sync.Once
@@ -209,13 +211,15 @@ func newACLCache(cfg *config.Config, full bool) *aclCache {
 		return c
 	}
 	c.policy.Prepare()
-	c.sites = make([][]*config.Queue, len(cfg.Partitions))
-	for i, part := range cfg.Partitions {
+	// sized once: grown by appends, the list cost four times its size
+	c.sites = make([]*config.Queue, 0, cfg.NumQueues)
+	for _, part := range cfg.Partitions {
 		part.Root.Walk(func(q *config.Queue) {
 			if !q.Synthetic && (q.SubmitACL.Set() || q.AdminACL.Set()) {
-				c.sites[i] = append(c.sites[i], q)
+				c.sites = append(c.sites, q)
 			}
 		})
+		c.ends = append(c.ends, len(c.sites))
 	}
 	return c
 }
@@ -269,9 +273,10 @@ func run(cfg *config.Config, rules []*engine.Rule) []Finding {
 func (p *pass) aclFields(fn func(part *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value)) {
 	c := p.acls
 	if c.full {
-		for i, queues := range c.sites {
+		start := 0
+		for i, end := range c.ends {
 			part := c.cfg.Partitions[i]
-			for _, q := range queues {
+			for _, q := range c.sites[start:end] {
 				submit, admin := c.policy.ACLs(q)
 				if q.SubmitACL.Set() {
 					fn(part, q, acl.SubmitField, q.SubmitACL, submit)
@@ -280,6 +285,7 @@ func (p *pass) aclFields(fn func(part *config.Partition, q *config.Queue, field 
 					fn(part, q, acl.AdminField, q.AdminACL, admin)
 				}
 			}
+			start = end
 		}
 		return
 	}
