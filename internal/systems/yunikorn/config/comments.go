@@ -21,7 +21,7 @@ type Comment struct {
 // Comments returns every comment in the config text, in order. Text inside
 // block scalars and quoted strings is not a comment.
 func (d *Document) Comments() []Comment {
-	lines, _ := d.splits.of(d.parsed)
+	lines := d.splits.of(d.parsed)
 	inBlock := map[int]bool{}
 	var walk func(n *yaml.Node)
 	walk = func(n *yaml.Node) {

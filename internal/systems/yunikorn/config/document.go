@@ -93,7 +93,7 @@ func (d *Document) Empty() bool {
 
 // Lines returns the lines of the outer source, for showing snippets.
 func (d *Document) Lines() []string {
-	lines, _ := d.splits.of(d.Source)
+	lines := d.splits.of(d.Source)
 	return lines
 }
 
@@ -115,7 +115,7 @@ func (d *Document) offsetOf(line, col int) int {
 	if line < 1 {
 		return 0
 	}
-	lines, starts := d.splits.of(d.Text)
+	lines, starts := d.splits.startsOf(d.Text)
 	if line > len(starts) {
 		return len(d.Text)
 	}
@@ -137,7 +137,7 @@ func (d *Document) NodePos(n *yaml.Node) Position {
 	if n.Kind != yaml.ScalarNode || n.Value != "" {
 		return d.Pos(line, col) // only an empty node can sit past the last line
 	}
-	if lines, _ := d.splits.of(d.parsed); line > len(lines) && len(lines) > 0 {
+	if lines := d.splits.of(d.parsed); line > len(lines) && len(lines) > 0 {
 		// an empty node after the last line ("---" alone): the end of the
 		// last line, so the position is one the file has
 		line, col = len(lines), utf8.RuneCountInString(lines[len(lines)-1])+1
@@ -155,7 +155,7 @@ func (d *Document) ValuePos(n *yaml.Node, off int) Position {
 		// a plain value the loader quoted to recover from a YAML error
 		return d.Pos(n.Line, n.Column+utf8.RuneCountInString(n.Value[:clamp(off, len(n.Value))]))
 	}
-	lines, _ := d.splits.of(d.parsed)
+	lines := d.splits.of(d.parsed)
 	if shift, ok := d.cursors.shift(lines, n); ok {
 		// the usual case, without building a mapper
 		return d.Pos(n.Line, shift+1+d.cursors.runes(n, clamp(off, len(n.Value))))

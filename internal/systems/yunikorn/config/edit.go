@@ -40,7 +40,7 @@ func (d *Document) NotEditable() string {
 // scalarSpan returns the inner line and the start and end columns (end
 // exclusive) of a scalar written on one line, quotes included.
 func (d *Document) scalarSpan(n *yaml.Node) (line, start, end int, ok bool) {
-	textLines, _ := d.splits.of(d.parsed)
+	textLines := d.splits.of(d.parsed)
 	if n == nil || n.Kind != yaml.ScalarNode || d.patched[[2]int{n.Line, n.Column}] {
 		return 0, 0, 0, false
 	}
@@ -104,7 +104,7 @@ func (d *Document) ChompBlock(n *yaml.Node) (*Edit, bool) {
 	if n == nil || (n.Style != yaml.LiteralStyle && n.Style != yaml.FoldedStyle) {
 		return nil, false
 	}
-	textLines, _ := d.splits.of(d.parsed)
+	textLines := d.splits.of(d.parsed)
 	src := textLines[n.Line-1]
 	i := byteIndexOfColumn(src, n.Column)
 	if i < 0 || i >= len(src) {

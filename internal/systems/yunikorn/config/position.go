@@ -339,10 +339,17 @@ func unescape(s string) ([]byte, int, bool) {
 // "\r\n", "\r", "\n", and the Unicode breaks NEL, LS and PS. It returns each
 // line's text and its byte offset, so positions agree with yaml.v3's.
 func splitLines(s string) (lines []string, starts []int) {
+	lines = lineTexts(s)
+	return lines, textStarts(s, lines)
+}
+
+// lineTexts is the lines of splitLines without their offsets: what most
+// readers of a document's lines need (snippets, comments, edits), 8 bytes
+// a line less.
+func lineTexts(s string) []string {
 	// sized for the usual line breaks, so a large file is not copied as
-	// the slices grow
-	n := strings.Count(s, "\n") + 1
-	lines, starts = make([]string, 0, n), make([]int, 0, n)
+	// the slice grows
+	lines := make([]string, 0, strings.Count(s, "\n")+1)
 	start := 0
 	if strings.IndexByte(s, '\r') < 0 && !strings.Contains(s, "\u0085") && !strings.Contains(s, "\u2028") && !strings.Contains(s, "\u2029") {
 		// only \n breaks lines: find them with the vectorised search
@@ -352,42 +359,61 @@ func splitLines(s string) (lines []string, starts []int) {
 				break
 			}
 			lines = append(lines, s[start:start+i])
-			starts = append(starts, start)
 			start += i + 1
 		}
-		return append(lines, s[start:]), append(starts, start)
+		return append(lines, s[start:])
 	}
 	for i := 0; i < len(s); {
-		width := 0
-		switch {
-		case s[i] == '\n':
-			width = 1
-		case s[i] == '\r':
-			width = 1
-			if i+1 < len(s) && s[i+1] == '\n' {
-				width = 2
-			}
-		case s[i] == 0xc2 && i+1 < len(s) && s[i+1] == 0x85:
-			width = 2
-		case s[i] == 0xe2 && i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xa8 || s[i+2] == 0xa9):
-			width = 3
-		}
+		width := breakWidth(s, i)
 		if width == 0 {
 			i++
 			continue
 		}
 		lines = append(lines, s[start:i])
-		starts = append(starts, start)
 		i += width
 		start = i
 	}
-	return append(lines, s[start:]), append(starts, start)
+	return append(lines, s[start:])
+}
+
+// breakWidth is the length of the line break at s[i], 0 when there is none.
+func breakWidth(s string, i int) int {
+	switch {
+	case s[i] == '\n':
+		return 1
+	case s[i] == '\r':
+		if i+1 < len(s) && s[i+1] == '\n' {
+			return 2
+		}
+		return 1
+	case s[i] == 0xc2 && i+1 < len(s) && s[i+1] == 0x85:
+		return 2
+	case s[i] == 0xe2 && i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xa8 || s[i+2] == 0xa9):
+		return 3
+	}
+	return 0
+}
+
+// textStarts is the byte offset of each of s's lines (lineTexts): each
+// line starts after the previous one and the break that ends it.
+func textStarts(s string, lines []string) []int {
+	starts := make([]int, len(lines))
+	at := 0
+	for i, l := range lines {
+		starts[i] = at
+		at += len(l)
+		if at < len(s) {
+			at += breakWidth(s, at)
+		}
+	}
+	return starts
 }
 
 // splits caches the line split of the byte slices a Document holds. The
 // outer source, the config text and the parsed text are the same bytes for
 // a raw file, so a large file is split into lines once, on first use, and
-// the lines share the file's memory.
+// the lines share the file's memory; the offsets of the lines are worked
+// out only when asked for.
 type splits struct {
 	mu      sync.Mutex
 	entries []splitEntry
@@ -397,23 +423,37 @@ type splitEntry struct {
 	data   *byte
 	n      int
 	lines  []string
-	starts []int
+	starts []int // nil until startsOf
 }
 
-// of returns the lines of b and the byte offset of each. b must not be
-// modified afterwards: the lines alias it.
-func (s *splits) of(b []byte) ([]string, []int) {
+// of returns the lines of b. b must not be modified afterwards: the lines
+// alias it.
+func (s *splits) of(b []byte) []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.entry(b).lines
+}
+
+// startsOf returns the byte offset of each line of b.
+func (s *splits) startsOf(b []byte) ([]string, []int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e := s.entry(b)
+	if e.starts == nil {
+		e.starts = textStarts(unsafe.String(unsafe.SliceData(b), len(b)), e.lines)
+	}
+	return e.lines, e.starts
+}
+
+func (s *splits) entry(b []byte) *splitEntry {
 	p := unsafe.SliceData(b)
-	for _, e := range s.entries {
-		if e.data == p && e.n == len(b) {
-			return e.lines, e.starts
+	for i := range s.entries {
+		if e := &s.entries[i]; e.data == p && e.n == len(b) {
+			return e
 		}
 	}
-	lines, starts := splitLines(unsafe.String(p, len(b)))
-	s.entries = append(s.entries, splitEntry{p, len(b), lines, starts})
-	return lines, starts
+	s.entries = append(s.entries, splitEntry{data: p, n: len(b), lines: lineTexts(unsafe.String(p, len(b)))})
+	return &s.entries[len(s.entries)-1]
 }
 
 // cursors remember, per scalar and per line, how far positions were last
