@@ -707,17 +707,6 @@ func (s *Server) analyze(uri string) (*document, *analysis) {
 	return d, an
 }
 
-// withDoc runs a request against a document's current analysis; a
-// document that is not open answers null, as LSP clients expect of a
-// closed or unknown document.
-func (s *Server) withDoc(uri string, fn func(*document, *analysis) any) (any, *respError) {
-	d, an := s.analyze(uri)
-	if an == nil {
-		return nil, nil
-	}
-	return fn(d, an), nil
-}
-
 // log sends a message to the client's log.
 func (s *Server) log(typ int, msg string) {
 	_ = s.out.notify("window/logMessage", ShowMessageParams{Type: typ, Message: strings.ToValidUTF8(msg, "?")})

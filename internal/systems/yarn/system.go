@@ -145,16 +145,6 @@ func (Sys) Lint(in *engine.Input, opts engine.Options) (*engine.Report, error) {
 	return rep, nil
 }
 
-// hasACLs reports whether a file sets a queue ACL.
-func hasACLs(c *Conf) bool {
-	for _, p := range c.Props {
-		if strings.HasSuffix(p.Name, "."+Submit.Key()) || strings.HasSuffix(p.Name, "."+Administer.Key()) {
-			return true
-		}
-	}
-	return false
-}
-
 // lintFS lints a Fair Scheduler allocation file.
 func lintFS(in *engine.Input, rep *engine.Report, opts engine.Options) (*engine.Report, error) {
 	tree, err := ReadFS(in.Path, in.Data)

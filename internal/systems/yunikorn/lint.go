@@ -88,7 +88,6 @@ type pass struct {
 	doc    *config.Document
 	acls   *aclCache
 	report func(engine.Finding)
-	last   *engine.Finding // the finding reported last, for reportACLFix
 }
 
 func (p *pass) reportf(pos config.Position, hint, format string, args ...any) {
