@@ -17,20 +17,12 @@ var scalarTypes = []string{"string", "number", "boolean", "null"}
 // true/false: YAML 1.1's spellings, which a YAML 1.2 editor reads as strings.
 var yaml11Bools = []any{true, false, nil, "y", "Y", "yes", "Yes", "YES", "on", "On", "ON", "n", "N", "no", "No", "NO", "off", "Off", "OFF"}
 
-// yaml11Number matches the number spellings yaml.v3 reads as numbers (it
-// drops every underscore first) that a YAML 1.2 editor reads as strings:
-// 0b1010, 1_000, 2_5.5. It is loose on purpose: a string it lets through that
-// yaml.v3 refuses is aclint's to report, a number it refused would be a
-// false alarm.
-const yaml11Number = `^[-+]?(0[bB][01_]+|0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|[0-9_]*\.?[0-9_]*([eE][-+]?[0-9_]+)?)$`
-
-// numberTypes is a value yaml.v3 reads into a Go number (or null).
-var numberTypes = []any{
-	map[string]any{"type": []string{"number", "null"}},
-	map[string]any{"type": "string", "pattern": yaml11Number},
-}
-
-// yaml11Unsigned is yaml11Number without a minus sign.
+// yaml11Unsigned matches the unsigned number spellings yaml.v3 reads as
+// numbers (it drops every underscore first) that a YAML 1.2 editor reads as
+// strings: 0b1010, 1_000, 2_5.5. It is loose on purpose: a string it lets
+// through that yaml.v3 refuses is aclint's to report, a number it refused
+// would be a false alarm. Every number of YuniKorn's config is unsigned
+// (unsignedTypes), so there is no signed twin.
 const yaml11Unsigned = `^[+]?(0[bB][01_]+|0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|[0-9_]*\.?[0-9_]*([eE][-+]?[0-9_]+)?)$`
 
 // unsignedTypes is a number YuniKorn refuses below zero: a uint64 field
