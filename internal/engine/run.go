@@ -124,11 +124,10 @@ func (res *Result) lintJob(j Job, run LintRun) error {
 	if set != nil {
 		findings = set.Apply(findings)
 	}
-	if res.Findings == nil {
-		res.Findings = findings // the usual run, one input: no copy
-	} else {
-		res.Findings = append(res.Findings, findings...)
-	}
+	// copied, never aliased: a Linted hook may keep the report's findings
+	// (--server's cross-check reads them after the run), and the run's
+	// result is appended to and sorted in place
+	res.Findings = append(res.Findings, findings...)
 	for file, lines := range r.Sources {
 		if _, ok := res.Sources[file]; !ok {
 			res.Sources[file] = lines
