@@ -107,3 +107,33 @@ func TestSkipReason(t *testing.T) {
 		t.Errorf("%q", got)
 	}
 }
+
+// TestLintKeepsReports: a Linted hook may keep a report's findings (the
+// --server cross-check reads them after the run); the run's result,
+// appended to and sorted, must never write into them.
+func TestLintKeepsReports(t *testing.T) {
+	a := fakeSys{"a"}
+	reg := NewRegistry("a", a)
+	in := func(path, data string) *Input {
+		return &Input{Path: path, Data: []byte(data), Explicit: true, Arg: path}
+	}
+	jobs := []Job{{in("b.txt", "ok\nbad 1\nbad 2\nbad 3"), a}, {in("a.txt", "bad 4\nbad 5"), a}}
+	var kept [][]Finding
+	var copies [][]Finding
+	_, err := Lint(reg, jobs, LintRun{Linted: func(_ Job, r *Report) {
+		// room to spare after the findings, as a system's growing slice has
+		r.Findings = append(make([]Finding, 0, 64), r.Findings...)
+		kept = append(kept, r.Findings)
+		copies = append(copies, append([]Finding(nil), r.Findings...))
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range kept {
+		for j := range kept[i] {
+			if k, c := kept[i][j], copies[i][j]; k.Pos != c.Pos || k.Message != c.Message || k.Rule != c.Rule {
+				t.Fatalf("report %d, finding %d changed after the run: %v, was %v", i, j, kept[i][j], copies[i][j])
+			}
+		}
+	}
+}
