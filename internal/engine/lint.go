@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -70,8 +71,10 @@ type Position struct {
 	Inner string
 }
 
+// String is file:line:col. Built without fmt: text output writes one per
+// finding, and a run may have tens of thousands.
 func (p Position) String() string {
-	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+	return p.File + ":" + strconv.Itoa(p.Line) + ":" + strconv.Itoa(p.Col)
 }
 
 // Edit replaces the text from Start up to End (exclusive, on one line) with

@@ -29,7 +29,7 @@ func Text(w io.Writer, findings []engine.Finding, src Sources, useColor bool) er
 	var b []byte
 	for _, f := range findings {
 		b = b[:0]
-		pos := f.Pos.File + ":" + strconv.Itoa(f.Pos.Line) + ":" + strconv.Itoa(f.Pos.Col)
+		pos := f.Pos.String()
 		if f.Pos.Inner != "" {
 			pos += " (" + f.Pos.Inner + ")"
 		}
