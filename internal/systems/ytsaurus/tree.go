@@ -251,8 +251,9 @@ func NormalizePath(p string) (string, error) {
 	if !strings.HasPrefix(p, "//") || len(p) == 2 {
 		return "", fmt.Errorf("%s is not a Cypress path: paths are / or start with // (//home/project)", yq(p))
 	}
-	// an empty segment: a doubled or trailing slash (the first two are
-	// the root's)
+	// an empty segment: a trailing slash, or two slashes in a row after
+	// the leading "//" (p[1:] keeps that pair's second slash, so a third
+	// right after it, "///a", counts)
 	if strings.Contains(p[1:], "//") || strings.HasSuffix(p, "/") {
 		return "", fmt.Errorf("%s has an empty path segment (a doubled or trailing /)", yq(p))
 	}
