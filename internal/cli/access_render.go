@@ -121,7 +121,7 @@ type accessTextOut struct {
 func (t *accessTextOut) Head(h audit.AccessHead) error {
 	t.actions = h.Actions
 	for _, n := range h.Notes {
-		fmt.Fprintf(t.w, "note: %s\n", engine.Printable(n))
+		engine.Fprintf(t.w, "note: %s\n", engine.Printable(n))
 	}
 	return nil
 }
@@ -129,10 +129,10 @@ func (t *accessTextOut) Head(h audit.AccessHead) error {
 func (t *accessTextOut) Section(s audit.AccessSection) error {
 	fmt.Fprintln(t.w, engine.Printable(s.Title))
 	for _, n := range s.Notes {
-		fmt.Fprintf(t.w, "  note: %s\n", engine.Printable(n))
+		engine.Fprintf(t.w, "  note: %s\n", engine.Printable(n))
 	}
 	if s.Reason != "" {
-		fmt.Fprintf(t.w, "  denied everywhere: %s\n", engine.Printable(s.Reason))
+		engine.Fprintf(t.w, "  denied everywhere: %s\n", engine.Printable(s.Reason))
 	}
 	return nil
 }
@@ -145,21 +145,21 @@ func (t *accessTextOut) Row(r audit.AccessRow) error {
 	}
 	if len(r.Cells) <= 2 {
 		// a line per object: the object, then each action and its grant
-		fmt.Fprintf(t.w, "  %-40s", object)
+		engine.Fprintf(t.w, "  %-40s", object)
 		for i, c := range r.Cells {
 			if i == len(r.Cells)-1 {
-				fmt.Fprintf(t.w, " %s: %s\n", t.actions[i], engine.Printable(grantText(c)))
+				engine.Fprintf(t.w, " %s: %s\n", t.actions[i], engine.Printable(grantText(c)))
 			} else {
-				fmt.Fprintf(t.w, " %s: %-48s", t.actions[i], engine.Printable(grantText(c)))
+				engine.Fprintf(t.w, " %s: %-48s", t.actions[i], engine.Printable(grantText(c)))
 			}
 		}
 	} else {
 		// many actions: the object, then a line for each action it has
-		fmt.Fprintf(t.w, "  %s\n", object)
+		engine.Fprintf(t.w, "  %s\n", object)
 		none := true
 		for i, c := range r.Cells {
 			if c.By != nil || c.Unknown {
-				fmt.Fprintf(t.w, "    %-12s %s\n", t.actions[i]+":", engine.Printable(grantText(c)))
+				engine.Fprintf(t.w, "    %-12s %s\n", t.actions[i]+":", engine.Printable(grantText(c)))
 				none = false
 			}
 		}
@@ -168,7 +168,7 @@ func (t *accessTextOut) Row(r audit.AccessRow) error {
 		}
 	}
 	if r.CreatedBy != "" {
-		fmt.Fprintf(t.w, "    does not exist: placement %s creates it for this request when it names no queue\n", r.CreatedBy)
+		engine.Fprintf(t.w, "    does not exist: placement %s creates it for this request when it names no queue\n", r.CreatedBy)
 	}
 	return nil
 }

@@ -5,7 +5,6 @@ package cli
 
 import (
 	"encoding/csv"
-	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -99,9 +98,9 @@ func writeWhoCanCSV(w io.Writer, r *audit.WhoCan) error {
 func writeWhoCanText(w io.Writer, r *audit.WhoCan) error {
 	var b strings.Builder
 	pr := engine.Printable
-	fmt.Fprintf(&b, "%s:\n", pr(r.Title))
+	engine.Fprintf(&b, "%s:\n", pr(r.Title))
 	for _, p := range r.Preamble {
-		fmt.Fprintf(&b, "%s\n", pr(p))
+		engine.Fprintf(&b, "%s\n", pr(p))
 	}
 	lines := func(gs []audit.Grant) []holderLine {
 		out := make([]holderLine, len(gs))
@@ -115,7 +114,7 @@ func writeWhoCanText(w io.Writer, r *audit.WhoCan) error {
 		return out
 	}
 	if r.Instead != "" {
-		fmt.Fprintf(&b, "%s\n", pr(r.Instead))
+		engine.Fprintf(&b, "%s\n", pr(r.Instead))
 	} else {
 		writeHolders(&b, r, lines(r.Everyone), lines(r.Users), lines(r.Groups))
 	}
@@ -124,9 +123,9 @@ func writeWhoCanText(w io.Writer, r *audit.WhoCan) error {
 		writeHolderLines(&b, r.How, lines(r.Denied))
 	}
 	if len(r.Dropped) > 0 {
-		fmt.Fprintf(&b, "dropped by %s:\n", r.By)
+		engine.Fprintf(&b, "dropped by %s:\n", r.By)
 		for _, d := range r.Dropped {
-			fmt.Fprintf(&b, "  %s %q in %s %s at %s: %s\n", d.Kind, d.Name, pr(d.Object), pr(d.Rule), pr(d.Pos.String()), pr(d.Reason))
+			engine.Fprintf(&b, "  %s %q in %s %s at %s: %s\n", d.Kind, d.Name, pr(d.Object), pr(d.Rule), pr(d.Pos.String()), pr(d.Reason))
 		}
 	}
 	audit.WriteNotes(&b, r.Notes)
@@ -157,9 +156,9 @@ func checkJSON(v *audit.Verdict) any {
 // decided and where it is written, the notes.
 func writeCheckText(w io.Writer, v *audit.Verdict) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s\n", v.Answer, v.Why)
+	engine.Fprintf(&b, "%s: %s\n", v.Answer, v.Why)
 	if v.Unknown != "" {
-		fmt.Fprintf(&b, "not known: %s\n", v.Unknown)
+		engine.Fprintf(&b, "not known: %s\n", v.Unknown)
 	}
 	if g := v.By; g != nil {
 		where := " at " + g.Pos.String()
@@ -170,7 +169,7 @@ func writeCheckText(w io.Writer, v *audit.Verdict) error {
 		if g.Object != "" {
 			what = g.Object + " " + g.Rule
 		}
-		fmt.Fprintf(&b, "decided by %s%s\n", what, where)
+		engine.Fprintf(&b, "decided by %s%s\n", what, where)
 	}
 	audit.WriteNotes(&b, v.Notes)
 	_, err := io.WriteString(w, b.String())

@@ -107,10 +107,10 @@ func objectLabel(o audit.Object) string {
 func writeSystemDiffText(w io.Writer, d *audit.Diff, g *audit.Grouped, flat bool) error {
 	bw := bufio.NewWriter(w)
 	for _, o := range d.Added {
-		fmt.Fprintf(bw, "+ %s %s added\n", d.ObjectWord, engine.Printable(objectLabel(o)))
+		engine.Fprintf(bw, "+ %s %s added\n", d.ObjectWord, engine.Printable(objectLabel(o)))
 	}
 	for _, o := range d.Removed {
-		fmt.Fprintf(bw, "- %s %s removed\n", d.ObjectWord, engine.Printable(objectLabel(o)))
+		engine.Fprintf(bw, "- %s %s removed\n", d.ObjectWord, engine.Printable(objectLabel(o)))
 	}
 	if flat {
 		d.Changes(func(c audit.Change) {
@@ -118,7 +118,7 @@ func writeSystemDiffText(w io.Writer, d *audit.Diff, g *audit.Grouped, flat bool
 			if !c.Gained {
 				mark = "-"
 			}
-			fmt.Fprintf(bw, "%s %s: %s\n", mark, engine.Printable(objectName(c.Section+"/"+c.Object)), engine.Printable(clikit.ChangeText(c)))
+			engine.Fprintf(bw, "%s %s: %s\n", mark, engine.Printable(objectName(c.Section+"/"+c.Object)), engine.Printable(clikit.ChangeText(c)))
 		})
 	} else {
 		for _, gained := range []bool{true, false} {
@@ -141,9 +141,9 @@ func writeSystemDiffText(w io.Writer, d *audit.Diff, g *audit.Grouped, flat bool
 // comment size.
 func writeSystemDiffMarkdown(w io.Writer, ask diffAsk, d *audit.Diff, g *audit.Grouped, full []string) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "### %s access: %s → %s\n\n**%s**\n", d.By, clikit.MDCode(ask.args[0]), clikit.MDCode(ask.args[1]), systemDiffSummary(d, g))
+	engine.Fprintf(&b, "### %s access: %s → %s\n\n**%s**\n", d.By, clikit.MDCode(ask.args[0]), clikit.MDCode(ask.args[1]), systemDiffSummary(d, g))
 	for _, n := range d.Notes {
-		fmt.Fprintf(&b, "\n> %s\n", clikit.MDText(n))
+		engine.Fprintf(&b, "\n> %s\n", clikit.MDText(n))
 	}
 	blocks := clikit.MDCauseBlocks(g.Causes, "rule", func(c *audit.Cause) string {
 		return clikit.MDCauseLine(c, clikit.MDCode(clikit.DescribeGrant(c.Via)), objectNames(c.Objects), d.ObjectWord)

@@ -130,7 +130,7 @@ func (c *matrixCollect) label(r audit.MatrixRow) string {
 func (c *matrixCollect) writeText(w *bufio.Writer, width int) error {
 	names := c.head.Subjects
 	if c.ask.layout == "list" || c.ask.layout == "auto" && gridBlocks(names, width-40) > clikit.MaxGridBlocks {
-		fmt.Fprintf(w, "%d subjects, one line per %s: who has what there (%s)\n", len(names), c.head.ObjectWord, c.head.Legend)
+		engine.Fprintf(w, "%d subjects, one line per %s: who has what there (%s)\n", len(names), c.head.ObjectWord, c.head.Legend)
 		for _, r := range c.rows {
 			var parts []string
 			seen := map[string]int{}
@@ -154,7 +154,7 @@ func (c *matrixCollect) writeText(w *bufio.Writer, width int) error {
 				}
 				what = strings.Join(parts, "; ")
 			}
-			fmt.Fprintf(w, "%s  %s\n", engine.Printable(c.label(r)), engine.Printable(what))
+			engine.Fprintf(w, "%s  %s\n", engine.Printable(c.label(r)), engine.Printable(what))
 		}
 		return c.writeNotes(w)
 	}
@@ -169,16 +169,16 @@ func (c *matrixCollect) writeText(w *bufio.Writer, width int) error {
 			end++
 		}
 		var line strings.Builder
-		fmt.Fprintf(&line, "%-*s", qw+2, strings.ToUpper(c.head.ObjectWord))
+		engine.Fprintf(&line, "%-*s", qw+2, strings.ToUpper(c.head.ObjectWord))
 		for _, n := range names[start:end] {
-			fmt.Fprintf(&line, "%-*s", max(len(n), 6)+2, n)
+			engine.Fprintf(&line, "%-*s", max(len(n), 6)+2, n)
 		}
 		fmt.Fprintln(w, engine.Printable(strings.TrimRight(line.String(), " ")))
 		for _, r := range c.rows {
 			line.Reset()
-			fmt.Fprintf(&line, "%-*s", qw+2, c.label(r))
+			engine.Fprintf(&line, "%-*s", qw+2, c.label(r))
 			for i := start; i < end; i++ {
-				fmt.Fprintf(&line, "%-*s", max(len(names[i]), 6)+2, r.Cells[i])
+				engine.Fprintf(&line, "%-*s", max(len(names[i]), 6)+2, r.Cells[i])
 			}
 			fmt.Fprintln(w, engine.Printable(strings.TrimRight(line.String(), " ")))
 		}

@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -196,7 +197,8 @@ func refusedErr(name, why, more string, findings []engine.Finding, lines []strin
 	}
 	var b strings.Builder
 	_ = output.Text(&b, errs, output.Sources{name: lines}, false)
-	return clikit.Usage("%s: %s; run '%s' for details:\n%s", name, why, more, strings.TrimRight(b.String(), "\n"))
+	// output.Text made each finding printable: its newlines are its layout
+	return clikit.UsageBlock(fmt.Sprintf("%s: %s; run '%s' for details:", name, why, more), strings.Split(strings.TrimRight(b.String(), "\n"), "\n")...)
 }
 
 // useColor decides --color auto|always|never, honouring NO_COLOR for auto.

@@ -152,14 +152,15 @@ func execute(reg *engine.Registry, args []string, stdin io.Reader, stdout, stder
 	}
 	// messages carry names from the files read: through the SafeWriter
 	var ee *clikit.ExitError
+	code := ExitUsage
 	if errors.As(err, &ee) {
-		if ee.Err != nil {
-			fmt.Fprintf(s.err, "aclint: %s\n", ee.Err)
-		}
-		return ee.Code
+		code = ee.Code
+		err = ee.Err
 	}
-	fmt.Fprintf(s.err, "aclint: %v\n", err)
-	return ExitUsage
+	if err != nil {
+		fmt.Fprintf(s.err, "aclint: %s\n", clikit.ErrorText(err))
+	}
+	return code
 }
 
 // systemAuto lets each input's content say which system it is for.

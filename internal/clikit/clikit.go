@@ -7,6 +7,7 @@
 package clikit
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -47,8 +48,23 @@ func Usage(format string, args ...any) error {
 	return &ExitError{Code: ExitUsage, Err: fmt.Errorf(format, args...)}
 }
 
+// UsageBlock is Usage for a message of several lines: head, then each line
+// made printable on its own, so a newline inside one (a value from a file)
+// is written \n and never starts a line of output.
+func UsageBlock(head string, lines ...string) error {
+	var b strings.Builder
+	b.WriteString(engine.Printable(head))
+	for _, l := range lines {
+		b.WriteString("\n")
+		b.WriteString(engine.Printable(l))
+	}
+	return &ExitError{Code: ExitUsage, Err: &Explained{Msg: b.String()}}
+}
+
 // Explained is an error said in the command's own words, still unwrapping
-// to the error it explains.
+// to the error it explains. Its Msg is laid out by the command (it may
+// span lines) and every value in it was already made printable: it is the
+// one error whose newlines reach standard error as they are.
 type Explained struct {
 	Msg string
 	Err error
@@ -56,6 +72,19 @@ type Explained struct {
 
 func (e *Explained) Error() string { return e.Msg }
 func (e *Explained) Unwrap() error { return e.Err }
+
+// ErrorText is err as standard error shows it. Messages carry names and
+// values from the files read, so a newline in one must not start a line
+// of its own (a CI log reads "::error::" at a line's start): every error
+// is one line, made printable, but an Explained, whose layout is the
+// command's own.
+func ErrorText(err error) string {
+	var ex *Explained
+	if errors.As(err, &ex) && ex.Error() == err.Error() {
+		return ex.Msg
+	}
+	return engine.Printable(err.Error())
+}
 
 // Verdict is one answer of a check command.
 type Verdict struct {

@@ -280,3 +280,41 @@ func Quote(s string) string {
 	_ = enc.Encode(s) // a string always encodes
 	return string(EscapeJSON([]byte(strings.TrimSuffix(b.String(), "\n"))))
 }
+
+// Fprintf is fmt.Fprintf for text output: the format is aclint's own
+// layout and keeps its newlines, while every argument, a name or a value
+// read from a file, is made Printable after it is formatted. So a user
+// "ali\nce\n::error::x" from a pod's annotation prints as one line in
+// every renderer that writes through here, whatever verb names it. %q
+// and %x already escape what they print and are left as fmt writes them.
+func Fprintf(w io.Writer, format string, args ...any) (int, error) {
+	wrapped := make([]any, len(args))
+	for i, a := range args {
+		switch a.(type) {
+		case int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, float32, float64, bool:
+			wrapped[i] = a // a number prints nothing to escape, and %*s takes its width as an int
+		default:
+			wrapped[i] = textArg{a}
+		}
+	}
+	return fmt.Fprintf(w, format, wrapped...)
+}
+
+// Sprintf is Fprintf into a string.
+func Sprintf(format string, args ...any) string {
+	var b strings.Builder
+	Fprintf(&b, format, args...)
+	return b.String()
+}
+
+// textArg formats its value as fmt would, then escapes the result.
+type textArg struct{ v any }
+
+func (a textArg) Format(f fmt.State, verb rune) {
+	switch verb {
+	case 'q', 'x', 'X':
+		fmt.Fprintf(f, fmt.FormatString(f, verb), a.v)
+	default:
+		io.WriteString(f, Printable(fmt.Sprintf(fmt.FormatString(f, verb), a.v)))
+	}
+}

@@ -1,7 +1,6 @@
 package mesos
 
 import (
-	"fmt"
 	"io"
 	"strings"
 
@@ -14,25 +13,25 @@ func describeCheck(req Request) string {
 	var b strings.Builder
 	b.WriteString(req.Kind.Key)
 	if req.Principal != nil {
-		fmt.Fprintf(&b, " by principal %s", engine.Quote(*req.Principal))
+		engine.Fprintf(&b, " by principal %s", engine.Quote(*req.Principal))
 	} else {
 		b.WriteString(" by an unauthenticated request (no principal)")
 	}
 	switch {
 	case req.Kind.ImplicitObject():
-		fmt.Fprintf(&b, " on any %s", req.Kind.Object)
+		engine.Fprintf(&b, " on any %s", req.Kind.Object)
 	case len(req.Objects) == 0:
-		fmt.Fprintf(&b, " on all %s", req.Kind.Object)
+		engine.Fprintf(&b, " on all %s", req.Kind.Object)
 	default:
 		q := make([]string, len(req.Objects))
 		for i, o := range req.Objects {
 			q[i] = engine.Quote(o)
 		}
-		fmt.Fprintf(&b, " on %s %s", req.Kind.Object, strings.Join(q, ", "))
+		engine.Fprintf(&b, " on %s %s", req.Kind.Object, strings.Join(q, ", "))
 	}
 	if req.Command {
 		if req.CommandUser != nil {
-			fmt.Fprintf(&b, ", with a command as user %s", engine.Quote(*req.CommandUser))
+			engine.Fprintf(&b, ", with a command as user %s", engine.Quote(*req.CommandUser))
 		} else {
 			b.WriteString(", with a command without a user")
 		}
@@ -56,22 +55,22 @@ func writeText(w io.Writer, acls *ACLs, req Request, d *Decision) error {
 				if c.Allowed {
 					verdict = "allowed"
 				}
-				fmt.Fprintf(&b, "%s %s: %s\n", c.Kind.Key, checkObject(c), verdict)
+				engine.Fprintf(&b, "%s %s: %s\n", c.Kind.Key, checkObject(c), verdict)
 				prefix = "  "
 			}
 			if c.By != nil {
-				fmt.Fprintf(&b, "%sdecided by: %s at %s: %s\n", prefix, c.By.Name(), acls.Doc.Pos(c.By.Entry.Node.Off), c.Explain())
+				engine.Fprintf(&b, "%sdecided by: %s at %s: %s\n", prefix, c.By.Name(), acls.Doc.Pos(c.By.Entry.Node.Off), c.Explain())
 			} else {
 				where := "not set, true by default"
 				if acls.PermissiveNode != nil {
 					where = acls.Doc.Pos(acls.PermissiveNode.Off).String()
 				}
-				fmt.Fprintf(&b, "%sno entry matched: permissive=%t (%s)\n", prefix, acls.Permissive, where)
+				engine.Fprintf(&b, "%sno entry matched: permissive=%t (%s)\n", prefix, acls.Permissive, where)
 			}
 			if len(c.Consulted) > 0 {
-				fmt.Fprintf(&b, "%sconsulted first, in order:\n", prefix)
+				engine.Fprintf(&b, "%sconsulted first, in order:\n", prefix)
 				for _, sk := range c.Consulted {
-					fmt.Fprintf(&b, "%s  %s at %s: %s\n", prefix, sk.Rule.Name(), acls.Doc.Pos(sk.Rule.Entry.Node.Off), sk.Reason)
+					engine.Fprintf(&b, "%s  %s at %s: %s\n", prefix, sk.Rule.Name(), acls.Doc.Pos(sk.Rule.Entry.Node.Off), sk.Reason)
 				}
 			}
 		}

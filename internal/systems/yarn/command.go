@@ -165,13 +165,13 @@ func writeCheckText(w io.Writer, s *Setup, ans Answer, user string, groups []str
 	}
 	switch {
 	case !ans.Known:
-		fmt.Fprintf(&b, "unknown: whether %s may %s %s: %s\n", who, verbOn(a), ans.Queue.Path, ans.Why)
+		engine.Fprintf(&b, "unknown: whether %s may %s %s: %s\n", who, verbOn(a), ans.Queue.Path, ans.Why)
 	case ans.ACLsOff:
 		where := "not set in the yarn-site.xml given (default false)"
 		if p := s.ACLEnableFrom; p != nil {
 			where = fmt.Sprintf("%q at %s:%d:%d", p.Value, p.File, p.ValuePos.Line, p.ValuePos.Col)
 		}
-		fmt.Fprintf(&b, "allowed: %s may %s %s\n  yarn.acl.enable is %s: YARN checks no queue ACL\n", who, verbOn(a), ans.Queue.Path, where)
+		engine.Fprintf(&b, "allowed: %s may %s %s\n  yarn.acl.enable is %s: YARN checks no queue ACL\n", who, verbOn(a), ans.Queue.Path, where)
 	case ans.Allowed:
 		d := ans.Decision
 		kind, name, _ := d.Queue.ACL[d.Action].Grant(user, groups)
@@ -179,12 +179,12 @@ func writeCheckText(w io.Writer, s *Setup, ans Answer, user string, groups []str
 		if kind == "everyone" {
 			entry = "everyone (*)"
 		}
-		fmt.Fprintf(&b, "allowed: %s may %s %s\n  by %s of %s, %s: %s\n", who, verbOn(a), ans.Queue.Path, s.ACLName(d.Action), d.Queue.Path, entry, aclText(d.Queue, d.Action))
+		engine.Fprintf(&b, "allowed: %s may %s %s\n  by %s of %s, %s: %s\n", who, verbOn(a), ans.Queue.Path, s.ACLName(d.Action), d.Queue.Path, entry, aclText(d.Queue, d.Action))
 		if d.Action != a {
 			b.WriteString("  (administering a queue lets one submit to it)\n")
 		}
 	default:
-		fmt.Fprintf(&b, "denied: %s may not %s %s\n", who, verbOn(a), ans.Queue.Path)
+		engine.Fprintf(&b, "denied: %s may not %s %s\n", who, verbOn(a), ans.Queue.Path)
 	}
 	if !ans.Allowed || !ans.Known {
 		b.WriteString("  ACLs consulted, from the queue up:\n")
@@ -194,14 +194,14 @@ func writeCheckText(w io.Writer, s *Setup, ans Answer, user string, groups []str
 		}
 		for _, k := range kinds {
 			for _, q := range ans.Decision.Consulted {
-				fmt.Fprintf(&b, "    %s %s: %s\n", q.Path, s.ACLName(k), aclText(q, k))
+				engine.Fprintf(&b, "    %s %s: %s\n", q.Path, s.ACLName(k), aclText(q, k))
 			}
 		}
 	}
 	if notes := checkNotes(s, ans, a); len(notes) > 0 {
 		b.WriteString("notes:\n")
 		for _, n := range notes {
-			fmt.Fprintf(&b, "  - %s\n", n)
+			engine.Fprintf(&b, "  - %s\n", n)
 		}
 	}
 	_, err := io.WriteString(w, b.String())

@@ -239,10 +239,10 @@ func writeEffectiveJSON(w io.Writer, entries []EffectiveEntry) error {
 
 func writeEffectiveText(w io.Writer, tree *Tree, path string, entries []EffectiveEntry) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "effective ACL of %s: %d %s\n", path, len(entries), plural(len(entries), "entry", "entries"))
+	engine.Fprintf(&b, "effective ACL of %s: %d %s\n", path, len(entries), plural(len(entries), "entry", "entries"))
 	for _, e := range entries {
 		a := e.ACE
-		fmt.Fprintf(&b, "  %s %s for %s, %s   from ACE #%d at %s (%s)\n", a.Action, a.Permissions.Describe(), strings.Join(a.Subjects, ", "), e.Mode, a.Index, e.Node.Path, tree.Doc.Pos(a.At))
+		engine.Fprintf(&b, "  %s %s for %s, %s   from ACE #%d at %s (%s)\n", a.Action, a.Permissions.Describe(), strings.Join(a.Subjects, ", "), e.Mode, a.Index, e.Node.Path, tree.Doc.Pos(a.At))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -305,18 +305,18 @@ func writeCheckText(w io.Writer, tree *Tree, req Request, r *Response) error {
 	} else {
 		b.WriteString("denied\n")
 	}
-	fmt.Fprintf(&b, "%s on %s for user %s (%s)\n", req.Permission, req.Path, r.User.Name, r.User.DescribeGroups())
+	engine.Fprintf(&b, "%s on %s for user %s (%s)\n", req.Permission, req.Path, r.User.Name, r.User.DescribeGroups())
 	switch {
 	case r.Fast == "banned":
-		fmt.Fprintf(&b, "reason: user %s is banned: YTsaurus denies a banned user everything, before looking at superusers or ACLs\n", r.User.Name)
+		engine.Fprintf(&b, "reason: user %s is banned: YTsaurus denies a banned user everything, before looking at superusers or ACLs\n", r.User.Name)
 	case r.Fast == "superuser":
-		fmt.Fprintf(&b, "reason: %s is a superuser (root, or in superusers): YTsaurus allows without looking at ACLs\n", r.User.Name)
+		engine.Fprintf(&b, "reason: %s is a superuser (root, or in superusers): YTsaurus allows without looking at ACLs\n", r.User.Name)
 	case r.ACE != nil && r.Action == Deny:
-		fmt.Fprintf(&b, "denied by: %s, through %s\n", describeACE(tree, r.Object, r.ACE), r.Subject)
+		engine.Fprintf(&b, "denied by: %s, through %s\n", describeACE(tree, r.Object, r.ACE), r.Subject)
 	case r.ACE != nil:
-		fmt.Fprintf(&b, "allowed by: %s, through %s\n", describeACE(tree, r.Object, r.ACE), r.Subject)
+		engine.Fprintf(&b, "allowed by: %s, through %s\n", describeACE(tree, r.Object, r.ACE), r.Subject)
 	default:
-		fmt.Fprintf(&b, "reason: no ACE allows %s (deny by default)\n", req.Permission)
+		engine.Fprintf(&b, "reason: no ACE allows %s (deny by default)\n", req.Permission)
 	}
 	if len(r.Columns) > 0 {
 		b.WriteString("columns:\n")
@@ -330,11 +330,11 @@ func writeCheckText(w io.Writer, tree *Tree, req Request, r *Response) error {
 			case c.Action == Undefined:
 				how = "(a columnar ACE restricts it and none matches, but full_read is allowed explicitly, so it is not denied)"
 			}
-			fmt.Fprintf(&b, "  %s: %s %s\n", c.Column, c.Action, how)
+			engine.Fprintf(&b, "  %s: %s %s\n", c.Column, c.Action, how)
 		}
 	}
 	for _, rl := range r.RowLevel {
-		fmt.Fprintf(&b, "row-level: rows where %s (inapplicable: %s)\n", rl.Predicate, rl.Mode)
+		engine.Fprintf(&b, "row-level: rows where %s (inapplicable: %s)\n", rl.Predicate, rl.Mode)
 	}
 	if r.RowLevel != nil && len(r.RowLevel) == 0 {
 		b.WriteString("row-level: the table has row-level ACEs and none names this user: row_level_acl is empty, so the user reads no rows\n")
@@ -342,7 +342,7 @@ func writeCheckText(w io.Writer, tree *Tree, req Request, r *Response) error {
 	if len(r.Steps) > 0 {
 		b.WriteString("walk, from the node up:\n")
 		for _, st := range r.Steps {
-			fmt.Fprintf(&b, "  %s: %s\n", describeACE(tree, st.Node.Path, st.ACE), st.Effect)
+			engine.Fprintf(&b, "  %s: %s\n", describeACE(tree, st.Node.Path, st.ACE), st.Effect)
 		}
 	}
 	audit.WriteNotes(&b, r.Notes)

@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"fmt"
 	"io"
 	"strings"
 
@@ -9,6 +8,7 @@ import (
 
 	"github.com/aclint/aclint/internal/audit"
 	"github.com/aclint/aclint/internal/clikit"
+	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 	"github.com/aclint/aclint/internal/systems/yunikorn/limits"
 )
@@ -127,7 +127,7 @@ func decisionVerdict(d *acl.Decision, lim *limits.Answer, explain bool) clikit.V
 				return err
 			}
 			var b strings.Builder
-			fmt.Fprintf(&b, "limits on %s (aclint limits shows every level):\n", lim.Queue)
+			engine.Fprintf(&b, "limits on %s (aclint limits shows every level):\n", lim.Queue)
 			writeLimitsFigures(&b, lim, "  ")
 			_, err := io.WriteString(w, b.String())
 			return err

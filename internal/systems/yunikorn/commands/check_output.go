@@ -20,30 +20,30 @@ func writeDecisionText(w io.Writer, d *acl.Decision, explain bool) error {
 	groups := engine.Printable(acl.Names(d.Groups))
 	var b strings.Builder
 	fmt.Fprintln(&b, verdict)
-	fmt.Fprintf(&b, "%s on %s in partition %s for user %s, groups %s", d.Query.Action, d.Queue, d.Partition, d.Query.User, groups)
+	engine.Fprintf(&b, "%s on %s in partition %s for user %s, groups %s", d.Query.Action, d.Queue, d.Partition, d.Query.User, groups)
 	if d.GroupsSource != "" {
-		fmt.Fprintf(&b, " (%s)", d.GroupsSource)
+		engine.Fprintf(&b, " (%s)", d.GroupsSource)
 	}
 	fmt.Fprintln(&b)
 	if explain {
-		fmt.Fprintf(&b, "groups: %s\n", groups)
+		engine.Fprintf(&b, "groups: %s\n", groups)
 		if d.GroupsSource != "" {
-			fmt.Fprintf(&b, "groups from: %s\n", d.GroupsSource)
+			engine.Fprintf(&b, "groups from: %s\n", d.GroupsSource)
 		}
 		for _, l := range d.GroupsDetails {
-			fmt.Fprintf(&b, "  %s\n", engine.Printable(l))
+			engine.Fprintf(&b, "  %s\n", engine.Printable(l))
 		}
 	}
 	switch {
 	case d.Reason != "":
-		fmt.Fprintf(&b, "reason: %s\n", engine.Printable(d.Reason))
+		engine.Fprintf(&b, "reason: %s\n", engine.Printable(d.Reason))
 	case d.DecidedBy != nil:
 		g := d.DecidedBy
 		what := fmt.Sprintf("%s %q", g.Kind, g.Entry)
 		if g.Kind == "wildcard" {
 			what = `wildcard "*"`
 		}
-		fmt.Fprintf(&b, "decided by: %s %s, %s at %s\n", g.Queue, g.ACL, what, g.Pos)
+		engine.Fprintf(&b, "decided by: %s %s, %s at %s\n", g.Queue, g.ACL, what, g.Pos)
 	}
 	if !d.Allowed && len(d.Consulted) > 0 {
 		fmt.Fprintln(&b, "consulted, from the queue up to root:")
@@ -56,13 +56,13 @@ func writeDecisionText(w io.Writer, d *acl.Decision, explain bool) error {
 			case c.Pos.File != "":
 				where = " (queue at " + c.Pos.String() + ")"
 			}
-			fmt.Fprintf(&b, "  %s %s%s%s: %s\n", engine.Printable(c.Queue), c.ACL, val, where, engine.Printable(c.Result))
+			engine.Fprintf(&b, "  %s %s%s%s: %s\n", engine.Printable(c.Queue), c.ACL, val, where, engine.Printable(c.Result))
 		})
 	}
 	if len(d.Notes) > 0 {
 		fmt.Fprintln(&b, "notes:")
 		for _, n := range d.Notes {
-			fmt.Fprintf(&b, "  - %s\n", engine.Printable(n))
+			engine.Fprintf(&b, "  - %s\n", engine.Printable(n))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
@@ -146,16 +146,16 @@ func grantOf(d *acl.Decision) *acl.Grant {
 
 func writeConsulted(b *strings.Builder, d *acl.Decision, indent string) {
 	if d.Reason != "" {
-		fmt.Fprintf(b, "%ssubmit denied: %s\n", indent, d.Reason)
+		engine.Fprintf(b, "%ssubmit denied: %s\n", indent, d.Reason)
 		return
 	}
-	fmt.Fprintf(b, "%ssubmit denied on %s, consulted up to root:\n", indent, d.Deciding)
+	engine.Fprintf(b, "%ssubmit denied on %s, consulted up to root:\n", indent, d.Deciding)
 	eachConsulted(b, d.Consulted, indent+"  ", func(c acl.Consulted) {
 		val := ""
 		if c.Set {
 			val = " " + engine.Quote(c.Value)
 		}
-		fmt.Fprintf(b, "%s  %s %s%s: %s\n", indent, c.Queue, c.ACL, val, c.Result)
+		engine.Fprintf(b, "%s  %s %s%s: %s\n", indent, c.Queue, c.ACL, val, c.Result)
 	})
 }
 
@@ -174,7 +174,7 @@ func eachConsulted(b *strings.Builder, cs []acl.Consulted, indent string, write 
 	for _, c := range cs[:maxConsulted/2] {
 		write(c)
 	}
-	fmt.Fprintf(b, "%s... %d more ACLs consulted, none lets the request in (-o json lists every one)\n", indent, len(cs)-maxConsulted)
+	engine.Fprintf(b, "%s... %d more ACLs consulted, none lets the request in (-o json lists every one)\n", indent, len(cs)-maxConsulted)
 	for _, c := range cs[len(cs)-maxConsulted/2:] {
 		write(c)
 	}

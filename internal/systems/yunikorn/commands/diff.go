@@ -31,7 +31,7 @@ func loadSide(s *streams, path, key string) (*side, error) {
 	}
 	l := yunikorn.Accept(docs, nil)
 	for _, w := range l.Warnings {
-		fmt.Fprintln(s.env.Err(), "aclint: "+w)
+		fmt.Fprintln(s.env.Err(), "aclint: "+engine.Printable(w))
 	}
 	return &side{name: l.Config.Doc.Describe(), cfg: l.Config, policy: l.Policy, accepted: len(l.Errors) == 0, errors: l.Errors}, nil
 }

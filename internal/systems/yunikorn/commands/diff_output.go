@@ -8,6 +8,7 @@ import (
 
 	"github.com/aclint/aclint/internal/audit"
 	"github.com/aclint/aclint/internal/clikit"
+	"github.com/aclint/aclint/internal/engine"
 
 	"github.com/aclint/aclint/internal/output"
 	"github.com/aclint/aclint/internal/systems/yunikorn"
@@ -36,11 +37,11 @@ func writeDiffText(w *bufio.Writer, d *diffRun) error {
 			if sd == d.old {
 				label = "OLD"
 			}
-			fmt.Fprintf(w, "%s (%s) is rejected by YuniKorn:\n", label, sd.name)
+			engine.Fprintf(w, "%s (%s) is rejected by YuniKorn:\n", label, sd.name)
 			var b strings.Builder
 			_ = output.Text(&b, sd.errors, output.Sources{sd.cfg.Doc.File: sd.cfg.Doc.Lines()}, false)
 			for _, l := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
-				fmt.Fprintf(w, "  %s\n", l)
+				engine.Fprintf(w, "  %s\n", l)
 			}
 		}
 	}
@@ -50,19 +51,19 @@ func writeDiffText(w *bufio.Writer, d *diffRun) error {
 		return nil
 	}
 	for _, p := range res.PartitionsAdded {
-		fmt.Fprintf(w, "+ partition %s (added)\n", p)
+		engine.Fprintf(w, "+ partition %s (added)\n", p)
 	}
 	for _, p := range res.PartitionsRemoved {
-		fmt.Fprintf(w, "- partition %s (removed)\n", p)
+		engine.Fprintf(w, "- partition %s (removed)\n", p)
 	}
 	for _, m := range res.Warnings {
-		fmt.Fprintf(w, "warning: %s\n", m)
+		engine.Fprintf(w, "warning: %s\n", m)
 	}
 	for _, q := range res.Queues {
 		if q.Added {
-			fmt.Fprintf(w, "+ %s/%s (queue added)\n", q.Partition, q.Queue)
+			engine.Fprintf(w, "+ %s/%s (queue added)\n", q.Partition, q.Queue)
 		} else {
-			fmt.Fprintf(w, "- %s/%s (queue removed)\n", q.Partition, q.Queue)
+			engine.Fprintf(w, "- %s/%s (queue removed)\n", q.Partition, q.Queue)
 		}
 	}
 	if d.flat {
@@ -71,7 +72,7 @@ func writeDiffText(w *bufio.Writer, d *diffRun) error {
 			if !c.Gained {
 				mark = "-"
 			}
-			fmt.Fprintf(w, "%s %s/%s: %s\n", mark, c.Section, c.Object, clikit.ChangeText(c))
+			engine.Fprintf(w, "%s %s/%s: %s\n", mark, c.Section, c.Object, clikit.ChangeText(c))
 		})
 	} else {
 		for _, gained := range []bool{true, false} {
@@ -87,7 +88,7 @@ func writeDiffText(w *bufio.Writer, d *diffRun) error {
 		fmt.Fprintln(w, "no change in access")
 		return nil
 	}
-	fmt.Fprintf(w, "%d %s, %d %s, %d %s added, %d removed\n", gains, clikit.Plural(gains, "gain", "gains"), losses, clikit.Plural(losses, "loss", "losses"),
+	engine.Fprintf(w, "%d %s, %d %s, %d %s added, %d removed\n", gains, clikit.Plural(gains, "gain", "gains"), losses, clikit.Plural(losses, "loss", "losses"),
 		countQueues(res, true), clikit.Plural(countQueues(res, true), "queue", "queues"), countQueues(res, false))
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/aclint/aclint/internal/audit"
 	"github.com/aclint/aclint/internal/clikit"
+	"github.com/aclint/aclint/internal/engine"
 
 	"github.com/spf13/cobra"
 
@@ -144,7 +145,7 @@ func writeDrift(w io.Writer, format string, d *driftResult, commentSize int) err
 		}
 		return clikit.WriteJSON(w, v)
 	case "markdown":
-		if _, err := fmt.Fprintf(w, "**%s**\n\n", clikit.MDText(verdict)); err != nil || d.same() {
+		if _, err := engine.Fprintf(w, "**%s**\n\n", clikit.MDText(verdict)); err != nil || d.same() {
 			return err
 		}
 		return writeDiffMarkdown(w, d.diff, commentSize, nil)

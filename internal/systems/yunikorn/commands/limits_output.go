@@ -18,19 +18,19 @@ func writeLimitsText(w io.Writer, a *limits.Answer) error {
 	var b strings.Builder
 	if a.SubmitAllowed != nil && !*a.SubmitAllowed {
 		// first: whatever the figures say, none of them ever applies
-		fmt.Fprintf(&b, "denied: %s may not submit to %s, so YuniKorn rejects the application and none of these limits ever applies (aclint check %s %s %s says why)\n",
+		engine.Fprintf(&b, "denied: %s may not submit to %s, so YuniKorn rejects the application and none of these limits ever applies (aclint check %s %s %s says why)\n",
 			engine.Printable(a.User), a.Queue, engine.Printable(a.Partition), a.Queue, engine.Printable(a.User))
 	}
-	fmt.Fprintf(&b, "%s in %s (partition %s)\n", engine.Printable(a.User), a.Queue, engine.Printable(a.Partition))
-	fmt.Fprintf(&b, "  groups: %s", limitsList(a.Groups))
+	engine.Fprintf(&b, "%s in %s (partition %s)\n", engine.Printable(a.User), a.Queue, engine.Printable(a.Partition))
+	engine.Fprintf(&b, "  groups: %s", limitsList(a.Groups))
 	if a.GroupsSource != "" {
-		fmt.Fprintf(&b, " (%s)", engine.Printable(a.GroupsSource))
+		engine.Fprintf(&b, " (%s)", engine.Printable(a.GroupsSource))
 	}
 	b.WriteString("\n")
 	writeLimitsFigures(&b, a, "  ")
 	b.WriteString("\nby level, root first:\n")
 	for _, lv := range a.Levels {
-		fmt.Fprintf(&b, "  %s", lv.Queue)
+		engine.Fprintf(&b, "  %s", lv.Queue)
 		if lv.Dynamic {
 			b.WriteString(" (created by placement)")
 		}
@@ -44,9 +44,9 @@ func writeLimitsText(w io.Writer, a *limits.Answer) error {
 				continue
 			}
 			any = true
-			fmt.Fprintf(&b, "    %-5s  %s: %s\n", x.who, figureText(x.f), describeSource(x.f.Source, x.f.Source.At))
+			engine.Fprintf(&b, "    %-5s  %s: %s\n", x.who, figureText(x.f), describeSource(x.f.Source, x.f.Source.At))
 			if x.f.ResSource != nil {
-				fmt.Fprintf(&b, "    %-5s  resources from %s\n", "", describeSource(x.f.ResSource, x.f.ResSource.At))
+				engine.Fprintf(&b, "    %-5s  resources from %s\n", "", describeSource(x.f.ResSource, x.f.ResSource.At))
 			}
 		}
 		if !any {
@@ -64,9 +64,9 @@ func writeLimitsText(w io.Writer, a *limits.Answer) error {
 func writeLimitsFigures(b *strings.Builder, a *limits.Answer, indent string) {
 	switch {
 	case a.TrackedGroup == "*":
-		fmt.Fprintf(b, indent+"tracked group: * (the wildcard group limit of %s)\n", a.TrackedAt)
+		engine.Fprintf(b, indent+"tracked group: * (the wildcard group limit of %s)\n", a.TrackedAt)
 	case a.Tracked:
-		fmt.Fprintf(b, indent+"tracked group: %s (matched on %s)\n", engine.Printable(a.TrackedGroup), a.TrackedAt)
+		engine.Fprintf(b, indent+"tracked group: %s (matched on %s)\n", engine.Printable(a.TrackedGroup), a.TrackedAt)
 	default:
 		b.WriteString(indent + "tracked group: none\n")
 	}
@@ -74,7 +74,7 @@ func writeLimitsFigures(b *strings.Builder, a *limits.Answer, indent string) {
 		b.WriteString(indent + "max applications: no limit\n")
 	} else {
 		f := a.AppsBound.Figure
-		fmt.Fprintf(b, indent+"max applications: %d, set by %s\n", a.MaxApplications, describeField(f.Source, "maxapplications", appsAt(f.Source)))
+		engine.Fprintf(b, indent+"max applications: %d, set by %s\n", a.MaxApplications, describeField(f.Source, "maxapplications", appsAt(f.Source)))
 	}
 	if a.MaxResources == nil {
 		b.WriteString(indent + "max resources: no limit\n")
@@ -85,7 +85,7 @@ func writeLimitsFigures(b *strings.Builder, a *limits.Answer, indent string) {
 				label = strings.Repeat(" ", len(label))
 			}
 			src := a.ResBound[k].Figure.ResourcesFrom()
-			fmt.Fprintf(b, "%s %s, set by %s\n", label, quantity(k, a.MaxResources[k]), describeField(src, "resources.max", resAt(src, k)))
+			engine.Fprintf(b, "%s %s, set by %s\n", label, quantity(k, a.MaxResources[k]), describeField(src, "resources.max", resAt(src, k)))
 		}
 	}
 }

@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/engine"
@@ -43,10 +42,10 @@ func (s *streams) crossCheck(server, key string, runs []checked) error {
 		doc, _ := config.Merge(docs)
 		switch {
 		case doc.Running != nil:
-			fmt.Fprintf(s.env.Err(), "aclint: %s: a running scheduler's config: not sent to validate-conf\n", c.in.Path)
+			engine.Fprintf(s.env.Err(), "aclint: %s: a running scheduler's config: not sent to validate-conf\n", c.in.Path)
 			continue
 		case len(doc.Text) == 0:
-			fmt.Fprintf(s.env.Err(), "aclint: %s: empty: YuniKorn loads its built-in default in its place, not validated\n", doc.Describe())
+			engine.Fprintf(s.env.Err(), "aclint: %s: empty: YuniKorn loads its built-in default in its place, not validated\n", doc.Describe())
 			continue
 		}
 		v, err := running.Validate(context.Background(), server, doc.Text, s.runningOptions())
@@ -61,15 +60,15 @@ func (s *streams) crossCheck(server, key string, runs []checked) error {
 		}
 		switch {
 		case v.Allowed && refused == 0:
-			fmt.Fprintf(s.env.Err(), "aclint: %s: the scheduler at %s would load it, as aclint says\n", doc.Describe(), server)
+			engine.Fprintf(s.env.Err(), "aclint: %s: the scheduler at %s would load it, as aclint says\n", doc.Describe(), server)
 		case !v.Allowed && refused > 0:
-			fmt.Fprintf(s.env.Err(), "aclint: %s: the scheduler at %s refuses it too: %s\n", doc.Describe(), server, v.Reason)
+			engine.Fprintf(s.env.Err(), "aclint: %s: the scheduler at %s refuses it too: %s\n", doc.Describe(), server, v.Reason)
 		case v.Allowed:
 			disagree++
-			fmt.Fprintf(s.env.Err(), "aclint: %s: aclint reports %d %s, but the scheduler at %s would load it: aclint is wrong here, please report it\n", doc.Describe(), refused, clikit.Plural(refused, "error", "errors"), server)
+			engine.Fprintf(s.env.Err(), "aclint: %s: aclint reports %d %s, but the scheduler at %s would load it: aclint is wrong here, please report it\n", doc.Describe(), refused, clikit.Plural(refused, "error", "errors"), server)
 		default:
 			disagree++
-			fmt.Fprintf(s.env.Err(), "aclint: %s: aclint finds no error, but the scheduler at %s refuses it (%s): aclint is wrong here, please report it\n", doc.Describe(), server, v.Reason)
+			engine.Fprintf(s.env.Err(), "aclint: %s: aclint finds no error, but the scheduler at %s refuses it (%s): aclint is wrong here, please report it\n", doc.Describe(), server, v.Reason)
 		}
 	}
 	if disagree > 0 {

@@ -50,7 +50,7 @@ func loadAs(s *streams, files []string, key string, tolerate func(engine.Finding
 	l, err := yunikorn.Load(files, opts, tolerate)
 	if l != nil {
 		for _, w := range l.Warnings {
-			fmt.Fprintln(s.env.Err(), "aclint: "+w)
+			fmt.Fprintln(s.env.Err(), "aclint: "+engine.Printable(w))
 		}
 	}
 	var rej *yunikorn.RejectedError
@@ -95,7 +95,7 @@ func loadInputs(s *streams, paths []string, key string, verbose bool) ([]*config
 		return nil, clikit.Usage("%w", err)
 	}
 	for _, n := range notes {
-		fmt.Fprintln(s.env.Err(), "aclint: "+n)
+		fmt.Fprintln(s.env.Err(), "aclint: "+engine.Printable(n))
 	}
 	return docs, nil
 }

@@ -37,7 +37,7 @@ func writeMatrixText(s *streams, w *bufio.Writer, rows func(func(part, queue str
 
 // writeMatrixList is the list layout of writeMatrixText.
 func writeMatrixList(w *bufio.Writer, rows func(func(part, queue string, cells []acl.Cell) error) error, names []string) error {
-	fmt.Fprintf(w, "%d subjects, one line per queue: who gains admin (and submit) or submit there; a queue with nothing new has what its parent has\n", len(names))
+	engine.Fprintf(w, "%d subjects, one line per queue: who gains admin (and submit) or submit there; a queue with nothing new has what its parent has\n", len(names))
 	type level struct {
 		queue string
 		cells []acl.Cell
@@ -80,7 +80,7 @@ func writeMatrixList(w *bufio.Writer, rows func(func(part, queue string, cells [
 			}
 			what = strings.Join(parts, "; ")
 		}
-		_, err := fmt.Fprintf(w, "%s  %s\n", engine.Printable(path), engine.Printable(what))
+		_, err := engine.Fprintf(w, "%s  %s\n", engine.Printable(path), engine.Printable(what))
 		return err
 	})
 }

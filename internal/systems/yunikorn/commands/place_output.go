@@ -1,11 +1,11 @@
 package commands
 
 import (
-	"fmt"
 	"io"
 	"strings"
 
 	"github.com/aclint/aclint/internal/audit"
+	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 	"github.com/aclint/aclint/internal/systems/yunikorn/limits"
 	"github.com/aclint/aclint/internal/systems/yunikorn/placement"
@@ -18,34 +18,34 @@ func writePlaceText(w io.Writer, app placement.App, r *placement.Result, d *plac
 	if q == "" {
 		q = "(none)"
 	}
-	fmt.Fprintf(&b, "application of user %s, groups %s", r.User, acl.Names(r.Groups))
+	engine.Fprintf(&b, "application of user %s, groups %s", r.User, acl.Names(r.Groups))
 	if r.GroupsSource != "" {
-		fmt.Fprintf(&b, " (%s)", r.GroupsSource)
+		engine.Fprintf(&b, " (%s)", r.GroupsSource)
 	}
-	fmt.Fprintf(&b, ", queue %s, tags %s, in partition %s\n", q, acl.DescribeTags(app.Tags), r.Partition)
+	engine.Fprintf(&b, ", queue %s, tags %s, in partition %s\n", q, acl.DescribeTags(app.Tags), r.Partition)
 	if d != nil {
-		fmt.Fprintf(&b, "from the pod: queue from %s; user from %s; tags %s\n", d.Queue, d.User, d.Tags)
+		engine.Fprintf(&b, "from the pod: queue from %s; user from %s; tags %s\n", d.Queue, d.User, d.Tags)
 	}
 	if r.NoRules != "" {
-		fmt.Fprintf(&b, "no rules: %s\n", r.NoRules)
+		engine.Fprintf(&b, "no rules: %s\n", r.NoRules)
 	}
 	if len(r.Rules) > 0 {
 		b.WriteString("rules, in order:\n")
 	}
 	for _, st := range r.Rules {
-		fmt.Fprintf(&b, "  %d. %s", st.Index, st.Rule)
+		engine.Fprintf(&b, "  %d. %s", st.Index, st.Rule)
 		if st.Pos.File != "" {
-			fmt.Fprintf(&b, " at %s", st.Pos)
+			engine.Fprintf(&b, " at %s", st.Pos)
 		}
-		fmt.Fprintf(&b, ": %s", st.Result)
+		engine.Fprintf(&b, ": %s", st.Result)
 		if st.Queue != "" {
-			fmt.Fprintf(&b, " %s", st.Queue)
+			engine.Fprintf(&b, " %s", st.Queue)
 		}
 		if st.Reason != "" {
-			fmt.Fprintf(&b, " (%s)", st.Reason)
+			engine.Fprintf(&b, " (%s)", st.Reason)
 		}
 		if st.Filter != "" && !strings.Contains(st.Reason, st.Filter) {
-			fmt.Fprintf(&b, "; filter: %s", st.Filter)
+			engine.Fprintf(&b, "; filter: %s", st.Filter)
 		}
 		b.WriteString("\n")
 		if st.Decision != nil && !st.Decision.Allowed {
@@ -53,30 +53,30 @@ func writePlaceText(w io.Writer, app placement.App, r *placement.Result, d *plac
 		}
 	}
 	if r.Fallback != "" {
-		fmt.Fprintf(&b, "fallback: %s\n", r.Fallback)
+		engine.Fprintf(&b, "fallback: %s\n", r.Fallback)
 	}
 	switch {
 	case r.Placed:
-		fmt.Fprintf(&b, "queue: %s", r.Queue)
+		engine.Fprintf(&b, "queue: %s", r.Queue)
 		if r.Created {
-			fmt.Fprintf(&b, " (created under %s)", r.CreatedUnder)
+			engine.Fprintf(&b, " (created under %s)", r.CreatedUnder)
 		} else {
 			b.WriteString(" (exists)")
 		}
 		b.WriteString("\n")
 		if g := grantOf(r.Decision); g != nil {
-			fmt.Fprintf(&b, "submit: allowed by %s\n", g.String())
+			engine.Fprintf(&b, "submit: allowed by %s\n", g.String())
 		}
 		switch {
 		case lim == nil:
 		case lim.MaxApplications == 0 && lim.MaxResources == nil && !lim.Tracked:
 			b.WriteString("limits: none (no user, group or queue limit applies)\n")
 		default:
-			fmt.Fprintf(&b, "limits on %s (aclint limits shows every level):\n", lim.Queue)
+			engine.Fprintf(&b, "limits on %s (aclint limits shows every level):\n", lim.Queue)
 			writeLimitsFigures(&b, lim, "  ")
 		}
 	default:
-		fmt.Fprintf(&b, "reason: %s\n", r.Reason)
+		engine.Fprintf(&b, "reason: %s\n", r.Reason)
 		if r.Decision != nil && !r.Decision.Allowed {
 			writeConsulted(&b, r.Decision, "  ")
 		}

@@ -1,13 +1,13 @@
 package commands
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/aclint/aclint/internal/clikit"
+	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 
 	"github.com/aclint/aclint/internal/input"
@@ -113,9 +113,9 @@ func gateVerdict(g admission.Gate, key string) clikit.Verdict {
 	}
 	return clikit.Verdict{Code: code,
 		Text: func(w io.Writer) error {
-			_, err := fmt.Fprintf(w, "%s\nreason: %s\n", first, said)
+			_, err := engine.Fprintf(w, "%s\nreason: %s\n", first, said)
 			if err == nil && g.Why != "" {
-				_, err = fmt.Fprintf(w, "why: %s\n", g.Why)
+				_, err = engine.Fprintf(w, "why: %s\n", g.Why)
 			}
 			return err
 		},

@@ -2,6 +2,7 @@ package commands
 
 import (
 	"github.com/aclint/aclint/internal/clikit"
+	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/input"
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 
@@ -95,12 +96,12 @@ func (f *resolverFlags) ldapSettings(c *cobra.Command) (*resolve.LDAPSettings, e
 	var fatal []string
 	for _, is := range append(issues, s.Check()...) {
 		if is.Fatal {
-			fatal = append(fatal, is.File+": "+is.Msg)
+			fatal = append(fatal, engine.Printable(is.File+": "+is.Msg))
 		}
 	}
 	if len(fatal) > 0 {
-		return nil, fmt.Errorf("YuniKorn would not start with these LDAP settings:\n  %s\nsettings come from the files in --ldap-config (now %s) or the --ldap-* flags, the password from --ldap-bind-password-file or ACLINT_LDAP_PASSWORD; 'aclint lint --ldap-config DIR' lists every problem",
-			strings.Join(fatal, "\n  "), f.ldapDir)
+		return nil, &clikit.Explained{Msg: fmt.Sprintf("YuniKorn would not start with these LDAP settings:\n  %s\nsettings come from the files in --ldap-config (now %s) or the --ldap-* flags, the password from --ldap-bind-password-file or ACLINT_LDAP_PASSWORD; 'aclint lint --ldap-config DIR' lists every problem",
+			strings.Join(fatal, "\n  "), engine.Printable(f.ldapDir))}
 	}
 	return &s, nil
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"strings"
 
 	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/input"
@@ -106,7 +105,9 @@ func runTests(s *streams, cmd *cobra.Command, paths, files []string, key, output
 		f, err := expect.Parse(p, src)
 		var fe *expect.FileError
 		if errors.As(err, &fe) {
-			problems = append(problems, fe.Error())
+			for _, pr := range fe.Problems {
+				problems = append(problems, pr.Pos.String()+": "+pr.Msg)
+			}
 			continue
 		}
 		if len(files) == 0 && len(f.Config) == 0 {
@@ -116,7 +117,7 @@ func runTests(s *streams, cmd *cobra.Command, paths, files []string, key, output
 		parsed = append(parsed, f)
 	}
 	if len(problems) > 0 {
-		return clikit.Usage("the test file has problems; no case ran:\n%s", strings.Join(problems, "\n"))
+		return clikit.UsageBlock("the test file has problems; no case ran:", problems...)
 	}
 	var runs []testRun
 	for _, f := range parsed {

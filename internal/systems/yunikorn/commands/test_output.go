@@ -54,9 +54,9 @@ func writeTestsText(w io.Writer, runs []testRun, n [3]int, verbose bool, width i
 			}
 		}
 	}
-	fmt.Fprintf(&b, "%d passed, %d failed", n[0], n[1])
+	engine.Fprintf(&b, "%d passed, %d failed", n[0], n[1])
 	if n[2] > 0 {
-		fmt.Fprintf(&b, ", %d without an answer", n[2])
+		engine.Fprintf(&b, ", %d without an answer", n[2])
 	}
 	b.WriteString("\n")
 	_, err := io.WriteString(w, b.String())
@@ -237,7 +237,7 @@ func generateTests(s *streams, files []string, key, under string, args []string)
 		os.Remove(args[0])
 		return clikit.Usage("--generate: %w", err)
 	}
-	fmt.Fprintf(s.env.Err(), "aclint: wrote %s\n", args[0])
+	engine.Fprintf(s.env.Err(), "aclint: wrote %s\n", args[0])
 	return nil
 }
 
