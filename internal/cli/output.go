@@ -13,6 +13,7 @@ import (
 
 	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/engine"
+	"github.com/aclint/aclint/internal/input"
 	"github.com/aclint/aclint/internal/output"
 	"github.com/aclint/aclint/internal/safewrite"
 	"github.com/aclint/aclint/internal/settings"
@@ -160,7 +161,7 @@ func (f *settingsFinder) load(path string) (*settings.Settings, error) {
 	if s, ok := f.loaded[path]; ok {
 		return s, nil
 	}
-	s, err := settings.Load(path, f.reg)
+	s, err := settings.LoadFound(path, f.reg)
 	if err != nil {
 		return nil, settingsErr(path, err)
 	}
@@ -180,7 +181,8 @@ func (f *settingsFinder) forFile(file string) (*settings.Settings, error) {
 
 func settingsErr(path string, err error) error {
 	var se *settings.Error
-	if errors.As(err, &se) {
+	var ce *input.ConfinedError
+	if errors.As(err, &se) || errors.As(err, &ce) {
 		return clikit.Usage("%w", err)
 	}
 	return clikit.Usage("%s: %w", path, err)

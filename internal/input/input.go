@@ -109,9 +109,10 @@ func ReadAll(r io.Reader, name string, max int64) ([]byte, error) {
 	return data, nil
 }
 
-// ReadFile reads a file named on the command line (or by a file the
-// command line names) up to max bytes (0: DefaultMaxSize). A FIFO or a device is read as a
-// stream, so <(kubectl ...) works, and /dev/zero ends at the limit.
+// ReadFile reads a file named on the command line up to max bytes (0:
+// DefaultMaxSize). A FIFO or a device is read as a stream, so
+// <(kubectl ...) works, and /dev/zero ends at the limit. A path that a file
+// in a repository names is read by ReadConfined instead.
 func ReadFile(path string, max int64) ([]byte, error) {
 	max = limit(max)
 	f, err := os.Open(path)
@@ -126,6 +127,11 @@ func ReadFile(path string, max int64) ([]byte, error) {
 	if info.IsDir() {
 		return nil, errors.New("is a directory")
 	}
+	return readOpen(f, info, path, max)
+}
+
+// readOpen reads the open file f (info is its Stat) up to max bytes.
+func readOpen(f *os.File, info os.FileInfo, path string, max int64) ([]byte, error) {
 	if info.Mode().IsRegular() {
 		remember(info)
 	}

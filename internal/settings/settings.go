@@ -43,13 +43,31 @@ type Error struct {
 
 func (e *Error) Error() string { return fmt.Sprintf("%s:%d:%d: %s", e.Path, e.Line, e.Col, e.Msg) }
 
-// Load reads and checks a settings file. Unknown keys, unknown rules and
-// bad values are errors that name the nearest valid choice.
+// Load reads and checks the settings file named by --config: the user's
+// own path, read whatever it is. Unknown keys, unknown rules and bad
+// values are errors that name the nearest valid choice.
 func Load(path string, reg *engine.Registry) (*Settings, error) {
 	data, err := input.ReadFile(path, 0) // settings are small: the default bound
 	if err != nil {
 		return nil, err
 	}
+	return parse(path, data, reg)
+}
+
+// LoadFound reads and checks a settings file that Find found: part of the
+// repository under review, so it is read only as a regular file inside that
+// repository (input.ReadConfined). A committed .aclint.yaml that links to
+// /etc/shadow would otherwise be printed in a YAML error, and one that is
+// a FIFO or a link to /dev/stdin would hang lint and the language server.
+func LoadFound(path string, reg *engine.Registry) (*Settings, error) {
+	data, err := input.ReadConfined(input.RepoRoot(filepath.Dir(path)), path, 0)
+	if err != nil {
+		return nil, err
+	}
+	return parse(path, data, reg)
+}
+
+func parse(path string, data []byte, reg *engine.Registry) (*Settings, error) {
 	s := &Settings{Path: path, Rules: map[string]string{}}
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))

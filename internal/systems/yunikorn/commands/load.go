@@ -30,19 +30,27 @@ func (s *streams) readOptions(key string, verbose bool) yunikorn.ReadOptions {
 // exit 2 with its first errors (aclint lint lists every one). Errors for
 // which tolerate is true do not refuse it.
 func load(s *streams, files []string, key string, tolerate func(engine.Finding) bool) (*yunikorn.Loaded, error) {
-	return loadAs(s, files, key, tolerate, false)
+	return loadAs(s, files, nil, key, tolerate, false)
 }
 
 // loadOne is load for a question that reads the ACLs on the paths it asks
 // about, not every queue's (yunikorn.ReadOptions.OnePath).
 func loadOne(s *streams, files []string, key string, tolerate func(engine.Finding) bool) (*yunikorn.Loaded, error) {
-	return loadAs(s, files, key, tolerate, true)
+	return loadAs(s, files, nil, key, tolerate, true)
 }
 
-func loadAs(s *streams, files []string, key string, tolerate func(engine.Finding) bool, onePath bool) (*yunikorn.Loaded, error) {
+// loadAs is load, with pre the files already read (by name) that are taken
+// as they are, never read again.
+func loadAs(s *streams, files []string, pre map[string][]byte, key string, tolerate func(engine.Finding) bool, onePath bool) (*yunikorn.Loaded, error) {
 	files, fetched, err := s.fetchServers(files)
 	if err != nil {
 		return nil, err
+	}
+	for k, v := range pre {
+		if fetched == nil {
+			fetched = map[string][]byte{}
+		}
+		fetched[k] = v
 	}
 	opts := s.readOptions(key, false)
 	opts.Preloaded = s.withPreloaded(fetched)

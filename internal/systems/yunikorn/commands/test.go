@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path/filepath"
 
 	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/input"
@@ -173,8 +174,19 @@ func outcomeIndex(o expect.Outcome) int {
 // testEnv loads the config a test file names, as check and place load it,
 // and sets where groups come from: the flags, else the file's resolver:.
 func testEnv(s *streams, cmd *cobra.Command, f *expect.File, files []string, key string, rf *resolverFlags) (expect.Env, error) {
+	// what the test file names is the repository's word: read inside it
+	root := input.RepoRoot(filepath.Dir(f.Path))
+	var pre map[string][]byte
 	if len(files) == 0 {
 		files = f.Config
+		pre = map[string][]byte{}
+		for _, p := range files {
+			data, err := input.ReadConfined(root, p, s.env.MaxInput())
+			if err != nil {
+				return expect.Env{}, clikit.Usage("%s: config: %w", f.Path, err)
+			}
+			pre[p] = data
+		}
 	}
 	access := false
 	for _, c := range f.Cases {
@@ -186,7 +198,7 @@ func testEnv(s *streams, cmd *cobra.Command, f *expect.File, files []string, key
 	if !access {
 		tolerate = func(x engine.Finding) bool { return x.Rule == "placement-rules-unbuildable" }
 	}
-	l, err := loadOne(s, files, key, tolerate)
+	l, err := loadAs(s, files, pre, key, tolerate, true)
 	if err != nil {
 		return expect.Env{}, err
 	}
@@ -195,7 +207,7 @@ func testEnv(s *streams, cmd *cobra.Command, f *expect.File, files []string, key
 		return expect.Env{}, err
 	}
 	if f.GroupsFile != "" && !cmd.Flags().Changed("groups-file") {
-		q.Resolvers.GroupsFile = f.GroupsFile
+		q.Resolvers.GroupsFile, q.Resolvers.GroupsRoot = f.GroupsFile, root
 	}
 	if q.Resolver == nil && f.Resolver != "" {
 		r, err := resolve.New(f.Resolver, q.Resolvers)

@@ -2,9 +2,10 @@ package resolve
 
 import (
 	"fmt"
-	"github.com/aclint/aclint/internal/input"
 	"sort"
 	"strings"
+
+	"github.com/aclint/aclint/internal/input"
 
 	"gopkg.in/yaml.v3"
 )
@@ -44,6 +45,11 @@ func LoadFile(path string, max int64) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
+	return ParseFile(path, data)
+}
+
+// ParseFile reads a groups file already read, path naming it in messages.
+func ParseFile(path string, data []byte) (*File, error) {
 	f := &File{Path: path, users: map[string][]string{}, groups: map[string][]string{}, groupLine: map[string]int{}}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {

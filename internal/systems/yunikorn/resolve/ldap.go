@@ -3,7 +3,6 @@ package resolve
 import (
 	"crypto/tls"
 	"fmt"
-	"github.com/aclint/aclint/internal/input"
 	"net"
 	"os"
 	"path/filepath"
@@ -12,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/aclint/aclint/internal/input"
 
 	"github.com/go-ldap/ldap/v3"
 

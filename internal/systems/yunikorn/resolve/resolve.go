@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os/user"
 	"strconv"
+
+	"github.com/aclint/aclint/internal/input"
 )
 
 // Result is a user's groups in YuniKorn's order.
@@ -37,7 +39,11 @@ var ErrUnresolvable = errors.New("user cannot be resolved")
 // Options are what the resolvers need beyond a user name.
 type Options struct {
 	GroupsFile string // for "file"
-	MaxSize    int64  // the largest groups file read (0: input.DefaultMaxSize)
+	// GroupsRoot is set when a file in a repository (a test file's
+	// groupsFile:) named GroupsFile rather than the command line: it is then
+	// read only as a regular file inside this directory (input.ReadConfined).
+	GroupsRoot string
+	MaxSize    int64 // the largest groups file read (0: input.DefaultMaxSize)
 	// LDAP reads the LDAP settings when an ldap resolver is needed; nil
 	// means none are available.
 	LDAP func() (*LDAPSettings, error)
@@ -58,6 +64,13 @@ func New(name string, opts Options) (Resolver, error) {
 	case "file":
 		if opts.GroupsFile == "" {
 			return nil, fmt.Errorf("the file resolver reads --groups-file FILE; none was given")
+		}
+		if opts.GroupsRoot != "" {
+			data, err := input.ReadConfined(opts.GroupsRoot, opts.GroupsFile, opts.MaxSize)
+			if err != nil {
+				return nil, err
+			}
+			return ParseFile(opts.GroupsFile, data)
 		}
 		return LoadFile(opts.GroupsFile, opts.MaxSize)
 	case "ldap":
