@@ -2,9 +2,11 @@
 // its input files and decodes them the standard way, so that aclint's
 // commands are measured against the cost of reading the file at all.
 //
-//	floor yaml FILE...   yaml.Unmarshal into a yaml.Node, per file; every
-//	                     tree is kept to the end, as a command comparing
-//	                     two files (diff) must keep both
+//	floor yaml FILE...   yaml.v3 into a yaml.Node, per document of each file;
+//	                     every tree is kept to the end, as a command
+//	                     comparing two files (diff) must keep both
+//	floor configmaps FILE  each ConfigMap document, and each data value's
+//	                     YAML as a second tree (embedded queue configs)
 //	floor json FILE...   encoding/json into an any, per file
 //	floor xml FILE...    encoding/xml's tokens, the text kept, per file
 //	floor write N FILE   writes N bytes like a CSV of the file's size (the
@@ -16,7 +18,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"strconv"
@@ -48,6 +52,26 @@ func main() {
 				}
 			}
 		}
+	case "configmaps":
+		// every ConfigMap document, and the YAML text of each data value:
+		// what any reader of a file of embedded queue configs must decode
+		var kept []*yaml.Node
+		defer func() { runtime.KeepAlive(kept) }()
+		dec := yaml.NewDecoder(bytes.NewReader(read(os.Args[2])))
+		for {
+			var n yaml.Node
+			if err := dec.Decode(&n); err != nil {
+				break
+			}
+			kept = append(kept, &n)
+			var cm struct{ Data map[string]string }
+			_ = n.Decode(&cm)
+			for _, v := range cm.Data {
+				var inner yaml.Node
+				_ = yaml.Unmarshal([]byte(v), &inner)
+				kept = append(kept, &inner)
+			}
+		}
 	case "yaml", "json":
 		var kept []any
 		defer func() { runtime.KeepAlive(kept) }()
@@ -55,9 +79,18 @@ func main() {
 			data := read(f)
 			var err error
 			if os.Args[1] == "yaml" {
-				var n yaml.Node
-				err = yaml.Unmarshal(data, &n)
-				kept = append(kept, &n)
+				// every document of the file, as a file of ConfigMaps is read
+				dec := yaml.NewDecoder(bytes.NewReader(data))
+				for {
+					var n yaml.Node
+					if err = dec.Decode(&n); err != nil {
+						break
+					}
+					kept = append(kept, &n)
+				}
+				if errors.Is(err, io.EOF) {
+					err = nil
+				}
 			} else {
 				var v any
 				err = json.Unmarshal(data, &v)

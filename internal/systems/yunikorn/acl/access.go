@@ -301,7 +301,12 @@ func (p *Policy) Prepare() *Policy {
 	// distinct ACL cost a config of distinct ACLs (the tree shape) more
 	// memory than it saved. Which repeats share a value changes nothing
 	// an answer reads: every value of one string is the same.
-	const slots = 1 << 14
+	// the cache is sized to the config, at most 1<<14 slots: a file of
+	// 4,000 small ConfigMaps allocated 128 KB each for it
+	slots := uint64(16)
+	for slots < 1<<14 && slots < 2*uint64(p.cfg.NumQueues) {
+		slots <<= 1
+	}
 	recent := make([]*Value, slots)
 	seed := maphash.MakeSeed()
 	unset := Parse("")

@@ -43,11 +43,21 @@ type Problem struct {
 	Pos config.Position
 }
 
-// Pattern is one regular expression of a comma-separated list.
+// Pattern is one regular expression of a comma-separated list, checked
+// when the list is read and compiled again each time it is matched: a
+// compiled regexp holds kilobytes, and 100,000 patterns in an 890 KB
+// ConfigMap held 1 GB for the whole run. A question matches each list a
+// few times, so the memory stays bounded by the input for some CPU.
 type Pattern struct {
 	Text string
-	Re   *regexp.Regexp
 }
+
+// re is the pattern compiled; parse has checked that it compiles.
+func (p Pattern) re() *regexp.Regexp { return regexp.MustCompile(p.Text) }
+
+// Match reports whether the pattern matches s, as Go's regexp (which the
+// admission controller uses) does: anywhere in s unless anchored.
+func (p Pattern) Match(s string) bool { return p.re().MatchString(s) }
 
 // List is a comma-separated list of patterns, as the admission controller
 // reads it: blanks around each trimmed, empty entries skipped; when one
@@ -109,34 +119,45 @@ func list(data map[string]config.Setting, key, def string) List {
 		l.Set, l.Pos, value = true, v.Pos, v.Value
 	}
 	l.Value = value
-	ps, err := parse(value)
-	if err != nil {
-		l.Invalid = fmt.Sprintf("%v: the admission controller uses the default %q instead", err, def)
-		ps, _ = parse(def)
+	l.Patterns = split(def) // the defaults are YuniKorn's own: they compile
+	if l.Set {
+		ps, err := parse(value)
+		if err != nil {
+			l.Invalid = fmt.Sprintf("%v: the admission controller uses the default %q instead", err, def)
+		} else {
+			l.Patterns = ps
+		}
 	}
-	l.Patterns = ps
 	return l
 }
 
+// parse reads a list as the admission controller does, refusing it when a
+// pattern does not compile.
 func parse(s string) ([]Pattern, error) {
-	var out []Pattern
-	for _, p := range strings.Split(s, ",") {
-		p = strings.TrimSpace(p)
-		if p == "" {
-			continue
-		}
-		re, err := regexp.Compile(p)
-		if err != nil {
+	ps := split(s)
+	for _, p := range ps {
+		if _, err := regexp.Compile(p.Text); err != nil {
 			return nil, err
 		}
-		out = append(out, Pattern{p, re})
 	}
-	return out, nil
+	return ps, nil
+}
+
+// split cuts a list at its commas, blanks around each pattern trimmed and
+// empty ones skipped.
+func split(s string) []Pattern {
+	var out []Pattern
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, Pattern{p})
+		}
+	}
+	return out
 }
 
 func (l List) matches(s string) (Pattern, bool) {
 	for _, p := range l.Patterns {
-		if p.Re.MatchString(s) {
+		if p.Match(s) {
 			return p, true
 		}
 	}
@@ -186,7 +207,8 @@ func (s Settings) labels(namespace string, annotations map[string]string) bool {
 // Open reports whether a pattern matches every name, and whether it is
 // unanchored (no ^ at the start), so that it matches inside longer names.
 func (p Pattern) Open() (everyone, unanchored bool) {
-	everyone = p.Re.MatchString("") && p.Re.MatchString("any-user") && p.Re.MatchString("x")
+	re := p.re()
+	everyone = re.MatchString("") && re.MatchString("any-user") && re.MatchString("x")
 	unanchored = !strings.HasPrefix(p.Text, "^")
 	return
 }

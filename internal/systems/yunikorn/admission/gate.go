@@ -224,8 +224,9 @@ func (s Settings) allowed(sub Submitter) (string, bool) {
 		return fmt.Sprintf("user %s matches %q of %s", sub.User, p.Text, KeyExternalUsers), true
 	}
 	for _, p := range s.ExternalGroups.Patterns {
+		re := p.re()
 		for _, g := range sub.Groups {
-			if p.Re.MatchString(g) {
+			if re.MatchString(g) {
 				return fmt.Sprintf("group %s matches %q of %s", g, p.Text, KeyExternalGroups), true
 			}
 		}

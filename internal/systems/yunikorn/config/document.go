@@ -71,8 +71,11 @@ type Document struct {
 	zeroBytes bool   // the config text, before any decoding, is zero bytes
 	absentKey string // set on AbsentKeyDocument: why there is no config text
 
-	parsed    []byte       // Text as parsed, after recovery quoted broken values
-	splits    splits       // line splits of Source, Text and parsed, on first use
+	parsed []byte // Text as parsed, after recovery quoted broken values
+	splits splits // line splits of Source, Text and parsed, on first use
+	// source, when set, splits Source for every document of one file (a
+	// file of 4,000 ConfigMaps split itself 4,000 times, 22 s)
+	source    *splits
 	outer     offsetMapper // Text offsets -> Source positions; nil for raw files
 	innerName string       // how to name Text when positions are not exact
 	patched   map[[2]int]bool
@@ -93,8 +96,10 @@ func (d *Document) Empty() bool {
 
 // Lines returns the lines of the outer source, for showing snippets.
 func (d *Document) Lines() []string {
-	lines := d.splits.of(d.Source)
-	return lines
+	if d.source != nil {
+		return d.source.of(d.Source)
+	}
+	return d.splits.of(d.Source)
 }
 
 // Pos maps a line and column of Text to a position in the outer file.

@@ -137,8 +137,9 @@ func fromBytes(path string, data []byte, opts LoadOptions, explicit bool) ([]*Do
 		var docs []*Document
 		var reasons, absent []string
 		settings := map[string]Setting{}
+		lines := &splits{} // the file's lines, split once for all its documents
 		for _, m := range manifests {
-			doc, reason, err := configMapDocument(path, data, m, opts.key(), opts.MaxSize)
+			doc, reason, err := configMapDocument(path, data, lines, m, opts.key(), opts.MaxSize)
 			if err != nil {
 				// a binaryData value that does not inflate is the config
 				// YuniKorn would fail to read: never "no config here"
@@ -318,7 +319,7 @@ func helmValues(path string, data []byte, chart *yaml.Node, under string, opts L
 		str("metadata"), {Kind: yaml.MappingNode, Content: []*yaml.Node{str("name"), str(DefaultsConfigMap)}},
 		str("data"), values,
 	}}
-	doc, reason, err := configMapDocument(path, data, cm, opts.key(), opts.MaxSize)
+	doc, reason, err := configMapDocument(path, data, &splits{}, cm, opts.key(), opts.MaxSize)
 	if err != nil {
 		return nil, &InputError{Path: path, Err: err}
 	}
@@ -621,7 +622,7 @@ func MergeSettings(docs []*Document, absent []*KeyAbsentError) map[string]Settin
 
 // configMapDocument extracts the queue config of one ConfigMap. binaryData
 // wins over data, as in YuniKorn's shim.
-func configMapDocument(path string, source []byte, m *yaml.Node, key string, max int64) (*Document, string, error) {
+func configMapDocument(path string, source []byte, lines *splits, m *yaml.Node, key string, max int64) (*Document, string, error) {
 	name := scalarField(field(m, "metadata"), "name")
 	if scalarField(m, "kind") != "ConfigMap" {
 		return nil, "", nil
@@ -632,6 +633,9 @@ func configMapDocument(path string, source []byte, m *yaml.Node, key string, max
 			return nil, "", fmt.Errorf("%s: binaryData %s.gz is not a string", label, key)
 		}
 		doc, err := gzipDocument(path, source, bin, key, max)
+		if doc != nil {
+			doc.source = lines
+		}
 		var tl *input.TooLargeError
 		if errors.As(err, &tl) {
 			return nil, "", fmt.Errorf("%s: binaryData %s.gz inflates to more than %s, aclint's input limit (a gzip bomb, or raise it with --max-input-size)", label, key, input.FormatSize(tl.Limit))
@@ -650,7 +654,7 @@ func configMapDocument(path string, source []byte, m *yaml.Node, key string, max
 	if v.Kind != yaml.ScalarNode {
 		return nil, fmt.Sprintf("%s: data %s is not a string", label, key), nil
 	}
-	doc := embeddedDocument(path, source, v, []byte(v.Value))
+	doc := embeddedDocument(path, source, lines, v, []byte(v.Value))
 	doc.ConfigMap, doc.Key, doc.ConfigMapPos = name, key, namePos(path, m)
 	doc.Settings = configMapSettings(path, m, key)
 	doc.innerName = key
@@ -673,9 +677,8 @@ func YuniKornReads(name string) bool {
 	return name == DefaultsConfigMap || name == ConfigsConfigMap
 }
 
-func embeddedDocument(path string, source []byte, v *yaml.Node, text []byte) *Document {
-	lines, _ := splitLines(string(source))
-	d := &Document{File: path, Source: source, outer: newScalarMapper(lines, v)}
+func embeddedDocument(path string, source []byte, src *splits, v *yaml.Node, text []byte) *Document {
+	d := &Document{File: path, Source: source, source: src, outer: newScalarMapper(src.of(source), v)}
 	return d.init(text)
 }
 

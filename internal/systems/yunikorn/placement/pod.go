@@ -47,13 +47,16 @@ type object struct {
 	Kind     string `yaml:"kind"`
 	Metadata meta   `yaml:"metadata"`
 	Spec     struct {
-		SchedulerName string    `yaml:"schedulerName"`
-		Template      *template `yaml:"template"`
-		JobTemplate   *struct {
-			Spec struct {
-				Template *template `yaml:"template"`
-			} `yaml:"spec"`
-		} `yaml:"jobTemplate"`
+		SchedulerName string       `yaml:"schedulerName"`
+		Template      *template    `yaml:"template"`
+		JobTemplate   *jobTemplate `yaml:"jobTemplate"`
+	} `yaml:"spec"`
+}
+
+// jobTemplate is a CronJob's job template.
+type jobTemplate struct {
+	Spec struct {
+		Template *template `yaml:"template"`
 	} `yaml:"spec"`
 }
 
@@ -116,10 +119,11 @@ type Derivation struct {
 func FromPod(pod, namespace []byte) (App, Derivation, error) {
 	var app App
 	var d Derivation
-	var p object
-	if err := yaml.Unmarshal(pod, &p); err != nil {
-		return app, d, fmt.Errorf("the pod is not valid YAML: %v", err)
+	p, inline, notes, err := readManifest(pod)
+	if err != nil {
+		return app, d, err
 	}
+	d.Notes = append(d.Notes, notes...)
 	m, sched, err := p.podMeta()
 	if err != nil {
 		return app, d, err
@@ -150,14 +154,30 @@ func FromPod(pod, namespace []byte) (App, Derivation, error) {
 	d.Namespace = ns
 	app.Tags = map[string]string{"namespace": ns}
 	d.Tags = "namespace " + ns
-	if namespace != nil {
-		var n object
-		if err := yaml.Unmarshal(namespace, &n); err != nil {
+	var n *object
+	switch {
+	case namespace != nil:
+		if k := topKind(namespace); k != "" && k != "Namespace" {
+			return app, d, fmt.Errorf("expected a Namespace, found kind %s", k)
+		}
+		var doc yaml.Node
+		if err := yaml.Unmarshal(namespace, &doc); err != nil {
 			return app, d, fmt.Errorf("the namespace is not valid YAML: %v", err)
+		}
+		if len(doc.Content) == 0 {
+			return app, d, errors.New("the namespace file is empty")
+		}
+		if n, err = decodeObject(doc.Content[0]); err != nil {
+			return app, d, fmt.Errorf("the namespace: %w", err)
 		}
 		if n.Kind != "Namespace" && n.Kind != "" {
 			return app, d, fmt.Errorf("expected a Namespace, found kind %s", n.Kind)
 		}
+	case inline != nil:
+		n = inline
+		d.Notes = append(d.Notes, fmt.Sprintf("the namespace %s is read from the same file", inline.Metadata.Name))
+	}
+	if n != nil {
 		if n.Metadata.Name != "" && n.Metadata.Name != ns {
 			d.Notes = append(d.Notes, fmt.Sprintf("the namespace file is %s but the pod is in %s: its annotations would not apply; read anyway", n.Metadata.Name, ns))
 		}

@@ -21,10 +21,10 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"time"
 
+	"github.com/aclint/aclint/internal/input"
 	"github.com/aclint/aclint/internal/systems/yunikorn/config"
 )
 
@@ -78,7 +78,7 @@ func (o Options) client() (*http.Client, error) {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.Proxy = http.ProxyFromEnvironment
 	if o.CAFile != "" {
-		pem, err := os.ReadFile(o.CAFile)
+		pem, err := input.ReadFile(o.CAFile, o.MaxSize) // /dev/zero ends at the input limit
 		if err != nil {
 			return nil, fmt.Errorf("--server-ca-file: %w", err)
 		}
