@@ -3,7 +3,8 @@ GO ?= go
 FUZZTIME ?= 10s
 BIN := bin/aclint
 # the commit and its time, linked into builds and releases (aclint version)
-COMMIT := $(shell git rev-parse HEAD 2>/dev/null)
+# a tree with changes to tracked files is marked: a binary built from it is not that commit
+COMMIT := $(shell git rev-parse HEAD 2>/dev/null)$(shell git status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo -dirty)
 EPOCH := $(or $(SOURCE_DATE_EPOCH),$(shell git log -1 --format=%ct 2>/dev/null),0)
 
 .PHONY: release report-screenshot all build test vet fmt-check unit fuzz bench docs example clean sarif-schema schema-tools man tools
@@ -18,9 +19,13 @@ build:
 ## windows; amd64, arm64) with the static binary, README.md and LICENSE, an SPDX SBOM per binary,
 ## the OCI image layout (dist/oci/ and dist/aclint_VERSION_oci.tar), and SHA256SUMS over them;
 ## reproducible: two runs from one commit give the same SHA256SUMS (docs/install.md)
+## VERSION reaches the recipe through the environment, never inside its text: a tag such as
+## v1";touch${IFS}/tmp/x;" is a valid git tag name, and mkrelease accepts only vX.Y.Z[-suffix]
+unexport VERSION
+release: export ACLINT_RELEASE_VERSION := $(value VERSION)
 release:
-	@if [ -z "$(VERSION)" ]; then echo "make release: give the version, as in make release VERSION=v1.2.3"; exit 2; fi
-	$(GO) run ./internal/mkrelease -version "$(VERSION)" -commit "$(COMMIT)" -epoch "$(EPOCH)" -out dist
+	@if [ -z "$$ACLINT_RELEASE_VERSION" ]; then echo "make release: give the version, as in make release VERSION=v1.2.3"; exit 2; fi
+	$(GO) run ./internal/mkrelease -version "$$ACLINT_RELEASE_VERSION" -commit "$(COMMIT)" -epoch "$(EPOCH)" -out dist
 
 ## test: formatting, vet, unit + testscript + conformance tests, docs freshness, SARIF schema,
 ## scale budget, and every fuzz target's seed corpus and saved crashers (deterministic: what CI runs)
