@@ -18,6 +18,29 @@ if ! base="$(git merge-base "origin/$base_ref" HEAD 2>/dev/null || git rev-parse
   printf '## aclint: access changes\n\nThe base branch %s could not be read (fetch it: actions/checkout with fetch-depth: 0), so nothing was compared.\n' "$base_ref" >> "$summary"
   exit 0
 fi
+# a file's name in Markdown: on one line (a newline, a carriage return or another control
+# character written as \n, \r, \xNN), in a code span whose fence is longer than any run of
+# backticks in it, so a name can neither start a heading nor close its span
+mdname() {
+  local name="" c i fence='`'
+  for ((i = 0; i < ${#1}; i++)); do
+    c="${1:i:1}"
+    case "$c" in
+      $'\n') name+='\n' ;;
+      $'\r') name+='\r' ;;
+      [[:cntrl:]]) name+="$(printf '\\x%02x' "'$c")" ;;
+      *) name+="$c" ;;
+    esac
+  done
+  while [[ "$name" == *"$fence"* ]]; do fence+='`'; done
+  printf '%s %s %s' "$fence" "$name" "$fence"
+}
+# a fence for a block of text: more backticks than any run in the file
+fenceof() {
+  local fence='```'
+  while grep -qF -- "$fence" "$1"; do fence+='`'; done
+  printf '%s' "$fence"
+}
 files=(${ACLINT_FILES:-.})
 work="$(mktemp -d "${RUNNER_TEMP:-/tmp}/aclint-diff.XXXXXX")"
 changed="$work/changed"
@@ -43,21 +66,24 @@ while IFS= read -r -d '' f; do
         # YuniKorn's built-in default, which is what ran before it
         : > "$old" ;;
       *)
-        printf '### `%s`\n\nadded in this pull request: there is no earlier version to compare it with.\n\n' "$f" >> "$summary"
+        printf '### %s\n\nadded in this pull request: there is no earlier version to compare it with.\n\n' "$(mdname "$f")" >> "$summary"
         continue ;;
     esac
   fi
   out="$work/out.md"
   err="$work/err.txt"
-  if aclint diff -o "markdown=$out" "$old" "$f" 2> "$err" || [ -s "$out" ]; then
-    printf '### `%s`\n\n' "$f" >> "$summary"
+  # -- ends the flags: a file named -omarkdown=x.yaml or --help.yaml is a file
+  if aclint diff -o "markdown=$out" -- "$old" "$f" 2> "$err" || [ -s "$out" ]; then
+    printf '### %s\n\n' "$(mdname "$f")" >> "$summary"
     cat "$out" >> "$summary"
     printf '\n' >> "$summary"
   else
+    head -n 8 "$err" | cut -c1-300 > "$err.head"
+    fence="$(fenceof "$err.head")"
     {
-      printf '### `%s`\n\nnot compared:\n\n```\n' "$f"
-      head -n 8 "$err" | cut -c1-300
-      printf '```\n\n'
+      printf '### %s\n\nnot compared:\n\n%s\n' "$(mdname "$f")" "$fence"
+      cat "$err.head"
+      printf '%s\n\n' "$fence"
     } >> "$summary"
   fi
   rm -f "$out"

@@ -21,8 +21,27 @@ dest="${RUNNER_TEMP:?RUNNER_TEMP is not set}/aclint-bin"
 mkdir -p "$dest"
 
 version="${ACLINT_VERSION:-}"
-if [ -z "$version" ] && [[ "${ACLINT_ACTION_REF:-}" =~ ^v[0-9]+\.[0-9]+\.[0-9]+ ]]; then
-  version="$ACLINT_ACTION_REF" # uses: aclint/aclint@vX.Y.Z installs that release
+ref="${ACLINT_ACTION_REF:-}"
+if [ -z "$version" ] && [[ "$ref" =~ ^v[0-9]+\.[0-9]+\.[0-9]+ ]]; then
+  version="$ref" # uses: aclint/aclint@vX.Y.Z installs that release
+elif [ -z "$version" ] && [ "${ACLINT_BUILD:-false}" != true ] && [[ "$ref" =~ ^v[0-9]+(\.[0-9]+)?$ ]]; then
+  # uses: aclint/aclint@v1 (or @v1.4) installs the newest release of that line, never a
+  # pre-release or a draft: the releases are listed by GitHub's API (or ACLINT_RELEASES_API)
+  api="${ACLINT_RELEASES_API:-${GITHUB_API_URL:-https://api.github.com}/repos/${ACLINT_ACTION_REPOSITORY:-aclint/aclint}/releases?per_page=100}"
+  listing="$(curl -fsSL --retry 3 ${GITHUB_TOKEN:+-H "Authorization: Bearer $GITHUB_TOKEN"} "$api")" || {
+    echo "aclint action: the releases could not be listed from ${api%%\?*}, so ${ref} cannot be resolved to a release: pin a release (uses: aclint/aclint@vX.Y.Z) or set version" >&2
+    exit 2
+  }
+  prefix="${ref//./\\.}"
+  version="$(printf '%s' "$listing" | tr -d '\n' | sed 's/"tag_name"/\n&/g' | tail -n +2 |
+    { grep -vE '"(prerelease|draft)"[[:space:]]*:[[:space:]]*true' || true; } |
+    sed -nE 's/^"tag_name"[[:space:]]*:[[:space:]]*"([^"]*)".*/\1/p' |
+    { grep -E "^${prefix}(\.[0-9]+)*(-[0-9A-Za-z.-]+)?\$" || true; } | sort -V | tail -n 1)"
+  if [ -z "$version" ]; then
+    echo "aclint action: no release matches ${ref} (pre-releases and drafts are passed over): pin a release (uses: aclint/aclint@vX.Y.Z) or set version" >&2
+    exit 2
+  fi
+  echo "aclint action: ${ref} is release ${version}"
 fi
 
 if [ "${ACLINT_BUILD:-false}" = true ] || [ -z "$version" ]; then

@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"net/url"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -236,7 +237,7 @@ func SARIF(w io.Writer, r *Report) error {
 	if r.WorkDir != "" {
 		inv.WorkingDirectory = &struct {
 			URI string `json:"uri"`
-		}{URI: "file://" + filepath.ToSlash(r.WorkDir) + "/"}
+		}{URI: "file://" + uriPath(filepath.ToSlash(r.WorkDir)) + "/"}
 	}
 	run.Invocations = []sarifInvocation{inv}
 	index := map[string]int{}
@@ -263,7 +264,7 @@ func SARIF(w io.Writer, r *Report) error {
 		res := sarifResult{RuleID: f.Rule, RuleIndex: index[f.Rule], Level: sarifLevel(f.Severity),
 			Message: sarifText{Text: messageWithHint(f)}, PartialFingerprints: map[string]string{"primaryLocationLineHash": fps[i]}}
 		var loc sarifLocation
-		loc.PhysicalLocation.ArtifactLocation.URI = r.relPath(f.Pos.File)
+		loc.PhysicalLocation.ArtifactLocation.URI = uriPath(r.relPath(f.Pos.File))
 		start, end := r.span(f)
 		reg := &loc.PhysicalLocation.Region
 		reg.StartLine, reg.StartColumn, reg.EndLine, reg.EndColumn = f.Pos.Line, start, f.Pos.Line, end
@@ -271,6 +272,18 @@ func SARIF(w io.Writer, r *Report) error {
 		run.Results = append(run.Results, res)
 	}
 	return engine.WriteJSON(w, log)
+}
+
+// uriPath is a slash-separated path as a URI reference, each segment
+// percent-encoded: a space, a quote, a newline or a '#' in a file name
+// otherwise makes the SARIF artifactLocation an invalid URI, or another
+// one. ':' is encoded too, so a first segment never reads as a scheme.
+func uriPath(p string) string {
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		segs[i] = strings.ReplaceAll(url.PathEscape(s), ":", "%3A")
+	}
+	return strings.Join(segs, "/")
 }
 
 // plainDoc turns a rule's Markdown explanation into one plain paragraph.

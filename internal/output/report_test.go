@@ -1,6 +1,8 @@
 package output
 
 import (
+	"net/url"
+
 	"github.com/aclint/aclint/internal/systems/yunikorn"
 
 	"bytes"
@@ -215,3 +217,39 @@ func TestSARIFTagsBySystem(t *testing.T) {
 
 // testRegistry holds YuniKorn alone: the fixtures are its configs.
 var testRegistry = engine.NewRegistry(yunikorn.System, yunikorn.Sys{})
+
+// TestSARIFURIsAreEncoded: a file name with a space, quotes, a newline, a
+// '#', a '%' or a ':' gives a valid URI reference that names that file.
+func TestSARIFURIsAreEncoded(t *testing.T) {
+	name := "deploy/my queues \"x\"\n#1 100%:a.yaml"
+	r := &Report{Sources: Sources{name: {"x: 1"}}, WorkDir: "/work/my repo", Findings: []engine.Finding{{
+		Rule: "r", Severity: engine.Info, Pos: config.Position{File: name, Line: 1, Col: 1}, Message: "m"}}}
+	var b bytes.Buffer
+	if err := SARIF(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Runs []struct {
+			Invocations []struct{ WorkingDirectory struct{ URI string } }
+			Results     []struct {
+				Locations []struct {
+					PhysicalLocation struct{ ArtifactLocation struct{ URI string } }
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	uri := doc.Runs[0].Results[0].Locations[0].PhysicalLocation.ArtifactLocation.URI
+	if want := "deploy/my%20queues%20%22x%22%0A%231%20100%25%3Aa.yaml"; uri != want {
+		t.Errorf("uri %q, want %q", uri, want)
+	}
+	u, err := url.Parse(uri)
+	if err != nil || u.Scheme != "" || u.Path != name {
+		t.Errorf("%q reads back as %+v (%v)", uri, u, err)
+	}
+	if wd := doc.Runs[0].Invocations[0].WorkingDirectory.URI; wd != "file:///work/my%20repo/" {
+		t.Errorf("working directory %q", wd)
+	}
+}

@@ -71,6 +71,8 @@ func (r *runner) eval(s string) string {
 			return r.root
 		case e == "github.action_ref":
 			return r.env["GITHUB_ACTION_REF"]
+		case e == "github.action_repository":
+			return r.env["GITHUB_ACTION_REPOSITORY"]
 		case strings.HasPrefix(e, "steps."):
 			parts := strings.SplitN(e, ".", 4)
 			if len(parts) == 4 && parts[2] == "outputs" {
@@ -194,7 +196,7 @@ func newRunner(t *testing.T, releases string, inputs map[string]string) *runner 
 	os.MkdirAll(r.temp, 0o755)
 	r.env = map[string]string{
 		"CI": "true", "GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": r.workspace, "GITHUB_ACTION_PATH": root,
-		"GITHUB_EVENT_NAME": "pull_request", "GITHUB_BASE_REF": "main", "GITHUB_HEAD_REF": "pr", "GITHUB_ACTION_REF": testVersion,
+		"GITHUB_EVENT_NAME": "pull_request", "GITHUB_BASE_REF": "main", "GITHUB_HEAD_REF": "pr", "GITHUB_ACTION_REF": testVersion, "GITHUB_ACTION_REPOSITORY": "aclint/aclint",
 		"GITHUB_PATH": filepath.Join(tmp, "github_path"), "GITHUB_STEP_SUMMARY": filepath.Join(tmp, "summary.md"),
 		"RUNNER_TEMP": r.temp, "RUNNER_OS": "Linux", "RUNNER_ARCH": "X64",
 	}
@@ -305,5 +307,81 @@ func TestActionBuildsWithGo(t *testing.T) {
 	}
 	if s, _ := os.ReadFile(r.env["GITHUB_STEP_SUMMARY"]); len(s) != 0 {
 		t.Errorf("a push wrote a diff summary: %s", s)
+	}
+}
+
+// TestActionResolvesAMajorTag: uses: aclint/aclint@v0 installs the newest
+// release of that line from the release listing, passing over pre-releases
+// and drafts and other lines, instead of building from source; a line
+// with no release is exit 2, saying so.
+func TestActionResolvesAMajorTag(t *testing.T) {
+	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
+		t.Skip("the runner here is linux/amd64")
+	}
+	listing := filepath.Join(t.TempDir(), "releases.json")
+	// as GitHub's API lists them: newest first, author before tag_name
+	os.WriteFile(listing, []byte(`[
+  {"id": 4, "author": {"login": "x"}, "tag_name": "v1.2.0", "draft": false, "prerelease": false, "assets": []},
+  {"id": 3, "author": {"login": "x"}, "tag_name": "v0.9.0", "draft": false, "prerelease": true, "assets": []},
+  {"id": 2, "author": {"login": "x"}, "tag_name": "v0.8.0", "draft": true, "prerelease": false, "assets": []},
+  {"id": 1, "author": {"login": "x"}, "tag_name": "`+testVersion+`", "draft": false, "prerelease": false, "assets": [{"name": "a"}]},
+  {"id": 0, "author": {"login": "x"}, "tag_name": "v10.0.0", "draft": false, "prerelease": false, "assets": []}
+]`), 0o644)
+	r := newRunner(t, releases(t), map[string]string{"files": "deploy", "releases-api": "file://" + listing})
+	r.env["GITHUB_ACTION_REF"] = "v0"
+	code := r.run()
+	logs := r.logs.String()
+	if code != 1 || !strings.Contains(logs, "v0 is release "+testVersion) || !strings.Contains(logs, "aclint "+testVersion+" (commit") || strings.Contains(logs, "building aclint") {
+		t.Fatalf("@v0: exit %d\n%s", code, logs)
+	}
+	r = newRunner(t, releases(t), map[string]string{"files": "deploy", "releases-api": "file://" + listing})
+	r.env["GITHUB_ACTION_REF"] = "v2"
+	if code := r.run(); code != 2 || !strings.Contains(r.logs.String(), "no release matches v2") {
+		t.Fatalf("@v2: exit %d\n%s", code, r.logs.String())
+	}
+}
+
+// TestActionDiffHostileNames: a changed config named like a flag is
+// compared as a file (not read as -o or --help), and a name with a newline
+// or backticks stays inside its heading's code span.
+func TestActionDiffHostileNames(t *testing.T) {
+	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
+		t.Skip("the runner here is linux/amd64")
+	}
+	r := newRunner(t, releases(t), map[string]string{"files": "."})
+	names := []string{"-omarkdown=x.yaml", "--help.yaml", "a\n## pwned ``\n.yaml"}
+	base := filepath.Join(filepath.Dir(r.workspace), "origin")
+	for _, n := range names {
+		copyFile(t, filepath.Join(r.root, "examples/audits/queues.yaml"), filepath.Join(base, n))
+	}
+	git(t, base, "add", "--", ".")
+	git(t, base, "commit", "-q", "-m", "more")
+	git(t, r.workspace, "fetch", "-q", "origin", "main:refs/remotes/origin/main")
+	git(t, r.workspace, "merge", "-q", "--no-edit", "origin/main")
+	for _, n := range names {
+		copyFile(t, filepath.Join(r.root, "examples/audits/changed.yaml"), filepath.Join(r.workspace, n))
+	}
+	git(t, r.workspace, "add", "--", ".")
+	git(t, r.workspace, "commit", "-q", "-m", "change them")
+	r.run()
+	summary, _ := os.ReadFile(r.env["GITHUB_STEP_SUMMARY"])
+	s := string(summary)
+	for _, want := range []string{"### ` -omarkdown=x.yaml `\n", "### ` --help.yaml `\n", "### ``` a\\n## pwned ``\\n.yaml ```\n"} {
+		i := strings.Index(s, want)
+		if i < 0 {
+			t.Errorf("no heading %q in the summary:\n%s", want, s)
+			continue
+		}
+		if next := s[i+len(want):]; strings.HasPrefix(strings.TrimSpace(next), "not compared") || !strings.Contains(next[:min(len(next), 400)], "etl-admins") {
+			t.Errorf("%q was not compared:\n%.400s", want, next)
+		}
+	}
+	for _, line := range strings.Split(s, "\n") {
+		if strings.HasPrefix(line, "## pwned") {
+			t.Errorf("a file name started a heading:\n%s", s)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(r.workspace, "x.yaml")); err == nil {
+		t.Error("a file name was read as -o markdown=x.yaml")
 	}
 }
