@@ -49,6 +49,9 @@ tools:
 	@if ! command -v skopeo >/dev/null 2>&1; then \
 		if [ -n "$$CI" ]; then echo "make test: skopeo is missing in CI: .ci/run installs it"; exit 1; fi; \
 		echo "make test: skopeo is not installed: the release image is checked without it (apt-get install skopeo, or run .ci/run)"; fi
+	@if ! command -v umoci >/dev/null 2>&1; then \
+		if [ -n "$$CI" ]; then echo "make test: umoci is missing in CI: .ci/run installs it"; exit 1; fi; \
+		echo "make test: umoci is not installed: the release image is not unpacked (apt-get install umoci, or run .ci/run)"; fi
 
 fmt-check:
 	@out=$$(gofmt -l . | grep -v '^vendor/'); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

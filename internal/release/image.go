@@ -142,7 +142,15 @@ func writeImage(o Options, bins map[Platform]string) (string, error) {
 		return "", err
 	}
 	multi.Annotations = map[string]string{"org.opencontainers.image.ref.name": o.Version}
-	index, err := json.Marshal(map[string]any{"schemaVersion": 2, "mediaType": mediaIndex, "manifests": []Descriptor{multi}})
+	// each platform's manifest is tagged too, VERSION-linux-amd64: a tool
+	// that cannot choose a platform in an index (umoci: "tag is ambiguous")
+	// unpacks that tag, whose one manifest it reads
+	top := []Descriptor{multi}
+	for _, m := range manifests {
+		m.Annotations = map[string]string{"org.opencontainers.image.ref.name": PlatformTag(o.Version, Platform{m.Platform.OS, m.Platform.Architecture})}
+		top = append(top, m)
+	}
+	index, err := json.Marshal(map[string]any{"schemaVersion": 2, "mediaType": mediaIndex, "manifests": top})
 	if err != nil {
 		return "", err
 	}

@@ -38,6 +38,10 @@ var Platforms = []Platform{
 	{"windows", "amd64"}, {"windows", "arm64"},
 }
 
+// PlatformTag is the tag of one platform's manifest in the image layout:
+// VERSION-OS-ARCH.
+func PlatformTag(version string, p Platform) string { return version + "-" + p.OS + "-" + p.Arch }
+
 // ImagePlatforms are the image's.
 var ImagePlatforms = []Platform{{"linux", "amd64"}, {"linux", "arm64"}}
 

@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -256,8 +257,16 @@ func TestImage(t *testing.T) {
 	}
 	var index struct{ Manifests []Descriptor }
 	b, _ := os.ReadFile(filepath.Join(layout, "index.json"))
-	if err := json.Unmarshal(b, &index); err != nil || len(index.Manifests) != 1 || index.Manifests[0].Annotations["org.opencontainers.image.ref.name"] != testVersion {
+	if err := json.Unmarshal(b, &index); err != nil || len(index.Manifests) != 3 || index.Manifests[0].Annotations["org.opencontainers.image.ref.name"] != testVersion ||
+		index.Manifests[0].MediaType != mediaIndex {
 		t.Fatalf("index.json: %v %s", err, b)
+	}
+	// each platform's manifest is tagged VERSION-OS-ARCH too, and is the
+	// one the image index names for that platform
+	for _, m := range index.Manifests[1:] {
+		if m.Platform == nil || m.MediaType != mediaManifest || m.Annotations["org.opencontainers.image.ref.name"] != PlatformTag(testVersion, Platform{m.Platform.OS, m.Platform.Architecture}) {
+			t.Errorf("index.json platform entry %+v", m)
+		}
 	}
 	var multi struct{ Manifests []Descriptor }
 	json.Unmarshal(blob(index.Manifests[0].Digest), &multi)
@@ -322,6 +331,43 @@ func TestImage(t *testing.T) {
 		}
 	} else if os.Getenv("CI") != "" {
 		t.Error("skopeo is missing in CI: .ci/run installs it")
+	}
+	// umoci chooses no platform: it unpacks a platform's own tag, and runs
+	// nothing (an unprivileged-style unpack of the root filesystem)
+	if umoci, err := exec.LookPath("umoci"); err == nil {
+		copyTo := t.TempDir()
+		copyDir(t, layout, filepath.Join(copyTo, "oci")) // umoci writes into the layout it reads
+		bundle := filepath.Join(copyTo, "bundle")
+		tag := PlatformTag(testVersion, Platform{"linux", "amd64"})
+		if out, err := exec.Command(umoci, "unpack", "--rootless", "--image", filepath.Join(copyTo, "oci")+":"+tag, bundle).CombinedOutput(); err != nil {
+			t.Errorf("umoci unpack %s: %v\n%s", tag, err, out)
+		} else if fi, err := os.Stat(filepath.Join(bundle, "rootfs", "aclint")); err != nil || fi.Size() < 1<<20 {
+			t.Errorf("umoci unpacked no binary: %v", err)
+		}
+	} else if os.Getenv("CI") != "" {
+		t.Error("umoci is missing in CI: .ci/run installs it")
+	}
+}
+
+// copyDir copies a directory of regular files and directories.
+func copyDir(t *testing.T, from, to string) {
+	t.Helper()
+	err := filepath.WalkDir(from, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, p)
+		if e.IsDir() {
+			return os.MkdirAll(filepath.Join(to, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(to, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 

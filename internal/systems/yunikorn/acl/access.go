@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/systems/yunikorn/config"
 	"github.com/aclint/aclint/internal/systems/yunikorn/resolve"
 )
@@ -405,7 +406,17 @@ func (p *Policy) FindPartition(name string) (*config.Partition, error) {
 	if len(names) == 0 {
 		return nil, &QueryError{Msg: fmt.Sprintf("partition %q not found: the config has no partitions", name)}
 	}
-	return nil, &QueryError{Msg: fmt.Sprintf("partition %q not found; the config has: %s%s", name, strings.Join(names, ", "), hint)}
+	// a config of 200,000 partitions must not print them all (1.7 MB):
+	// the first few, the count, and the nearest name
+	const shown = 10
+	list := strings.Join(names[:min(len(names), shown)], ", ")
+	if len(names) > shown {
+		list = fmt.Sprintf("%d partitions, %s and %d more", len(names), list, len(names)-shown)
+		if near := engine.Nearest(name, names); hint == "" && near != "" {
+			hint = fmt.Sprintf("; did you mean %s?", near)
+		}
+	}
+	return nil, &QueryError{Msg: fmt.Sprintf("partition %q not found; the config has: %s%s", name, list, hint)}
 }
 
 // Target is the queue an access question is about.
