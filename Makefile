@@ -79,6 +79,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeParity$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/systems/yunikorn/config
 	$(GO) test -run '^$$' -fuzz '^FuzzFix$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/fix
 	$(GO) test -run '^$$' -fuzz '^FuzzPlace$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/systems/yunikorn/placement
+	$(GO) test -run '^$$' -fuzz '^FuzzReadManifest$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/systems/yunikorn/placement
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/systems/yunikorn/expect
 	$(GO) test -run '^$$' -fuzz '^FuzzBatchParse$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/systems/yunikorn/config
 	$(GO) test -run '^$$' -fuzz '^FuzzSafeWriter$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/engine

@@ -1,10 +1,13 @@
 package placement
 
 import (
+	"bytes"
 	"fmt"
 	"runtime"
 	"strings"
 	"testing"
+
+	"gopkg.in/yaml.v3"
 )
 
 // TestManifestDocuments: --pod reads the one pod or workload of a file,
@@ -66,4 +69,31 @@ func TestListRefusedBeforeParsing(t *testing.T) {
 	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 1<<20 {
 		t.Errorf("refusing a List of %d MB allocated %d MB", len(data)>>20, alloc>>20)
 	}
+}
+
+// FuzzReadManifest: any bytes given to --pod end in an application or an
+// error, never a panic; a manifest that yaml.v3 reads into the old structs
+// without error reads here to the same kind, queue label and namespace.
+func FuzzReadManifest(f *testing.F) {
+	f.Add([]byte("kind: Pod\nmetadata: {name: p, namespace: a, labels: {queue: root.a}, annotations: {x: y}}\nspec: {schedulerName: yunikorn}\n"))
+	f.Add([]byte("kind: Deployment\nmetadata: {name: d}\nspec: {template: {metadata: {labels: {queue: q}}, spec: {schedulerName: yunikorn}}}\n---\nkind: Namespace\nmetadata: {name: default}\n"))
+	f.Add([]byte("kind: CronJob\nspec: {jobTemplate: {spec: {template: {metadata: {annotations: &a {k: v}}}}}}\nmetadata: {annotations: *a}\n"))
+	f.Add([]byte(`{"kind": "List", "items": []}`))
+	f.Add([]byte("kind: Pod\nmetadata:\n  labels:\n    a: 1\n    a: 2\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 1<<14 {
+			return
+		}
+		app, _, err := FromPod(data, nil)
+		if err != nil || bytes.Contains(data, []byte("*")) {
+			return // yaml.v3's struct decoder expands aliases: an alias bomb stalls the comparison
+		}
+		var old object
+		if yaml.Unmarshal(data, &old) != nil || old.Kind != "Pod" && old.Kind != "" {
+			return
+		}
+		if m, _, err := old.podMeta(); err == nil && m.Labels[LabelQueueCanonical] == "" && m.Annotations[AnnotationQueue] == "" && app.Queue != m.Labels[LabelQueue] {
+			t.Errorf("queue %q, yaml.v3 reads label %q", app.Queue, m.Labels[LabelQueue])
+		}
+	})
 }
