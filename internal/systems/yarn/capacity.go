@@ -27,6 +27,9 @@ type CapacityRefusal struct {
 	Reason, Unknown string
 	At              *Property
 	Queue           string
+	// Repeated names a child listed more than once under Queue: it counts
+	// in the sum each time
+	Repeated string
 }
 
 const (
@@ -60,7 +63,7 @@ type capacityOf struct {
 // CapacityRefused walks the Capacity Scheduler's tree as parseQueue does
 // and returns the first refusal, or nil when the tree starts.
 func (s *Setup) CapacityRefused() *CapacityRefusal {
-	if s.FS || s.CS == nil || s.CS.Truncated {
+	if s.FS || s.CS == nil {
 		return nil
 	}
 	if p, ok := s.Conf.Get(legacyModeKey); ok {
@@ -75,6 +78,11 @@ func (s *Setup) CapacityRefused() *CapacityRefusal {
 	}
 	var walk func(q *Queue) (capacityOf, *CapacityRefusal)
 	walk = func(q *Queue) (capacityOf, *CapacityRefusal) {
+		// parseQueue reads the queue's children (getQueues) before it
+		// builds the queue and reads its capacity
+		if p := q.QueuesTooDeep; p != nil {
+			return capacityOf{}, &CapacityRefusal{At: p, Queue: q.Path, Reason: "Variable substitution depth too large: 20 " + p.Value}
+		}
 		self, r := s.capacity(q)
 		if r != nil {
 			return self, r
@@ -84,22 +92,42 @@ func (s *Setup) CapacityRefused() *CapacityRefusal {
 		}
 		var kids []*Queue
 		var caps []capacityOf
+		seen := map[string]capacityOf{}
 		for _, c := range q.Children {
-			if c.Repeat {
+			// a name listed again is built again (parseQueue makes one
+			// queue per name as listed, and CSQueueStore.add checks no
+			// repeat): it counts again in its parent's sum
+			if cc, again := seen[c.Path]; again && c.Repeat {
+				kids, caps = append(kids, c), append(caps, cc)
 				continue
 			}
 			cc, r := walk(c)
 			if r != nil {
 				return self, r
 			}
+			seen[c.Path] = cc
 			kids, caps = append(kids, c), append(caps, cc)
 		}
 		if len(kids) == 0 {
 			return self, nil
 		}
-		return self, s.setChildQueues(q, self, kids, caps)
+		r = s.setChildQueues(q, self, kids, caps)
+		if r != nil {
+			for _, c := range kids {
+				if c.Repeat {
+					r.Repeated = c.Name
+					break
+				}
+			}
+		}
+		return self, r
 	}
 	_, r := walk(s.CS.Root)
+	if r == nil && s.CS.Truncated {
+		// no limit may hide a refusal: what was read is checked above, and
+		// what lies past the limit is not known
+		return &CapacityRefusal{Unknown: fmt.Sprintf("the queue tree is deeper than %d levels or has more than %d queues, past what aclint reads", maxDepth, maxQueues)}
+	}
 	return r
 }
 
@@ -118,9 +146,12 @@ func (s *Setup) capacity(q *Queue) (capacityOf, *CapacityRefusal) {
 		return out, nil
 	}
 	out.prop = p
-	v := p.Value
-	if strings.Contains(v, "${") {
+	v, e := s.Conf.Expand(p.Value)
+	switch e {
+	case NotKnown:
 		return out, &CapacityRefusal{At: p, Queue: q.Path, Unknown: p.Name + " uses ${...}, which Configuration substitutes from settings aclint does not have"}
+	case TooDeep:
+		return out, &CapacityRefusal{At: p, Queue: q.Path, Reason: "Variable substitution depth too large: 20 " + p.Value}
 	}
 	if absoluteResource.MatchString(v) || absoluteResource.MatchString(strings.ReplaceAll(v, " ", "")) {
 		out.absolute = true
@@ -160,10 +191,16 @@ func (s *Setup) capacity(q *Queue) (capacityOf, *CapacityRefusal) {
 // number for Float.parseFloat, or the queue is not built.
 func (s *Setup) maximumCapacity(q *Queue) *CapacityRefusal {
 	p, ok := s.queueKey(&s.keyBuf, q, "maximum-capacity")
-	if !ok || strings.Contains(p.Value, "${") {
+	if !ok {
 		return nil
 	}
-	v := p.Value
+	v, e := s.Conf.Expand(p.Value)
+	switch e {
+	case NotKnown:
+		return nil
+	case TooDeep:
+		return &CapacityRefusal{At: p, Queue: q.Path, Reason: "Variable substitution depth too large: 20 " + p.Value}
+	}
 	if absoluteResource.MatchString(v) || absoluteResource.MatchString(strings.ReplaceAll(v, " ", "")) {
 		return nil
 	}

@@ -52,6 +52,10 @@ type Queue struct {
 	// Repeat is set on a queue listed again under the same parent: the
 	// first one is the queue, this one is not read again.
 	Repeat bool
+	// QueuesTooDeep is the .queues property of this queue when its ${...}
+	// chain is too deep for Configuration: getQueues throws, and the
+	// Capacity Scheduler does not start.
+	QueuesTooDeep *Property
 	// MarkedParent is a Fair Scheduler queue with type="parent": a parent
 	// queue even without children.
 	MarkedParent bool
@@ -132,9 +136,17 @@ func ReadCS(c *Conf) *CS {
 		cs.ByPath[q.Path] = q
 		for _, a := range []Action{Submit, Administer} {
 			if p, ok := get(q.Path, a.Key()); ok {
-				q.ACL[a], q.From[a] = ParseACL(p.Value), p
+				q.From[a] = p
 				p.read = true
-				q.Unknown[a] = strings.Contains(p.Value, "${")
+				// ${...} is followed through the files' properties
+				// (Conf.Expand); a chain aclint cannot follow, or one
+				// too deep, leaves the ACL unknown
+				v, e := c.Expand(p.Value)
+				q.Unknown[a] = e != Expanded
+				q.ACL[a] = ParseACL(p.Value)
+				if e == Expanded && v != p.Value {
+					q.ACL[a] = ParseACL(v)
+				}
 			} else if q.Path == "root" {
 				q.ACL[a] = ParseACL("*")
 			} else {
@@ -145,15 +157,20 @@ func ReadCS(c *Conf) *CS {
 		if !ok {
 			return
 		}
-		if strings.Contains(p.Value, "${") {
+		list, e := c.Expand(p.Value)
+		switch e {
+		case NotKnown:
 			cs.Unknown = append(cs.Unknown, Unknown{p.File, p.ValuePos, p.Name + " uses ${...}, which Configuration substitutes from settings aclint does not have: the queues below " + q.Path + " are not known"})
+			return
+		case TooDeep:
+			q.QueuesTooDeep = p // Configuration throws: CapacityRefused says so
 			return
 		}
 		if depth >= maxDepth {
 			cs.Truncated = true
 			return
 		}
-		for _, piece := range strings.Split(p.Value, ",") {
+		for _, piece := range strings.Split(list, ",") {
 			if piece == "" {
 				continue // StringTokenizer skips empty tokens
 			}

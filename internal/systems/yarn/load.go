@@ -67,6 +67,8 @@ func LoadSetup(ins []*engine.Input) (*Setup, error) {
 		return nil, fmt.Errorf("%s: %s; set it in capacity-scheduler.xml (or give the file that does)", strings.Join(names, ", "), why)
 	case strings.HasPrefix(why, SchedulerPrefix):
 		return nil, fmt.Errorf("%s; give the file of the scheduler that runs", why)
+	case strings.HasPrefix(why, SubstitutionPrefix):
+		return nil, fmt.Errorf("%s; write the value itself, or a chain of at most 20 steps (aclint lint %s says where)", why, strings.Join(names, " "))
 	case strings.HasPrefix(why, CapacityPrefix):
 		return nil, fmt.Errorf("%s: %s; fix the capacities (aclint lint %s says where)", strings.Join(names, ", "), why, strings.Join(names, " "))
 	case why != "":

@@ -113,6 +113,9 @@ const NoQueuesReason = "yarn.scheduler.capacity.root.queues is not set, so root 
 // known; or the Capacity Scheduler would not start without root's queues
 // (an allocation file's refusals are ReadFS's errors).
 func (s *Setup) Refused() string {
+	if r := s.enableTooDeep(ACLEnableKey); r != nil {
+		return r.SubstitutionString()
+	}
 	if len(s.Unknown) > 0 {
 		return s.Unknown[0].String() + ": aclint does not read the files as Hadoop does there, so it answers no question over them"
 	}
@@ -130,7 +133,13 @@ func (s *Setup) Refused() string {
 		return NoQueuesReason
 	}
 	if r := s.CapacityRefused(); r != nil {
+		if strings.HasPrefix(r.Reason, "Variable substitution depth too large") {
+			return r.SubstitutionString()
+		}
 		return r.String()
+	}
+	if r := s.SubstitutionRefused(); r != nil {
+		return r.SubstitutionString()
 	}
 	return ""
 }
@@ -149,6 +158,16 @@ func (r *CapacityRefusal) String() string {
 		return r.Unknown + where + ": whether the Capacity Scheduler starts with these files is not known, so aclint answers no question over them"
 	}
 	return CapacityPrefix + "\"" + r.Reason + "\"" + where + " (AbstractParentQueue.setChildQueues and CapacitySchedulerConfiguration in Hadoop 3.4)"
+}
+
+// SubstitutionPrefix starts the reason of files whose ${...} chain is too
+// deep for Configuration.
+const SubstitutionPrefix = "the ResourceManager does not start with these files: "
+
+// SubstitutionString says a refusal of SubstitutionRefused.
+func (r *CapacityRefusal) SubstitutionString() string {
+	return fmt.Sprintf(SubstitutionPrefix+"Configuration.get throws %q reading %s (%s:%d:%d): its ${...} chain needs more than 20 substitutions",
+		r.Reason, r.At.Name, r.At.File, r.At.ValuePos.Line, r.At.ValuePos.Col)
 }
 
 // javaBoolean is Configuration.getBoolean on a set value: trimmed, "true"

@@ -40,7 +40,7 @@ var _ = register(&engine.Rule{
 	// Capacity Scheduler keys too: then the two are merged as the
 	// Capacity Scheduler merges them
 	setup := &Setup{Conf: s.conf, CS: s.cs}
-	if sc := s.site.conf; sc != nil && setsCSKeys(sc) {
+	if sc := s.site.conf; sc != nil && (setsCSKeys(sc) || usesSubstitution(s.conf)) {
 		setup = NewSetup([]*Conf{sc, s.conf})
 	}
 	if _, ok := setup.Conf.Get(RootQueuesKey); !ok {
@@ -67,6 +67,9 @@ func capacityHint(r *CapacityRefusal) string {
 	switch {
 	case len(r.Reason) > 17 && r.Reason[:17] == "Illegal capacity ":
 		if len(r.Reason) > 21 && r.Reason[:21] == "Illegal capacity sum " {
+			if r.Repeated != "" {
+				return r.Repeated + " is listed more than once under " + r.Queue + " and counts each time: list each queue once, with capacities that add up to 100"
+			}
 			return "make the capacities of " + r.Queue + "'s children add up to 100"
 		}
 		return "write a capacity from 0 to 100"
@@ -78,6 +81,18 @@ func capacityHint(r *CapacityRefusal) string {
 	return "write the capacity as a number from 0 to 100 (a percentage of the parent), or a weight such as 2w"
 }
 
+// usesSubstitution reports whether a value of c uses ${...}: its chain may
+// then go through the yarn-site.xml read with it, whose properties the
+// Capacity Scheduler's configuration starts from.
+func usesSubstitution(c *Conf) bool {
+	for _, p := range c.Props {
+		if strings.Contains(p.Value, "${") {
+			return true
+		}
+	}
+	return false
+}
+
 // setsCSKeys reports whether a file sets a yarn.scheduler.capacity. key.
 func setsCSKeys(c *Conf) bool {
 	for _, p := range c.Props {
@@ -87,3 +102,85 @@ func setsCSKeys(c *Conf) bool {
 	}
 	return false
 }
+
+const ruleQueueListedTwice = "yarn-queue-listed-twice"
+
+var _ = register(&engine.Rule{
+	Name:     ruleQueueListedTwice,
+	Severity: engine.Warning,
+	Summary:  "a queue named twice in one queues list",
+	Doc: "`CapacitySchedulerQueueManager.parseQueue` builds one queue for every name of a `.queues` list as\n" +
+		"written, and neither it nor `CSQueueStore.add` looks for a repeat: `root.queues = a,b,a` makes two\n" +
+		"queue objects for `root.a`. Both count in the parent's capacity sum, so a sum that was 100 becomes\n" +
+		"150 and the Capacity Scheduler refuses to start (`yarn-capacity-refused`, with Hadoop's message);\n" +
+		"where the sum still works out, root keeps both as children while the queue store keeps the second\n" +
+		"under the path, and the two share every key. Either way it is not what was meant: list each queue once.",
+	Bad: csExample(
+		CSPrefix+"root.queues", "a,b,a",
+		CSPrefix+"root.a.capacity", "25",
+		CSPrefix+"root.b.capacity", "50"),
+	Good: csExample(
+		CSPrefix+"root.queues", "a,b",
+		CSPrefix+"root.a.capacity", "50",
+		CSPrefix+"root.b.capacity", "50"),
+}, func(s *state, report reporter) {
+	if s.cs == nil || s.cs.FS {
+		return
+	}
+	s.cs.Walk(func(q *Queue) {
+		for _, c := range q.Children {
+			if !c.Repeat || c.ListedAt == nil || c.ListedAt.File != s.conf.File {
+				continue
+			}
+			report(c.ListedAt.ValuePos, fmt.Sprintf("%s lists %s more than once: the Capacity Scheduler builds a queue %s for each (parseQueue makes one queue per name as listed, and CSQueueStore.add checks no repeat), and each counts in %s's capacity sum",
+				c.ListedAt.Name, c.Name, c.Path, q.Path), "list each queue once")
+		}
+	})
+})
+
+const ruleSubstitutionTooDeep = "yarn-substitution-too-deep"
+
+var _ = register(&engine.Rule{
+	Name:     ruleSubstitutionTooDeep,
+	Severity: engine.Error,
+	Summary:  "a ${...} chain Hadoop's Configuration gives up on",
+	Doc: "`Configuration.get` replaces each `${name}` of a value with the property `name` (or a system\n" +
+		"property, or `${env.NAME}`), again and again, at most 20 times (`MAX_SUBST`): a value that needs\n" +
+		"more throws \"Variable substitution depth too large: 20 ...\". The ResourceManager reads every\n" +
+		"queue's ACLs, queues, capacities and state when it starts, so such a value stops it. aclint follows\n" +
+		"a chain through the properties the files set (the JVM's system properties and the environment are\n" +
+		"not known to it, and a chain that reaches one is answered as not known).",
+	Bad: csExample(
+		CSPrefix+"root.queues", "a",
+		CSPrefix+"root.a.capacity", "100",
+		CSPrefix+"root.acl_submit_applications", " ",
+		CSPrefix+"root.acl_administer_queue", " ",
+		CSPrefix+"root.a.acl_submit_applications", "${v1}",
+		"v1", "${v2}", "v2", "${v3}", "v3", "${v4}", "v4", "${v5}", "v5", "${v6}", "v6", "${v7}",
+		"v7", "${v8}", "v8", "${v9}", "v9", "${v10}", "v10", "${v11}", "v11", "${v12}", "v12", "${v13}",
+		"v13", "${v14}", "v14", "${v15}", "v15", "${v16}", "v16", "${v17}", "v17", "${v18}", "v18", "${v19}",
+		"v19", "${v20}", "v20", "${v21}", "v21", "alice"),
+	Good: csExample(
+		CSPrefix+"root.queues", "a",
+		CSPrefix+"root.a.capacity", "100",
+		CSPrefix+"root.acl_submit_applications", " ",
+		CSPrefix+"root.acl_administer_queue", " ",
+		CSPrefix+"root.a.acl_submit_applications", "alice"),
+}, func(s *state, report reporter) {
+	if s.cs == nil || s.cs.FS {
+		return
+	}
+	setup := &Setup{Conf: s.conf, CS: s.cs}
+	if sc := s.site.conf; sc != nil && sc != s.conf && usesSubstitution(s.conf) {
+		setup = NewSetup([]*Conf{sc, s.conf})
+	}
+	if r := setup.CapacityRefused(); r != nil {
+		return // the tree is refused first: yarn-capacity-refused says so, a too-deep .queues or capacity too
+	}
+	r := setup.SubstitutionRefused()
+	if r == nil || r.At.File != s.conf.File {
+		return
+	}
+	report(r.At.ValuePos, fmt.Sprintf("the ResourceManager does not start with this file: Configuration.get throws %q reading %s (a ${...} chain of more than 20 substitutions)", r.Reason, r.At.Name),
+		"write the value itself, or a chain of at most 20 ${...} steps")
+})

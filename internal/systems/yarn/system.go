@@ -140,7 +140,16 @@ func (Sys) Lint(in *engine.Input, opts engine.Options) (*engine.Report, error) {
 	if SiteFile(c) {
 		partner = csPartner(in.Path, in.Related, opts.MaxSize)
 	}
-	rep.Findings = lintTree(c, ReadCS(c), site, partner)
+	cs := ReadCS(c)
+	if cs.Truncated {
+		// no limit may hide a refusal: a tree aclint stopped reading is
+		// linted when what it read is already refused, and otherwise said
+		// to be unread, never linted clean
+		if r := (&Setup{Conf: c, CS: cs}).CapacityRefused(); r == nil || r.Unknown != "" {
+			return nil, fmt.Errorf("%s: the queue tree is deeper than %d levels or has more than %d queues, past what aclint reads: whether the Capacity Scheduler starts with it is not known, and aclint does not lint it", in.Path, maxDepth, maxQueues)
+		}
+	}
+	rep.Findings = lintTree(c, cs, site, partner)
 
 	return rep, nil
 }

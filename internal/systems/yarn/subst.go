@@ -1,0 +1,182 @@
+package yarn
+
+import (
+	"strings"
+	"unicode/utf16"
+)
+
+// Configuration.get substitutes ${var} in a value (substituteVars, Hadoop
+// 3.4.1) from system properties, environment variables (${env.NAME}) and
+// other properties, at most MAX_SUBST = 20 times: a value that needs more
+// throws IllegalStateException("Variable substitution depth too large: 20
+// <value>"), and a ResourceManager that reads such a value at start (every
+// queue's ACLs, queues, capacities and state) does not start. aclint knows
+// the properties of the files it reads, not the JVM's system properties or
+// the environment: it follows a chain of ${...} only through properties
+// the files set, and calls a value too deep only when that chain needs more
+// than 20 steps.
+
+// maxSubst is Configuration.MAX_SUBST.
+const maxSubst = 20
+
+// findSubVariable is Configuration.findSubVariable on Java's UTF-16 code
+// units: the bounds of the first ${name} whose name is not empty and holds
+// no blank or '$', or -1.
+func findSubVariable(eval []uint16) (int, int) {
+	indexOf := func(c uint16, from int) int {
+		for i := max(from, 0); i < len(eval); i++ {
+			if eval[i] == c {
+				return i
+			}
+		}
+		return -1
+	}
+	matchStart := 1
+	for leftBrace := indexOf('{', matchStart); leftBrace > 0 && leftBrace+2 < len(eval); leftBrace = indexOf('{', matchStart) {
+		if eval[leftBrace-1] != '$' {
+			matchStart = leftBrace + 1
+			continue
+		}
+		subStart, matched := leftBrace+1, 0
+		restart := false
+		for i := subStart; i < len(eval); i++ {
+			switch eval[i] {
+			case '}':
+				if matched > 0 {
+					return subStart, subStart + matched
+				}
+				matchStart, restart = i+1, true
+			case ' ', '$':
+				matchStart, restart = i+1, true
+			default:
+				matched++
+			}
+			if restart {
+				break
+			}
+		}
+		if !restart {
+			return -1, -1 // no '}' up to the end
+		}
+	}
+	return -1, -1
+}
+
+// Expansion is what Configuration.get makes of a value, as far as aclint
+// can follow it.
+type Expansion int
+
+const (
+	// Expanded: the value as Hadoop reads it (no ${...} left that Hadoop
+	// would replace, or a loop Hadoop gives back as written).
+	Expanded Expansion = iota
+	// NotKnown: the chain reaches a name no file sets: a system property,
+	// an environment variable, a key of core-default.xml or
+	// yarn-default.xml, or nothing (Hadoop then keeps the text).
+	NotKnown
+	// TooDeep: Configuration throws "Variable substitution depth too
+	// large".
+	TooDeep
+)
+
+// Expand is Configuration.substituteVars over the properties of c: the
+// value Hadoop reads, and whether aclint could follow every step.
+func (c *Conf) Expand(value string) (string, Expansion) {
+	if !strings.Contains(value, "${") {
+		return value, Expanded
+	}
+	eval := utf16.Encode([]rune(value))
+	for s := 0; s < maxSubst; s++ {
+		start, end := findSubVariable(eval)
+		if start < 0 {
+			return string(utf16.Decode(eval)), Expanded
+		}
+		name := string(utf16.Decode(eval[start:end]))
+		if strings.HasPrefix(name, "env.") && len(name) > 4 {
+			return "", NotKnown // the environment
+		}
+		p, ok := c.set[name]
+		if !ok || !p.HasValue {
+			return "", NotKnown // a system property, a default, or unbound
+		}
+		ref := string(utf16.Decode(eval[start-2 : end+1]))
+		if strings.Contains(p.Value, ref) {
+			return value, Expanded // a loop: Hadoop returns the value as written
+		}
+		val := utf16.Encode([]rune(p.Value))
+		next := make([]uint16, 0, len(eval)-len(ref)+len(val))
+		next = append(append(append(next, eval[:start-2]...), val...), eval[end+1:]...)
+		eval = next
+		if len(eval) > 1<<20 {
+			return "", NotKnown // a value that doubles each step: bounded here
+		}
+	}
+	return "", TooDeep
+}
+
+// SubstitutionTooDeep reports whether Configuration.get would throw
+// "Variable substitution depth too large" for value (Expand), with
+// Hadoop's own message.
+func (c *Conf) SubstitutionTooDeep(value string) (bool, string) {
+	if _, e := c.Expand(value); e == TooDeep {
+		return true, "Variable substitution depth too large: 20 " + value
+	}
+	return false, ""
+}
+
+// enableTooDeep is yarn.acl.enable or yarn.admin.acl when its ${...}
+// chain is too deep: the ResourceManager reads the first before it builds
+// the queues (isAclEnabled), the second after (the authorizer's init).
+func (s *Setup) enableTooDeep(key string) *CapacityRefusal {
+	if s.Conf == nil {
+		return nil
+	}
+	if p, ok := s.Conf.Get(key); ok && p.HasValue {
+		if deep, msg := s.Conf.SubstitutionTooDeep(p.Value); deep {
+			return &CapacityRefusal{At: p, Reason: msg}
+		}
+	}
+	return nil
+}
+
+// aclsTooDeep is the first queue ACL whose ${...} chain is too deep, in
+// the order the Capacity Scheduler reads them after building the queues
+// (setQueueAcls: every queue after its children, submit before
+// administer).
+func (s *Setup) aclsTooDeep() *CapacityRefusal {
+	if s.CS == nil || s.FS {
+		return nil
+	}
+	var out *CapacityRefusal
+	var post func(q *Queue)
+	post = func(q *Queue) {
+		for _, c := range q.Children {
+			if !c.Repeat {
+				post(c)
+			}
+		}
+		for _, a := range []Action{Submit, Administer} {
+			if p := q.From[a]; out == nil && p != nil {
+				if deep, msg := s.Conf.SubstitutionTooDeep(p.Value); deep {
+					out = &CapacityRefusal{At: p, Queue: q.Path, Reason: msg}
+				}
+			}
+		}
+	}
+	post(s.CS.Root)
+	return out
+}
+
+// SubstitutionRefused is the first value whose ${...} chain is too deep
+// for Configuration, outside the queue tree's own walk (CapacityRefused
+// reads .queues and capacities): yarn.acl.enable, then, once the queues
+// stand, yarn.admin.acl and the queue ACLs. nil: none.
+func (s *Setup) SubstitutionRefused() *CapacityRefusal {
+	if r := s.enableTooDeep(ACLEnableKey); r != nil {
+		return r
+	}
+	if r := s.enableTooDeep("yarn.admin.acl"); r != nil {
+		return r
+	}
+	return s.aclsTooDeep()
+}
