@@ -140,7 +140,7 @@ func (t *accessTextOut) Section(s audit.AccessSection) error {
 func (t *accessTextOut) Row(r audit.AccessRow) error {
 	object := engine.Printable(r.Object)
 	switch r.Kind {
-	case "parent", "created":
+	case "parent", "created", "stopped":
 		object += " (" + r.Kind + ")"
 	}
 	if len(r.Cells) <= 2 {

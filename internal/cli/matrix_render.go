@@ -162,23 +162,34 @@ func (c *matrixCollect) writeText(w *bufio.Writer, width int) error {
 	for _, r := range c.rows {
 		qw = max(qw, len(c.label(r)))
 	}
+	// a column is as wide as its name and its widest cell ("admin,
+	// stopped" is wider than most names)
+	colw := make([]int, len(names))
+	for i, n := range names {
+		colw[i] = max(len(n), 6)
+		for _, r := range c.rows {
+			if i < len(r.Cells) {
+				colw[i] = max(colw[i], len(r.Cells[i]))
+			}
+		}
+	}
 	for start := 0; start < len(names) || start == 0; {
 		end, used := start, qw+2
-		for end < len(names) && (end == start || used+max(len(names[end]), 6)+2 <= width) {
-			used += max(len(names[end]), 6) + 2
+		for end < len(names) && (end == start || used+colw[end]+2 <= width) {
+			used += colw[end] + 2
 			end++
 		}
 		var line strings.Builder
 		engine.Fprintf(&line, "%-*s", qw+2, strings.ToUpper(c.head.ObjectWord))
-		for _, n := range names[start:end] {
-			engine.Fprintf(&line, "%-*s", max(len(n), 6)+2, n)
+		for i, n := range names[start:end] {
+			engine.Fprintf(&line, "%-*s", colw[start+i]+2, n)
 		}
 		fmt.Fprintln(w, engine.Printable(strings.TrimRight(line.String(), " ")))
 		for _, r := range c.rows {
 			line.Reset()
 			engine.Fprintf(&line, "%-*s", qw+2, c.label(r))
 			for i := start; i < end; i++ {
-				engine.Fprintf(&line, "%-*s", max(len(names[i]), 6)+2, r.Cells[i])
+				engine.Fprintf(&line, "%-*s", colw[i]+2, r.Cells[i])
 			}
 			fmt.Fprintln(w, engine.Printable(strings.TrimRight(line.String(), " ")))
 		}

@@ -46,19 +46,12 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-// Stopped reports whether YARN takes no application in q: its state, or an
-// ancestor's, is STOPPED (yarn.scheduler.capacity.<path>.state, read
-// trimmed and in upper case by CapacitySchedulerConfiguration.getConfiguredState).
+// Stopped reports whether YARN takes no application in q: the queue model
+// says it is STOPPED, by its own state or an ancestor's, read as Hadoop
+// reads it (yarn.Queue.Stopped: upper-cased and not trimmed, so a state
+// that is not exactly a QueueState refuses the files before convert runs).
 func Stopped(s *yarn.Setup, q *yarn.Queue) bool {
-	if s.FS {
-		return false
-	}
-	for x := q; x != nil; x = x.Parent {
-		if p, ok := s.Conf.Get(yarn.CSPrefix + x.Path + ".state"); ok && strings.EqualFold(strings.TrimSpace(p.Value), "STOPPED") {
-			return true
-		}
-	}
-	return false
+	return !s.FS && q.Stopped != nil
 }
 
 // Difference is one access answer that differs.

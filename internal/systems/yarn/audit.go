@@ -160,5 +160,11 @@ func (Sys) Check(m audit.Model, q audit.Question) (*audit.Verdict, error) {
 	if a == Submit && qu.IsParentQueue() {
 		v.Notes = append(v.Notes, ParentQueueNote(qu, s.FS))
 	}
+	if a == Submit && !s.FS && qu.Stopped != nil {
+		if ans.Stopped != "" {
+			v.Answer, v.Why, v.By = "denied", fmt.Sprintf("%s may not %s %s: it is STOPPED", user, verbOn(a), qu.Path), nil
+		}
+		v.Notes = append(v.Notes, qu.StoppedNote())
+	}
 	return v, nil
 }

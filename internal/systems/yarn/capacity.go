@@ -30,6 +30,18 @@ type CapacityRefusal struct {
 	// Repeated names a child listed more than once under Queue: it counts
 	// in the sum each time
 	Repeated string
+	// Source names the Hadoop code that refuses ("" for the capacity
+	// checks: AbstractParentQueue.setChildQueues and
+	// CapacitySchedulerConfiguration)
+	Source string
+}
+
+// source is where in Hadoop the refusal comes from.
+func (r *CapacityRefusal) source() string {
+	if r.Source != "" {
+		return r.Source
+	}
+	return "AbstractParentQueue.setChildQueues / CapacitySchedulerConfiguration"
 }
 
 const (
@@ -83,11 +95,23 @@ func (s *Setup) CapacityRefused() *CapacityRefusal {
 		if p := q.QueuesTooDeep; p != nil {
 			return capacityOf{}, &CapacityRefusal{At: p, Queue: q.Path, Reason: "Variable substitution depth too large: 20 " + p.Value}
 		}
+		// AbstractCSQueue.setupQueueConfigs: the ACLs (getAcls: submit,
+		// then administer), the capacities, then the state
+		for _, a := range []Action{Submit, Administer} {
+			if p := q.From[a]; p != nil {
+				if deep, msg := s.Conf.SubstitutionTooDeep(p.Value); deep {
+					return capacityOf{}, &CapacityRefusal{At: p, Queue: q.Path, Reason: msg}
+				}
+			}
+		}
 		self, r := s.capacity(q)
 		if r != nil {
 			return self, r
 		}
 		if r := s.maximumCapacity(q); r != nil {
+			return self, r
+		}
+		if r := q.stateRefusal(); r != nil {
 			return self, r
 		}
 		var kids []*Queue

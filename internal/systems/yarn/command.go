@@ -166,6 +166,8 @@ func writeCheckText(w io.Writer, s *Setup, ans Answer, user string, groups []str
 	switch {
 	case !ans.Known:
 		engine.Fprintf(&b, "unknown: whether %s may %s %s: %s\n", who, verbOn(a), ans.Queue.Path, ans.Why)
+	case ans.Stopped != "":
+		engine.Fprintf(&b, "rejected: %s may not %s %s\n  %s\n", who, verbOn(a), ans.Queue.Path, ans.Stopped)
 	case ans.ACLsOff:
 		where := "not set in the yarn-site.xml given (default false)"
 		if p := s.ACLEnableFrom; p != nil {
@@ -186,7 +188,7 @@ func writeCheckText(w io.Writer, s *Setup, ans Answer, user string, groups []str
 	default:
 		engine.Fprintf(&b, "denied: %s may not %s %s\n", who, verbOn(a), ans.Queue.Path)
 	}
-	if !ans.Allowed || !ans.Known {
+	if (!ans.Allowed || !ans.Known) && ans.Stopped == "" {
 		b.WriteString("  ACLs consulted, from the queue up:\n")
 		kinds := []Action{a}
 		if a == Submit {
@@ -214,6 +216,9 @@ func checkNotes(s *Setup, ans Answer, a Action) []string {
 	notes := []string{}
 	if a == Submit && ans.Queue.IsParentQueue() {
 		notes = append(notes, ParentQueueNote(ans.Queue, s.FS))
+	}
+	if a == Submit && ans.Stopped == "" && !s.FS && ans.Queue.Stopped != nil {
+		notes = append(notes, ans.Queue.StoppedNote())
 	}
 	return notes
 }

@@ -52,6 +52,10 @@ type Queue struct {
 	// Repeat is set on a queue listed again under the same parent: the
 	// first one is the queue, this one is not read again.
 	Repeat bool
+	// Stopped is the .state property that stops this queue, its own or an
+	// ancestor's (nil: RUNNING); StateFrom is its own .state property.
+	Stopped, StateFrom *Property
+	stateProblem       *CapacityRefusal
 	// QueuesTooDeep is the .queues property of this queue when its ${...}
 	// chain is too deep for Configuration: getQueues throws, and the
 	// Capacity Scheduler does not start.
@@ -153,6 +157,8 @@ func ReadCS(c *Conf) *CS {
 				q.ACL[a] = ParseACL(" ")
 			}
 		}
+		sp, _ := get(q.Path, "state")
+		q.readState(c, sp)
 		p, ok := get(q.Path, "queues")
 		if !ok {
 			return

@@ -131,9 +131,15 @@ func (s *Setup) Cell(q *Queue, x Subject) string {
 	}
 	adm := s.grant(q, user, groups, Administer)
 	sub := s.grant(q, user, groups, Submit)
+	// a STOPPED queue takes no submission, whoever its ACLs let in
+	stopped := !s.FS && q.Stopped != nil
 	switch {
+	case adm != nil && stopped:
+		return "admin, stopped"
 	case adm != nil:
 		return "admin"
+	case sub != nil && stopped:
+		return "stopped"
 	case sub != nil:
 		return "submit"
 	}

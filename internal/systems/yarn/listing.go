@@ -71,6 +71,9 @@ func (Sys) Access(m audit.Model, q audit.Question, scope audit.Scope, out audit.
 		row := audit.AccessRow{Section: "default", Object: qu.Path, Kind: queueKind(qu)}
 		for _, a := range []Action{Submit, Administer} {
 			h := s.grant(qu, user, groups, a)
+			if a == Submit && !s.FS && qu.Stopped != nil {
+				h = nil // a STOPPED queue takes no submission (its kind says so)
+			}
 			c := audit.Cell{By: holderGrant(h)}
 			c.Unknown = h == nil && s.CS.Decide(qu.Path, user, groups, a).Unknown
 			row.Cells = append(row.Cells, c)
@@ -81,8 +84,11 @@ func (Sys) Access(m audit.Model, q audit.Question, scope audit.Scope, out audit.
 }
 
 func queueKind(q *Queue) string {
-	if len(q.Children) > 0 || q.MarkedParent {
+	switch {
+	case len(q.Children) > 0 || q.MarkedParent:
 		return "parent"
+	case q.Stopped != nil:
+		return "stopped" // a leaf that takes no submission
 	}
 	return "leaf"
 }
@@ -133,7 +139,7 @@ func (Sys) Matrix(m audit.Model, q audit.MatrixQuestion, out audit.MatrixWriter)
 		}
 	}
 	if err := out.Head(audit.MatrixHead{System: System, Subjects: names, SectionWord: "partition", ObjectWord: "queue",
-		Legend: `a cell is "admin" (admin and submit), "submit", "-", or "?" where an ACL on the way is not known`}); err != nil {
+		Legend: `a cell is "admin" (admin and submit), "submit", "-", or "?" where an ACL on the way is not known; on a STOPPED queue, which takes no submission, "admin, stopped" and "stopped" where the ACLs would let one submit`}); err != nil {
 		return err
 	}
 	for _, qu := range s.Queues() {

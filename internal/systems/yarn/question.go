@@ -133,7 +133,7 @@ func (s *Setup) Refused() string {
 		return NoQueuesReason
 	}
 	if r := s.CapacityRefused(); r != nil {
-		if strings.HasPrefix(r.Reason, "Variable substitution depth too large") {
+		if r.substitution() {
 			return r.SubstitutionString()
 		}
 		return r.String()
@@ -157,7 +157,7 @@ func (r *CapacityRefusal) String() string {
 	if r.Unknown != "" {
 		return r.Unknown + where + ": whether the Capacity Scheduler starts with these files is not known, so aclint answers no question over them"
 	}
-	return CapacityPrefix + "\"" + r.Reason + "\"" + where + " (AbstractParentQueue.setChildQueues and CapacitySchedulerConfiguration in Hadoop 3.4)"
+	return CapacityPrefix + "\"" + r.Reason + "\"" + where + " (" + r.source() + " in Hadoop 3.4)"
 }
 
 // SubstitutionPrefix starts the reason of files whose ${...} chain is too
@@ -192,6 +192,10 @@ type Answer struct {
 	// ACLsOff is set when yarn.acl.enable is false: no queue ACL is
 	// checked and everyone is allowed.
 	ACLsOff bool
+	// Stopped is set for a submission to a STOPPED queue that the ACLs
+	// (or yarn.acl.enable false) let through: the Capacity Scheduler
+	// refuses it next (Queue.StoppedNote).
+	Stopped string
 }
 
 // FindQueue finds a queue as the Capacity Scheduler's getQueue does for a
@@ -251,6 +255,9 @@ func (s *Setup) Check(q *Queue, user string, groups []string, a Action) Answer {
 	case !s.Known && !d.Allowed && ans.Known:
 		ans.Known = false
 		ans.Why = "the ACLs deny it, but queue ACLs count only when yarn.acl.enable is true (default false): " + s.EnableHint()
+	}
+	if a == Submit && !s.FS && q.Stopped != nil && ans.Known && ans.Allowed {
+		ans.Allowed, ans.Stopped = false, q.StoppedNote()
 	}
 	return ans
 }

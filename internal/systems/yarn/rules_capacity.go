@@ -20,7 +20,10 @@ var _ = register(&engine.Rule{
 		"(`AbstractParentQueue.setChildQueues`): their percentages must add up to 100 (\"Illegal capacity sum\n" +
 		"of 1.5 for children of queue root ... It should be either 0 or 1.0\"), or to 0 only where the\n" +
 		"parent's own capacity is 0 or `allow-zero-capacity-sum` is true; a child without a capacity counts\n" +
-		"as 0; percentages and weights may not be mixed among siblings. A refused tree stops the\n" +
+		"as 0; percentages and weights may not be mixed among siblings. Each queue's `state` is read too\n" +
+		"(`getConfiguredState`: upper-cased, not trimmed, so \" STOPPED\" is no state; `QueueStateHelper`: only\n" +
+		"RUNNING or STOPPED may be configured, and a child set RUNNING under a parent that is not is\n" +
+		"refused; a queue without one takes its parent's). A refused tree stops the\n" +
 		"ResourceManager at start, and a refresh keeps the old queues. aclint gives Hadoop's message, and\n" +
 		"`yarn check`, the audits and `convert` answer nothing over such files (exit 2). Absolute resources,\n" +
 		"node-label capacities and non-legacy queue mode are not modelled: questions over them say so.",
@@ -47,11 +50,11 @@ var _ = register(&engine.Rule{
 		return // yarn-no-queues
 	}
 	r := setup.CapacityRefused()
-	if r == nil || r.Unknown != "" {
-		return
+	if r == nil || r.Unknown != "" || r.substitution() {
+		return // a ${...} chain too deep: yarn-substitution-too-deep says so
 	}
 	at := s.conf.RootPos
-	msg := fmt.Sprintf("the Capacity Scheduler refuses to start with these queues: %q (Hadoop 3.4, %s)", r.Reason, "AbstractParentQueue.setChildQueues / CapacitySchedulerConfiguration")
+	msg := fmt.Sprintf("the Capacity Scheduler refuses to start with these queues: %q (Hadoop 3.4, %s)", r.Reason, r.source())
 	if r.At != nil {
 		if r.At.File == s.conf.File {
 			at = r.At.ValuePos
@@ -73,12 +76,19 @@ func capacityHint(r *CapacityRefusal) string {
 			return "make the capacities of " + r.Queue + "'s children add up to 100"
 		}
 		return "write a capacity from 0 to 100"
+	case r.Source == stateSource:
+		return "write the state RUNNING or STOPPED, nothing around it (only those two may be configured), and stop a parent only with its children not set RUNNING"
 	case len(r.Reason) > 15 && r.Reason[:15] == "Illegal weight=":
 		return "write a weight from 0 to 10000, e.g. 2w"
 	case len(r.Reason) > 13 && r.Reason[:13] == "Parent queue ":
 		return "give all children of " + r.Queue + " percentages, or all of them weights"
 	}
 	return "write the capacity as a number from 0 to 100 (a percentage of the parent), or a weight such as 2w"
+}
+
+// substitution reports a refusal of Configuration's ${...} limit.
+func (r *CapacityRefusal) substitution() bool {
+	return strings.HasPrefix(r.Reason, "Variable substitution depth too large")
 }
 
 // usesSubstitution reports whether a value of c uses ${...}: its chain may
@@ -174,11 +184,14 @@ var _ = register(&engine.Rule{
 	if sc := s.site.conf; sc != nil && sc != s.conf && usesSubstitution(s.conf) {
 		setup = NewSetup([]*Conf{sc, s.conf})
 	}
-	if r := setup.CapacityRefused(); r != nil {
-		return // the tree is refused first: yarn-capacity-refused says so, a too-deep .queues or capacity too
+	r := setup.CapacityRefused()
+	switch {
+	case r != nil && !r.substitution():
+		return // the tree is refused first, for another reason: yarn-capacity-refused says so
+	case r == nil:
+		r = setup.SubstitutionRefused()
 	}
-	r := setup.SubstitutionRefused()
-	if r == nil || r.At.File != s.conf.File {
+	if r == nil || r.At == nil || r.At.File != s.conf.File {
 		return
 	}
 	report(r.At.ValuePos, fmt.Sprintf("the ResourceManager does not start with this file: Configuration.get throws %q reading %s (a ${...} chain of more than 20 substitutions)", r.Reason, r.At.Name),

@@ -139,44 +139,14 @@ func (s *Setup) enableTooDeep(key string) *CapacityRefusal {
 	return nil
 }
 
-// aclsTooDeep is the first queue ACL whose ${...} chain is too deep, in
-// the order the Capacity Scheduler reads them after building the queues
-// (setQueueAcls: every queue after its children, submit before
-// administer).
-func (s *Setup) aclsTooDeep() *CapacityRefusal {
-	if s.CS == nil || s.FS {
-		return nil
-	}
-	var out *CapacityRefusal
-	var post func(q *Queue)
-	post = func(q *Queue) {
-		for _, c := range q.Children {
-			if !c.Repeat {
-				post(c)
-			}
-		}
-		for _, a := range []Action{Submit, Administer} {
-			if p := q.From[a]; out == nil && p != nil {
-				if deep, msg := s.Conf.SubstitutionTooDeep(p.Value); deep {
-					out = &CapacityRefusal{At: p, Queue: q.Path, Reason: msg}
-				}
-			}
-		}
-	}
-	post(s.CS.Root)
-	return out
-}
-
 // SubstitutionRefused is the first value whose ${...} chain is too deep
-// for Configuration, outside the queue tree's own walk (CapacityRefused
-// reads .queues and capacities): yarn.acl.enable, then, once the queues
-// stand, yarn.admin.acl and the queue ACLs. nil: none.
+// for Configuration outside the queue tree's own walk (CapacityRefused
+// reads each queue's .queues, ACLs, capacities and state as the Capacity
+// Scheduler builds it): yarn.acl.enable, read before the queues, and
+// yarn.admin.acl, read once they stand. nil: none.
 func (s *Setup) SubstitutionRefused() *CapacityRefusal {
 	if r := s.enableTooDeep(ACLEnableKey); r != nil {
 		return r
 	}
-	if r := s.enableTooDeep("yarn.admin.acl"); r != nil {
-		return r
-	}
-	return s.aclsTooDeep()
+	return s.enableTooDeep("yarn.admin.acl")
 }

@@ -1,8 +1,9 @@
 """Generates the fifth round's YARN cases for the Hadoop 3.4.1 harness (../shared/hadoop-yarn): a queue
 named twice in a .queues list (a sum that goes past 100, or one that still adds up), ${...} chains of
 0 to 25 steps through properties of capacity-scheduler.xml and yarn-site.xml in ACLs, capacities and
-.queues values (and loops), and deep chains of queues (up to 300 levels) under a root whose children
-add up or do not. Same format as gen_cases.py.
+.queues values (and loops), deep chains of queues (up to 300 levels) under a root whose children
+add up or do not, and queue states (RUNNING, STOPPED, DRAINING, spelled in any case, with blanks)
+on root, parents and leaves. Same format as gen_cases.py.
 
 usage: gen_round5.py N SEED > cases.jsonl"""
 import json, random, sys
@@ -37,7 +38,7 @@ def chain(props, site, value, tag):
 
 for i in range(N):
     props, site = [], [("yarn.acl.enable", "true")]
-    kind = rnd.choices(["dup", "subst", "deep"], [45, 50, 5])[0]
+    kind = rnd.choices(["dup", "subst", "deep", "state"], [30, 35, 5, 30])[0]
     qs = []
     if kind == "dup":
         kids = rnd.sample(["a", "b", "c"], rnd.randint(1, 3))
@@ -62,6 +63,20 @@ for i in range(N):
         props.append((P + "root.acl_submit_applications", " "))
         props.append((P + "root.a.acl_submit_applications", chain(props, site, rnd.choice(["alice", "bob dev", " ops"]), "s")))
         qs = ["root.a", "root.b"]
+    elif kind == "state":
+        STATES = ["RUNNING", "STOPPED", "stopped", "Running", " STOPPED", "STOPPED ", "DRAINING", "draining", "paused", "", "\u017ftopped"]
+        props.append((P + "root.queues", "a,b"))
+        props.append((P + "root.a.capacity", "50"))
+        props.append((P + "root.b.capacity", "50"))
+        props.append((P + "root.a.queues", "x,y"))
+        props.append((P + "root.a.x.capacity", "50"))
+        props.append((P + "root.a.y.capacity", "50"))
+        props.append((P + "root.acl_submit_applications", rnd.choice(["*", "alice", " dev"])))
+        props.append((P + "root.acl_administer_queue", " "))
+        for q in ["root", "root.a", "root.b", "root.a.x", "root.a.y"]:
+            if rnd.random() < (0.15 if q == "root" else 0.35):
+                props.append((P + q + ".state", rnd.choice(STATES)))
+        qs = ["root.b", "root.a.x", "root.a.y", "root.a"]
     else:
         depth = rnd.choice([3, 50, 200, 255, 256, 257, 300])
         props.append((P + "root.queues", "a,b"))
