@@ -33,7 +33,11 @@ mdname() {
     esac
   done
   while [[ "$name" == *"$fence"* ]]; do fence+='`'; done
-  printf '%s %s %s' "$fence" "$name" "$fence"
+  if [ "$fence" = '`' ]; then
+    printf '`%s`' "$name"
+  else
+    printf '%s %s %s' "$fence" "$name" "$fence" # padded: a name may start or end with a backtick
+  fi
 }
 # a fence for a block of text: more backticks than any run in the file
 fenceof() {

@@ -143,3 +143,16 @@ nodes:
 		}
 	}
 }
+
+// TestUsageHintOnItsOwnLine: the "run 'aclint X --help' for usage" line
+// that follows a usage error is aclint's own layout and keeps its line,
+// while the message before it stays on one.
+func TestUsageHintOnItsOwnLine(t *testing.T) {
+	for _, args := range [][]string{{"check", "--no-such-flag"}, {"limits"}, {"place"}} {
+		_, _, errOut := run(args...)
+		lines := strings.Split(strings.TrimRight(errOut, "\n"), "\n")
+		if len(lines) != 2 || !strings.HasPrefix(lines[1], "run 'aclint ") || strings.Contains(errOut, `\n`) {
+			t.Errorf("%q:\n%s", args, errOut)
+		}
+	}
+}

@@ -23,6 +23,13 @@ func fixJobs(s *streams, jobs []lintJob, o *lintOptions) (map[*engine.Input]*eng
 	for _, j := range jobs {
 		fx, ok := j.sys.(engine.Fixer)
 		if !ok {
+			// said, never an exit 1 with nothing printed
+			flag := "--diff"
+			if o.fix {
+				flag = "--fix"
+			}
+			fmt.Fprintf(s.err, "aclint: %s: %s has no fixes, so %s changes nothing there; 'aclint lint %s' lists its findings\n",
+				engine.Printable(j.in.Path), j.sys.Name(), flag, engine.Printable(j.in.Path))
 			continue
 		}
 		file := j.in.Path

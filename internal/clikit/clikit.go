@@ -45,7 +45,14 @@ func (e *ExitError) Unwrap() error { return e.Err }
 
 // Usage is exit 2 with a message; %w keeps the cause it wraps.
 func Usage(format string, args ...any) error {
-	return &ExitError{Code: ExitUsage, Err: fmt.Errorf(format, args...)}
+	err := fmt.Errorf(format, args...)
+	// "...\nrun 'aclint check --help' for usage": the last line is the
+	// command's own layout; the message before it is made printable
+	msg := err.Error()
+	if i := strings.LastIndex(msg, "\nrun '"); i >= 0 && strings.HasSuffix(msg, "' for usage") && !strings.Contains(msg[i+1:], "\n") {
+		return &ExitError{Code: ExitUsage, Err: &Explained{Msg: engine.Printable(msg[:i]) + msg[i:], Err: err}}
+	}
+	return &ExitError{Code: ExitUsage, Err: err}
 }
 
 // UsageBlock is Usage for a message of several lines: head, then each line

@@ -366,7 +366,7 @@ func TestActionDiffHostileNames(t *testing.T) {
 	r.run()
 	summary, _ := os.ReadFile(r.env["GITHUB_STEP_SUMMARY"])
 	s := string(summary)
-	for _, want := range []string{"### ` -omarkdown=x.yaml `\n", "### ` --help.yaml `\n", "### ``` a\\n## pwned ``\\n.yaml ```\n"} {
+	for _, want := range []string{"### `-omarkdown=x.yaml`\n", "### `--help.yaml`\n", "### ``` a\\n## pwned ``\\n.yaml ```\n"} {
 		i := strings.Index(s, want)
 		if i < 0 {
 			t.Errorf("no heading %q in the summary:\n%s", want, s)

@@ -2,6 +2,7 @@ package mesos
 
 import (
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -19,6 +20,9 @@ func (Sys) Name() string { return System }
 // an ACL kind). A file with syntax errors is still recognised, so that they
 // are reported.
 func (Sys) Detect(in *engine.Input) bool {
+	if aclsName(in.Path) {
+		return true // a file named for Mesos' --acls is read as its ACLs, empty as it may be
+	}
 	sh := in.Shape()
 	if !sh.Mapping || !sh.Flow {
 		return false
@@ -31,6 +35,13 @@ func (Sys) Detect(in *engine.Input) bool {
 	// a file with syntax errors is still recognised, so that they are
 	// reported: a key only Mesos ACLs have, anywhere in the object
 	return topKeyRe.Match(in.Data)
+}
+
+// aclsName reports a JSON file named as Mesos' --acls files are (acls.json,
+// mesos-acls.json).
+func aclsName(path string) bool {
+	base := strings.ToLower(filepath.Base(path))
+	return strings.HasSuffix(base, ".json") && strings.Contains(base, "acls")
 }
 
 // topKeyRe finds a key that only Mesos ACLs have.

@@ -726,6 +726,31 @@ func finalLine(c *Conf, p *Property) int {
 	return 0
 }
 
+// disabledHere reports a yarn-site.xml that sets yarn.acl.enable to false
+// itself (a commit that turns every queue ACL off), with or without the
+// capacity-scheduler.xml beside it: what it turns off, or that aclint
+// cannot see which ACLs that is.
+func disabledHere(s *state, report reporter) {
+	p := s.site.from
+	if !s.site.known || s.site.enabled || p == nil || p.File != s.conf.File {
+		return
+	}
+	// only the capacity-scheduler.xml beside it reads this yarn-site.xml
+	// (one elsewhere has its own)
+	if s.partner == nil || filepath.Dir(s.partner.File) != filepath.Dir(s.conf.File) {
+		report(p.ValuePos, fmt.Sprintf("yarn.acl.enable is %q: the ResourceManager checks no queue ACL, so everyone may submit to and administer every queue; no capacity-scheduler.xml is beside this file to say which ACLs that turns off", p.Value),
+			"set yarn.acl.enable to true, or lint this file with its capacity-scheduler.xml")
+		return
+	}
+	cs := &state{conf: s.partner, cs: ReadCS(s.partner), site: s.site}
+	first, count := cs.aclCount()
+	if first == nil || cs.everyoneEverywhere() {
+		return // no ACL to turn off, or none that keeps anyone out
+	}
+	report(p.ValuePos, fmt.Sprintf("yarn.acl.enable is %q: YARN checks none of the %d queue ACL(s) of %s, so everyone may submit to and administer every queue", p.Value, count, s.partner.File),
+		"set yarn.acl.enable to true, or the ACLs are decoration")
+}
+
 var _ = register(&engine.Rule{
 	Name:     ruleDisabled,
 	Severity: engine.Warning,
@@ -739,6 +764,9 @@ var _ = register(&engine.Rule{
 		"configuration directory keeps them. When it is off, every ACL of the Capacity Scheduler lets\n" +
 		"everyone in. (The Fair Scheduler checks its allocation file's ACLs itself, whatever the setting\n" +
 		"says.) When aclint finds no yarn-site.xml, yarn-acl-enable-unknown says so once, as information.\n" +
+		"A yarn-site.xml that sets `yarn.acl.enable` to false itself, without queue ACLs of its own, is\n" +
+		"reported at the value: with the count of the ACLs of the capacity-scheduler.xml beside it that it\n" +
+		"turns off, or, with none beside it, saying that every queue ACL is off and which is not known.\n" +
 		"A file whose ACLs let everyone submit to and administer every queue anyway (Hadoop's own template\n" +
 		"writes `*` everywhere, and root's administer ACL is `*` by default) is not reported: turning ACLs\n" +
 		"on would change nobody's access.",
@@ -755,6 +783,10 @@ var _ = register(&engine.Rule{
 		return
 	}
 	first, count := s.aclCount()
+	if s.rm && first == nil {
+		disabledHere(s, report) // the ACLs it turns off are capacity-scheduler.xml's
+		return
+	}
 	if first == nil || (s.site.known && s.site.enabled) {
 		return
 	}

@@ -26,6 +26,7 @@ const (
 	siteName = "yarn-site.xml"
 	csName   = "capacity-scheduler.xml"
 	coreName = "core-site.xml"
+	fsName   = "fair-scheduler.xml"
 )
 
 // SiteFile reports whether a file is read as the ResourceManager's own

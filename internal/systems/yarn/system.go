@@ -29,15 +29,17 @@ func (Sys) Name() string { return System }
 // off). A file with syntax errors is still recognised, so that they are
 // reported.
 func (Sys) Detect(in *engine.Input) bool {
+	if hadoopName(in.Path) {
+		return true // a file named for Hadoop is Hadoop's, empty or broken as it may be
+	}
 	root := firstElement(in.Data)
 	if root == "allocations" {
 		return true // a Fair Scheduler allocation file
 	}
 	if root != "configuration" {
-		return false
-	}
-	if base := filepath.Base(in.Path); base == siteName || base == csName {
-		return true
+		// an XML file named on the command line: no other system reads
+		// XML, so it is said not to be Hadoop's rather than read as YAML
+		return in.Explicit && strings.EqualFold(filepath.Ext(in.Path), ".xml")
 	}
 	// a Hadoop 1 scheduler file is recognised too, so that it is named
 	// as one (yarn-no-queues) instead of being read as something else
@@ -111,6 +113,15 @@ func firstElement(data []byte) string {
 	return ""
 }
 
+// hadoopName reports a file named as the ResourceManager's own files are.
+func hadoopName(path string) bool {
+	switch filepath.Base(path) {
+	case siteName, csName, coreName, fsName:
+		return true
+	}
+	return false
+}
+
 // Lint reads one file and runs YARN's rules over it.
 func (Sys) Lint(in *engine.Input, opts engine.Options) (*engine.Report, error) {
 	// the lines are for the findings' snippets: only a file with findings
@@ -121,8 +132,11 @@ func (Sys) Lint(in *engine.Input, opts engine.Options) (*engine.Report, error) {
 			rep.Sources[in.Path] = lines(in.Data)
 		}
 	}()
-	if firstElement(in.Data) == "allocations" {
+	switch root := firstElement(in.Data); {
+	case root == "allocations":
 		return lintFS(in, rep, opts)
+	case root != "configuration" && root != "" && !hadoopName(in.Path):
+		return nil, fmt.Errorf("%s: its top element is <%s>, not <configuration> (a Hadoop configuration file) or <allocations> (a Fair Scheduler allocation file): aclint reads it as neither; name it capacity-scheduler.xml, yarn-site.xml or fair-scheduler.xml if it is one", in.Path, root)
 	}
 	c, err := ReadConf(in.Path, in.Data)
 	var fe *FileError

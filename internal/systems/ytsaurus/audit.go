@@ -15,6 +15,9 @@ func (Sys) Load(ins []*engine.Input, _ engine.Options) (audit.Model, error) {
 		return nil, fmt.Errorf("a YTsaurus question reads one document; %d were given", len(ins))
 	}
 	in := ins[0]
+	if err := emptyTree(in.Path, in.Data); err != nil {
+		return nil, err
+	}
 	doc := Parse(in.Path, in.Data)
 	tree := Load(doc, Options{})
 	if tree.Errors() != nil {

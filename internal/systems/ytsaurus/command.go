@@ -39,6 +39,9 @@ func loadTree(env audit.Env, file, path string) (*Tree, error) {
 	if err != nil {
 		return nil, env.Usage("%w", err)
 	}
+	if err := emptyTree(name, data); err != nil {
+		return nil, env.Usage("%w", err)
+	}
 	doc := Parse(name, data)
 	opts := Options{Path: path}
 	tree := Load(doc, opts)

@@ -1,7 +1,10 @@
 package ytsaurus
 
 import (
+	"bytes"
 	"fmt"
+	"path/filepath"
+	"strings"
 
 	"github.com/aclint/aclint/internal/engine"
 )
@@ -18,6 +21,9 @@ func (Sys) Name() string { return System }
 // offered to it; a broken document is still recognised, so that its errors
 // are reported.
 func (Sys) Detect(in *engine.Input) bool {
+	if treeName(in.Path) {
+		return true // a file named for YTsaurus is read as its tree, empty as it may be
+	}
 	sh := in.Shape()
 	if sh.List {
 		for _, k := range sh.Keys {
@@ -32,11 +38,31 @@ func (Sys) Detect(in *engine.Input) bool {
 
 // Lint parses and lints one tree or ACL list.
 func (Sys) Lint(in *engine.Input, _ engine.Options) (*engine.Report, error) {
+	if err := emptyTree(in.Path, in.Data); err != nil {
+		return nil, err
+	}
 	d := Parse(in.Path, in.Data)
 	return &engine.Report{Findings: Lint(d, Options{}), Sources: map[string][]string{d.File: d.Lines()}, Configs: 1}, nil
 }
 
-// Refuses says what an error means for this system.
+// treeName reports a tree file named for YTsaurus (ytsaurus-tree.yaml,
+// cypress-acls.json).
+func treeName(path string) bool {
+	base := strings.ToLower(filepath.Base(path))
+	ext := filepath.Ext(base)
+	return (ext == ".yaml" || ext == ".yml" || ext == ".json") && (strings.Contains(base, "ytsaurus") || strings.Contains(base, "cypress"))
+}
+
+// emptyTree refuses a file with nothing in it: it holds no tree, and no
+// answer over it would mean anything.
+func emptyTree(path string, data []byte) error {
+	if len(bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\ufeff")))) == 0 {
+		return fmt.Errorf("%s: the file is empty: a YTsaurus tree names its users, groups and nodes (a document with a nodes key), or is the JSON list of a node's ACEs", path)
+	}
+	return nil
+}
+
+// Extensions are the endings a directory search reads.
 func (Sys) Extensions() []string { return []string{".yaml", ".yml", ".json"} }
 
 // Inputs says what YTsaurus trees look like.
