@@ -62,44 +62,79 @@ func ParseACL(value string) ACL {
 	return a
 }
 
-// entries splits a part at commas as Java's String.split(",") does (empty
-// strings at the end dropped, which the blank test drops anyway), keeping
-// the entries that are not blank, trimmed.
+// entries splits a part as StringUtils.getTrimmedStringCollection does
+// (Hadoop 3.4.1): the part trimmed (String.trim), then split at every
+// comma or line feed with the whitespace around it (the regular expression
+// \s*[,\n]\s*, Java's \s being space, tab, LF, VT, FF and CR), empty
+// names dropped, a repeat kept once (a LinkedHashSet). So "alice\nbob" is
+// two users, as "alice,bob" is; a tab or a carriage return alone separates
+// nothing ("alice\tbob" is one user).
 func entries(part string, base int) []Entry {
+	lo, hi := 0, len(part)
+	for lo < hi && part[lo] <= ' ' {
+		lo++
+	}
+	for hi > lo && part[hi-1] <= ' ' {
+		hi--
+	}
+	if lo == hi {
+		return nil
+	}
 	var out []Entry
 	var seen map[string]bool // for long lists; short ones are searched
-	off := 0
-	for len(part) >= 0 {
-		raw, rest, more := strings.Cut(part, ",")
-		if !javaIsBlank(raw) {
-			name := javaTrim(raw)
-			repeat := false
-			if len(out) < 16 {
-				for _, e := range out {
-					if e.Name == name {
-						repeat = true
-						break
-					}
+	add := func(name string, off int) {
+		if name == "" {
+			return
+		}
+		repeat := false
+		if len(out) < 16 {
+			for _, e := range out {
+				if e.Name == name {
+					repeat = true
+					break
 				}
-			} else {
-				if seen == nil {
-					seen = make(map[string]bool, 2*len(out))
-					for _, e := range out {
-						seen[e.Name] = true
-					}
-				}
-				repeat = seen[name]
-				seen[name] = true
 			}
-			out = append(out, Entry{Name: name, Offset: base + off, Repeat: repeat})
+		} else {
+			if seen == nil {
+				seen = make(map[string]bool, 2*len(out))
+				for _, e := range out {
+					seen[e.Name] = true
+				}
+			}
+			repeat = seen[name]
+			seen[name] = true
 		}
-		off += len(raw) + 1
-		if !more {
-			break
-		}
-		part = rest
+		out = append(out, Entry{Name: name, Offset: base + off, Repeat: repeat})
 	}
+	start := lo
+	for i := lo; i < hi; i++ {
+		if part[i] != ',' && part[i] != '\n' {
+			continue
+		}
+		// the separator with the whitespace around it
+		end := i
+		for end > start && javaRegexSpace(part[end-1]) {
+			end--
+		}
+		add(part[start:end], start)
+		j := i + 1
+		for j < hi && javaRegexSpace(part[j]) && part[j] != '\n' {
+			j++
+		}
+		start, i = j, j-1
+	}
+	add(part[start:hi], start)
 	return out
+}
+
+// javaRegexSpace is Java's regular-expression \s: space, tab, LF, VT, FF
+// and CR (fewer characters than String.trim removes).
+func javaRegexSpace(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '\v', '\f', '\r':
+		return true
+	}
+	return false
 }
 
 // javaTrim is String.trim(): it removes every character up to U+0020
