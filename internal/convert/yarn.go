@@ -389,14 +389,13 @@ func compare(s *yarn.Setup, text []byte, dropped []*yarn.Queue) ([]Difference, e
 	}
 	delete(users, "*") // "*,erin" lets everyone in: no one is named *
 	delete(groups, "*")
-	// a name that is a user in one ACL and a group in another, asked as a
-	// user without groups: YuniKorn's default resolver gives them their
-	// own name as a group, YARN does not
+	// every name an ACL uses as a group is asked again as a user without
+	// groups: YuniKorn with no resolver gives such a user their own name as
+	// their only group, so a group ACL lets them in; YARN does not (a
+	// group named only as a group, "bob ,alice", tells the two apart too)
 	bare := map[string]bool{}
-	for n := range users {
-		if groups[n] {
-			bare[n] = true
-		}
+	for n := range groups {
+		bare[n] = true
 	}
 	lost := map[string]bool{}
 	for _, q := range dropped {
