@@ -239,12 +239,28 @@ func (s Settings) allowed(sub Submitter) (string, bool) {
 
 // podCreators are the service accounts kube-controller-manager creates a
 // workload's pods as (with --use-service-account-credentials, as kubeadm
-// sets it up): a Deployment's pods come from its ReplicaSet, a CronJob's
-// from its Job.
+// sets it up).
 var podCreators = map[string]string{
-	"Job": "job-controller", "CronJob": "job-controller",
-	"Deployment": "replicaset-controller", "ReplicaSet": "replicaset-controller",
+	"Job": "job-controller", "ReplicaSet": "replicaset-controller",
 	"StatefulSet": "statefulset-controller", "DaemonSet": "daemon-set-controller",
+}
+
+// middleObjects are the objects a workload's controller makes before any
+// pod, each a create request the admission controller processes
+// (processWorkload): a Deployment's ReplicaSet, made by the
+// deployment-controller (left alone when that user matches systemUsers,
+// shouldProcessWorkload), and a CronJob's Job, made by the
+// cronjob-controller (always processed).
+var middleObjects = map[string]struct{ kind, by string }{
+	"Deployment": {"ReplicaSet", "deployment-controller"},
+	"CronJob":    {"Job", "cronjob-controller"},
+}
+
+// controller is kube-controller-manager acting as a controller's service
+// account, with the groups Kubernetes gives a service account.
+func controller(name string) Submitter {
+	return Submitter{User: "system:serviceaccount:kube-system:" + name,
+		Groups: []string{"system:serviceaccounts", "system:serviceaccounts:kube-system", "system:authenticated"}}
 }
 
 // appIDLabels are the labels that make the admission controller process a
@@ -295,8 +311,25 @@ func (s Settings) admitWorkload(p Pod, sub *Submitter) Gate {
 		tmpl[AnnotationUserInfo] = written(*sub)
 		notes = append(notes, fmt.Sprintf("the admission controller writes the submitter's identity into the %s's template", p.Workload))
 	}
-	creator := Submitter{User: "system:serviceaccount:kube-system:" + podCreators[p.Workload],
-		Groups: []string{"system:serviceaccounts", "system:serviceaccounts:kube-system", "system:authenticated"}}
+	if mid, ok := middleObjects[p.Workload]; ok {
+		// the controller makes the middle object from the template, with
+		// the annotation the admission controller kept or wrote, and the
+		// admission controller runs on it too before any pod exists
+		creator := controller(mid.by)
+		next := p
+		next.Workload, next.Annotations = mid.kind, tmpl
+		g := s.admitWorkload(next, &creator)
+		if g.Rejected != "" {
+			g.Why = fmt.Sprintf("the %s is created, but its %s is not, so it never gets pods: the %s's creator, %s, %s", p.Workload, mid.kind, mid.kind, creator.User, g.Why)
+		}
+		if g.Rejected == "" && g.Bypass == "" && leaves != "" && set {
+			// the first object never checked is where the claim gets in
+			g.Gap = fmt.Sprintf("the admission controller never checked the %s annotation of the %s's template (%s); its %s and pods carry it and their creators, controllers, may set it: anyone who can create a %s here can claim any identity", AnnotationUserInfo, p.Workload, leaves, mid.kind, p.Workload)
+		}
+		g.Notes = append(append(notes, fmt.Sprintf("the %s's %s is created by %s (kube-controller-manager with service account credentials), and the admission controller processes that request too (processWorkload)", p.Workload, mid.kind, creator.User)), g.Notes...)
+		return g
+	}
+	creator := controller(podCreators[p.Workload])
 	pod := p
 	pod.Workload, pod.Annotations = "", tmpl
 	g := s.Admit(pod, &creator)
