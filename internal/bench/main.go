@@ -10,6 +10,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math/rand"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -68,6 +69,9 @@ type row struct {
 	floor, cmd        []string
 	cpuTarget, memTgt float64
 	stdout            bool // the command's output goes to a file, not discarded
+	// lintFloor: the floor is aclint itself linting the same file (a
+	// command measured against lint, as convert is)
+	lintFloor bool
 }
 
 func main() {
@@ -143,23 +147,72 @@ func main() {
 		fmt.Fprintf(&cms, "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: other-%d\ndata:\n  queues.yaml: |\n    partitions:\n      - name: default\n        queues:\n          - name: root\n            submitacl: \"*\"\n", i)
 	}
 	cmsFile := write("configmaps.yaml", cms.Bytes())
+	// convert at real size (issue 43): 1,000 leaves whose submit ACLs list
+	// up to 3,000 users and 50 groups each, against lint of the same file
+	var big bytes.Buffer
+	rnd := rand.New(rand.NewSource(2))
+	big.WriteString("<configuration>\n")
+	prop := func(k, v string) {
+		fmt.Fprintf(&big, "<property><name>yarn.scheduler.capacity.%s</name><value>%s</value></property>\n", k, v)
+	}
+	prop("root.acl_submit_applications", " ")
+	prop("root.acl_administer_queue", " admins")
+	var depts []string
+	for i := 0; i < 50; i++ {
+		depts = append(depts, fmt.Sprintf("d%d", i))
+	}
+	prop("root.queues", strings.Join(depts, ","))
+	for _, d := range depts {
+		prop("root."+d+".capacity", "2")
+		var leaves []string
+		for j := 0; j < 20; j++ {
+			leaves = append(leaves, fmt.Sprintf("q%d", j))
+		}
+		prop("root."+d+".queues", strings.Join(leaves, ","))
+		for _, l := range leaves {
+			prop("root."+d+"."+l+".capacity", "5")
+			var names []string
+			for k := rnd.Intn(3000) + 1; k > 0; k-- {
+				names = append(names, fmt.Sprintf("u%d", rnd.Intn(20000)))
+			}
+			var gs []string
+			for k := rnd.Intn(50); k > 0; k-- {
+				gs = append(gs, fmt.Sprintf("g%d", rnd.Intn(2000)))
+			}
+			prop("root."+d+"."+l+".acl_submit_applications", strings.Join(names, ",")+" "+strings.Join(gs, ","))
+		}
+	}
+	big.WriteString("</configuration>\n")
+	convertDir := filepath.Join(dir, "convert")
+	if err := os.Mkdir(convertDir, 0o755); err != nil {
+		fail(err)
+	}
+	convertCS := filepath.Join(convertDir, "capacity-scheduler.xml")
+	if err := os.WriteFile(convertCS, big.Bytes(), 0o644); err != nil {
+		fail(err)
+	}
+	convertSite := filepath.Join(convertDir, "yarn-site.xml")
+	if err := os.WriteFile(convertSite, []byte("<configuration><property><name>yarn.acl.enable</name><value>true</value></property></configuration>\n"), 0o644); err != nil {
+		fail(err)
+	}
 	info, _ := os.Stat(cfg)
 	fmt.Printf("config: %d queues, %.1f MB; CPU time is the median of %d runs, user+sys, whole process\n\n", *queues, float64(info.Size())/1e6, *runs)
 
 	rows := []row{
-		{"lint --fail-on error (text)", []string{"yaml", cfg}, []string{"lint", "--color", "never", "--fail-on", "error", cfg}, 1.5, 2.0, false},
-		{"check", []string{"yaml", cfg}, []string{"check", "-f", cfg, "default", "root.dept3.team5.q1", "u3", "--groups", "g3"}, 1.3, 2.0, false},
-		{"limits", []string{"yaml", cfg}, []string{"limits", "-f", cfg, "default", "root.dept3.team5.q1", "u3", "--groups", "g3"}, 1.3, 2.0, false},
-		{"who-can", []string{"yaml", cfg}, []string{"who-can", "-f", cfg, "default", "root.dept3.team5.q1"}, 1.5, 2.0, false},
-		{"access -o csv", []string{"yaml", cfg}, []string{"access", "-f", cfg, "u3", "--groups", "g3", "-o", "csv"}, 1.5, 2.0, true},
-		{"diff (vs decoding both files)", []string{"yaml", cfg, cfg2}, []string{"diff", cfg, cfg2}, 2.0, 2.0, false},
-		{"lint, tree shape (gen_tree.py)", []string{"yaml", shaped}, []string{"lint", "--color", "never", "--fail-on", "error", shaped}, 1.5, 2.0, false},
-		{"check, tree shape (gen_tree.py)", []string{"yaml", shaped}, []string{"check", "-f", shaped, "default", "root.q1.q2", "user1", "--groups", "group1"}, 1.3, 2.0, false},
-		{"Mesos lint (vs encoding/json)", []string{"json", acls}, []string{"lint", "--color", "never", acls}, 1.5, 2.0, false},
-		{"YTsaurus lint (vs yaml.v3)", []string{"yaml", tree}, []string{"lint", "--color", "never", tree}, 1.5, 2.0, false},
-		{"YARN lint (vs encoding/xml)", []string{"xml", csXML}, []string{"lint", "--color", "never", csXML}, 1.5, 2.0, false},
-		{"place --pod, 200k labels+annots", []string{"yaml", podFile}, []string{"place", "-f", small, "default", "--pod", podFile, "--without-admission-controller"}, 2.0, 2.0, false},
-		{"lint, 4,000 ConfigMap documents", []string{"configmaps", cmsFile}, []string{"lint", "--color", "never", "--fail-on", "error", cmsFile}, 4.0, 3.0, false},
+		{"lint --fail-on error (text)", []string{"yaml", cfg}, []string{"lint", "--color", "never", "--fail-on", "error", cfg}, 1.5, 2.0, false, false},
+		{"check", []string{"yaml", cfg}, []string{"check", "-f", cfg, "default", "root.dept3.team5.q1", "u3", "--groups", "g3"}, 1.3, 2.0, false, false},
+		{"limits", []string{"yaml", cfg}, []string{"limits", "-f", cfg, "default", "root.dept3.team5.q1", "u3", "--groups", "g3"}, 1.3, 2.0, false, false},
+		{"who-can", []string{"yaml", cfg}, []string{"who-can", "-f", cfg, "default", "root.dept3.team5.q1"}, 1.5, 2.0, false, false},
+		{"access -o csv", []string{"yaml", cfg}, []string{"access", "-f", cfg, "u3", "--groups", "g3", "-o", "csv"}, 1.5, 2.0, true, false},
+		{"diff (vs decoding both files)", []string{"yaml", cfg, cfg2}, []string{"diff", cfg, cfg2}, 2.0, 2.0, false, false},
+		{"lint, tree shape (gen_tree.py)", []string{"yaml", shaped}, []string{"lint", "--color", "never", "--fail-on", "error", shaped}, 1.5, 2.0, false, false},
+		{"check, tree shape (gen_tree.py)", []string{"yaml", shaped}, []string{"check", "-f", shaped, "default", "root.q1.q2", "user1", "--groups", "group1"}, 1.3, 2.0, false, false},
+		{"Mesos lint (vs encoding/json)", []string{"json", acls}, []string{"lint", "--color", "never", acls}, 1.5, 2.0, false, false},
+		{"YTsaurus lint (vs yaml.v3)", []string{"yaml", tree}, []string{"lint", "--color", "never", tree}, 1.5, 2.0, false, false},
+		{"YARN lint (vs encoding/xml)", []string{"xml", csXML}, []string{"lint", "--color", "never", csXML}, 1.5, 2.0, false, false},
+		{"place --pod, 200k labels+annots", []string{"yaml", podFile}, []string{"place", "-f", small, "default", "--pod", podFile, "--without-admission-controller"}, 2.0, 2.0, false, false},
+		{"lint, 4,000 ConfigMap documents", []string{"configmaps", cmsFile}, []string{"lint", "--color", "never", "--fail-on", "error", cmsFile}, 4.0, 3.0, false, false},
+		{"convert yarn (vs aclint lint)", []string{"lint", "--color", "never", "--fail-on", "none", convertCS}, []string{"convert", "yarn", convertCS, convertSite, "-o", filepath.Join(dir, "converted.yaml")}, 15.0, 15.0, false, true},
 	}
 	if *only != "" {
 		rows = slices.DeleteFunc(rows, func(r row) bool { return !strings.Contains(r.name, *only) })
@@ -176,7 +229,11 @@ func main() {
 			defer f.Close()
 			out = f
 		}
-		fc, cc, fm, cm, err := pair(*runs, out, append([]string{*floorBin}, r.floor...), append([]string{*bin}, r.cmd...))
+		floorCmd := append([]string{*floorBin}, r.floor...)
+		if r.lintFloor {
+			floorCmd = append([]string{*bin}, r.floor...)
+		}
+		fc, cc, fm, cm, err := pair(*runs, out, floorCmd, append([]string{*bin}, r.cmd...))
 		if err != nil {
 			fail(err)
 		}

@@ -8,8 +8,6 @@ package convert
 import (
 	"bytes"
 	"fmt"
-	"maps"
-	"slices"
 	"sort"
 	"strings"
 
@@ -353,6 +351,14 @@ func queueSetting(s *yarn.Setup, rest string) (string, string, bool) {
 // answers decide every other. The wildcard is no one's name. A queue left
 // out for its name loses whatever YARN grants there.
 func compare(s *yarn.Setup, text []byte, dropped []*yarn.Queue) ([]Difference, error) {
+	return compareWith(s, text, dropped, candidates)
+}
+
+// questions lists what compareWith asks both systems (candidates; a test
+// asks every subject on every queue, and the two must agree).
+type questions func(s *yarn.Setup, cfg *config.Config, users, groups, bare, lost map[string]bool, everyoneDiffers func(path string, converted bool, a yarn.Action) bool) []candidate
+
+func compareWith(s *yarn.Setup, text []byte, dropped []*yarn.Queue, questionsOf questions) ([]Difference, error) {
 	doc := config.Parse("converted.yaml", text)
 	cfg := config.Decode(doc)
 	if errs := yunikorn.Errors(cfg); len(errs) > 0 {
@@ -360,9 +366,7 @@ func compare(s *yarn.Setup, text []byte, dropped []*yarn.Queue) ([]Difference, e
 	}
 	pol := acl.NewPolicy(cfg)
 	users, groups := map[string]bool{}, map[string]bool{}
-	var paths []string
-	for path, q := range s.CS.ByPath {
-		paths = append(paths, path)
+	for _, q := range s.CS.ByPath {
 		for _, a := range []yarn.Action{yarn.Submit, yarn.Administer} {
 			for _, n := range q.ACL[a].UserNames() {
 				users[n] = true
@@ -372,7 +376,6 @@ func compare(s *yarn.Setup, text []byte, dropped []*yarn.Queue) ([]Difference, e
 			}
 		}
 	}
-	sort.Strings(paths)
 	// and the names of the YuniKorn config's ACLs
 	for _, part := range cfg.Partitions {
 		part.Root.Walk(func(q *config.Queue) {
@@ -409,52 +412,62 @@ func compare(s *yarn.Setup, text []byte, dropped []*yarn.Queue) ([]Difference, e
 		walk(q)
 	}
 	var out []Difference
-	for _, path := range paths {
-		converted := inConverted(cfg, path)
-		if !converted && !lost[path] {
-			continue // stopped, or not converted for a reason listed
+	// where each subject can answer otherwise than everyone else: the
+	// subtrees of the ACLs that name it (candidates), the same answers
+	// everywhere else; each candidate is then decided by both systems' own
+	// checks, in the order the differences are listed
+	// whether both systems answer one question alike: the one check
+	// behind every difference listed
+	differs := func(path string, converted bool, a yarn.Action, user string, gs []string) (bool, bool, bool, error) {
+		yd := s.CS.Decide(path, user, gs, a)
+		yAllowed := yd.Allowed || (!s.FS && !s.ACLEnable)
+		if !converted {
+			return yAllowed, yAllowed, false, nil
 		}
-		for _, a := range []yarn.Action{yarn.Submit, yarn.Administer} {
-			ask := func(principal, user string, gs []string) {
-				yd := s.CS.Decide(path, user, gs, a)
-				yAllowed := yd.Allowed || (!s.FS && !s.ACLEnable)
-				if !converted {
-					if yAllowed {
-						out = append(out, Difference{Queue: path, Action: a, Principal: principal, YARN: true, YuniKorn: false, Why: " (the queue is not converted: its name, or a parent's, is one YuniKorn refuses or already has)"})
-					}
-					return
+		action := acl.Submit
+		if a == yarn.Administer {
+			action = acl.Admin
+		}
+		kd, err := pol.Decide(acl.Query{Partition: "default", Queue: path, User: user, Groups: gs, Action: action})
+		kAllowed := err == nil && kd.Allowed
+		return yAllowed != kAllowed, yAllowed, kAllowed, err
+	}
+	everyoneDiffers := func(path string, converted bool, a yarn.Action) bool {
+		d, _, _, _ := differs(path, converted, a, probeUser, []string{probeGroup})
+		return d
+	}
+	for _, c := range questionsOf(s, cfg, users, groups, bare, lost, everyoneDiffers) {
+		path, a := c.path, c.action
+		converted := c.converted
+		ask := func(principal, user string, gs []string) {
+			d, yAllowed, kAllowed, err := differs(path, converted, a, user, gs)
+			if !converted {
+				if yAllowed {
+					out = append(out, Difference{Queue: path, Action: a, Principal: principal, YARN: true, YuniKorn: false, Why: " (the queue is not converted: its name, or a parent's, is one YuniKorn refuses or already has)"})
 				}
-				action := acl.Submit
-				if a == yarn.Administer {
-					action = acl.Admin
+				return
+			}
+			if d {
+				why := ""
+				switch {
+				case err != nil:
+					why = ": " + err.Error()
+				case !kAllowed:
+					why = whyDenied(user, gs)
+				case gs == nil:
+					why = fmt.Sprintf(" (without groups, YuniKorn's default resolver gives user %s the group %s, which the ACL names; YARN has no such group for them)", quoted(user), quoted(user))
 				}
-				kd, err := pol.Decide(acl.Query{Partition: "default", Queue: path, User: user, Groups: gs, Action: action})
-				kAllowed := err == nil && kd.Allowed
-				if yAllowed != kAllowed {
-					why := ""
-					switch {
-					case err != nil:
-						why = ": " + err.Error()
-					case !kAllowed:
-						why = whyDenied(user, gs)
-					case gs == nil:
-						why = fmt.Sprintf(" (without groups, YuniKorn's default resolver gives user %s the group %s, which the ACL names; YARN has no such group for them)", quoted(user), quoted(user))
-					}
-					out = append(out, Difference{Queue: path, Action: a, Principal: principal, YARN: yAllowed, YuniKorn: kAllowed, Why: why})
-				}
+				out = append(out, Difference{Queue: path, Action: a, Principal: principal, YARN: yAllowed, YuniKorn: kAllowed, Why: why})
 			}
-			for _, u := range slices.Sorted(maps.Keys(users)) {
-				ask("user "+quoted(u), u, []string{probeGroup})
-			}
-			for _, g := range slices.Sorted(maps.Keys(groups)) {
-				ask("group "+quoted(g), probeUser, []string{g})
-			}
-			for _, n := range slices.Sorted(maps.Keys(bare)) {
-				if !acl.IsUserName(n) {
-					continue // YuniKorn rejects such a user before any ACL: asked above
-				}
-				ask("user "+quoted(n)+" with no groups", n, nil)
-			}
+		}
+		switch c.who.cat {
+		case catUser:
+			ask("user "+quoted(c.who.name), c.who.name, []string{probeGroup})
+		case catGroup:
+			ask("group "+quoted(c.who.name), probeUser, []string{c.who.name})
+		case catBare:
+			ask("user "+quoted(c.who.name)+" with no groups", c.who.name, nil)
+		default:
 			ask("everyone else", probeUser, []string{probeGroup})
 		}
 	}

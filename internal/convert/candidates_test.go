@@ -1,0 +1,125 @@
+package convert
+
+import (
+	"math/rand"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/aclint/aclint/internal/systems/yarn"
+	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
+	"github.com/aclint/aclint/internal/systems/yunikorn/config"
+)
+
+// everyQuestion asks every subject on every queue, for both actions: the
+// exhaustive proof that candidates must agree with.
+func everyQuestion(s *yarn.Setup, cfg *config.Config, users, groups, bare, lost map[string]bool, _ func(string, bool, yarn.Action) bool) []candidate {
+	var paths []string
+	for p := range s.CS.ByPath {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	var out []candidate
+	for i, p := range paths {
+		conv := inConverted(cfg, p)
+		if !conv && !lost[p] {
+			continue
+		}
+		for _, a := range []yarn.Action{yarn.Submit, yarn.Administer} {
+			c := candidate{path: p, order: i, action: a, converted: conv}
+			for _, cat := range []struct {
+				cat   int
+				names map[string]bool
+			}{{catUser, users}, {catGroup, groups}, {catBare, bare}} {
+				var names []string
+				for n := range cat.names {
+					names = append(names, n)
+				}
+				sort.Strings(names)
+				for _, n := range names {
+					if cat.cat == catBare && !acl.IsUserName(n) {
+						continue
+					}
+					c.who = subject{cat.cat, n}
+					out = append(out, c)
+				}
+			}
+			c.who = subject{catEveryone, ""}
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// TestCandidatesAgreeWithEveryQuestion: asking only where a subject can
+// answer otherwise than everyone else finds exactly the differences that
+// asking everyone everywhere finds, in the same order: on generated YARN
+// trees, converted as they are and with the converted ACLs changed at
+// random (names added, removed, swapped for names YuniKorn drops, queues
+// opened to everyone or closed), so that there are differences to find.
+func TestCandidatesAgreeWithEveryQuestion(t *testing.T) {
+	r := rand.New(rand.NewSource(7))
+	n := 1500
+	if testing.Short() {
+		n = 400
+	}
+	names := []string{"alice", "bob", "dev", "ops", "sys:acct", "data.eng", "*", "carol", "admins"}
+	found := 0
+	for i := 0; i < n; i++ {
+		text := genCS(r)
+		cs, err := yarn.ReadConf("cs.xml", []byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		site, _ := yarn.ReadConf("yarn-site.xml", []byte("<configuration><property><name>yarn.acl.enable</name><value>true</value></property></configuration>"))
+		s := yarn.NewSetup([]*yarn.Conf{cs, site})
+		res, err := FromYARN(s)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, text)
+		}
+		yaml := string(res.YAML)
+		// change some converted ACL values
+		lines := strings.Split(yaml, "\n")
+		for j, l := range lines {
+			k := strings.Index(l, "acl: ")
+			if k < 0 || r.Intn(3) != 0 {
+				continue
+			}
+			v := names[r.Intn(len(names))]
+			if r.Intn(2) == 0 {
+				v += "," + names[r.Intn(len(names))]
+			}
+			if r.Intn(2) == 0 {
+				v += " " + names[r.Intn(len(names))]
+			}
+			lines[j] = l[:k+5] + "\"" + v + "\""
+		}
+		changed := []byte(strings.Join(lines, "\n"))
+		fast, err1 := compareWith(s, changed, res.dropped, candidates)
+		all, err2 := compareWith(s, changed, res.dropped, everyQuestion)
+		if (err1 == nil) != (err2 == nil) {
+			t.Fatalf("errors differ: %v, %v", err1, err2)
+		}
+		if err1 != nil {
+			continue // the changed config is one YuniKorn refuses
+		}
+		found += len(all)
+		if !reflect.DeepEqual(fast, all) {
+			got := map[string]bool{}
+			for _, d := range fast {
+				got[d.String()] = true
+			}
+			for _, d := range all {
+				if !got[d.String()] {
+					t.Errorf("missed: %s", d)
+				}
+			}
+			t.Fatalf("candidates found %d differences, every question %d:\n%v\n%v\nYARN:\n%s\nYuniKorn:\n%s", len(fast), len(all), fast, all, text, changed)
+		}
+	}
+	if found < n {
+		t.Errorf("only %d differences in %d configs: the test finds too little to compare", found, n)
+	}
+	t.Logf("%d configs, %d differences, the same both ways", n, found)
+}
