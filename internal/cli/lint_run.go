@@ -2,6 +2,7 @@ package cli
 
 import (
 	"github.com/aclint/aclint/internal/clikit"
+	"github.com/aclint/aclint/internal/input"
 
 	"errors"
 	"fmt"
@@ -164,21 +165,9 @@ func fixableArgs(args []string) error {
 		if err != nil || info.IsDir() || info.Mode().IsRegular() {
 			continue // reading says what is wrong with a missing file
 		}
-		return clikit.Usage("%s: --fix rewrites regular files only, and this is %s; lint it without --fix, or use --diff on a copy", a, fileKind(info.Mode()))
+		return clikit.Usage("%s: --fix rewrites regular files only, and this is %s; lint it without --fix, or use --diff on a copy", a, input.KindOf(info.Mode()))
 	}
 	return nil
-}
-
-func fileKind(m os.FileMode) string {
-	switch {
-	case m&os.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&os.ModeSocket != 0:
-		return "a socket"
-	case m&os.ModeDevice != 0:
-		return "a device"
-	}
-	return "not a regular file"
 }
 
 // engineOptions are what lint tells every system: the settings each reads

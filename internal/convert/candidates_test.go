@@ -68,12 +68,7 @@ func TestCandidatesAgreeWithEveryQuestion(t *testing.T) {
 	found := 0
 	for i := 0; i < n; i++ {
 		text := genCS(r)
-		cs, err := yarn.ReadConf("cs.xml", []byte(text))
-		if err != nil {
-			t.Fatal(err)
-		}
-		site, _ := yarn.ReadConf("yarn-site.xml", []byte("<configuration><property><name>yarn.acl.enable</name><value>true</value></property></configuration>"))
-		s := yarn.NewSetup([]*yarn.Conf{cs, site})
+		s := aclsOnSetup(t, text)
 		res, err := FromYARN(s)
 		if err != nil {
 			t.Fatalf("%v\n%s", err, text)
@@ -122,4 +117,16 @@ func TestCandidatesAgreeWithEveryQuestion(t *testing.T) {
 		t.Errorf("only %d differences in %d configs: the test finds too little to compare", found, n)
 	}
 	t.Logf("%d configs, %d differences, the same both ways", n, found)
+}
+
+// aclsOnSetup is a generated capacity-scheduler.xml with a yarn-site.xml
+// that turns ACLs on.
+func aclsOnSetup(t *testing.T, text string) *yarn.Setup {
+	t.Helper()
+	cs, err := yarn.ReadConf("cs.xml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	site, _ := yarn.ReadConf("yarn-site.xml", []byte("<configuration><property><name>yarn.acl.enable</name><value>true</value></property></configuration>"))
+	return yarn.NewSetup([]*yarn.Conf{cs, site})
 }

@@ -64,12 +64,7 @@ func TestRoundTrip(t *testing.T) {
 	withDiffs := 0
 	for i := 0; i < n; i++ {
 		text := genCS(r)
-		cs, err := yarn.ReadConf("cs.xml", []byte(text))
-		if err != nil {
-			t.Fatal(err)
-		}
-		site, _ := yarn.ReadConf("yarn-site.xml", []byte("<configuration><property><name>yarn.acl.enable</name><value>true</value></property></configuration>"))
-		s := yarn.NewSetup([]*yarn.Conf{cs, site})
+		s := aclsOnSetup(t, text)
 		res, err := FromYARN(s)
 		if err != nil {
 			t.Fatalf("%v\n%s", err, text)

@@ -95,7 +95,7 @@ func ReadConfined(root, path string, max int64) ([]byte, error) {
 		return nil, &Error{path, describe(err)}
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, refuse(fmt.Sprintf("it is %s, not a regular file", kindOf(fi.Mode())))
+		return nil, refuse(fmt.Sprintf("it is %s, not a regular file", KindOf(fi.Mode())))
 	}
 	f, err := r.OpenFile(rel, os.O_RDONLY|openNonblock, 0)
 	if err != nil {
@@ -109,8 +109,8 @@ func ReadConfined(root, path string, max int64) ([]byte, error) {
 	return readOpen(f, fi, path, limit(max))
 }
 
-// kindOf names a file that is not regular.
-func kindOf(m fs.FileMode) string {
+// KindOf names a file that is not regular, for messages that refuse it.
+func KindOf(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
 		return "a directory"
