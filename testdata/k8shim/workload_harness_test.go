@@ -93,30 +93,57 @@ func TestWorkloadHarness(t *testing.T) {
 		sa := func(n string) (string, []string) {
 			return "system:serviceaccount:kube-system:" + n, []string{"system:serviceaccounts", "system:serviceaccounts:kube-system", "system:authenticated"}
 		}
-		steps := []struct{ kind, user string; groups []string }{{c.Kind, c.Submitter, c.Groups}}
+		steps := []struct {
+			kind, user string
+			groups     []string
+		}{{c.Kind, c.Submitter, c.Groups}}
 		switch c.Kind {
 		case "Deployment":
 			u, g := sa("deployment-controller")
-			steps = append(steps, struct{ kind, user string; groups []string }{"ReplicaSet", u, g})
+			steps = append(steps, struct {
+				kind, user string
+				groups     []string
+			}{"ReplicaSet", u, g})
 			u, g = sa("replicaset-controller")
-			steps = append(steps, struct{ kind, user string; groups []string }{"Pod", u, g})
+			steps = append(steps, struct {
+				kind, user string
+				groups     []string
+			}{"Pod", u, g})
 		case "CronJob":
 			u, g := sa("cronjob-controller")
-			steps = append(steps, struct{ kind, user string; groups []string }{"Job", u, g})
+			steps = append(steps, struct {
+				kind, user string
+				groups     []string
+			}{"Job", u, g})
 			u, g = sa("job-controller")
-			steps = append(steps, struct{ kind, user string; groups []string }{"Pod", u, g})
+			steps = append(steps, struct {
+				kind, user string
+				groups     []string
+			}{"Pod", u, g})
 		case "Job":
 			u, g := sa("job-controller")
-			steps = append(steps, struct{ kind, user string; groups []string }{"Pod", u, g})
+			steps = append(steps, struct {
+				kind, user string
+				groups     []string
+			}{"Pod", u, g})
 		case "ReplicaSet":
 			u, g := sa("replicaset-controller")
-			steps = append(steps, struct{ kind, user string; groups []string }{"Pod", u, g})
+			steps = append(steps, struct {
+				kind, user string
+				groups     []string
+			}{"Pod", u, g})
 		case "StatefulSet":
 			u, g := sa("statefulset-controller")
-			steps = append(steps, struct{ kind, user string; groups []string }{"Pod", u, g})
+			steps = append(steps, struct {
+				kind, user string
+				groups     []string
+			}{"Pod", u, g})
 		case "DaemonSet":
 			u, g := sa("daemon-set-controller")
-			steps = append(steps, struct{ kind, user string; groups []string }{"Pod", u, g})
+			steps = append(steps, struct {
+				kind, user string
+				groups     []string
+			}{"Pod", u, g})
 		}
 		res := map[string]any{"id": c.ID, "refusedAt": ""}
 		sched := c.NamesYK
