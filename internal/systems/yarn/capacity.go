@@ -70,6 +70,8 @@ type capacityOf struct {
 	weight   float32 // -1: not a weight
 	absolute bool
 	prop     *Property
+	// weightErr is the weight's refusal, thrown once maximum-capacity is read
+	weightErr *CapacityRefusal
 }
 
 // CapacityRefused walks the Capacity Scheduler's tree as parseQueue does
@@ -110,6 +112,9 @@ func (s *Setup) CapacityRefused() *CapacityRefusal {
 		}
 		if r := s.maximumCapacity(q); r != nil {
 			return self, r
+		}
+		if self.weightErr != nil {
+			return self, self.weightErr
 		}
 		if r := q.stateRefusal(); r != nil {
 			return self, r
@@ -182,12 +187,16 @@ func (s *Setup) capacity(q *Queue) (capacityOf, *CapacityRefusal) {
 		return out, &CapacityRefusal{At: p, Queue: q.Path, Unknown: p.Name + " is an absolute resource (" + v + "): whether the Capacity Scheduler starts depends on the cluster's resources, which aclint does not have"}
 	}
 	if strings.HasSuffix(v, "w") {
+		// the weight is read after maximum-capacity
+		// (loadCapacitiesByLabelsFromConf), so its refusal waits for it
 		w, err := javaParseFloat(v[:strings.Index(v, "w")])
 		if err != nil {
-			return out, &CapacityRefusal{At: p, Queue: q.Path, Reason: err.Error()}
+			out.weightErr = &CapacityRefusal{At: p, Queue: q.Path, Reason: err.Error()}
+			return out, nil
 		}
 		if w < -1e-6 && math.Abs(float64(w)+1) > 1e-6 || w > 10000 {
-			return out, &CapacityRefusal{At: p, Queue: q.Path, Reason: fmt.Sprintf("Illegal weight=%s for queue=%slabel=. Acceptable values: [0, 10000], -1 is same as not set", javaFloat(w), q.Path)}
+			out.weightErr = &CapacityRefusal{At: p, Queue: q.Path, Reason: fmt.Sprintf("Illegal weight=%s for queue=%slabel=. Acceptable values: [0, 10000], -1 is same as not set", javaFloat(w), q.Path)}
+			return out, nil
 		}
 		out.weight = w
 		if q.Path != "root" {

@@ -2,8 +2,9 @@
 named twice in a .queues list (a sum that goes past 100, or one that still adds up), ${...} chains of
 0 to 25 steps through properties of capacity-scheduler.xml and yarn-site.xml in ACLs, capacities and
 .queues values (and loops), deep chains of queues (up to 300 levels) under a root whose children
-add up or do not, and queue states (RUNNING, STOPPED, DRAINING, spelled in any case, with blanks)
-on root, parents and leaves. Same format as gen_cases.py.
+add up or do not, queue states (RUNNING, STOPPED, DRAINING, spelled in any case, with blanks)
+on root, parents and leaves, and weights ("2w", out of range, unreadable) mixed with percentages,
+with maximum-capacity values Float.parseFloat reads or refuses. Same format as gen_cases.py.
 
 usage: gen_round5.py N SEED > cases.jsonl"""
 import json, random, sys
@@ -38,7 +39,7 @@ def chain(props, site, value, tag):
 
 for i in range(N):
     props, site = [], [("yarn.acl.enable", "true")]
-    kind = rnd.choices(["dup", "subst", "deep", "state"], [30, 35, 5, 30])[0]
+    kind = rnd.choices(["dup", "subst", "deep", "state", "weights"], [25, 30, 5, 25, 15])[0]
     qs = []
     if kind == "dup":
         kids = rnd.sample(["a", "b", "c"], rnd.randint(1, 3))
@@ -77,6 +78,20 @@ for i in range(N):
             if rnd.random() < (0.15 if q == "root" else 0.35):
                 props.append((P + q + ".state", rnd.choice(STATES)))
         qs = ["root.b", "root.a.x", "root.a.y", "root.a"]
+    elif kind == "weights":
+        CAPS = ["2w", "1w", "0w", "1.5w", "-1w", "10001w", "abcw", "50", "0", "100", "40", "60"]
+        MAX = ["100", "50", "-1", "abc", "[memory=1024]", " 80 ", "150", None, None]
+        props.append((P + "root.queues", "a,b"))
+        props.append((P + "root.a.queues", "x,y"))
+        for q in ["root.a", "root.b", "root.a.x", "root.a.y"]:
+            props.append((P + q + ".capacity", rnd.choice(CAPS)))
+            m = rnd.choice(MAX)
+            if m is not None:
+                props.append((P + q + ".maximum-capacity", m))
+        props.append((P + "root.acl_submit_applications", " "))
+        props.append((P + "root.acl_administer_queue", " "))
+        props.append((P + "root.a.x.acl_submit_applications", "alice"))
+        qs = ["root.a.x", "root.b"]
     else:
         depth = rnd.choice([3, 50, 200, 255, 256, 257, 300])
         props.append((P + "root.queues", "a,b"))
