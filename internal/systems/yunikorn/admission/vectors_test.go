@@ -58,24 +58,7 @@ func TestAdmissionVectors(t *testing.T) {
 			p.SchedulerName = SchedulerName
 		}
 		g := Read(data).Admit(p, &Submitter{User: v.Submitter, Groups: v.Groups})
-		got := struct {
-			Allowed, YK bool
-			Message     string
-			User        string
-			Groups      []string
-		}{Allowed: g.Rejected == "", Message: g.Rejected, YK: g.Rejected == "" && g.Bypass == ""}
-		want := got
-		want.Allowed, want.Message, want.YK = v.Allowed, v.Message, v.Allowed && v.SchedulerYK
-		if got.YK {
-			got.User, got.Groups = g.Identity.User, g.Identity.Groups
-		}
-		if want.YK {
-			ann := map[string]string{}
-			if v.UserInfo != nil {
-				ann[AnnotationUserInfo] = *v.UserInfo
-			}
-			want.User, want.Groups, _ = ShimIdentity(ann)
-		}
+		got, want := gateAnswer(g), controllerAnswer(!v.Allowed, v.Message, v.SchedulerYK, v.UserInfo)
 		if g.Unknown != "" || !reflect.DeepEqual(got, want) {
 			if bad++; bad <= 10 {
 				t.Errorf("case %s: got %+v (unknown %q), the admission controller %+v\n%s", v.ID, got, g.Unknown, want, sc.Text())
@@ -88,4 +71,38 @@ func TestAdmissionVectors(t *testing.T) {
 	if bad > 0 {
 		t.Errorf("%d of %d vectors differ", bad, n)
 	}
+}
+
+// answer is what a vector holds one admission to: refused with the
+// controller's message, or whether the pod is YuniKorn's and with which
+// identity the shim reads it.
+type answer struct {
+	Refused bool
+	Message string
+	YK      bool
+	User    string
+	Groups  []string
+}
+
+// gateAnswer is aclint's answer.
+func gateAnswer(g Gate) answer {
+	a := answer{Refused: g.Rejected != "", Message: g.Rejected, YK: g.Rejected == "" && g.Bypass == ""}
+	if a.YK {
+		a.User, a.Groups = g.Identity.User, g.Identity.Groups
+	}
+	return a
+}
+
+// controllerAnswer is the admission controller's, the pod's user.info read
+// as the shim reads it.
+func controllerAnswer(refused bool, message string, schedulerYK bool, userInfo *string) answer {
+	a := answer{Refused: refused, Message: message, YK: !refused && schedulerYK}
+	if a.YK {
+		ann := map[string]string{}
+		if userInfo != nil {
+			ann[AnnotationUserInfo] = *userInfo
+		}
+		a.User, a.Groups, _ = ShimIdentity(ann)
+	}
+	return a
 }

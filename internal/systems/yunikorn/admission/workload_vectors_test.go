@@ -63,25 +63,7 @@ func TestWorkloadVectors(t *testing.T) {
 			p.SchedulerName = SchedulerName
 		}
 		g := Read(data).Admit(p, &Submitter{User: v.Submitter, Groups: v.Groups})
-		type answer struct {
-			Refused bool
-			Message string
-			YK      bool
-			User    string
-			Groups  []string
-		}
-		got := answer{Refused: g.Rejected != "", Message: g.Rejected, YK: g.Rejected == "" && g.Bypass == ""}
-		want := answer{Refused: v.RefusedAt != "", Message: v.Message, YK: v.RefusedAt == "" && v.SchedulerYK}
-		if got.YK {
-			got.User, got.Groups = g.Identity.User, g.Identity.Groups
-		}
-		if want.YK {
-			ann := map[string]string{}
-			if v.UserInfo != nil {
-				ann[AnnotationUserInfo] = *v.UserInfo
-			}
-			want.User, want.Groups, _ = ShimIdentity(ann)
-		}
+		got, want := gateAnswer(g), controllerAnswer(v.RefusedAt != "", v.Message, v.SchedulerYK, v.UserInfo)
 		if g.Unknown != "" || !reflect.DeepEqual(got, want) {
 			if bad++; bad <= 10 {
 				t.Errorf("case %s (%s, refused at %q): got %+v (unknown %q), the admission controller %+v\n%s", v.ID, v.Kind, v.RefusedAt, got, g.Unknown, want, sc.Text())
