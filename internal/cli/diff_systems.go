@@ -29,7 +29,7 @@ type diffAsk struct {
 
 // askDiff compares two files of one system through its audit.Differ.
 func askDiff(s *streams, old, new *asked, ask diffAsk) error {
-	if old.sys != new.sys {
+	if !engine.SameSystem(old.sys, new.sys) {
 		return clikit.Usage("OLD is a %s input and NEW a %s one: diff compares two files of one system", old.sys.Name(), new.sys.Name())
 	}
 	df, err := capability[audit.Differ](new, "diff")

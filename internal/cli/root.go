@@ -184,7 +184,7 @@ func collectLintInputs(s *streams, paths []string, verbose bool, system string) 
 			// the fallback system first, as it reads what no other takes
 			names := []string{systemAuto, s.reg.Fallback().Name()}
 			for _, sys := range s.reg.Systems() {
-				if sys != s.reg.Fallback() {
+				if !engine.SameSystem(sys, s.reg.Fallback()) {
 					names = append(names, sys.Name())
 				}
 			}
@@ -214,7 +214,7 @@ func collectLintInputs(s *streams, paths []string, verbose bool, system string) 
 			continue
 		default:
 			sys = s.reg.SystemFor(in)
-			if sys == fallback && !sys.Detect(in) && !in.Explicit && strings.ToLower(filepath.Ext(in.Path)) == ".json" {
+			if engine.SameSystem(sys, fallback) && !sys.Detect(in) && !in.Explicit && strings.ToLower(filepath.Ext(in.Path)) == ".json" {
 				skip(in.Path, "not a file of any system aclint checks")
 				continue
 			}
@@ -222,12 +222,12 @@ func collectLintInputs(s *streams, paths []string, verbose bool, system string) 
 		jobs = append(jobs, lintJob{in, sys})
 	}
 	// each input sees the others its system lints in this run
-	bySys := map[engine.System][]*engine.Input{}
+	bySys := map[string][]*engine.Input{} // by name: a system need not be comparable
 	for _, j := range jobs {
-		bySys[j.sys] = append(bySys[j.sys], j.in)
+		bySys[j.sys.Name()] = append(bySys[j.sys.Name()], j.in)
 	}
 	for _, j := range jobs {
-		j.in.Related = bySys[j.sys]
+		j.in.Related = bySys[j.sys.Name()]
 	}
 	return jobs, nil
 }

@@ -102,6 +102,13 @@ func (r *Registry) Systems() []System { return append([]System(nil), r.systems..
 // may then decline).
 func (r *Registry) Fallback() System { return r.fallback }
 
+// SameSystem reports whether a and b are the same system, by name (unique
+// in a registry): a system is a value that may hold what it owns (its
+// rules in a slice), which == cannot compare.
+func SameSystem(a, b System) bool {
+	return a != nil && b != nil && a.Name() == b.Name()
+}
+
 // LookupSystem finds a system by name; nil when there is none.
 func (r *Registry) LookupSystem(name string) System {
 	for _, s := range r.systems {
@@ -128,7 +135,7 @@ func (r *Registry) SystemFor(in *Input) System {
 // or "": for a question asked of the fallback's files.
 func (r *Registry) Elsewhere(in *Input) string {
 	for _, s := range r.systems {
-		if g, ok := s.(Guided); ok && s != r.fallback && s.Detect(in) {
+		if g, ok := s.(Guided); ok && !SameSystem(s, r.fallback) && s.Detect(in) {
 			return g.Misdirected(in.Path)
 		}
 	}

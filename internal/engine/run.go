@@ -65,7 +65,7 @@ func Lint(reg *Registry, jobs []Job, run LintRun) (*Result, error) {
 	res := &Result{Sources: map[string][]string{}, Found: map[string]bool{}}
 	for _, sys := range reg.Systems() {
 		for _, j := range jobs {
-			if j.Sys != sys {
+			if !SameSystem(j.Sys, sys) {
 				continue
 			}
 			if err := res.lintJob(j, run); err != nil {

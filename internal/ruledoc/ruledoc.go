@@ -15,10 +15,39 @@ import (
 // Docs renders the documentation of a registry's rules.
 type Docs struct{ Reg *engine.Registry }
 
-// documented is the system that shows a rule's examples.
+// documented is the system that shows a rule's examples: the system
+// itself when it says how (engine.Documented), else a plain rendering, so
+// that a system with only engine.System has its rules documented too.
 func (d Docs) documented(r *engine.Rule) engine.Documented {
-	doc, _ := d.Reg.LookupSystem(r.System).(engine.Documented)
-	return doc
+	sys := d.Reg.LookupSystem(r.System)
+	if doc, ok := sys.(engine.Documented); ok {
+		return doc
+	}
+	return plain{sys}
+}
+
+// plain shows a minimal system's examples: a file named for the system
+// with its first file ending, linted as aclint lint reads it.
+type plain struct{ sys engine.System }
+
+func (p plain) ExampleFile(*engine.Rule) string {
+	name := "example"
+	if p.sys != nil {
+		name = p.sys.Name()
+		if exts := p.sys.Extensions(); len(exts) > 0 {
+			name += exts[0]
+		}
+	}
+	return name
+}
+
+func (p plain) Example(r *engine.Rule, text string) engine.Example {
+	file := p.ExampleFile(r)
+	return engine.Example{Command: "aclint lint " + file, Input: &engine.Input{Path: file, Data: []byte(text), Explicit: true}}
+}
+
+func (p plain) ExampleBlock(_ *engine.Rule, text string) string {
+	return "```\n" + strings.TrimRight(text, "\n") + "\n```\n"
 }
 
 // exampleFile is the file a rule's examples are shown as.
