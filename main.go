@@ -1,5 +1,6 @@
-// Command aclint lints YuniKorn queue configs and answers access questions
-// exactly as the scheduler decides them.
+// Command aclint lints access control configs (Apache YuniKorn, Apache
+// Mesos, YTsaurus, Hadoop YARN) and answers access questions exactly as each
+// system decides them.
 package main
 
 import (

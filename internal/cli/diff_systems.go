@@ -94,7 +94,8 @@ func objectNames(os []string) []string {
 }
 
 func systemDiffSummary(d *audit.Diff, g *audit.Grouped) string {
-	return fmt.Sprintf("%d gain(s), %d loss(es), %d %s(s) added, %d removed", g.Gains, g.Losses, len(d.Added), d.ObjectWord, len(d.Removed))
+	return fmt.Sprintf("%d %s, %d %s, %d %s added, %d removed", g.Gains, clikit.Plural(g.Gains, "gain", "gains"), g.Losses, clikit.Plural(g.Losses, "loss", "losses"),
+		len(d.Added), clikit.Plural(len(d.Added), d.ObjectWord, d.ObjectWord+"s"), len(d.Removed))
 }
 
 func objectLabel(o audit.Object) string {

@@ -128,7 +128,7 @@ func (o Options) WithValue(name, value string) Options {
 }
 
 // System is one kind of access control aclint checks. Adding a system is
-// one package that implements it and one RegisterSystem call.
+// one package that implements it and one line in internal/systems.New.
 type System interface {
 	// Name is the system's name, as rules and --system name it.
 	Name() string

@@ -44,6 +44,10 @@ func checkPart(s *streams) *audit.Extension {
 		},
 		Run: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 3 && (req.pod == "" || len(args) != 2) {
+				if len(args) == 4 && !cmd.Flags().Changed("file") {
+					// aclint check queues.yaml default root.a alice: the file is -f's
+					return clikit.Usage("check needs PARTITION QUEUE USER, got 4 argument(s); if %s is the config, name it with -f: aclint check -f %s %s\nrun 'aclint check --help' for usage", args[0], args[0], strings.Join(args[1:], " "))
+				}
 				return clikit.Usage("check needs PARTITION QUEUE USER (USER may be left out with --pod), got %d argument(s)\nrun 'aclint check --help' for usage", len(args))
 			}
 			act, err := acl.ParseAction(action)
