@@ -4,9 +4,12 @@ import (
 	"math/rand"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/aclint/aclint/internal/budget"
 	"github.com/aclint/aclint/internal/systems/yarn"
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 	"github.com/aclint/aclint/internal/systems/yunikorn/config"
@@ -129,4 +132,49 @@ func aclsOnSetup(t *testing.T, text string) *yarn.Setup {
 	}
 	site, _ := yarn.ReadConf("yarn-site.xml", []byte("<configuration><property><name>yarn.acl.enable</name><value>true</value></property></configuration>"))
 	return yarn.NewSetup([]*yarn.Conf{cs, site})
+}
+
+// TestConvertLinear: the proof's work grows with queues plus names, not
+// with their product (asking every name on every queue took 40 s for 400
+// queues of 300 names). Four times the queues and four times the names
+// must cost well under sixteen times the CPU.
+func TestConvertLinear(t *testing.T) {
+	gen := func(queues, names int) *yarn.Setup {
+		var b strings.Builder
+		b.WriteString("<configuration>\n")
+		prop := func(k, v string) {
+			b.WriteString("<property><name>yarn.scheduler.capacity." + k + "</name><value>" + v + "</value></property>\n")
+		}
+		prop("root.acl_submit_applications", " ")
+		prop("root.acl_administer_queue", " admins")
+		var leaves []string
+		for i := 0; i < queues; i++ {
+			leaves = append(leaves, "q"+strconv.Itoa(i))
+		}
+		prop("root.queues", strings.Join(leaves, ","))
+		r := rand.New(rand.NewSource(int64(queues)))
+		for _, l := range leaves {
+			var us []string
+			for k := 0; k < 25; k++ { // each ACL the same size: the input grows with the queues
+				us = append(us, "u"+strconv.Itoa(r.Intn(names)))
+			}
+			prop("root."+l+".acl_submit_applications", strings.Join(us, ",")+" g"+strconv.Itoa(r.Intn(names)))
+		}
+		b.WriteString("</configuration>\n")
+		return aclsOnSetup(t, b.String())
+	}
+	small, large := gen(100, 400), gen(400, 1600)
+	cost := func(s *yarn.Setup) time.Duration {
+		return budget.Best(2, func() {
+			if _, err := FromYARN(s); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	a, b := cost(small), cost(large)
+	ratio := float64(b) / float64(max(a, time.Millisecond))
+	t.Logf("convert: %v for 100 queues and 400 names, %v for 400 and 1,600: %.1fx", a, b, ratio)
+	if ratio > 9 && b > 300*time.Millisecond {
+		t.Errorf("four times the queues and names cost %.1f times the CPU (%v, %v): every name asked on every queue again?", ratio, a, b)
+	}
 }
