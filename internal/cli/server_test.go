@@ -172,12 +172,37 @@ func TestServerTLSAndHeaders(t *testing.T) {
 func TestDrift(t *testing.T) {
 	basic := scheduler(t, "basic", nil)
 	rejected := scheduler(t, "rejected-update", nil)
+	withExtra := scheduler(t, "with-extra-config", nil)
 	cfg := filepath.Join(restFixtures, "basic", "config.yaml")
 	text, _ := os.ReadFile(cfg)
-	cm := filepath.Join(t.TempDir(), "yunikorn-configs.yaml")
-	os.WriteFile(cm, []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: yunikorn-configs\ndata:\n  log.level: info\n  queues.yaml: |\n    "+strings.ReplaceAll(strings.TrimSuffix(string(text), "\n"), "\n", "\n    ")+"\n"), 0o644)
-	changed := filepath.Join(t.TempDir(), "queues.yaml")
+	dir := t.TempDir()
+	configMap := func(name, settings string) string {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: yunikorn-configs\ndata:\n"+settings+"  queues.yaml: |\n    "+strings.ReplaceAll(strings.TrimSuffix(string(text), "\n"), "\n", "\n    ")+"\n"), 0o644)
+		return p
+	}
+	// the three settings the with-extra-config scheduler runs with
+	running := "  admissionController.accessControl.bypassAuth: \"false\"\n  log.level: info\n  service.schedulingInterval: 2s\n"
+	cm := configMap("cm.yaml", running)
+	cmBypass := configMap("cm-bypass.yaml", strings.Replace(running, `"false"`, `"true"`, 1))
+	cmNone := configMap("cm-none.yaml", "")
+	changed := filepath.Join(dir, "queues.yaml")
 	os.WriteFile(changed, []byte(strings.Replace(string(text), "deployer prod-team", "deployer prod-team,contractors", 1)), 0o644)
+	bom := filepath.Join(dir, "bom.yaml")
+	os.WriteFile(bom, append([]byte{0xEF, 0xBB, 0xBF}, text...), 0o644)
+	comment := filepath.Join(dir, "comment.yaml")
+	os.WriteFile(comment, append([]byte("# the same queues\n"), text...), 0o644)
+	// a dump carrying the file's checksum beside partitions that grant
+	// everyone everything
+	dump, _ := os.ReadFile(filepath.Join(restFixtures, "basic", "ws-v1-config.yaml"))
+	forgedDump := strings.Replace(string(dump), "submitacl: deployer prod-team", "submitacl: '*'", 1)
+	if forgedDump == string(dump) {
+		t.Fatal("the basic dump has no submitacl: deployer prod-team to change")
+	}
+	forged := filepath.Join(dir, "forged.yaml")
+	os.WriteFile(forged, []byte(forgedDump), 0o644)
+	emptyDump := filepath.Join(dir, "empty.yaml")
+	os.WriteFile(emptyDump, []byte("partitions: []\nchecksum: BA281D594B9A74471EE5D0CD212BF342C6E44DB27A8214BA18DEB909DB9189D3\nextra: {}\n"), 0o644)
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -186,7 +211,14 @@ func TestDrift(t *testing.T) {
 	}{
 		{"the file runs", []string{cfg, "--server", basic.URL}, 0, []string{"running: the scheduler (" + basic.URL + "/ws/v1/config) runs this config: checksum BA281D59"}},
 		{"a saved JSON dump", []string{cfg, "--running", filepath.Join(restFixtures, "basic", "ws-v1-config.json")}, 0, []string{"running: "}},
-		{"the ConfigMap runs", []string{cm, "--server", basic.URL}, 0, []string{"running: "}},
+		{"the ConfigMap runs", []string{cm, "--server", withExtra.URL}, 0, []string{"running: "}},
+		{"an admission setting differs", []string{cmBypass, "--server", withExtra.URL}, 1, []string{"with other settings", `admissionController.accessControl.bypassAuth: ` + cmBypass + `:6:`, `sets "true", the scheduler runs with "false" (the admission controller`}},
+		{"settings the file lacks", []string{cmNone, "--server", withExtra.URL, "-o", "json"}, 1, []string{`"answer": "drift"`, `"key": "log.level"`, `"inFile": false`}},
+		{"a byte order mark", []string{bom, "--server", basic.URL}, 1, []string{"its checksum is BA281D59", "this file's 110D85B6", "the two configure the same queues"}},
+		{"a comment", []string{comment, "--server", basic.URL}, 1, []string{"the two configure the same queues (the texts differ in comments, order or layout)"}},
+		{"a forged checksum", []string{cfg, "--running", forged}, 2, []string{"not known: the scheduler", `root.prod submitacl: this file has "deployer prod-team", the scheduler "*"`}},
+		{"a forged checksum, json", []string{cfg, "--running", forged, "-o", "json"}, 2, []string{`"answer": "unknown"`, `"running": false`}},
+		{"an empty dump with the checksum", []string{cfg, "--running", emptyDump}, 2, []string{"not known: ", "partition default: this file has it, the scheduler does not set it"}},
 		{"another config runs", []string{changed, "--server", basic.URL}, 1, []string{"drift: the scheduler", "its checksum is BA281D59", "group contractors gains submit"}},
 		{"json", []string{changed, "--server", basic.URL, "-o", "json"}, 1, []string{`"running": false`, `"runningChecksum": "BA281D59`, `"fileAccepted": true`, `"contractors"`}},
 		{"markdown", []string{changed, "--server", basic.URL, "-o", "markdown"}, 1, []string{"**drift: the scheduler", "contractors"}},

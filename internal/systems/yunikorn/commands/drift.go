@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 
 	"github.com/aclint/aclint/internal/audit"
@@ -24,9 +25,42 @@ type driftResult struct {
 	runSum        string
 	source        string // where the running config came from
 	diff          *diffRun
+	// contents are where the file and the scheduler's config differ
+	// field by field (at most maxContents of them); empty when they
+	// configure the same
+	contents []string
+	// settings are the differences in the settings the shim passes
+	// (extra): only for ConfigMaps, which carry them
+	settings []settingDiff
 }
 
-func (d *driftResult) same() bool { return d.fileSum == d.runSum }
+// settingDiff is one setting the scheduler runs with and the file sets
+// otherwise.
+type settingDiff struct {
+	Key     string `json:"key"`
+	File    string `json:"file,omitempty"`
+	Running string `json:"running,omitempty"`
+	// InFile and InRunning say whether each side sets it at all
+	InFile    bool `json:"inFile"`
+	InRunning bool `json:"inRunning"`
+	// Identity: an admission controller setting, which decides who a
+	// pod's user is (docs/admission.md)
+	Identity bool   `json:"identity"`
+	Pos      string `json:"position,omitempty"`
+}
+
+// maxContents bounds the field differences drift lists.
+const maxContents = 20
+
+// same reports whether the scheduler runs this file: its checksum, its
+// config as the scheduler reports it, and its settings.
+func (d *driftResult) same() bool { return d.sumSame() && len(d.contents) == 0 && len(d.settings) == 0 }
+
+func (d *driftResult) sumSame() bool { return d.fileSum == d.runSum }
+
+// forged: the scheduler reports this file's checksum beside another
+// config, an answer aclint cannot stand behind.
+func (d *driftResult) forged() bool { return d.sumSame() && len(d.contents) > 0 }
 
 func newDriftCmd(s *streams) *cobra.Command {
 	var (
@@ -73,7 +107,10 @@ FILE cannot be read.`,
 			if err := clikit.WriteDiffTargets(s.env.Out(), targets, write); err != nil {
 				return err
 			}
-			if !d.same() {
+			switch {
+			case d.forged():
+				return &clikit.ExitError{Code: clikit.ExitUsage}
+			case !d.same():
 				return &clikit.ExitError{Code: clikit.ExitFail}
 			}
 			return nil
@@ -109,7 +146,11 @@ func (s *streams) drift(files []string, runPath, key string) (*driftResult, erro
 	}
 	merged, _ := config.Merge(fileDocs)
 	d := &driftResult{fileSum: merged.RegisteredChecksum(), runSum: run.Running.Checksum, source: run.File}
-	if d.same() {
+	d.contents = config.RunningDiffers(merged, run, maxContents)
+	if merged.Settings != nil {
+		d.settings = settingDiffs(merged.Settings, run.Running.Extra)
+	}
+	if d.sumSame() {
 		return d, nil
 	}
 	toSide := func(docs []*config.Document) *side {
@@ -128,31 +169,120 @@ func (s *streams) drift(files []string, runPath, key string) (*driftResult, erro
 	return d, nil
 }
 
-func writeDrift(w io.Writer, format string, d *driftResult, commentSize int) error {
-	verdict := fmt.Sprintf("running: the scheduler (%s) runs this config: checksum %s", d.source, d.runSum)
-	if !d.same() {
-		verdict = fmt.Sprintf("drift: the scheduler (%s) runs another config: its checksum is %s, this file's %s", d.source, d.runSum, d.fileSum)
-		if !d.file.accepted {
-			verdict += fmt.Sprintf("; YuniKorn rejects %s (%d %s, aclint lint says which), so a reload with it is refused and the scheduler goes on with the config it runs", d.file.name, len(d.file.errors), clikit.Plural(len(d.file.errors), "error", "errors"))
+// settingDiffs compares the settings a ConfigMap carries (the shim passes
+// every key that does not end in .yaml: utils.GetExtraConfigFromConfigMap)
+// with the ones the scheduler reports, in key order.
+func settingDiffs(file, run map[string]config.Setting) []settingDiff {
+	keys := map[string]bool{}
+	for k := range file {
+		if !strings.HasSuffix(k, ".yaml") {
+			keys[k] = true
 		}
+	}
+	for k := range run {
+		keys[k] = true
+	}
+	var out []settingDiff
+	for _, k := range sortedKeys(keys) {
+		f, inF := file[k]
+		r, inR := run[k]
+		if inF && inR && f.Value == r.Value {
+			continue
+		}
+		sd := settingDiff{Key: k, File: f.Value, Running: r.Value, InFile: inF, InRunning: inR,
+			Identity: strings.HasPrefix(k, "admissionController.accessControl.")}
+		if inF {
+			sd.Pos = f.Pos.String()
+		}
+		out = append(out, sd)
+	}
+	return out
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// verdict is drift's answer in one sentence.
+func (d *driftResult) verdict() string {
+	switch {
+	case d.forged():
+		return fmt.Sprintf("not known: the scheduler (%s) reports this file's checksum %s, but the config it reports is not this file's; aclint cannot tell which of the two it runs (ask again, or read its GET /ws/v1/config)", d.source, d.runSum)
+	case d.sumSame() && len(d.settings) > 0:
+		return fmt.Sprintf("drift: the scheduler (%s) runs this queue config (checksum %s), with other settings", d.source, d.runSum)
+	case d.sumSame():
+		return fmt.Sprintf("running: the scheduler (%s) runs this config: checksum %s", d.source, d.runSum)
+	}
+	v := fmt.Sprintf("drift: the scheduler (%s) runs another config: its checksum is %s, this file's %s", d.source, d.runSum, d.fileSum)
+	switch {
+	case !d.file.accepted:
+		v += fmt.Sprintf("; YuniKorn rejects %s (%d %s, aclint lint says which), so a reload with it is refused and the scheduler goes on with the config it runs", d.file.name, len(d.file.errors), clikit.Plural(len(d.file.errors), "error", "errors"))
+	case len(d.contents) == 0:
+		v += "; the two configure the same queues (the texts differ in comments, order or layout): applying this file changes the checksum only"
+	}
+	return v
+}
+
+// settingLine says one setting's difference.
+func (sd settingDiff) line() string {
+	var s string
+	switch {
+	case !sd.InFile:
+		s = fmt.Sprintf("%s: the scheduler runs with %q, the files given do not set it (a ConfigMap not given here?)", sd.Key, sd.Running)
+	case !sd.InRunning:
+		s = fmt.Sprintf("%s: %s sets %q, the scheduler runs without it", sd.Key, sd.Pos, sd.File)
+	default:
+		s = fmt.Sprintf("%s: %s sets %q, the scheduler runs with %q", sd.Key, sd.Pos, sd.File, sd.Running)
+	}
+	if sd.Identity {
+		s += " (the admission controller: it decides who a pod's user is)"
+	}
+	return s
+}
+
+func writeDrift(w io.Writer, format string, d *driftResult, commentSize int) error {
+	verdict := d.verdict()
+	answer := "running"
+	switch {
+	case d.forged():
+		answer = "unknown"
+	case !d.same():
+		answer = "drift"
 	}
 	switch format {
 	case "json":
-		v := map[string]any{"running": d.same(), "source": d.source, "runningChecksum": d.runSum, "fileChecksum": d.fileSum}
-		if !d.same() {
+		v := map[string]any{"answer": answer, "running": d.same(), "source": d.source, "runningChecksum": d.runSum, "fileChecksum": d.fileSum,
+			"configDiffers": nonNil(d.contents), "settings": nonNilSettings(d.settings)}
+		if !d.sumSame() {
 			v["fileAccepted"] = d.file.accepted
 			v["diff"] = diffHead(d.diff)
 		}
 		return clikit.WriteJSON(w, v)
 	case "markdown":
-		if _, err := engine.Fprintf(w, "**%s**\n\n", clikit.MDText(verdict)); err != nil || d.same() {
+		if _, err := engine.Fprintf(w, "**%s**\n\n", clikit.MDText(verdict)); err != nil {
 			return err
+		}
+		for _, l := range d.detailLines() {
+			if _, err := engine.Fprintf(w, "- %s\n", clikit.MDText(l)); err != nil {
+				return err
+			}
+		}
+		if d.sumSame() {
+			return nil
 		}
 		return writeDiffMarkdown(w, d.diff, commentSize, nil)
 	}
 	bw := bufio.NewWriter(w)
-	fmt.Fprintln(bw, verdict)
-	if !d.same() {
+	engine.Fprintf(bw, "%s\n", verdict)
+	for _, l := range d.detailLines() {
+		engine.Fprintf(bw, "  %s\n", l)
+	}
+	if !d.sumSame() {
 		if d.file.accepted {
 			fmt.Fprintln(bw, "applying this file would change, from what runs:")
 		}
@@ -161,4 +291,31 @@ func writeDrift(w io.Writer, format string, d *driftResult, commentSize int) err
 		}
 	}
 	return bw.Flush()
+}
+
+// detailLines are the field differences a forged answer shows, and the
+// settings that differ.
+func (d *driftResult) detailLines() []string {
+	var out []string
+	if d.forged() {
+		out = append(out, d.contents...)
+	}
+	for _, sd := range d.settings {
+		out = append(out, "setting "+sd.line())
+	}
+	return out
+}
+
+func nonNil(l []string) []string {
+	if l == nil {
+		return []string{}
+	}
+	return l
+}
+
+func nonNilSettings(l []settingDiff) []settingDiff {
+	if l == nil {
+		return []settingDiff{}
+	}
+	return l
 }

@@ -44,11 +44,11 @@ func (s *streams) crossCheck(server, key string, runs []checked) error {
 		case doc.Running != nil:
 			engine.Fprintf(s.env.Err(), "aclint: %s: a running scheduler's config: not sent to validate-conf\n", c.in.Path)
 			continue
-		case len(doc.Text) == 0:
+		case len(doc.Registered()) == 0:
 			engine.Fprintf(s.env.Err(), "aclint: %s: empty: YuniKorn loads its built-in default in its place, not validated\n", doc.Describe())
 			continue
 		}
-		v, err := running.Validate(context.Background(), server, doc.Text, s.runningOptions())
+		v, err := running.Validate(context.Background(), server, doc.Registered(), s.runningOptions())
 		if err != nil {
 			return clikit.Usage("lint --server: %w", err)
 		}

@@ -38,8 +38,8 @@ const coreDefaultConfig = "\n" + DefaultConfigText
 // data's: Merge), and the core loads its built-in default in place of an
 // empty one (ClusterContext.processRMRegistrationEvent).
 func (d *Document) RegisteredChecksum() string {
-	if len(d.Text) == 0 {
+	if len(d.Registered()) == 0 {
 		return Checksum([]byte(coreDefaultConfig))
 	}
-	return Checksum(d.Text)
+	return Checksum(d.Registered())
 }

@@ -45,3 +45,36 @@ func TestChecksumQuirks(t *testing.T) {
 		t.Errorf("the default config's checksum: %s", got)
 	}
 }
+
+// TestChecksumOverTheBytesGiven: yunikorn-core hashes the config text it
+// was given, a byte order mark and UTF-16 included (its configs package,
+// LoadSchedulerConfigFromByteArray, asked with these three texts: the
+// checksums below are what it computed). aclint reads all three as the
+// same config, and must still tell them apart.
+func TestChecksumOverTheBytesGiven(t *testing.T) {
+	text := "partitions:\n  - name: default\n    queues:\n      - name: root\n        submitacl: '*'\n"
+	utf16 := []byte{0xFF, 0xFE}
+	for _, r := range text {
+		utf16 = append(utf16, byte(r), 0)
+	}
+	for _, c := range []struct {
+		name string
+		data []byte
+		core string
+	}{
+		{"plain", []byte(text), "F3AC7AAA51F0AEC35DD279815C4E223F1E622F529C13AA9B8EB0D5E646CAE5C1"},
+		{"utf-8 bom", append([]byte{0xEF, 0xBB, 0xBF}, text...), "DED41A8AF1AB92C2567CF24AD0089E3C6EFEB636E5F72106279C75206AFD4FD9"},
+		{"utf-16le", utf16, "A7975207364AC0B4261EB89DD73E9C5D5971BFEE6FDD73261E35C344DB5CA284"},
+	} {
+		docs, err := LoadBytes("queues.yaml", c.data, LoadOptions{})
+		if err != nil || len(docs) != 1 {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got := docs[0].RegisteredChecksum(); got != c.core {
+			t.Errorf("%s: checksum %s, yunikorn-core's %s", c.name, got, c.core)
+		}
+		if p := Parse("queues.yaml", c.data); p.RegisteredChecksum() != c.core {
+			t.Errorf("%s: Parse: checksum %s, yunikorn-core's %s", c.name, p.RegisteredChecksum(), c.core)
+		}
+	}
+}

@@ -69,6 +69,9 @@ type Document struct {
 	Docs     int        // number of YAML documents in Text
 
 	zeroBytes bool   // the config text, before any decoding, is zero bytes
+	// raw is the config text as given, when it is not Text: a byte order
+	// mark or UTF-16, which the scheduler hashes as they are
+	raw []byte
 	absentKey string // set on AbsentKeyDocument: why there is no config text
 
 	parsed []byte // Text as parsed, after recovery quoted broken values
@@ -187,6 +190,7 @@ func newDocument(file string, source, text []byte) *Document {
 // init sets the config text and parses it.
 func (d *Document) init(text []byte) *Document {
 	d.zeroBytes = len(text) == 0
+	d.keepRaw(text)
 	text = normalize(text)
 	d.Text = text
 	d.patched = map[[2]int]bool{}
@@ -545,6 +549,29 @@ func yamlMessage(msg string) string {
 
 // Parse reads data as a raw queue config named file.
 func Parse(file string, data []byte) *Document {
+	raw := data
 	data = normalize(data)
-	return newDocument(file, data, data)
+	d := newDocument(file, data, data)
+	d.keepRaw(raw)
+	return d
+}
+
+// keepRaw keeps the text as given when reading it changed it (a byte
+// order mark dropped, UTF-16 decoded): the scheduler's checksum is over
+// the bytes it was given.
+func (d *Document) keepRaw(raw []byte) {
+	// normalize changes only a text that starts with one of these
+	if bytes.HasPrefix(raw, utf8BOM) || bytes.HasPrefix(raw, []byte{0xFE, 0xFF}) || bytes.HasPrefix(raw, []byte{0xFF, 0xFE}) {
+		d.raw = raw
+	}
+}
+
+// Registered is the text the shim registers with the scheduler, byte for
+// byte as it was given (Text is that, read as UTF-8 without a byte order
+// mark).
+func (d *Document) Registered() []byte {
+	if d.raw != nil {
+		return d.raw
+	}
+	return d.Text
 }

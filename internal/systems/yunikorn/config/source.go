@@ -131,6 +131,7 @@ func fromBytes(path string, data []byte, opts LoadOptions, explicit bool) ([]*Do
 	// YuniKorn's default config replaces zero bytes only: a lone byte order
 	// mark is a config, parsed and found to have no partitions
 	zeroBytes := len(data) == 0
+	raw := data
 	data = normalize(data)
 	manifests, isManifest, scan := scanDocuments(data)
 	if isManifest {
@@ -176,6 +177,7 @@ func fromBytes(path string, data []byte, opts LoadOptions, explicit bool) ([]*Do
 	if scan.parsed && scan.first != nil && len(scan.first.Content) > 0 && isRunningDump(scan.first.Content[0]) {
 		d := adoptDocument(path, data, scan)
 		d.zeroBytes = zeroBytes
+		d.keepRaw(raw)
 		return []*Document{runningDocument(d)}, nil
 	}
 	queueConfig := scan.hasKey("partitions") || !scan.parsed && looksLikeQueueConfig(data)
@@ -210,6 +212,7 @@ func fromBytes(path string, data []byte, opts LoadOptions, explicit bool) ([]*Do
 		d = newDocument(path, data, data) // a YAML error: parse with recovery
 	}
 	d.zeroBytes = zeroBytes
+	d.keepRaw(raw)
 	return []*Document{d}, nil
 }
 
