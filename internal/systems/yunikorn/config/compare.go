@@ -25,12 +25,12 @@ type coreConfig struct {
 }
 
 type corePartition struct {
-	Name              string
-	Queues            []coreQueue
-	PlacementRules    []coreRule
-	Limits            []coreLimit
-	Preemption        struct{ Enabled, QuotaPreemptionEnabled *bool }
-	NodeSortPolicy    struct {
+	Name           string
+	Queues         []coreQueue
+	PlacementRules []coreRule
+	Limits         []coreLimit
+	Preemption     struct{ Enabled, QuotaPreemptionEnabled *bool }
+	NodeSortPolicy struct {
 		Type            string
 		ResourceWeights map[string]float64
 	}

@@ -68,10 +68,10 @@ type Document struct {
 	Problems []Problem  // YAML-level problems, found while parsing
 	Docs     int        // number of YAML documents in Text
 
-	zeroBytes bool   // the config text, before any decoding, is zero bytes
+	zeroBytes bool // the config text, before any decoding, is zero bytes
 	// raw is the config text as given, when it is not Text: a byte order
 	// mark or UTF-16, which the scheduler hashes as they are
-	raw []byte
+	raw       []byte
 	absentKey string // set on AbsentKeyDocument: why there is no config text
 
 	parsed []byte // Text as parsed, after recovery quoted broken values
