@@ -265,7 +265,7 @@ func TestLintServer(t *testing.T) {
 	}))
 	defer lenient.Close()
 	code, _, errOut = run("lint", update, "--server", lenient.URL)
-	if code != 2 || !strings.Contains(errOut, "but the scheduler at "+lenient.URL+" would load it: aclint is wrong here") {
+	if code != 2 || !strings.Contains(errOut, "but the scheduler at "+lenient.URL+" accepts it: aclint is wrong here") {
 		t.Errorf("a disagreement: exit %d\n%s", code, errOut)
 	}
 	broken := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(`ok`)) }))

@@ -46,6 +46,11 @@ type Rule struct {
 	Bad      string
 	Good     string
 	LDAP     bool
+	// PassesValidate: validate-conf (POST /ws/v1/validate-conf, the
+	// config parsed and validated) accepts what the rule finds; the
+	// scheduler refuses it, or cannot use it, only when it builds the
+	// partitions. Held to yunikorn-core by TestValidateConfStages.
+	PassesValidate bool
 	// Fixes: the rule's findings carry an edit (engine.Rule.Fixes)
 	Fixes  bool
 	check  func(*pass)
@@ -66,12 +71,23 @@ var rules engine.RuleList
 // are a directory of files, linted with --ldap-config.
 var ldapRules = map[string]bool{}
 
+// passesValidate are the rules whose findings validate-conf accepts.
+var passesValidate = map[string]bool{}
+
+// PassesValidate reports whether validate-conf accepts what the rule
+// finds (Rule.PassesValidate): its yes does not mean that the scheduler
+// loads the config.
+func PassesValidate(rule string) bool { return passesValidate[rule] }
+
 // register adds a rule to YuniKorn's rules.
 func register(r *Rule) *engine.Rule {
 	lr := &engine.Rule{Name: r.Name, Severity: r.Severity, Summary: r.Summary, Doc: r.Doc, Bad: r.Bad, Good: r.Good,
 		System: System, Source: r.source, Fixes: r.Fixes}
 	if r.LDAP {
 		ldapRules[r.Name] = true
+	}
+	if r.PassesValidate {
+		passesValidate[r.Name] = true
 	}
 	if check := r.check; check != nil {
 		lr.Check = engine.Typed(func(s *state, report func(engine.Finding)) {

@@ -124,10 +124,11 @@ var _ = register(&Rule{
 })
 
 var _ = register(&Rule{
-	Name:     "acl-stray-space",
-	Fixes:    true,
-	Severity: Error,
-	Summary:  "leading, trailing or doubled spaces: validate-conf accepts them, then the queues fail to load",
+	Name:           "acl-stray-space",
+	PassesValidate: true,
+	Fixes:          true,
+	Severity:       Error,
+	Summary:        "leading, trailing or doubled spaces: validate-conf accepts them, then the queues fail to load",
 	Doc: "validate-conf trims an ACL and splits it on runs of white space, so `\"sue dev \"`, `\" sue dev\"` and\n" +
 		"`\"sue  dev\"` pass validation (and the admission webhook). When the queues are built, YuniKorn\n" +
 		"splits on every single space, finds three parts and fails with `multiple spaces found in ACL`:\n" +

@@ -80,9 +80,10 @@ var _ = register(&Rule{
 })
 
 var _ = register(&Rule{
-	Name:     "placement-rules-unbuildable",
-	Severity: Error,
-	Summary:  "a placement rule YuniKorn cannot build: at start the partition runs with no rules and rejects every application; as an update the config is refused",
+	Name:           "placement-rules-unbuildable",
+	PassesValidate: true,
+	Severity:       Error,
+	Summary:        "a placement rule YuniKorn cannot build: at start the partition runs with no rules and rejects every application; as an update the config is refused",
 	Doc: "Rule names that pass validation but that YuniKorn does not know (`usr`, `primaryGroup`),\n" +
 		"`recovery`, a `fixed` or `tag` rule without a value, a `fixed` value with an invalid queue name,\n" +
 		"or a fully qualified `fixed` value with a parent rule: validate-conf accepts them, but building\n" +

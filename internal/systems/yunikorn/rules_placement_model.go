@@ -26,9 +26,10 @@ func builtRules(part *config.Partition) []*placement.Rule {
 var shimTags = []string{"namespace", "namespace.parentqueue", "namespace.resourcequota", "namespace.resourceguaranteed", "namespace.resourcemaxapps"}
 
 var _ = register(&Rule{
-	Name:     "placement-rule-crash",
-	Severity: Error,
-	Summary:  "a placement rule that returns a queue name without a dot that does not exist: the scheduler panics on the first application it reaches",
+	Name:           "placement-rule-crash",
+	PassesValidate: true,
+	Severity:       Error,
+	Summary:        "a placement rule that returns a queue name without a dot that does not exist: the scheduler panics on the first application it reaches",
 	Doc: "PlaceApplication walks up from a queue that does not exist by cutting the name at its last dot.\n" +
 		"A name without a dot has none, and the scheduler process dies (slice bounds out of range; nothing in\n" +
 		"yunikorn-core recovers). Two rules produce such names, and validate-conf accepts both: the `test`\n" +

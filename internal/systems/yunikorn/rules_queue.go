@@ -13,9 +13,10 @@ import (
 )
 
 var _ = register(&Rule{
-	Name:     "root-name",
-	Severity: Error,
-	Summary:  "the single top-level queue is `Root` or `ROOT`, not `root`",
+	Name:           "root-name",
+	PassesValidate: true,
+	Severity:       Error,
+	Summary:        "the single top-level queue is `Root` or `ROOT`, not `root`",
 	Doc: "validate-conf compares the top-level queue name ignoring case, so `Root` passes and is taken\n" +
 		"as the root. Building the partition then requires exactly `root` and fails with\n" +
 		"`partition cannot be created without root queue`: the config is rejected when it loads.",
@@ -279,9 +280,10 @@ var _ = register(&Rule{
 })
 
 var _ = register(&Rule{
-	Name:     "no-partitions",
-	Severity: Error,
-	Summary:  "a config with no partitions: blank, only comments, or `partitions: []`",
+	Name:           "no-partitions",
+	PassesValidate: true,
+	Severity:       Error,
+	Summary:        "a config with no partitions: blank, only comments, or `partitions: []`",
 	Doc: "YuniKorn falls back to its built-in default config only when the config is zero bytes long. A\n" +
 		"config of blank lines or comments, or one whose `partitions` list is empty, is parsed and has no\n" +
 		"partition: at start the scheduler runs without any partition and rejects every application\n" +

@@ -15,6 +15,7 @@ import (
 
 	"github.com/aclint/aclint/internal/systems/yunikorn"
 	"github.com/aclint/aclint/internal/systems/yunikorn/config"
+	"github.com/aclint/aclint/internal/systems/yunikorn/running"
 )
 
 // driftResult is what drift found: the two checksums and, when they
@@ -133,7 +134,10 @@ func (s *streams) drift(files []string, runPath, key string) (*driftResult, erro
 		return nil, err
 	}
 	if len(runDocs) != 1 || runDocs[0].Running == nil {
-		name := strings.TrimPrefix(runPath, serverMark)
+		name := runPath
+		if u, ok := strings.CutPrefix(runPath, serverMark); ok {
+			name = running.Label(u)
+		}
 		if len(runDocs) > 0 {
 			name = runDocs[0].File
 		}

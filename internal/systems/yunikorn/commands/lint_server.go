@@ -2,9 +2,11 @@ package commands
 
 import (
 	"context"
+	"strings"
 
 	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/engine"
+	"github.com/aclint/aclint/internal/systems/yunikorn"
 	"github.com/aclint/aclint/internal/systems/yunikorn/config"
 	"github.com/aclint/aclint/internal/systems/yunikorn/running"
 )
@@ -52,23 +54,32 @@ func (s *streams) crossCheck(server, key string, runs []checked) error {
 		if err != nil {
 			return clikit.Usage("lint --server: %w", err)
 		}
-		refused := 0
+		at := running.Label(server)
+		refused, later := 0, []string{}
 		for _, f := range c.findings {
-			if f.Severity == engine.Error {
+			switch {
+			case f.Severity != engine.Error:
+			case yunikorn.PassesValidate(f.Rule):
+				later = append(later, f.Rule)
+			default:
 				refused++
 			}
 		}
 		switch {
+		case v.Allowed && refused == 0 && len(later) > 0:
+			// validate-conf parses and validates; building the partitions
+			// is what refuses these, and validate-conf never gets there
+			engine.Fprintf(s.env.Err(), "aclint: %s: the scheduler at %s says validate-conf accepts it, and aclint agrees; but validate-conf's yes does not mean the scheduler loads it: it refuses or cannot use it when it builds the queues (%s, above)\n", doc.Describe(), at, strings.Join(later, ", "))
 		case v.Allowed && refused == 0:
-			engine.Fprintf(s.env.Err(), "aclint: %s: the scheduler at %s would load it, as aclint says\n", doc.Describe(), server)
+			engine.Fprintf(s.env.Err(), "aclint: %s: the scheduler at %s would load it, as aclint says\n", doc.Describe(), at)
 		case !v.Allowed && refused > 0:
-			engine.Fprintf(s.env.Err(), "aclint: %s: the scheduler at %s refuses it too: %s\n", doc.Describe(), server, v.Reason)
+			engine.Fprintf(s.env.Err(), "aclint: %s: the scheduler at %s refuses it too: %s\n", doc.Describe(), at, v.Reason)
 		case v.Allowed:
 			disagree++
-			engine.Fprintf(s.env.Err(), "aclint: %s: aclint reports %d %s, but the scheduler at %s would load it: aclint is wrong here, please report it\n", doc.Describe(), refused, clikit.Plural(refused, "error", "errors"), server)
+			engine.Fprintf(s.env.Err(), "aclint: %s: aclint reports %d %s that validate-conf would refuse, but the scheduler at %s accepts it: aclint is wrong here, please report it\n", doc.Describe(), refused, clikit.Plural(refused, "error", "errors"), at)
 		default:
 			disagree++
-			engine.Fprintf(s.env.Err(), "aclint: %s: aclint finds no error, but the scheduler at %s refuses it (%s): aclint is wrong here, please report it\n", doc.Describe(), server, v.Reason)
+			engine.Fprintf(s.env.Err(), "aclint: %s: aclint finds no error that validate-conf would refuse, but the scheduler at %s refuses it (%s): aclint is wrong here, please report it\n", doc.Describe(), at, v.Reason)
 		}
 	}
 	if disagree > 0 {

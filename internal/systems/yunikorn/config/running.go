@@ -152,3 +152,27 @@ func IsRunning(data []byte) bool {
 	}
 	return isRunningDump(n.Content[0])
 }
+
+// IsRunningWithoutConfig reports whether data is what a scheduler answers
+// on GET /ws/v1/config before any config is loaded: no partitions and no
+// checksum (its SchedulerConfig is nil), only the keys the dump adds.
+func IsRunningWithoutConfig(data []byte) bool {
+	var n yaml.Node
+	if yaml.Unmarshal(data, &n) != nil || len(n.Content) == 0 || n.Content[0].Kind != yaml.MappingNode {
+		return false
+	}
+	top := n.Content[0]
+	json := top.Style&yaml.FlowStyle != 0
+	dump := false
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		k := top.Content[i].Value
+		if json {
+			k = jsonKeys[k]
+		}
+		if !dumpKeys[k] {
+			return false
+		}
+		dump = true
+	}
+	return dump
+}

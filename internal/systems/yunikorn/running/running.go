@@ -59,19 +59,48 @@ const (
 )
 
 // endpoint joins the scheduler's base URL and a route: a URL given with
-// the route already (…/ws/v1/config) is taken as it is.
-func endpoint(base, route string) (string, error) {
+// the route already (…/ws/v1/config) is taken as it is. A query (a proxy's
+// ?token=) goes with every request; the label is the URL to print, with
+// its password and query values hidden.
+func endpoint(base, route string) (target, label string, err error) {
 	u, err := url.Parse(strings.TrimSpace(base))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", fmt.Errorf("--server %q: give the scheduler's address, as in http://yunikorn-service.yunikorn:9080 or https://yunikorn.example.com", base)
+		return "", "", fmt.Errorf("--server %s: give the scheduler's address, as in http://yunikorn-service.yunikorn:9080 or https://yunikorn.example.com", Label(base))
 	}
 	p := strings.TrimSuffix(u.Path, "/")
 	for _, r := range []string{ConfigPath, ValidatePath} {
 		p = strings.TrimSuffix(p, r)
 	}
-	u.Path = p + route
-	u.RawQuery, u.Fragment = "", ""
-	return u.String(), nil
+	u.Path, u.RawPath = p+route, ""
+	u.Fragment = ""
+	return u.String(), redact(u), nil
+}
+
+// Label is how aclint prints a --server URL: a password in it and the
+// values of its query (a ?token=) are hidden, as anything aclint writes
+// may end in a CI log or a pull request comment.
+func Label(server string) string {
+	u, err := url.Parse(strings.TrimSpace(server))
+	if err != nil {
+		// unparseable: show its scheme and nothing that may be a secret
+		if i := strings.Index(server, "://"); i > 0 && i < 10 {
+			return server[:i+3] + "..."
+		}
+		return "(an address that is not a URL)"
+	}
+	return redact(u)
+}
+
+func redact(u *url.URL) string {
+	c := *u
+	if c.RawQuery != "" {
+		q := c.Query()
+		for k := range q {
+			q[k] = []string{"xxxxx"}
+		}
+		c.RawQuery = q.Encode()
+	}
+	return c.Redacted()
 }
 
 func (o Options) client() (*http.Client, error) {
@@ -92,10 +121,17 @@ func (o Options) client() (*http.Client, error) {
 		tr.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
 	}
 	return &http.Client{Transport: tr, Timeout: o.Timeout,
-		// a redirect is followed to the same host only: a header may carry a token
+		// a redirect is followed to the same scheme and host only: a header
+		// may carry a token, which must neither leave for another host nor
+		// go out in clear text after an https:// request
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if len(via) >= 5 || req.URL.Host != via[0].URL.Host {
-				return errors.New("redirected elsewhere: not followed (the headers may carry a token)")
+			switch first := via[0].URL; {
+			case req.URL.Scheme != first.Scheme:
+				return fmt.Errorf("redirected from %s to %s: not followed (the headers may carry a token, and would go out in clear text)", first.Scheme, req.URL.Scheme)
+			case req.URL.Host != first.Host:
+				return errors.New("redirected to another host: not followed (the headers may carry a token)")
+			case len(via) >= 5:
+				return fmt.Errorf("redirected %d times: a redirect loop, not followed further", len(via))
 			}
 			return nil
 		}}, nil
@@ -112,10 +148,11 @@ func (o Options) do(ctx context.Context, method, target string, body []byte, acc
 	}
 	req.Header.Set("Accept", accept)
 	req.Header.Set("User-Agent", "aclint")
-	for _, h := range o.Headers {
+	for i, h := range o.Headers {
 		name, value, ok := strings.Cut(h, ":")
 		if !ok || strings.TrimSpace(name) == "" {
-			return nil, nil, fmt.Errorf("--server-header %q: write it as Name: value", h)
+			// never echo it: it is most likely a token
+			return nil, nil, fmt.Errorf("--server-header (the %s one) has no 'Name:' in front: write it as 'Name: value', as in 'Authorization: Bearer TOKEN' (its text is not shown, as it may be a secret)", ordinal(i+1))
 		}
 		req.Header.Add(strings.TrimSpace(name), strings.TrimSpace(value))
 	}
@@ -132,7 +169,11 @@ func (o Options) do(ctx context.Context, method, target string, body []byte, acc
 	if max <= 0 {
 		max = 64 << 20
 	}
-	data, err := io.ReadAll(io.LimitReader(resp.Body, max+1))
+	if resp.ContentLength > max {
+		// refused before a byte of it is read
+		return nil, nil, fmt.Errorf("the answer is %d bytes, larger than %d, aclint's limit (--max-input-size)", resp.ContentLength, max)
+	}
+	data, err := readBody(resp.Body, resp.ContentLength, max)
 	if err != nil {
 		var ne net.Error
 		if errors.As(err, &ne) && ne.Timeout() {
@@ -146,6 +187,59 @@ func (o Options) do(ctx context.Context, method, target string, body []byte, acc
 	return resp, data, nil
 }
 
+// readBody reads at most max+1 bytes. With a Content-Length the buffer is
+// that size from the start; without one it grows by a quarter at a time,
+// so that the memory a body takes stays near its size (io.ReadAll doubles:
+// a 64 MiB answer could hold 128 MiB).
+func readBody(r io.Reader, length, max int64) ([]byte, error) {
+	size := int64(64 << 10)
+	if length >= 0 {
+		size = length + 1
+	}
+	if size > max+1 {
+		size = max + 1
+	}
+	buf := make([]byte, 0, size)
+	for {
+		if len(buf) == cap(buf) {
+			if int64(len(buf)) > max {
+				return buf, nil
+			}
+			grow := int64(cap(buf)) / 4
+			if grow < 64<<10 {
+				grow = 64 << 10
+			}
+			next := int64(cap(buf)) + grow
+			if next > max+1 {
+				next = max + 1
+			}
+			nb := make([]byte, len(buf), next)
+			copy(nb, buf)
+			buf = nb
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
+}
+
+func ordinal(n int) string {
+	switch n {
+	case 1:
+		return "first"
+	case 2:
+		return "second"
+	case 3:
+		return "third"
+	}
+	return fmt.Sprintf("%dth", n)
+}
+
 func describeDial(err error) error {
 	var ue *url.Error
 	if errors.As(err, &ue) {
@@ -157,28 +251,34 @@ func describeDial(err error) error {
 // Config fetches GET /ws/v1/config and returns its body, checked to be a
 // running scheduler's config: status 200, YAML or JSON, a mapping with
 // yunikorn-core's keys.
+//
+// The second result is the URL asked, as aclint prints it (Label): the
+// name the config goes by in every output.
 func Config(ctx context.Context, server string, o Options) ([]byte, string, error) {
-	target, err := endpoint(server, ConfigPath)
+	target, label, err := endpoint(server, ConfigPath)
 	if err != nil {
 		return nil, "", err
 	}
 	resp, data, err := o.do(ctx, http.MethodGet, target, nil, "application/x-yaml")
 	if err != nil {
-		return nil, target, &Error{target, err}
+		return nil, label, &Error{label, err}
 	}
 	if resp.StatusCode != http.StatusOK {
-		return nil, target, &Error{target, fmt.Errorf("answered %s%s: is this a YuniKorn scheduler's REST address (port 9080)?", resp.Status, short(data))}
+		return nil, label, &Error{label, fmt.Errorf("answered %s%s: is this a YuniKorn scheduler's REST address (port 9080)?", resp.Status, short(data))}
 	}
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch mt {
 	case "application/x-yaml", "application/yaml", "text/yaml", "application/json", "text/plain", "":
 	default:
-		return nil, target, &Error{target, fmt.Errorf("answered %s, not YAML or JSON: not a YuniKorn scheduler's config", mt)}
+		return nil, label, &Error{label, fmt.Errorf("answered %s, not YAML or JSON: not a YuniKorn scheduler's config", mt)}
 	}
 	if !IsConfig(data) {
-		return nil, target, &Error{target, fmt.Errorf("answered something that is not a YuniKorn scheduler's config (no partitions and none of checksum, extra or the deadlock settings)%s", short(data))}
+		if config.IsRunningWithoutConfig(data) {
+			return nil, label, &Error{label, errors.New("the scheduler runs no config yet: its answer has the deadlock settings and no partitions, as yunikorn-core answers before a resource manager (the Kubernetes shim) has registered with it; ask again once the shim is up")}
+		}
+		return nil, label, &Error{label, fmt.Errorf("answered something that is not a YuniKorn scheduler's config (it needs partitions, a checksum and the keys only a running scheduler's config has: extra or the deadlock settings)%s", short(data))}
 	}
-	return data, target, nil
+	return data, label, nil
 }
 
 // IsConfig reports whether data is a running scheduler's config, as
@@ -194,23 +294,72 @@ type Verdict struct {
 // Validate asks POST /ws/v1/validate-conf whether the scheduler would load
 // text (configs.LoadSchedulerConfigFromByteArray).
 func Validate(ctx context.Context, server string, text []byte, o Options) (Verdict, error) {
-	target, err := endpoint(server, ValidatePath)
+	target, label, err := endpoint(server, ValidatePath)
 	if err != nil {
 		return Verdict{}, err
 	}
 	resp, data, err := o.do(ctx, http.MethodPost, target, text, "application/json")
 	if err != nil {
-		return Verdict{}, &Error{target, err}
+		return Verdict{}, &Error{label, err}
 	}
 	if resp.StatusCode != http.StatusOK {
-		return Verdict{}, &Error{target, fmt.Errorf("answered %s%s", resp.Status, short(data))}
+		return Verdict{}, &Error{label, fmt.Errorf("answered %s%s", resp.Status, short(data))}
 	}
-	var raw map[string]json.RawMessage
-	var v Verdict
-	if json.Unmarshal(data, &raw) != nil || raw["allowed"] == nil || json.Unmarshal(data, &v) != nil {
-		return Verdict{}, &Error{target, fmt.Errorf("answered something that is not validate-conf's {\"allowed\": ...}%s", short(data))}
+	v, ok := parseVerdict(data)
+	if !ok {
+		return Verdict{}, &Error{label, fmt.Errorf("answered something that is not validate-conf's {\"allowed\": true or false, \"reason\": ...}, which confirms nothing%s", short(data))}
 	}
 	return v, nil
+}
+
+// parseVerdict reads dao.ValidateConfResponse strictly: one object,
+// "allowed" exactly once and a boolean, "reason" at most once and a
+// string. An answer that bends any of these (null, a key twice, which
+// encoding/json would read as the last) is no verdict.
+func parseVerdict(data []byte) (Verdict, bool) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return Verdict{}, false
+	}
+	var v Verdict
+	seen := map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		key, ok := t.(string)
+		if err != nil || !ok || seen[key] {
+			return Verdict{}, false
+		}
+		seen[key] = true
+		val, err := dec.Token()
+		if err != nil {
+			return Verdict{}, false
+		}
+		switch key {
+		case "allowed":
+			b, ok := val.(bool)
+			if !ok {
+				return Verdict{}, false
+			}
+			v.Allowed = b
+		case "reason":
+			r, ok := val.(string)
+			if !ok {
+				return Verdict{}, false
+			}
+			v.Reason = r
+		default:
+			if d, ok := val.(json.Delim); ok && (d == '{' || d == '[') {
+				return Verdict{}, false // validate-conf's answer is flat
+			}
+		}
+	}
+	if t, err := dec.Token(); err != nil || t != json.Delim('}') || !seen["allowed"] {
+		return Verdict{}, false
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return Verdict{}, false
+	}
+	return v, true
 }
 
 func short(b []byte) string {
