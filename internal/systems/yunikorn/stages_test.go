@@ -10,7 +10,7 @@ import (
 )
 
 // TestValidateConfStages holds PassesValidate to yunikorn-core: each config
-// of testdata/conformance/stages/validate-conf.jsonl was given to core's
+// of testdata/yunikorn-stages/validate-conf.jsonl was given to core's
 // configs.LoadSchedulerConfigFromByteArray (what POST /ws/v1/validate-conf
 // runs) and to scheduler.NewClusterContext (a scheduler starting with
 // it). Every error rule's bad example is among them, and the ACLs and root
@@ -20,7 +20,7 @@ import (
 // lint --server can tell "validate-conf accepts it, the scheduler does
 // not" from a disagreement.
 func TestValidateConfStages(t *testing.T) {
-	f, err := os.Open("../../../testdata/conformance/stages/validate-conf.jsonl")
+	f, err := os.Open("../../../testdata/yunikorn-stages/validate-conf.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
