@@ -32,6 +32,7 @@ func (Sys) Commands(env audit.Env) []*cobra.Command {
 		clikit.Outputs(newPlaceCmd(s), "text", "json"),
 		newLimitsCmd(s),
 		newDriftCmd(s),
+		newWhyCmd(s),
 		clikit.Outputs(newTestCmd(s), "text", "json", "junit"),
 		clikit.Outputs(newReportCmd(s), "html"),
 		newSchemaCmd(s),

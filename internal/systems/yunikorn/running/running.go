@@ -67,11 +67,23 @@ func endpoint(base, route string) (target, label string, err error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return "", "", fmt.Errorf("--server %s: give the scheduler's address, as in http://yunikorn-service.yunikorn:9080 or https://yunikorn.example.com", Label(base))
 	}
-	p := strings.TrimSuffix(u.Path, "/")
+	// the route is escaped already (a user or queue name in it is one
+	// path segment); the base keeps its own escaping
+	p := strings.TrimSuffix(u.EscapedPath(), "/")
 	for _, r := range []string{ConfigPath, ValidatePath} {
 		p = strings.TrimSuffix(p, r)
 	}
-	u.Path, u.RawPath = p+route, ""
+	route, query, _ := strings.Cut(route, "?")
+	u.RawPath = p + route
+	if u.Path, err = url.PathUnescape(u.RawPath); err != nil {
+		return "", "", fmt.Errorf("--server %s: its path is not a URL path: %v", Label(base), err)
+	}
+	if query != "" {
+		if u.RawQuery != "" {
+			query = u.RawQuery + "&" + query
+		}
+		u.RawQuery = query
+	}
 	u.Fragment = ""
 	return u.String(), redact(u), nil
 }

@@ -75,3 +75,12 @@ func TestParseVerdict(t *testing.T) {
 		}
 	}
 }
+
+// TestEndpointEscapes: a name in a route is one path segment, escaped
+// once; a route's query joins the URL's own.
+func TestEndpointEscapes(t *testing.T) {
+	target, _, err := endpoint("http://h:1/p%20q/?token=x", "/ws/v1/partition/default/usage/user/"+seg("a b/c")+"?count=5")
+	if err != nil || target != "http://h:1/p%20q/ws/v1/partition/default/usage/user/a%20b%2Fc?token=x&count=5" {
+		t.Errorf("%q %v", target, err)
+	}
+}
