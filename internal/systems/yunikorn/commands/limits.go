@@ -9,6 +9,7 @@ import (
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 	"github.com/aclint/aclint/internal/systems/yunikorn/config"
 	"github.com/aclint/aclint/internal/systems/yunikorn/limits"
+	"github.com/aclint/aclint/internal/systems/yunikorn/running"
 	"github.com/aclint/aclint/internal/systems/yunikorn/placement"
 )
 
@@ -59,9 +60,30 @@ func newLimitsCmd(s *streams) *cobra.Command {
 			if pr != nil {
 				a.Notes = append(a.Notes, pr.Notes()...)
 			}
+			var live []liveCount
+			server := liveServer(files)
+			if server != "" {
+				if live, err = s.liveLimits(server, a); err != nil {
+					return err
+				}
+			}
 			return clikit.WriteVerdict(s.env.Out(), clikit.Verdict{OK: true,
-				Text: func(w io.Writer) error { return writeLimitsText(w, a) },
-				JSON: func() any { return limitsJSON(a) }}, output, false)
+				Text: func(w io.Writer) error {
+					if err := writeLimitsText(w, a); err != nil || server == "" {
+						return err
+					}
+					return writeLive(w, running.Label(server), live)
+				},
+				JSON: func() any {
+					v := limitsJSON(a)
+					if server == "" {
+						return v
+					}
+					if live == nil {
+						live = []liveCount{}
+					}
+					return append(v.(clikit.Object), clikit.Field{Key: "live", Value: live}, clikit.Field{Key: "source", Value: running.Label(server)})
+				}}, output, false)
 		},
 	}
 	f := c.Flags()
@@ -128,6 +150,11 @@ YuniKorn applies them to a dynamic queue.
 annotation when the admission controller keeps it, else the submitter's) with its
 groups, for the user limits and the group the application is tracked under; USER may
 then be left out, and a USER that is not the pod's is an error.
+
+With --server, the figures are read from the config the scheduler runs, and each is counted
+against what runs now, from the scheduler's own usage (usage/user/U, the tracked group's, each
+queue): "alice: 2 of 2 running in root.analytics (alice-1, alice-2), 0 more". A user or group
+without tracked usage has nothing running. aclint why APP_ID says what holds one application.
 
 Exit codes: 0 answered, 1 the pod is rejected by the admission controller, 2 error (a config YuniKorn rejects, unknown partition, a
 queue that neither exists nor is created, a parent queue, a user YuniKorn
