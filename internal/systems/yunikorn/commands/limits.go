@@ -9,8 +9,8 @@ import (
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 	"github.com/aclint/aclint/internal/systems/yunikorn/config"
 	"github.com/aclint/aclint/internal/systems/yunikorn/limits"
-	"github.com/aclint/aclint/internal/systems/yunikorn/running"
 	"github.com/aclint/aclint/internal/systems/yunikorn/placement"
+	"github.com/aclint/aclint/internal/systems/yunikorn/running"
 )
 
 func newLimitsCmd(s *streams) *cobra.Command {
