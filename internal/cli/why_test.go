@@ -77,7 +77,7 @@ func TestWhyOnRecordedSchedulers(t *testing.T) {
 		{"parent-limit", 1, "a-2", 1, []string{"in root.org.a", "held by queue root.org's maxapplications: 2 of 2 running (a-1, b-1)", "queue root.org's maxapplications ("}},
 		{"parent-limit", 1, "a-1", 0, []string{"running: a-1"}},
 		{"maxresources", 1, "c-3", 1, []string{"held by user carol's maxresources memory in root.team: 2000 used of 2500, the ask needs 1000 (500 left) (c-1, c-2)",
-			`limit "carol's memory" for user carol on root.team`, "frees when: 500 of memory freed", "raised to at least 3000"}},
+			`limit "carol's memory" for user carol on root.team`, "frees when: 500 of memory freed by carol's applications in root.team", "raised to at least 3000"}},
 		{"maxresources", 1, "s-2", 1, []string{"held by queue root.small's resources.max memory: 1000 used of 1500, the ask needs 1000 (500 left) (s-1)", "queue root.small's resources.max ("}},
 		{"wildcard-group", 1, "e-2", 1, []string{"tracked under the wildcard group *", "held by the wildcard group's maxapplications in root.shared: 1 of 1 running (e-1)", `limit "one per group" for groups * on root.shared`}},
 		{"wildcard-group", 1, "f-1", 1, []string{"user frank, groups [y]", "held by the wildcard group's maxapplications in root.shared: 1 of 1 running (e-1)"}},

@@ -114,8 +114,17 @@ func frees(h *why.Hold) string {
 	case h.Limit == "maxapplications":
 		return fmt.Sprintf("%s, or the limit raised above %d", ending, h.Max)
 	}
-	return fmt.Sprintf("%s of %s freed by the applications counted here, or the limit raised to at least %s",
-		why.Quantity(h.Resource, h.Need-(h.Max-h.Used)), h.Resource, why.Quantity(h.Resource, h.Used+h.Need))
+	by := fmt.Sprintf("%s's applications in %s", h.Name, h.Queue)
+	switch {
+	case h.Who == "group" && h.Name == "*":
+		by = fmt.Sprintf("the applications the wildcard group counts in %s", h.Queue)
+	case h.Who == "group":
+		by = fmt.Sprintf("group %s's applications in %s", h.Name, h.Queue)
+	case h.Who == "queue":
+		by = fmt.Sprintf("the applications in %s", h.Queue)
+	}
+	return fmt.Sprintf("%s of %s freed by %s, or the limit raised to at least %s",
+		why.Quantity(h.Resource, h.Need-(h.Max-h.Used)), h.Resource, by, why.Quantity(h.Resource, h.Used+h.Need))
 }
 
 // headline is the answer in one sentence.
