@@ -21,7 +21,12 @@ const whyFixtures = "../../testdata/yunikorn-rest/why"
 // command asked something the recorder never asked the real scheduler.
 func recorded(t *testing.T, scenario string, step int) *httptest.Server {
 	t.Helper()
-	dir := filepath.Join(whyFixtures, scenario, "rest", strconv.Itoa(step))
+	return recordedAt(t, filepath.Join(whyFixtures, scenario, "rest", strconv.Itoa(step)))
+}
+
+// recordedAt serves the recorded answers in dir.
+func recordedAt(t *testing.T, dir string) *httptest.Server {
+	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		name := strings.TrimPrefix(r.URL.Path, "/ws/v1/")
 		name = strings.ReplaceAll(name, "/", "_")

@@ -23,8 +23,8 @@ app() {
 	local id=$1 queue=$2 user=$3 groups=$4; shift 4
 	local tags=""; for t in "$@"; do tags="$tags&tag=$t"; done
 	[ "$groups" = - ] && groups=""
-	curl -s -X POST "$C/app?id=$id&queue=$queue&user=$user&groups=$groups&partition=default$tags" > /dev/null; sleep 0.3
-	curl -s -X POST "$C/ask?app=$id&key=$id-ask-1&memory=${MEM:-1000}&vcore=${VCORE:-1000}&pods=1&partition=default" > /dev/null; sleep 1.2
+	curl -s -X POST "$C/app?id=$id&queue=$queue&user=$user&groups=$groups&partition=default$tags" > /dev/null; sleep "${PACE_APP:-0.3}"
+	curl -s -X POST "$C/ask?app=$id&key=$id-ask-1&memory=${MEM:-1000}&vcore=${VCORE:-1000}&pods=1&partition=default" > /dev/null; sleep "${PACE_ASK:-1.2}"
 }
 remove() { curl -s -X POST "$C/remove-app?id=$1&partition=default" > /dev/null; sleep 3; }
 why() {
