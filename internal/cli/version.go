@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"strings"
 
 	"github.com/aclint/aclint/internal/clikit"
 	"github.com/spf13/cobra"
@@ -86,4 +87,32 @@ says the module version; a build in a clone says devel and the commit.`,
 	}
 	c.Flags().StringVarP(&format, "output", "o", "text", "text or json")
 	return c
+}
+
+// versionBeforeCommand refuses -v or --version followed by a command:
+// before a command it is aclint's version, and "aclint -v lint x" means
+// lint's -v, which goes after the command.
+func versionBeforeCommand(root *cobra.Command, args []string) error {
+	if len(args) < 2 || args[0] != "-v" && args[0] != "--version" {
+		return nil
+	}
+	if c, _, err := root.Find(args[1:]); err == nil && c != root {
+		return clikit.Usage("%s before a command is aclint's version; for %s's own flag, put it after the command: aclint %s %s %s",
+			args[0], c.Name(), c.Name(), args[0], strings.Join(args[2:], " "))
+	}
+	return clikit.Usage("%s prints aclint's version and takes nothing after it (got %q)", args[0], strings.Join(args[1:], " "))
+}
+
+// oneLineCobraError puts cobra's "unknown command" suggestion on the
+// error's one line.
+func oneLineCobraError(err error) error {
+	if err == nil || !strings.HasPrefix(err.Error(), "unknown command ") {
+		return err
+	}
+	msg, suggest, _ := strings.Cut(err.Error(), "\n\nDid you mean this?\n")
+	msg = strings.TrimSpace(msg)
+	if s := strings.Fields(suggest); len(s) > 0 {
+		msg += " (did you mean " + strings.Join(s, " or ") + "?)"
+	}
+	return clikit.Usage("%s; run 'aclint --help' for the commands", msg)
 }
