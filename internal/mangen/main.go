@@ -4,13 +4,15 @@ package main
 
 import (
 	"fmt"
-	"github.com/aclint/aclint/internal/systems"
 	"io"
 	"os"
+	"strconv"
+	"time"
 
 	"github.com/spf13/cobra/doc"
 
 	"github.com/aclint/aclint/internal/cli"
+	"github.com/aclint/aclint/internal/systems"
 )
 
 func main() {
@@ -26,6 +28,17 @@ func main() {
 	root.DisableAutoGenTag = true // keep the pages reproducible: no generation date
 	root.InitDefaultCompletionCmd()
 	header := &doc.GenManHeader{Title: "ACLINT", Section: "1", Source: "aclint", Manual: "aclint manual"}
+	// the pages' date: SOURCE_DATE_EPOCH when set (make release passes the
+	// commit's time), so that a release is the same bytes whenever it is built
+	if e := os.Getenv("SOURCE_DATE_EPOCH"); e != "" {
+		secs, err := strconv.ParseInt(e, 10, 64)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "mangen: SOURCE_DATE_EPOCH %q: %v\n", e, err)
+			os.Exit(1)
+		}
+		t := time.Unix(secs, 0).UTC()
+		header.Date = &t
+	}
 	if err := doc.GenManTree(root, header, dir); err != nil {
 		fmt.Fprintln(os.Stderr, "mangen:", err)
 		os.Exit(1)

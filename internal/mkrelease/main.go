@@ -31,7 +31,7 @@ func main() {
 	}
 	names, err := release.Run(release.Options{
 		Version: *version, Commit: *commit, Time: time.Unix(secs, 0).UTC(),
-		Source: ".", Out: *out, Docs: []string{"LICENSE", "README.md"}, Log: os.Stderr,
+		Source: ".", Out: *out, Docs: []string{"LICENSE", "README.md"}, ManPages: true, Log: os.Stderr,
 	})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "mkrelease: %v\n", err)

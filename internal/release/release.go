@@ -55,7 +55,10 @@ type Options struct {
 	// Docs are the files every archive carries beside the binary, by
 	// their names in the source directory.
 	Docs []string
-	Log  io.Writer
+	// ManPages: the Unix archives carry a man page per command in
+	// man/man1, written by internal/mangen from the release's own tree
+	ManPages bool
+	Log      io.Writer
 }
 
 // Run builds the release into o.Out (which it empties first) and returns
@@ -72,6 +75,13 @@ func Run(o Options) ([]string, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(build)
+	var man []entry
+	if o.ManPages {
+		var err error
+		if man, err = manPages(o, filepath.Join(build, "man")); err != nil {
+			return nil, err
+		}
+	}
 	var names []string
 	bins := map[Platform]string{}
 	for _, p := range Platforms {
@@ -80,7 +90,7 @@ func Run(o Options) ([]string, error) {
 			return nil, err
 		}
 		bins[p] = bin
-		name, err := archive(o, p, bin)
+		name, err := archive(o, p, bin, man)
 		if err != nil {
 			return nil, err
 		}
@@ -127,6 +137,38 @@ func validVersion(v string) bool {
 	return strings.Trim(suffix, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-") == ""
 }
 
+// manPages writes the man pages (go run ./internal/mangen DIR) and reads
+// them back, by name.
+func manPages(o Options, dir string) ([]entry, error) {
+	cmd := exec.Command("go", "run", "./internal/mangen", dir)
+	cmd.Dir = o.Source
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOFLAGS=-mod=readonly", fmt.Sprintf("SOURCE_DATE_EPOCH=%d", o.Time.Unix()))
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = o.Log, &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("go run ./internal/mangen: %v\n%s", err, stderr.String())
+	}
+	files, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []entry
+	for _, f := range files {
+		if !strings.HasSuffix(f.Name(), ".1") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, f.Name()))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, entry{f.Name(), 0o644, b})
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("internal/mangen wrote no man page into %s", dir)
+	}
+	return out, nil
+}
+
 // buildBinary builds the static binary of one platform.
 func buildBinary(o Options, p Platform, dir string) (string, error) {
 	name := "aclint"
@@ -168,7 +210,7 @@ type entry struct {
 
 // archive writes one platform's archive: a directory named like the
 // archive holding the binary and the docs.
-func archive(o Options, p Platform, bin string) (string, error) {
+func archive(o Options, p Platform, bin string, man []entry) (string, error) {
 	name := ArchiveName(o.Version, p)
 	top := strings.TrimSuffix(strings.TrimSuffix(name, ".zip"), ".tar.gz")
 	b, err := os.ReadFile(bin)
@@ -182,6 +224,11 @@ func archive(o Options, p Platform, bin string) (string, error) {
 			return "", err
 		}
 		entries = append(entries, entry{top + "/" + d, 0o644, b})
+	}
+	if p.OS != "windows" {
+		for _, m := range man {
+			entries = append(entries, entry{top + "/man/man1/" + m.name, m.mode, m.data})
+		}
 	}
 	sort.Slice(entries, func(i, j int) bool { return entries[i].name < entries[j].name })
 	var buf bytes.Buffer

@@ -43,7 +43,7 @@ func repoRoot(t *testing.T) string {
 
 func testOptions(t *testing.T, out string) Options {
 	return Options{Version: testVersion, Commit: "0123456789abcdef0123456789abcdef01234567", Time: time.Unix(1764000000, 0).UTC(),
-		Source: repoRoot(t), Out: out, Docs: []string{"LICENSE", "README.md"}}
+		Source: repoRoot(t), Out: out, Docs: []string{"LICENSE", "README.md"}, ManPages: true}
 }
 
 func dist(t *testing.T) string {
@@ -69,7 +69,8 @@ func TestMain(m *testing.M) {
 }
 
 // TestArchives: one archive per platform, each with the binary, README.md
-// and LICENSE under one directory; SHA256SUMS lists every file and
+// and LICENSE under one directory, and a man page per command in
+// man/man1 (Unix archives); SHA256SUMS lists every file and
 // verifies (as sha256sum -c reads it); the linux/amd64 binary runs and
 // says its version and commit.
 func TestArchives(t *testing.T) {
@@ -117,8 +118,22 @@ func TestArchives(t *testing.T) {
 		want := []string{top + "/LICENSE", top + "/README.md", top + "/" + bin}
 		files := archiveFiles(t, filepath.Join(d, name))
 		var names []string
+		man := 0
 		for n := range files {
+			if strings.HasPrefix(n, top+"/man/man1/") && strings.HasSuffix(n, ".1") {
+				man++
+				if !strings.Contains(string(files[n]), ".TH \"ACLINT\"") {
+					t.Errorf("%s: %s is not a man page", name, n)
+				}
+				continue
+			}
 			names = append(names, n)
+		}
+		if _, ok := files[top+"/man/man1/aclint-why.1"]; p.OS != "windows" && (man < 20 || !ok) {
+			t.Errorf("%s: %d man pages (aclint-why.1 among them: %v)", name, man, ok)
+		}
+		if p.OS == "windows" && man > 0 {
+			t.Errorf("%s: man pages in a Windows archive", name)
 		}
 		sort.Strings(names)
 		if strings.Join(names, " ") != strings.Join(want, " ") {
