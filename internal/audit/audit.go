@@ -50,6 +50,9 @@ type Question struct {
 type Usage struct {
 	Words   string // "ACTION OBJECT"
 	Example string // "register_frameworks analytics"
+	// Files are the -f flags of a typical question, for the help's
+	// example: "-f acls.json"
+	Files string
 }
 
 // WhoCanner is a Loader that lists who has access to one object.

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"strings"
-
 	"github.com/aclint/aclint/internal/audit"
 	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/engine"
@@ -19,7 +17,7 @@ func newAccessCmd(s *streams) *cobra.Command {
 	}
 	p := s.extend(c, "access")
 	c.Args = p.args(c.Args)
-	c.Long += "\n\nThe USER of other systems' files:" + strings.TrimPrefix(questionWords(s.reg, accessWords), ";")
+	systemsHelp(s, c, p, accessWords)
 	f := c.Flags()
 	fileFlag(f)
 	sharedFlag(f, "groups", func(f *pflag.FlagSet) {

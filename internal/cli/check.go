@@ -14,6 +14,7 @@ func newCheckCmd(s *streams) *cobra.Command {
 	}
 	p := s.extend(c, "check")
 	c.Args = p.args(clikit.MinArgs(1, "check needs a question: "+p.words()+questionWords(s.reg, checkWords)))
+	systemsHelp(s, c, p, checkWords)
 	f := c.Flags()
 	fileFlag(f)
 	sharedFlag(f, "groups", func(f *pflag.FlagSet) {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"crypto/tls"
+	"encoding/json"
 	"encoding/pem"
 	"net"
 	"net/http"
@@ -53,6 +54,37 @@ func scheduler(t *testing.T, dir string, seen *http.Header) *httptest.Server {
 		}
 		w.Write(read("ws-v1-validate-conf.json"))
 	})
+	// the recorded scheduler ran no application: no user or group has
+	// tracked usage, and each queue is its node of the recorded tree
+	mux.HandleFunc("GET /ws/v1/partition/default/usage/", func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusNotFound)
+		w.Write([]byte(`{"status_code":404,"message":"User not found","description":"User not found"}`))
+	})
+	mux.HandleFunc("GET /ws/v1/partition/default/queue/{queue}", func(w http.ResponseWriter, r *http.Request) {
+		var find func(n map[string]any) map[string]any
+		find = func(n map[string]any) map[string]any {
+			if n["queuename"] == r.PathValue("queue") {
+				return n
+			}
+			children, _ := n["children"].([]any)
+			for _, c := range children {
+				if m, ok := c.(map[string]any); ok {
+					if f := find(m); f != nil {
+						return f
+					}
+				}
+			}
+			return nil
+		}
+		var tree map[string]any
+		json.Unmarshal(read("ws-v1-partition-default-queues.json"), &tree)
+		if q := find(tree); q != nil {
+			json.NewEncoder(w).Encode(q)
+			return
+		}
+		w.WriteHeader(http.StatusNotFound)
+		w.Write([]byte(`{"status_code":404,"message":"Queue not found","description":"Queue not found"}`))
+	})
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	return srv
@@ -77,6 +109,11 @@ func TestServerAnswersAsTheFile(t *testing.T) {
 		cfg := filepath.Join(restFixtures, tc.dir, "config.yaml")
 		wantCode, want, _ := run(append(tc.args, "-f", cfg)...)
 		code, got, errOut := run(append(tc.args, "--server", srv.URL)...)
+		// limits over --server adds the live counts after the answer
+		got, live, _ := strings.Cut(got, "\nlive, from the scheduler at "+srv.URL+":\n")
+		if tc.args[0] == "limits" && !strings.Contains(live, "etl-bot: 0 of 15 running in root.prod, 15 more") {
+			t.Errorf("limits over --server: no live count in\n%s", live)
+		}
 		if code != wantCode || strings.ReplaceAll(got, srv.URL+"/ws/v1/config", "X") != strings.ReplaceAll(want, cfg, "X") && !sameVerdict(got, want) {
 			t.Errorf("%s %v: over --server exit %d\n%s\nover the file exit %d\n%s", tc.dir, tc.args, code, got, wantCode, want)
 		}

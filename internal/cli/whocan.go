@@ -18,6 +18,7 @@ func newWhoCanCmd(s *streams) *cobra.Command {
 		Args:  cobra.ArbitraryArgs,
 	}
 	p := s.extend(c, "who-can")
+	systemsHelp(s, c, p, whoCanWords)
 	f := c.Flags()
 	fileFlag(f)
 	sharedFlag(f, "action", func(f *pflag.FlagSet) { f.String("action", "", "the action to list, as the system names it") })

@@ -27,7 +27,7 @@ func (Sys) Load(ins []*engine.Input, _ engine.Options) (audit.Model, error) {
 
 // WhoCanUsage is the words of a Mesos who-can question.
 func (Sys) WhoCanUsage() audit.Usage {
-	return audit.Usage{Words: "ACTION [OBJECT]", Example: "register_frameworks analytics"}
+	return audit.Usage{Words: "ACTION [OBJECT]", Example: "register_frameworks analytics", Files: "-f acls.json"}
 }
 
 // UnknownAction explains an ACTION that is not an ACL kind.
@@ -191,7 +191,7 @@ func (a *ACLs) grant(d *Decision, kind, name string) audit.Grant {
 
 // CheckUsage is the words of a Mesos check question (audit.Checker).
 func (Sys) CheckUsage() audit.Usage {
-	return audit.Usage{Words: "ACTION PRINCIPAL [OBJECT] (PRINCIPAL - for an unauthenticated request)", Example: "run_tasks spark etl"}
+	return audit.Usage{Words: "ACTION PRINCIPAL [OBJECT] (PRINCIPAL - for an unauthenticated request)", Example: "run_tasks spark etl", Files: "-f acls.json"}
 }
 
 // Check answers whether PRINCIPAL may do ACTION on OBJECT (none: ANY), as

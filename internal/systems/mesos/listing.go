@@ -144,7 +144,7 @@ func noListing(scope audit.Scope) error {
 
 // AccessUsage is the words of a Mesos access question.
 func (Sys) AccessUsage() audit.Usage {
-	return audit.Usage{Words: "PRINCIPAL (- for an unauthenticated request)", Example: "ops"}
+	return audit.Usage{Words: "PRINCIPAL (- for an unauthenticated request)", Example: "ops", Files: "-f acls.json"}
 }
 
 // Access lists what PRINCIPAL may do: for every ACL kind the file writes,

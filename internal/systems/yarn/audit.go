@@ -9,7 +9,7 @@ import (
 
 // WhoCanUsage is the words of a YARN who-can question (audit.WhoCanner).
 func (Sys) WhoCanUsage() audit.Usage {
-	return audit.Usage{Words: "QUEUE", Example: "root.prod"}
+	return audit.Usage{Words: "QUEUE", Example: "root.prod", Files: "-f capacity-scheduler.xml -f yarn-site.xml"}
 }
 
 // WhoCan lists who YARN lets submit to (or administer, --action admin) a
@@ -107,7 +107,7 @@ func holders(hs []Holder) []audit.Grant {
 
 // CheckUsage is the words of a YARN check question (audit.Checker).
 func (Sys) CheckUsage() audit.Usage {
-	return audit.Usage{Words: "QUEUE USER", Example: "root.prod.etl alice --groups data"}
+	return audit.Usage{Words: "QUEUE USER", Example: "root.prod.etl alice --groups data", Files: "-f capacity-scheduler.xml -f yarn-site.xml"}
 }
 
 // Check answers whether USER (with --groups) may submit to (or, with

@@ -37,7 +37,7 @@ func under(path string, scope audit.Scope) bool {
 
 // AccessUsage is the words of a YARN access question.
 func (Sys) AccessUsage() audit.Usage {
-	return audit.Usage{Words: "USER", Example: "alice --groups data"}
+	return audit.Usage{Words: "USER", Example: "alice --groups data", Files: "-f capacity-scheduler.xml -f yarn-site.xml"}
 }
 
 // Access lists the user's submit and admin access on every queue, in tree

@@ -29,7 +29,7 @@ func (Sys) Load(ins []*engine.Input, _ engine.Options) (audit.Model, error) {
 
 // WhoCanUsage is the words of a YTsaurus who-can question.
 func (Sys) WhoCanUsage() audit.Usage {
-	return audit.Usage{Words: "PATH PERMISSION", Example: "//home/analytics read"}
+	return audit.Usage{Words: "PATH PERMISSION", Example: "//home/analytics read", Files: "-f tree.yaml"}
 }
 
 // WhoCan lists the users check-permission lets have PERMISSION on PATH:
@@ -115,7 +115,7 @@ func (t *Tree) grant(r *Response, s *Subject, path string) audit.Grant {
 
 // CheckUsage is the words of a YTsaurus check question (audit.Checker).
 func (Sys) CheckUsage() audit.Usage {
-	return audit.Usage{Words: "USER PERMISSION PATH", Example: "alice read //home/reports"}
+	return audit.Usage{Words: "USER PERMISSION PATH", Example: "alice read //home/reports", Files: "-f tree.yaml"}
 }
 
 // Check answers whether USER has PERMISSION on PATH as the master's

@@ -57,7 +57,7 @@ func (t *Tree) inScope(scope audit.Scope) ([]*Node, error) {
 
 // AccessUsage is the words of a YTsaurus access question.
 func (Sys) AccessUsage() audit.Usage {
-	return audit.Usage{Words: "USER", Example: "alice"}
+	return audit.Usage{Words: "USER", Example: "alice", Files: "-f tree.yaml"}
 }
 
 // Access lists USER's permissions on every node the document lists, each
