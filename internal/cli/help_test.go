@@ -14,6 +14,7 @@ func TestHelpNamesEverySystem(t *testing.T) {
 		"queues.yaml": "../../examples/queues.yaml"}
 	for _, cmd := range []string{"check", "who-can", "access"} {
 		_, help, _ := run(cmd, "--help")
+		ran := 0
 		for _, sys := range testRegistry.Systems() {
 			if !strings.Contains(help, "\n  "+sys.Name()+" ") {
 				t.Errorf("%s --help does not name %s:\n%s", cmd, sys.Name(), help)
@@ -30,9 +31,13 @@ func TestHelpNamesEverySystem(t *testing.T) {
 					args[i] = f
 				}
 			}
+			ran++
 			if code, out, errOut := run(args...); code == 2 {
 				t.Errorf("%s --help's example %q: exit 2\n%s%s", cmd, ex, out, errOut)
 			}
+		}
+		if ran != len(testRegistry.Systems()) {
+			t.Errorf("%s --help: %d examples, want one per system (%d)", cmd, ran, len(testRegistry.Systems()))
 		}
 	}
 }
