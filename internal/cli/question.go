@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -41,19 +42,63 @@ func (s *streams) question(files []string) (*asked, error) {
 	if len(files) == 0 {
 		return nil, nil
 	}
+	dirs := false
 	for _, f := range files {
 		if f == "-" {
 			continue
 		}
 		info, err := os.Stat(f)
+		if err == nil && info.IsDir() {
+			dirs = true
+			continue
+		}
 		if err != nil || !info.Mode().IsRegular() {
 			return nil, nil
 		}
+	}
+	if dirs {
+		return s.questionInDirs(files)
 	}
 	ins, err := input.Read(files, input.Options{Stdin: s.in, Warn: s.warnInput, MaxSize: s.maxInput})
 	if err != nil {
 		return nil, clikit.Usage("%w", err)
 	}
+	return s.questionOf(ins)
+}
+
+// questionInDirs reads a question's files when some are directories: each
+// searched as lint searches it, and the question is the one system's whose
+// files it finds. What the fallback would read is left to it, which reads
+// a directory its own way; files of two systems are a usage error.
+func (s *streams) questionInDirs(files []string) (*asked, error) {
+	if slices.Contains(files, "-") {
+		return nil, clikit.Usage("-f - and a directory: a question is asked of one system's files, from standard input or from files, not both")
+	}
+	ins, err := input.Read(files, input.Options{Warn: s.warnInput, Exts: s.reg.Extensions(), MaxSize: s.maxInput})
+	if err != nil {
+		return nil, clikit.Usage("%w", err)
+	}
+	var kept []*engine.Input
+	var sys engine.System
+	for _, in := range ins {
+		got := s.reg.SystemFor(in)
+		if engine.SameSystem(got, s.reg.Fallback()) {
+			continue
+		}
+		if sys != nil && !engine.SameSystem(sys, got) {
+			return nil, clikit.Usage("%s holds %s files and %s ones (%s, %s): a question is asked of one system's files; name them with -f", strings.Join(files, ", "), sys.Name(), got.Name(), kept[0].Path, in.Path)
+		}
+		sys = got
+		kept = append(kept, in)
+	}
+	if sys == nil {
+		return nil, nil // the fallback's: it reads the directory itself
+	}
+	return s.questionOf(kept)
+}
+
+// questionOf finds the system of a question's inputs.
+func (s *streams) questionOf(ins []*engine.Input) (*asked, error) {
 	// the files go to the system that recognises them; a file nobody
 	// recognises goes with them (a yarn-site.xml beside a
 	// capacity-scheduler.xml), and alone to the fallback
