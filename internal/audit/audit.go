@@ -78,6 +78,9 @@ type Grant struct {
 	// Note says where a grant with no position comes from: "root's
 	// default, acl_submit_applications not set".
 	Note string
+	// Entry is the entry of the rule that decides as the system writes it
+	// (YuniKorn: `user "deployer"`), for text; Kind and Name say it in JSON
+	Entry string
 }
 
 // Dropped is a rule entry on the way that the system reads past.
@@ -147,6 +150,37 @@ type Verdict struct {
 	Unknown string
 	Notes   []string
 	Detail  []Field
+	// Context are lines that say how the system read the question (the
+	// request it built, where the groups came from), under the verdict.
+	Context []string
+	// Consulted are the rules read on the way, in order, when they say
+	// why (a denial); ConsultedTitle heads them ("consulted, from the
+	// queue up to root").
+	Consulted      []Consulted
+	ConsultedTitle string
+	// Sections are further answers a flag asked for (YuniKorn's -v
+	// limits), each a title and its lines; their JSON is in Detail.
+	Sections []Section
+}
+
+// Consulted is one rule a check read on the way to its verdict.
+type Consulted struct {
+	// Object holds the rule, Rule names it there, Value is what it says
+	// (Set false: not written, the system's default applies).
+	Object, Rule, Value string
+	Set                 bool
+	// Pos is where the rule is written; for a rule not written, where
+	// its Holder ("queue") is
+	Pos    engine.Position
+	Holder string
+	// Result is what the rule did with the request.
+	Result string
+}
+
+// Section is a titled block of text lines.
+type Section struct {
+	Title string
+	Lines []string
 }
 
 // UsageError is a question whose words the system cannot read (a word

@@ -47,6 +47,10 @@ type Env interface {
 	// -q ask, and ends with its exit code: 0 when ok, else code (1 when
 	// code is 0).
 	Verdict(ok bool, code int, text func(io.Writer) error, json func() any, output string, quiet bool) error
+	// Check writes a check's verdict as -o (text or json) and -q ask: the
+	// one rendering of every system's check, exit 0 allowed, 1 denied, 2
+	// not known.
+	Check(v *Verdict, output string, quiet bool) error
 	// VerdictFlags registers -o and -q as every check command takes them.
 	VerdictFlags(c *cobra.Command, output *string, quiet *bool, jsonIs string)
 	// WhoCan writes who-can's answer as -o asks (text, json, csv), ending

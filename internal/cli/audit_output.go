@@ -148,7 +148,70 @@ func checkJSON(v *audit.Verdict) any {
 		{Key: "why", Value: v.Why},
 		{Key: "unknown", Value: v.Unknown},
 		{Key: "notes", Value: clikit.NonNil(v.Notes)},
+		{Key: "consulted", Value: consultedJSON(v.Consulted)},
 		{Key: "detail", Value: detailJSON(v.Detail)},
+	}
+}
+
+type consultedEntry struct {
+	Object string `json:"object"`
+	Rule   string `json:"rule"`
+	Value  string `json:"value"`
+	Set    bool   `json:"set"`
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+	Result string `json:"result"`
+}
+
+func consultedJSON(cs []audit.Consulted) []consultedEntry {
+	out := make([]consultedEntry, 0, len(cs))
+	for _, c := range cs {
+		out = append(out, consultedEntry{c.Object, c.Rule, c.Value, c.Set, c.Pos.File, c.Pos.Line, c.Pos.Col, c.Result})
+	}
+	return out
+}
+
+// maxConsulted is how many consulted rules a text answer lists: the first
+// half (nearest the object) and the last. A YuniKorn queue 4,900 levels
+// deep consults 9,800 ACLs; -o json lists every one.
+const maxConsulted = 40
+
+func writeConsultedText(b *strings.Builder, v *audit.Verdict) {
+	if len(v.Consulted) == 0 {
+		return
+	}
+	title := v.ConsultedTitle
+	if title == "" {
+		title = "consulted, in order"
+	}
+	engine.Fprintf(b, "%s:\n", title)
+	one := func(c audit.Consulted) {
+		val, where := "", ""
+		switch {
+		case c.Set:
+			val = " " + engine.Quote(c.Value)
+			where = " at " + c.Pos.String()
+		case c.Pos.File != "" && c.Holder != "":
+			where = " (" + c.Holder + " at " + c.Pos.String() + ")"
+		case c.Pos.File != "":
+			where = " (at " + c.Pos.String() + ")"
+		}
+		engine.Fprintf(b, "  %s %s%s%s: %s\n", c.Object, c.Rule, val, where, c.Result)
+	}
+	cs := v.Consulted
+	if len(cs) <= maxConsulted {
+		for _, c := range cs {
+			one(c)
+		}
+		return
+	}
+	for _, c := range cs[:maxConsulted/2] {
+		one(c)
+	}
+	engine.Fprintf(b, "  ... %d more consulted, none lets the request in (-o json lists every one)\n", len(cs)-maxConsulted)
+	for _, c := range cs[len(cs)-maxConsulted/2:] {
+		one(c)
 	}
 }
 
@@ -157,6 +220,9 @@ func checkJSON(v *audit.Verdict) any {
 func writeCheckText(w io.Writer, v *audit.Verdict) error {
 	var b strings.Builder
 	engine.Fprintf(&b, "%s: %s\n", v.Answer, v.Why)
+	for _, l := range v.Context {
+		engine.Fprintf(&b, "%s\n", l)
+	}
 	if v.Unknown != "" {
 		engine.Fprintf(&b, "not known: %s\n", v.Unknown)
 	}
@@ -169,9 +235,19 @@ func writeCheckText(w io.Writer, v *audit.Verdict) error {
 		if g.Object != "" {
 			what = g.Object + " " + g.Rule
 		}
+		if g.Entry != "" {
+			what += ", " + g.Entry
+		}
 		engine.Fprintf(&b, "decided by %s%s\n", what, where)
 	}
+	writeConsultedText(&b, v)
 	audit.WriteNotes(&b, v.Notes)
+	for _, sec := range v.Sections {
+		engine.Fprintf(&b, "%s:\n", sec.Title)
+		for _, l := range sec.Lines {
+			engine.Fprintf(&b, "  %s\n", l)
+		}
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -40,6 +40,10 @@ func (e env) Verdict(ok bool, code int, text func(io.Writer) error, json func() 
 	return clikit.WriteVerdict(e.s.out, clikit.Verdict{OK: ok, Code: code, Text: text, JSON: json}, output, quiet)
 }
 
+func (e env) Check(v *audit.Verdict, output string, quiet bool) error {
+	return writeVerdict(e.s, v, output, quiet)
+}
+
 func (e env) VerdictFlags(c *cobra.Command, output *string, quiet *bool, jsonIs string) {
 	clikit.VerdictFlags(c.Flags(), output, quiet, jsonIs)
 	clikit.Outputs(c, "text", "json")

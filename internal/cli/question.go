@@ -272,6 +272,12 @@ func askCheck(s *streams, cmd *cobra.Command, q *asked, words []string, action, 
 		}
 		return clikit.Usage("%w", err)
 	}
+	return writeVerdict(s, v, output, quiet)
+}
+
+// writeVerdict is every check's answer, whichever system gave it: exit 0
+// allowed, 1 denied, 2 not known.
+func writeVerdict(s *streams, v *audit.Verdict, output string, quiet bool) error {
 	out := clikit.Verdict{OK: v.Allowed && v.Unknown == "",
 		Text: func(w io.Writer) error { return writeCheckText(w, v) },
 		JSON: func() any { return checkJSON(v) }}

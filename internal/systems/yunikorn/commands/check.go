@@ -1,7 +1,7 @@
 package commands
 
 import (
-	"io"
+	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -9,6 +9,7 @@ import (
 	"github.com/aclint/aclint/internal/audit"
 	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/engine"
+	"github.com/aclint/aclint/internal/systems/yunikorn"
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 	"github.com/aclint/aclint/internal/systems/yunikorn/limits"
 )
@@ -83,7 +84,7 @@ func checkPart(s *streams) *audit.Extension {
 					return clikit.Usage("%w", err)
 				}
 			}
-			return clikit.WriteVerdict(s.env.Out(), decisionVerdict(d, lim, explain), output, quiet)
+			return s.env.Check(decisionVerdict(d, lim, explain), output, quiet)
 		},
 	}
 }
@@ -122,19 +123,66 @@ const checkExample = `  aclint check -f queues.yaml default root.prod.etl alice 
   aclint check -f yunikorn-defaults.yaml -f yunikorn-configs.yaml default root.dev bob --action admin
   aclint check -f queues.yaml default root.teams.team-a alice --tag namespace=team-a --tag namespace.parentqueue=root.teams`
 
-// decisionVerdict is check's answer: the decision, and with -v the limits
-// on the user's applications in the queue.
-func decisionVerdict(d *acl.Decision, lim *limits.Answer, explain bool) clikit.Verdict {
-	return clikit.Verdict{OK: d.Allowed,
-		Text: func(w io.Writer) error {
-			if err := writeDecisionText(w, d, explain); err != nil || lim == nil {
-				return err
-			}
-			var b strings.Builder
-			engine.Fprintf(&b, "limits on %s (aclint limits shows every level):\n", lim.Queue)
-			writeLimitsFigures(&b, lim, "  ")
-			_, err := io.WriteString(w, b.String())
-			return err
-		},
-		JSON: func() any { return decisionLimitsJSON(d, lim) }}
+// decisionVerdict is check's answer in the shape every system's check
+// has (rendered once, by the command line): the decision, the request as
+// YuniKorn built it, the ACLs consulted on a denial, and with -v the
+// limits on the user's applications in the queue. YuniKorn's own fields
+// are the JSON's detail.
+func decisionVerdict(d *acl.Decision, lim *limits.Answer, explain bool) *audit.Verdict {
+	v := &audit.Verdict{System: yunikorn.System, Allowed: d.Allowed, Answer: "denied", Notes: d.Notes,
+		Why: decisionWhy(d), Detail: decisionDetail(d, lim)}
+	if d.Allowed {
+		v.Answer = "allowed"
+	}
+	groups := engine.Printable(acl.Names(d.Groups))
+	ctx := fmt.Sprintf("%s on %s in partition %s for user %s, groups %s", d.Query.Action, d.Queue, d.Partition, d.Query.User, groups)
+	if d.GroupsSource != "" {
+		ctx += " (" + d.GroupsSource + ")"
+	}
+	v.Context = []string{ctx}
+	if explain {
+		v.Context = append(v.Context, "groups: "+groups)
+		if d.GroupsSource != "" {
+			v.Context = append(v.Context, "groups from: "+d.GroupsSource)
+		}
+		for _, l := range d.GroupsDetails {
+			v.Context = append(v.Context, "  "+l)
+		}
+	}
+	if g := d.DecidedBy; g != nil && d.Reason == "" {
+		what := fmt.Sprintf("%s %q", g.Kind, g.Entry)
+		kind, name := g.Kind, g.Entry
+		if g.Kind == "wildcard" {
+			what, kind, name = `wildcard "*"`, "everyone", "*"
+		}
+		v.By = &audit.Grant{Kind: kind, Name: name, Object: g.Queue, Rule: g.ACL, Entry: what, Inherited: !strings.EqualFold(g.Queue, d.Queue), Pos: g.Pos}
+	}
+	if !d.Allowed && d.Reason == "" {
+		v.ConsultedTitle = "consulted, from the queue up to root"
+		for _, c := range d.Consulted {
+			v.Consulted = append(v.Consulted, audit.Consulted{Object: c.Queue, Rule: c.ACL, Value: c.Value, Set: c.Set, Pos: c.Pos, Holder: "queue", Result: c.Result})
+		}
+	}
+	if lim != nil {
+		var b strings.Builder
+		writeLimitsFigures(&b, lim, "")
+		v.Sections = []audit.Section{{Title: fmt.Sprintf("limits on %s (aclint limits shows every level)", lim.Queue), Lines: strings.Split(strings.TrimRight(b.String(), "\n"), "\n")}}
+	}
+	return v
+}
+
+// decisionWhy says the decision in one sentence.
+func decisionWhy(d *acl.Decision) string {
+	if d.Reason != "" {
+		return d.Reason
+	}
+	may := "may"
+	if !d.Allowed {
+		may = "may not"
+	}
+	what := "submit to"
+	if d.Query.Action == acl.Admin {
+		what = "administer"
+	}
+	return fmt.Sprintf("%s %s %s %s in partition %s", d.Query.User, may, what, d.Queue, d.Partition)
 }

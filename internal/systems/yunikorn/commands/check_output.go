@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/aclint/aclint/internal/audit"
+	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 	"github.com/aclint/aclint/internal/systems/yunikorn/limits"
@@ -90,51 +92,39 @@ type jsonConsulted struct {
 	Result string `json:"result"`
 }
 
-func decisionJSON(d *acl.Decision) any { return decisionLimitsJSON(d, nil) }
+// decisionJSON is a decision as aclint test writes it: the entry that
+// decided is its decidedBy.
+func decisionJSON(d *acl.Decision) any { return decisionFields(d, nil, "decidedBy") }
 
-// decisionLimitsJSON is check's JSON, with the limits check -v adds.
-func decisionLimitsJSON(d *acl.Decision, lim *limits.Answer) any {
-	out := struct {
-		Allowed      bool            `json:"allowed"`
-		Action       string          `json:"action"`
-		Partition    string          `json:"partition"`
-		Queue        string          `json:"queue"`
-		DecidingQ    string          `json:"decidingQueue"`
-		Dynamic      bool            `json:"dynamic"`
-		ParentQueue  bool            `json:"parentQueue"`
-		User         string          `json:"user"`
-		Groups       []string        `json:"groups"`
-		GroupsSource string          `json:"groupsSource"`
-		GroupsDetail []string        `json:"groupsDetails"`
-		Reason       string          `json:"reason,omitempty"`
-		DecidedBy    *jsonGrant      `json:"decidedBy"`
-		Consulted    []jsonConsulted `json:"consulted"`
-		Notes        []string        `json:"notes"`
-		Limits       any             `json:"limits,omitempty"`
-	}{
-		Allowed: d.Allowed, Action: string(d.Query.Action), Partition: d.Partition, Queue: d.Queue,
-		DecidingQ: d.Deciding, Dynamic: d.Dynamic, ParentQueue: d.Parent, User: d.Query.User, Groups: d.Groups,
-		GroupsSource: d.GroupsSource, GroupsDetail: d.GroupsDetails, Reason: d.Reason, Consulted: []jsonConsulted{}, Notes: d.Notes,
+// decisionDetail is YuniKorn's part of check's JSON (its detail): the
+// request as YuniKorn built it, the ACL entry that decided, every ACL
+// consulted, and the limits check -v adds.
+func decisionDetail(d *acl.Decision, lim *limits.Answer) []audit.Field {
+	o := decisionFields(d, lim, "acl")
+	fs := make([]audit.Field, len(o))
+	for i, f := range o {
+		fs[i] = audit.Field{Key: f.Key, Value: f.Value}
 	}
-	if out.Groups == nil {
-		out.Groups = []string{}
-	}
-	if lim != nil {
-		out.Limits = limitsJSON(lim)
-	}
-	if out.Notes == nil {
-		out.Notes = []string{}
-	}
-	if out.GroupsDetail == nil {
-		out.GroupsDetail = []string{}
-	}
+	return fs
+}
+
+func decisionFields(d *acl.Decision, lim *limits.Answer, byKey string) clikit.Object {
+	var by *jsonGrant
 	if g := d.DecidedBy; g != nil {
-		out.DecidedBy = &jsonGrant{g.Queue, g.ACL, g.Kind, g.Entry, g.Pos.File, g.Pos.Line, g.Pos.Col}
+		by = &jsonGrant{g.Queue, g.ACL, g.Kind, g.Entry, g.Pos.File, g.Pos.Line, g.Pos.Col}
 	}
+	consulted := []jsonConsulted{}
 	for _, c := range d.Consulted {
-		out.Consulted = append(out.Consulted, jsonConsulted{c.Queue, c.ACL, c.Value, c.Set, c.Pos.File, c.Pos.Line, c.Pos.Col, c.Result})
+		consulted = append(consulted, jsonConsulted{c.Queue, c.ACL, c.Value, c.Set, c.Pos.File, c.Pos.Line, c.Pos.Col, c.Result})
 	}
-	return out
+	o := clikit.Fields("allowed", d.Allowed, "action", string(d.Query.Action), "partition", d.Partition, "queue", d.Queue,
+		"decidingQueue", d.Deciding, "dynamic", d.Dynamic, "parentQueue", d.Parent, "user", d.Query.User,
+		"groups", clikit.NonNil(d.Groups), "groupsSource", d.GroupsSource, "groupsDetails", clikit.NonNil(d.GroupsDetails),
+		"reason", d.Reason, byKey, by, "consulted", consulted, "notes", clikit.NonNil(d.Notes))
+	if lim != nil {
+		o = append(o, clikit.Field{Key: "limits", Value: limitsJSON(lim)})
+	}
+	return o
 }
 
 func grantOf(d *acl.Decision) *acl.Grant {
