@@ -1,0 +1,108 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// outputSchema compiles one of schema/*.schema.json.
+func outputSchema(t *testing.T, name string) *jsonschema.Schema {
+	t.Helper()
+	path := filepath.Join("../../schema", name+".schema.json")
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	doc, err := jsonschema.UnmarshalJSON(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource(path, doc); err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Compile(path)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return s
+}
+
+// TestOutputSchemas: check, who-can and diff write one JSON shape for
+// every system, held to schema/check.schema.json, who-can.schema.json and
+// diff.schema.json: allowed and denied, a denial with its consulted rules,
+// YuniKorn's -v, a diff with --flat, for YuniKorn, YARN, Mesos and
+// YTsaurus files.
+func TestOutputSchemas(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(text), 0o644)
+		return p
+	}
+	ex := "../../examples/"
+	queues, cs, site, acls, tree := ex+"queues.yaml", ex+"yarn/capacity-scheduler.xml", ex+"yarn/yarn-site.xml", ex+"mesos-acls.json", ex+"ytsaurus-tree.yaml"
+	read := func(p string) string { b, _ := os.ReadFile(p); return string(b) }
+	queues2 := write("q2.yaml", strings.Replace(read(queues), "deployer prod-team", "deployer prod-team,contractors", 1)+"  - name: gpu\n    queues:\n      - name: root\n")
+	cs2 := write("capacity-scheduler.xml", strings.Replace(read(cs), "</configuration>", "<property><name>yarn.scheduler.capacity.root.prod.acl_submit_applications</name><value>alice,zed data</value></property></configuration>", 1))
+	acls2 := write("acls2.json", strings.Replace(read(acls), `"spark"`, `"spark", "x"`, 1))
+	tree2 := write("tree2.yaml", strings.Replace(read(tree), "subjects: [analysts], permissions: [read, write]", "subjects: [analysts], permissions: [read, write, remove]", 1))
+	runs := map[string][][]string{
+		"check": {
+			{"check", "-f", queues, "default", "root.prod.etl", "alice"},
+			{"check", "-f", queues, "default", "root.prod.etl", "deployer", "-v"},
+			{"check", "-f", queues, "default", "root.prod.etl", "1bad"},
+			{"check", "-f", cs, "-f", site, "root.prod.etl", "alice"},
+			{"check", "-f", cs, "-f", site, "root.prod.etl", "bob"},
+			{"check", "-f", cs, "root.prod.etl", "bob"},
+			{"check", "-f", acls, "run_tasks", "spark", "etl"},
+			{"check", "-f", acls, "register_frameworks", "spark", "prod"},
+			{"check", "-f", tree, "alice", "read", "//home/reports"},
+		},
+		"who-can": {
+			{"who-can", "-f", queues, "default", "root.prod"},
+			{"who-can", "-f", cs, "-f", site, "root.prod"},
+			{"who-can", "-f", acls, "register_frameworks", "analytics"},
+			{"who-can", "-f", tree, "//home/analytics", "read"},
+		},
+		"diff": {
+			{"diff", queues, queues2},
+			{"diff", "--flat", queues, queues2},
+			{"diff", queues2, queues},
+			{"diff", cs, cs2},
+			{"diff", "--flat", acls, acls2},
+			{"diff", tree, tree2},
+		},
+	}
+	for name, cmds := range runs {
+		s := outputSchema(t, name)
+		systems := map[string]bool{}
+		for _, args := range cmds {
+			code, out, errOut := run(append(args, "-o", "json")...)
+			if out == "" {
+				t.Errorf("%v: exit %d, no JSON\n%s", args, code, errOut)
+				continue
+			}
+			v, err := jsonschema.UnmarshalJSON(strings.NewReader(out))
+			if err != nil {
+				t.Errorf("%v: not JSON: %v\n%s", args, err, out)
+				continue
+			}
+			if err := s.Validate(v); err != nil {
+				t.Errorf("%v: does not hold to schema/%s.schema.json: %v\n%s", args, name, err, out)
+			}
+			var head struct{ System string }
+			json.Unmarshal([]byte(out), &head)
+			systems[head.System] = true
+		}
+		if len(systems) != 4 {
+			t.Errorf("%s: the runs cover %v, not every system", name, systems)
+		}
+	}
+}
