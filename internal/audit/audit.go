@@ -183,6 +183,15 @@ type Section struct {
 	Lines []string
 }
 
+// Completer is a Loader that says what may come next in a question's
+// words, for shell completion: the queues, principals, kinds, users,
+// permissions or paths of the files named with -f. command is the shared
+// command ("check", "who-can", "access"), words the words already given.
+type Completer interface {
+	Loader
+	Complete(m Model, command string, words []string) []string
+}
+
 // UsageError is a question whose words the system cannot read (a word
 // too many, an action it does not have): the command line says how the
 // system's question reads and exits 2.

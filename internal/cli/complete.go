@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/aclint/aclint/internal/audit"
 	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/output"
@@ -87,5 +89,42 @@ func registerCompletions(root *cobra.Command, s *streams) {
 func staticWords(words []string) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 	return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return words, cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
+// completeWords completes a shared question's words: from the files -f
+// names when their system completes its own (audit.Completer), else as
+// the fallback completes (YuniKorn's partitions and queues, from -f or
+// ./queues.yaml).
+func (s *streams) completeWords(c *cobra.Command, p *parts) cobra.CompletionFunc {
+	return func(cmd *cobra.Command, args []string, prefix string) ([]string, cobra.ShellCompDirective) {
+		files, _ := cmd.Flags().GetStringArray("file")
+		if len(files) > 0 && !slices.Contains(files, "-") {
+			q, err := s.question(files)
+			if err != nil {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			if q != nil {
+				comp, ok := q.sys.(audit.Completer)
+				if !ok {
+					return nil, cobra.ShellCompDirectiveNoFileComp
+				}
+				m, err := q.load()
+				if err != nil {
+					return nil, cobra.ShellCompDirectiveNoFileComp
+				}
+				var out []string
+				for _, w := range comp.Complete(m, c.Name(), args) {
+					if strings.HasPrefix(w, prefix) {
+						out = append(out, w)
+					}
+				}
+				return out, cobra.ShellCompDirectiveNoFileComp
+			}
+		}
+		if p.fallback != nil && p.fallback.Complete != nil {
+			return p.fallback.Complete(cmd, args, prefix)
+		}
+		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
 }

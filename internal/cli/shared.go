@@ -55,10 +55,8 @@ func (s *streams) extend(c *cobra.Command, name string) *parts {
 		if fb.Example != "" {
 			c.Example = fb.Example
 		}
-		if fb.Complete != nil {
-			c.ValidArgsFunction = fb.Complete
-		}
 	}
+	c.ValidArgsFunction = s.completeWords(c, p)
 	return p
 }
 
