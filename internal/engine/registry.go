@@ -6,13 +6,24 @@ import (
 	"strings"
 )
 
-// RuleList is one system's rules, as its package declares them: each rule
-// file adds its rules with Add, and the system hands them out (System.Rules)
-// and runs them.
+// RuleList is one system's rules, in the order its package lists them
+// (NewRuleList, from one function that names every rule, as actionlint's
+// linter lists its rules): the system hands them out (System.Rules) and
+// runs them. It is a value its caller owns; no rule is kept in a package
+// variable.
 type RuleList struct {
 	list   []*Rule
 	byName map[string]*Rule
 	sorted []*Rule
+}
+
+// NewRuleList lists rules, in order.
+func NewRuleList(rules ...*Rule) *RuleList {
+	l := &RuleList{}
+	for _, r := range rules {
+		l.Add(r)
+	}
+	return l
 }
 
 // Add adds a rule; a name given twice, or a rule with neither a check nor

@@ -165,7 +165,7 @@ type Issue struct {
 
 // Errors are the reasons Mesos refuses to start with these ACLs, in file
 // order; none means it starts.
-func (a *ACLs) Errors() []Issue { return engine.Refusals(a.Issues, Issue.rule, &rules) }
+func (a *ACLs) Errors() []Issue { return engine.Refusals(a.Issues, Issue.rule, Rules()) }
 
 func (is Issue) rule() string { return is.Rule }
 

@@ -10,7 +10,7 @@ import (
 )
 
 func seeds(f *testing.F) {
-	for _, r := range rules.All() {
+	for _, r := range Rules().All() {
 		f.Add([]byte(r.Bad))
 		f.Add([]byte(r.Good))
 	}
@@ -97,11 +97,14 @@ func FuzzLint(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		d := Parse("f.json", data)
 		lines := len(d.Lines())
+		rules := Rules()
 		for _, x := range Lint(d) {
 			if x.Pos.Line < 1 || x.Pos.Line > lines || x.Pos.Col < 1 || x.Message == "" || x.Hint == "" {
 				t.Fatalf("bad finding %+v in a %d-line file", x, lines)
 			}
-			ruleSeverity(x.Rule) // panics on an unknown rule
+			if rules.Lookup(x.Rule) == nil {
+				t.Fatalf("a finding of an unknown rule %q", x.Rule)
+			}
 		}
 		a := Decode(d)
 		if a.Errors() != nil {
