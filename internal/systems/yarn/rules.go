@@ -58,11 +58,34 @@ func (s *state) pos(p Pos) engine.Position {
 
 type reporter func(at Pos, msg, hint string)
 
-// rules are YARN's rules, each added by its rule file.
-var rules engine.RuleList
+// Rules are YARN's rules, in the order they are documented: one list,
+// built for whoever asks, never kept in a package variable.
+func Rules() *engine.RuleList {
+	return engine.NewRuleList(
+		ruleYarnXML(),
+		ruleYarnFSRefused(),
+		ruleYarnUnread(),
+		ruleYarnRootDefaultOpen(),
+		ruleYarnACLNarrower(),
+		ruleYarnACLOrphan(),
+		ruleYarnACLWhitespace(),
+		ruleYarnACLEmptyValue(),
+		ruleYarnPropertyOverridden(),
+		ruleYarnACLSDisabled(),
+		ruleYarnPropertyMisplaced(),
+		ruleYarnACLEnableUnknown(),
+		ruleYarnNoQueues(),
+		ruleRuleACLKeyUnread(),
+		ruleRuleCapacityRefused(),
+		ruleRuleQueueListedTwice(),
+		ruleRuleSubstitutionTooDeep(),
+		ruleRuleYuniKorn(),
+		ruleRuleNotRun(),
+	)
+}
 
-// register adds a rule to YARN's rules; without a check, the reader
-// reports its findings.
+// register makes a rule of YARN; without a check, the reader reports its
+// findings.
 func register(r *engine.Rule, check func(s *state, report reporter)) *engine.Rule {
 	r.System = System
 	if check == nil {
@@ -74,7 +97,7 @@ func register(r *engine.Rule, check func(s *state, report reporter)) *engine.Rul
 			})
 		})
 	}
-	return rules.Add(r)
+	return r
 }
 
 // Lint runs YARN's rules over one Capacity Scheduler file, with
@@ -91,7 +114,7 @@ func lintTree(c *Conf, tree *CS, site siteInfo, partner *Conf) []engine.Finding 
 	if !rm {
 		partner = nil
 	}
-	out := engine.Run(rules.All(), &state{conf: c, cs: tree, site: site, rm: rm, partner: partner})
+	out := engine.Run(Rules().All(), &state{conf: c, cs: tree, site: site, rm: rm, partner: partner})
 	engine.Sort(out)
 	return out
 }
@@ -159,36 +182,41 @@ func (s *state) aclName(a Action) string {
 
 const csExampleHead = "<?xml version=\"1.0\"?>\n<configuration>\n"
 
-var _ = register(&engine.Rule{
-	Name:     ruleXML,
-	Severity: engine.Error,
-	Summary:  "the file is not well-formed XML: Hadoop refuses to load it",
-	Doc: "Hadoop's `Configuration` reads its files with a strict XML parser and throws on the first\n" +
-		"error, so the ResourceManager does not start (or a refresh fails) with this file. An element\n" +
-		"left open, an attribute given twice or a bare `&` are the usual causes.",
-	Bad: csExample(
-		CSPrefix+"root.queues", "prod,dev",
-		CSPrefix+"root.prod.acl_submit_applications", "etl data&eng",
-		CSPrefix+"root.acl_submit_applications", " ",
-		CSPrefix+"root.acl_administer_queue", " "),
-	Good: csExample(
-		CSPrefix+"root.queues", "prod,dev",
-		CSPrefix+"root.prod.acl_submit_applications", "etl data-eng",
-		CSPrefix+"root.acl_submit_applications", " ",
-		CSPrefix+"root.acl_administer_queue", " "),
-}, nil)
+// ruleYarnXML is the rule yarn-xml.
+func ruleYarnXML() *engine.Rule {
+	return register(&engine.Rule{
+		Name:     ruleXML,
+		Severity: engine.Error,
+		Summary:  "the file is not well-formed XML: Hadoop refuses to load it",
+		Doc: "Hadoop's `Configuration` reads its files with a strict XML parser and throws on the first\n" +
+			"error, so the ResourceManager does not start (or a refresh fails) with this file. An element\n" +
+			"left open, an attribute given twice or a bare `&` are the usual causes.",
+		Bad: csExample(
+			CSPrefix+"root.queues", "prod,dev",
+			CSPrefix+"root.prod.acl_submit_applications", "etl data&eng",
+			CSPrefix+"root.acl_submit_applications", " ",
+			CSPrefix+"root.acl_administer_queue", " "),
+		Good: csExample(
+			CSPrefix+"root.queues", "prod,dev",
+			CSPrefix+"root.prod.acl_submit_applications", "etl data-eng",
+			CSPrefix+"root.acl_submit_applications", " ",
+			CSPrefix+"root.acl_administer_queue", " "),
+	}, nil)
+}
 
-var _ = register(&engine.Rule{
-	Name:     ruleFSRefused,
-	Severity: engine.Error,
-	Summary:  "a Fair Scheduler allocation file the Fair Scheduler refuses: an empty ACL element, a queue name with a period, root beside other queues",
-	Doc: "`AllocationFileLoaderService` and `AllocationFileQueueParser` throw on these, and the\n" +
-		"ResourceManager does not start with the file (a reload keeps the old one). An ACL element is\n" +
-		"read as its first child's text, so an empty `<aclSubmitApps/>` fails with a\n" +
-		"NullPointerException, and one that starts with an element with a ClassCastException. A queue\n" +
-		"name may not contain a period or be blank, the top element must be `<allocations>`, and a\n" +
-		"`root` queue, when written, must be the only top-level queue. A single space lets no one in.",
-	Bad: `<?xml version="1.0"?>
+// ruleYarnFSRefused is the rule yarn-fs-refused.
+func ruleYarnFSRefused() *engine.Rule {
+	return register(&engine.Rule{
+		Name:     ruleFSRefused,
+		Severity: engine.Error,
+		Summary:  "a Fair Scheduler allocation file the Fair Scheduler refuses: an empty ACL element, a queue name with a period, root beside other queues",
+		Doc: "`AllocationFileLoaderService` and `AllocationFileQueueParser` throw on these, and the\n" +
+			"ResourceManager does not start with the file (a reload keeps the old one). An ACL element is\n" +
+			"read as its first child's text, so an empty `<aclSubmitApps/>` fails with a\n" +
+			"NullPointerException, and one that starts with an element with a ClassCastException. A queue\n" +
+			"name may not contain a period or be blank, the top element must be `<allocations>`, and a\n" +
+			"`root` queue, when written, must be the only top-level queue. A single space lets no one in.",
+		Bad: `<?xml version="1.0"?>
 <allocations>
   <queue name="root">
     <aclSubmitApps> </aclSubmitApps>
@@ -199,7 +227,7 @@ var _ = register(&engine.Rule{
   </queue>
 </allocations>
 `,
-	Good: `<?xml version="1.0"?>
+		Good: `<?xml version="1.0"?>
 <allocations>
   <queue name="root">
     <aclSubmitApps> </aclSubmitApps>
@@ -210,16 +238,19 @@ var _ = register(&engine.Rule{
   </queue>
 </allocations>
 `,
-}, nil)
+	}, nil)
+}
 
-var _ = register(&engine.Rule{
-	Name:     ruleUnread,
-	Severity: engine.Warning,
-	Summary:  "part of the file aclint does not read as Hadoop does (an XInclude, a CDATA section, a DOCTYPE)",
-	Doc: "aclint never follows an XInclude (Hadoop reads the other file into this one), does not apply a\n" +
-		"DOCTYPE's entities, and cannot tell how Hadoop's XML reader reports a CDATA section inside a\n" +
-		"value. Findings and answers that depend on those parts are not given; this says where they are.",
-	Bad: csExampleHead + `  <xi:include xmlns:xi="http://www.w3.org/2001/XInclude" href="queues.xml"/>
+// ruleYarnUnread is the rule yarn-unread.
+func ruleYarnUnread() *engine.Rule {
+	return register(&engine.Rule{
+		Name:     ruleUnread,
+		Severity: engine.Warning,
+		Summary:  "part of the file aclint does not read as Hadoop does (an XInclude, a CDATA section, a DOCTYPE)",
+		Doc: "aclint never follows an XInclude (Hadoop reads the other file into this one), does not apply a\n" +
+			"DOCTYPE's entities, and cannot tell how Hadoop's XML reader reports a CDATA section inside a\n" +
+			"value. Findings and answers that depend on those parts are not given; this says where they are.",
+		Bad: csExampleHead + `  <xi:include xmlns:xi="http://www.w3.org/2001/XInclude" href="queues.xml"/>
   <property>
     <name>yarn.scheduler.capacity.root.acl_submit_applications</name>
     <value> </value>
@@ -230,14 +261,15 @@ var _ = register(&engine.Rule{
   </property>
 </configuration>
 `,
-	Good: csExample(
-		CSPrefix+"root.acl_submit_applications", " ",
-		CSPrefix+"root.queues", "default"),
-}, func(s *state, report reporter) {
-	for _, u := range append(s.conf.Unknown, s.cs.Unknown...) {
-		report(u.Pos, "aclint does not read this as Hadoop does: "+u.Why, "write the settings into this file, or lint the file they come from as well")
-	}
-})
+		Good: csExample(
+			CSPrefix+"root.acl_submit_applications", " ",
+			CSPrefix+"root.queues", "default"),
+	}, func(s *state, report reporter) {
+		for _, u := range append(s.conf.Unknown, s.cs.Unknown...) {
+			report(u.Pos, "aclint does not read this as Hadoop does: "+u.Why, "write the settings into this file, or lint the file they come from as well")
+		}
+	})
+}
 
 // openAbove says why everyone may act at q through root's defaults: the
 // root ACL of kind a not set (its default is *), or for submitting, the
@@ -253,35 +285,38 @@ func openAbove(s *state, a Action) (string, bool) {
 	return "", false
 }
 
-var _ = register(&engine.Rule{
-	Name:     ruleRootOpen,
-	Severity: engine.Warning,
-	Summary:  "an ACL below root restricts no one: root's ACL is not set, and its default is * (everyone)",
-	Doc: "`CapacitySchedulerConfiguration.getAcl` gives the root queue `*` when its ACL is not set, and a\n" +
-		"queue is allowed when its own ACL or any ancestor's allows. So while\n" +
-		"`yarn.scheduler.capacity.root.acl_submit_applications` (or `acl_administer_queue`) is unset,\n" +
-		"every ACL of that kind below root is decoration. Submitting is also allowed to whoever may\n" +
-		"administer, so an unset root administer ACL opens submission too. Set both root ACLs, to a\n" +
-		"single space (nobody) or to the administrators.",
-	Bad: csExample(
-		CSPrefix+"root.queues", "prod",
-		CSPrefix+"root.prod.acl_submit_applications", "etl"),
-	Good: csExample(
-		CSPrefix+"root.queues", "prod",
-		CSPrefix+"root.acl_submit_applications", " ",
-		CSPrefix+"root.acl_administer_queue", " yarn-admins",
-		CSPrefix+"root.prod.acl_submit_applications", "etl"),
-}, func(s *state, report reporter) {
-	s.aclSites(func(q *Queue, a Action, p *Property) {
-		if q == s.cs.Root || q.ACL[a].All {
-			return
-		}
-		if why, open := openAbove(s, a); open {
-			report(p.ValuePos, fmt.Sprintf("%s of %s restricts no one: %s", s.aclName(a), q.Path, why),
-				fmt.Sprintf("set %s (a single space for nobody, or the administrators)", s.aclKey(s.cs.Root, a)))
-		}
+// ruleYarnRootDefaultOpen is the rule yarn-root-default-open.
+func ruleYarnRootDefaultOpen() *engine.Rule {
+	return register(&engine.Rule{
+		Name:     ruleRootOpen,
+		Severity: engine.Warning,
+		Summary:  "an ACL below root restricts no one: root's ACL is not set, and its default is * (everyone)",
+		Doc: "`CapacitySchedulerConfiguration.getAcl` gives the root queue `*` when its ACL is not set, and a\n" +
+			"queue is allowed when its own ACL or any ancestor's allows. So while\n" +
+			"`yarn.scheduler.capacity.root.acl_submit_applications` (or `acl_administer_queue`) is unset,\n" +
+			"every ACL of that kind below root is decoration. Submitting is also allowed to whoever may\n" +
+			"administer, so an unset root administer ACL opens submission too. Set both root ACLs, to a\n" +
+			"single space (nobody) or to the administrators.",
+		Bad: csExample(
+			CSPrefix+"root.queues", "prod",
+			CSPrefix+"root.prod.acl_submit_applications", "etl"),
+		Good: csExample(
+			CSPrefix+"root.queues", "prod",
+			CSPrefix+"root.acl_submit_applications", " ",
+			CSPrefix+"root.acl_administer_queue", " yarn-admins",
+			CSPrefix+"root.prod.acl_submit_applications", "etl"),
+	}, func(s *state, report reporter) {
+		s.aclSites(func(q *Queue, a Action, p *Property) {
+			if q == s.cs.Root || q.ACL[a].All {
+				return
+			}
+			if why, open := openAbove(s, a); open {
+				report(p.ValuePos, fmt.Sprintf("%s of %s restricts no one: %s", s.aclName(a), q.Path, why),
+					fmt.Sprintf("set %s (a single space for nobody, or the administrators)", s.aclKey(s.cs.Root, a)))
+			}
+		})
 	})
-})
+}
 
 // admitted is who ACLs above a queue let in: everyone, or names with the
 // place that names them.
@@ -377,81 +412,84 @@ func above(s *state, q *Queue, a Action) admitted {
 	return ad
 }
 
-var _ = register(&engine.Rule{
-	Name:     ruleNarrower,
-	Severity: engine.Warning,
-	Summary:  "an ACL narrower than the ACLs above it, adding no one: YARN has no deny, so it keeps no one out",
-	Doc: "A queue is allowed when its own ACL or any ancestor's allows (`ConfiguredYarnAuthorizer` walks\n" +
-		"up the path). An ACL whose names are all let in above already, and that leaves out some of\n" +
-		"those, reads as a restriction but is none: it grants nothing and keeps no one out. (An ACL that\n" +
-		"adds names is a grant, and is not reported.) Keep the levels above narrow and list people at the\n" +
-		"lowest level that needs them.",
-	Bad: csExample(
-		CSPrefix+"root.queues", "prod",
-		CSPrefix+"root.acl_submit_applications", " ",
-		CSPrefix+"root.acl_administer_queue", " ",
-		CSPrefix+"root.prod.queues", "etl",
-		CSPrefix+"root.prod.acl_submit_applications", "alice,bob",
-		CSPrefix+"root.prod.etl.acl_submit_applications", "alice"),
-	Good: csExample(
-		CSPrefix+"root.queues", "prod",
-		CSPrefix+"root.acl_submit_applications", " ",
-		CSPrefix+"root.acl_administer_queue", " ",
-		CSPrefix+"root.prod.queues", "etl",
-		CSPrefix+"root.prod.etl.acl_submit_applications", "alice,bob"),
-}, func(s *state, report reporter) {
-	s.aclSites(func(q *Queue, a Action, p *Property) {
-		if q == s.cs.Root || q.ACL[a].All || q.Unknown[a] {
-			return
-		}
-		if _, open := openAbove(s, a); open {
-			return // yarn-root-default-open says it
-		}
-		if !coveredAbove(q, a) {
-			return // the ACL adds someone: a grant (or something above is unknown)
-		}
-		ad := above(s, q, a)
-		if ad.all != "" {
-			report(p.ValuePos, fmt.Sprintf("%s of %s restricts no one: %s lets everyone in", s.aclName(a), q.Path, ad.all),
-				"narrow the ACL above, or remove this one")
-			return
-		}
-		acl := q.ACL[a]
-		// an ACL that adds someone is a grant, whoever else gets in from
-		// above; one that adds no one and leaves out names let in above
-		// reads as a restriction that is not there
-		for _, u := range acl.Users {
-			if _, ok := ad.users[u.Name]; !ok {
+// ruleYarnACLNarrower is the rule yarn-acl-narrower.
+func ruleYarnACLNarrower() *engine.Rule {
+	return register(&engine.Rule{
+		Name:     ruleNarrower,
+		Severity: engine.Warning,
+		Summary:  "an ACL narrower than the ACLs above it, adding no one: YARN has no deny, so it keeps no one out",
+		Doc: "A queue is allowed when its own ACL or any ancestor's allows (`ConfiguredYarnAuthorizer` walks\n" +
+			"up the path). An ACL whose names are all let in above already, and that leaves out some of\n" +
+			"those, reads as a restriction but is none: it grants nothing and keeps no one out. (An ACL that\n" +
+			"adds names is a grant, and is not reported.) Keep the levels above narrow and list people at the\n" +
+			"lowest level that needs them.",
+		Bad: csExample(
+			CSPrefix+"root.queues", "prod",
+			CSPrefix+"root.acl_submit_applications", " ",
+			CSPrefix+"root.acl_administer_queue", " ",
+			CSPrefix+"root.prod.queues", "etl",
+			CSPrefix+"root.prod.acl_submit_applications", "alice,bob",
+			CSPrefix+"root.prod.etl.acl_submit_applications", "alice"),
+		Good: csExample(
+			CSPrefix+"root.queues", "prod",
+			CSPrefix+"root.acl_submit_applications", " ",
+			CSPrefix+"root.acl_administer_queue", " ",
+			CSPrefix+"root.prod.queues", "etl",
+			CSPrefix+"root.prod.etl.acl_submit_applications", "alice,bob"),
+	}, func(s *state, report reporter) {
+		s.aclSites(func(q *Queue, a Action, p *Property) {
+			if q == s.cs.Root || q.ACL[a].All || q.Unknown[a] {
 				return
 			}
-		}
-		for _, g := range acl.Groups {
-			if _, ok := ad.groups[g.Name]; !ok {
+			if _, open := openAbove(s, a); open {
+				return // yarn-root-default-open says it
+			}
+			if !coveredAbove(q, a) {
+				return // the ACL adds someone: a grant (or something above is unknown)
+			}
+			ad := above(s, q, a)
+			if ad.all != "" {
+				report(p.ValuePos, fmt.Sprintf("%s of %s restricts no one: %s lets everyone in", s.aclName(a), q.Path, ad.all),
+					"narrow the ACL above, or remove this one")
 				return
 			}
-		}
-		var extra []string
-		for _, name := range slices.Sorted(maps.Keys(ad.users)) {
-			if !hasName(acl.Users, name) {
-				extra = append(extra, fmt.Sprintf("user %s (%s)", name, ad.users[name]))
+			acl := q.ACL[a]
+			// an ACL that adds someone is a grant, whoever else gets in from
+			// above; one that adds no one and leaves out names let in above
+			// reads as a restriction that is not there
+			for _, u := range acl.Users {
+				if _, ok := ad.users[u.Name]; !ok {
+					return
+				}
 			}
-		}
-		for _, name := range slices.Sorted(maps.Keys(ad.groups)) {
-			if !hasName(acl.Groups, name) {
-				extra = append(extra, fmt.Sprintf("group %s (%s)", name, ad.groups[name]))
+			for _, g := range acl.Groups {
+				if _, ok := ad.groups[g.Name]; !ok {
+					return
+				}
 			}
-		}
-		if len(extra) == 0 {
-			return
-		}
-		shown := extra
-		if len(shown) > 5 {
-			shown = append(shown[:5:5], fmt.Sprintf("%d more", len(extra)-5))
-		}
-		report(p.ValuePos, fmt.Sprintf("%s of %s adds no one to the ACLs above it and leaves out %s, who may %s here anyway (YARN has no deny)",
-			s.aclName(a), q.Path, strings.Join(shown, ", "), a), "narrow the ACL that lets them in above, or remove this one")
+			var extra []string
+			for _, name := range slices.Sorted(maps.Keys(ad.users)) {
+				if !hasName(acl.Users, name) {
+					extra = append(extra, fmt.Sprintf("user %s (%s)", name, ad.users[name]))
+				}
+			}
+			for _, name := range slices.Sorted(maps.Keys(ad.groups)) {
+				if !hasName(acl.Groups, name) {
+					extra = append(extra, fmt.Sprintf("group %s (%s)", name, ad.groups[name]))
+				}
+			}
+			if len(extra) == 0 {
+				return
+			}
+			shown := extra
+			if len(shown) > 5 {
+				shown = append(shown[:5:5], fmt.Sprintf("%d more", len(extra)-5))
+			}
+			report(p.ValuePos, fmt.Sprintf("%s of %s adds no one to the ACLs above it and leaves out %s, who may %s here anyway (YARN has no deny)",
+				s.aclName(a), q.Path, strings.Join(shown, ", "), a), "narrow the ACL that lets them in above, or remove this one")
+		})
 	})
-})
+}
 
 func hasName(es []Entry, name string) bool {
 	for _, e := range es {
@@ -462,116 +500,122 @@ func hasName(es []Entry, name string) bool {
 	return false
 }
 
-var _ = register(&engine.Rule{
-	Name:     ruleOrphan,
-	Severity: engine.Warning,
-	Summary:  "an ACL for a queue that is not in the queue tree: it is never read",
-	Doc: "The Capacity Scheduler builds its queues from `yarn.scheduler.capacity.root.queues` and each\n" +
-		"queue's `.queues` list, and reads ACLs only for those queues. An ACL under another path (a\n" +
-		"typo, a queue removed from its parent's list, a path that skips a level) is never read. A queue\n" +
-		"ACL in yarn-site.xml is checked against the queues of the capacity-scheduler.xml linted with it (or\n" +
-		"next to it), the two files the Capacity Scheduler reads together; without one, it is not reported.",
-	Bad: csExample(
-		CSPrefix+"root.queues", "prod",
-		CSPrefix+"root.acl_submit_applications", " ",
-		CSPrefix+"root.acl_administer_queue", " ",
-		CSPrefix+"root.prd.acl_submit_applications", "etl"),
-	Good: csExample(
-		CSPrefix+"root.queues", "prod",
-		CSPrefix+"root.acl_submit_applications", " ",
-		CSPrefix+"root.acl_administer_queue", " ",
-		CSPrefix+"root.prod.acl_submit_applications", "etl"),
-}, func(s *state, report reporter) {
-	tree := s.cs
-	if s.rm {
-		if s.partner == nil {
-			return // the queues are capacity-scheduler.xml's, which is not given
-		}
-		tree = NewSetup([]*Conf{s.conf, s.partner}).CS
-	}
-	if tree.Truncated {
-		return
-	}
-	// the queue paths, for "did you mean": gathered only when a property
-	// names no queue
-	var paths []string
-	nearest := func(path string) string {
-		if paths == nil {
-			paths = make([]string, 0, len(tree.ByPath))
-			for p := range tree.ByPath {
-				paths = append(paths, p)
+// ruleYarnACLOrphan is the rule yarn-acl-orphan.
+func ruleYarnACLOrphan() *engine.Rule {
+	return register(&engine.Rule{
+		Name:     ruleOrphan,
+		Severity: engine.Warning,
+		Summary:  "an ACL for a queue that is not in the queue tree: it is never read",
+		Doc: "The Capacity Scheduler builds its queues from `yarn.scheduler.capacity.root.queues` and each\n" +
+			"queue's `.queues` list, and reads ACLs only for those queues. An ACL under another path (a\n" +
+			"typo, a queue removed from its parent's list, a path that skips a level) is never read. A queue\n" +
+			"ACL in yarn-site.xml is checked against the queues of the capacity-scheduler.xml linted with it (or\n" +
+			"next to it), the two files the Capacity Scheduler reads together; without one, it is not reported.",
+		Bad: csExample(
+			CSPrefix+"root.queues", "prod",
+			CSPrefix+"root.acl_submit_applications", " ",
+			CSPrefix+"root.acl_administer_queue", " ",
+			CSPrefix+"root.prd.acl_submit_applications", "etl"),
+		Good: csExample(
+			CSPrefix+"root.queues", "prod",
+			CSPrefix+"root.acl_submit_applications", " ",
+			CSPrefix+"root.acl_administer_queue", " ",
+			CSPrefix+"root.prod.acl_submit_applications", "etl"),
+	}, func(s *state, report reporter) {
+		tree := s.cs
+		if s.rm {
+			if s.partner == nil {
+				return // the queues are capacity-scheduler.xml's, which is not given
 			}
-			// Nearest keeps the first of equally near names: in map order
-			// the hint changed from run to run
-			sort.Strings(paths)
+			tree = NewSetup([]*Conf{s.conf, s.partner}).CS
 		}
-		return engine.Nearest(path, paths)
-	}
-	for _, p := range s.conf.Props {
-		if p.read || !strings.HasPrefix(p.Name, CSPrefix) {
-			continue
-		}
-		rest := strings.TrimPrefix(p.Name, CSPrefix)
-		for _, a := range []Action{Submit, Administer} {
-			path, ok := strings.CutSuffix(rest, "."+a.Key())
-			if !ok || !strings.HasPrefix(path, "root") || tree.ByPath[path] != nil {
-				continue // an earlier or ignored definition of a queue's ACL is yarn-property-overridden's
-			}
-			hint := "add the queue to its parent's .queues list, or remove this property"
-			if near := nearest(path); near != "" {
-				hint = fmt.Sprintf("did you mean %s?", near)
-			}
-			report(p.NamePos, fmt.Sprintf("no queue %s in the queue tree: this %s is never read", path, a.Key()), hint)
-		}
-	}
-})
-
-var _ = register(&engine.Rule{
-	Name:     ruleWhitespace,
-	Severity: engine.Warning,
-	Summary:  "an ACL value Hadoop reads differently than it looks: users read as groups, names with blanks, * inside a list",
-	Doc: "`AccessControlList` splits a value at its first space only: users before it, groups after it,\n" +
-		"each list split at commas and each name trimmed. So a value that starts with a line break or\n" +
-		"a tab (an XML value written over several lines) has no users at all: its names are groups. A\n" +
-		"name with a blank inside (`dev ops`, after the first space) is one group that no one is in, and\n" +
-		"a tab does not separate anything. `*` means everyone only as a whole list: inside a list it is a\n" +
-		"user named `*`.",
-	Bad: csExample(
-		CSPrefix+"root.acl_submit_applications", "\n      alice,bob\n    ",
-		CSPrefix+"root.acl_administer_queue", " ",
-		CSPrefix+"root.queues", "default"),
-	Good: csExample(
-		CSPrefix+"root.acl_submit_applications", "alice,bob",
-		CSPrefix+"root.acl_administer_queue", " ",
-		CSPrefix+"root.queues", "default"),
-}, func(s *state, report reporter) {
-	s.aclSites(func(q *Queue, a Action, p *Property) {
-		acl := q.ACL[a]
-		if acl.All || q.Unknown[a] {
+		if tree.Truncated {
 			return
 		}
-		v := p.Value
-		if acl.Split >= 0 && len(acl.Users) == 0 && len(acl.Groups) > 0 && (v[0] != ' ' || (len(v) > 1 && unicode.IsSpace(rune(v[1])))) {
-			report(p.ValuePos, fmt.Sprintf("%s of %s has no users: it starts with %s, so everything after the first space, %s, is read as groups",
-				s.aclName(a), q.Path, describeBlank(v), quoteNames(acl.Groups)),
-				"write the users first, right after the opening tag, and start with one space only for groups-only ACLs")
-		}
-		for e := range entriesOf(acl) {
-			kind := "user"
-			if hasName(acl.Groups, e.Name) && !hasName(acl.Users, e.Name) {
-				kind = "group"
+		// the queue paths, for "did you mean": gathered only when a property
+		// names no queue
+		var paths []string
+		nearest := func(path string) string {
+			if paths == nil {
+				paths = make([]string, 0, len(tree.ByPath))
+				for p := range tree.ByPath {
+					paths = append(paths, p)
+				}
+				// Nearest keeps the first of equally near names: in map order
+				// the hint changed from run to run
+				sort.Strings(paths)
 			}
-			switch {
-			case strings.IndexFunc(e.Name, unicode.IsSpace) >= 0:
-				report(p.ValuePos, fmt.Sprintf("%s of %s has the %s %q, with a blank inside: no one is in it (only the first space separates users from groups)",
-					s.aclName(a), q.Path, kind, e.Name), "separate names with commas")
-			case e.Name == "*":
-				report(p.ValuePos, fmt.Sprintf("%s of %s lists * inside a list: it is a %s named *, not everyone", s.aclName(a), q.Path, kind),
-					"write * alone for everyone, or remove it")
+			return engine.Nearest(path, paths)
+		}
+		for _, p := range s.conf.Props {
+			if p.read || !strings.HasPrefix(p.Name, CSPrefix) {
+				continue
+			}
+			rest := strings.TrimPrefix(p.Name, CSPrefix)
+			for _, a := range []Action{Submit, Administer} {
+				path, ok := strings.CutSuffix(rest, "."+a.Key())
+				if !ok || !strings.HasPrefix(path, "root") || tree.ByPath[path] != nil {
+					continue // an earlier or ignored definition of a queue's ACL is yarn-property-overridden's
+				}
+				hint := "add the queue to its parent's .queues list, or remove this property"
+				if near := nearest(path); near != "" {
+					hint = fmt.Sprintf("did you mean %s?", near)
+				}
+				report(p.NamePos, fmt.Sprintf("no queue %s in the queue tree: this %s is never read", path, a.Key()), hint)
 			}
 		}
 	})
-})
+}
+
+// ruleYarnACLWhitespace is the rule yarn-acl-whitespace.
+func ruleYarnACLWhitespace() *engine.Rule {
+	return register(&engine.Rule{
+		Name:     ruleWhitespace,
+		Severity: engine.Warning,
+		Summary:  "an ACL value Hadoop reads differently than it looks: users read as groups, names with blanks, * inside a list",
+		Doc: "`AccessControlList` splits a value at its first space only: users before it, groups after it,\n" +
+			"each list split at commas and each name trimmed. So a value that starts with a line break or\n" +
+			"a tab (an XML value written over several lines) has no users at all: its names are groups. A\n" +
+			"name with a blank inside (`dev ops`, after the first space) is one group that no one is in, and\n" +
+			"a tab does not separate anything. `*` means everyone only as a whole list: inside a list it is a\n" +
+			"user named `*`.",
+		Bad: csExample(
+			CSPrefix+"root.acl_submit_applications", "\n      alice,bob\n    ",
+			CSPrefix+"root.acl_administer_queue", " ",
+			CSPrefix+"root.queues", "default"),
+		Good: csExample(
+			CSPrefix+"root.acl_submit_applications", "alice,bob",
+			CSPrefix+"root.acl_administer_queue", " ",
+			CSPrefix+"root.queues", "default"),
+	}, func(s *state, report reporter) {
+		s.aclSites(func(q *Queue, a Action, p *Property) {
+			acl := q.ACL[a]
+			if acl.All || q.Unknown[a] {
+				return
+			}
+			v := p.Value
+			if acl.Split >= 0 && len(acl.Users) == 0 && len(acl.Groups) > 0 && (v[0] != ' ' || (len(v) > 1 && unicode.IsSpace(rune(v[1])))) {
+				report(p.ValuePos, fmt.Sprintf("%s of %s has no users: it starts with %s, so everything after the first space, %s, is read as groups",
+					s.aclName(a), q.Path, describeBlank(v), quoteNames(acl.Groups)),
+					"write the users first, right after the opening tag, and start with one space only for groups-only ACLs")
+			}
+			for e := range entriesOf(acl) {
+				kind := "user"
+				if hasName(acl.Groups, e.Name) && !hasName(acl.Users, e.Name) {
+					kind = "group"
+				}
+				switch {
+				case strings.IndexFunc(e.Name, unicode.IsSpace) >= 0:
+					report(p.ValuePos, fmt.Sprintf("%s of %s has the %s %q, with a blank inside: no one is in it (only the first space separates users from groups)",
+						s.aclName(a), q.Path, kind, e.Name), "separate names with commas")
+				case e.Name == "*":
+					report(p.ValuePos, fmt.Sprintf("%s of %s lists * inside a list: it is a %s named *, not everyone", s.aclName(a), q.Path, kind),
+						"write * alone for everyone, or remove it")
+				}
+			}
+		})
+	})
+}
 
 func describeBlank(v string) string {
 	switch {
@@ -593,94 +637,100 @@ func quoteNames(es []Entry) string {
 	return strings.Join(q, ", ")
 }
 
-var _ = register(&engine.Rule{
-	Name:     ruleEmpty,
-	Severity: engine.Warning,
-	Summary:  "an ACL with an empty <value>: Hadoop treats it as not set, so the default applies (for root, everyone)",
-	Doc: "`Configuration` keeps no value for an empty `<value></value>`: the property is not set at all,\n" +
-		"and `getAcl` falls back to its default, `*` (everyone) for root and a single space (no one) for\n" +
-		"other queues. To let no one in at a level, write a single space.",
-	Bad: csExample(
-		CSPrefix+"root.acl_submit_applications", "",
-		CSPrefix+"root.acl_administer_queue", " ",
-		CSPrefix+"root.queues", "default"),
-	Good: csExample(
-		CSPrefix+"root.acl_submit_applications", " ",
-		CSPrefix+"root.acl_administer_queue", " ",
-		CSPrefix+"root.queues", "default"),
-}, func(s *state, report reporter) {
-	for _, p := range s.conf.Props {
-		if s.cs.FS || !p.EmptyValue || !strings.HasPrefix(p.Name, CSPrefix) {
-			continue
-		}
-		for _, a := range []Action{Submit, Administer} {
-			path, ok := strings.CutSuffix(strings.TrimPrefix(p.Name, CSPrefix), "."+a.Key())
-			if !ok {
+// ruleYarnACLEmptyValue is the rule yarn-acl-empty-value.
+func ruleYarnACLEmptyValue() *engine.Rule {
+	return register(&engine.Rule{
+		Name:     ruleEmpty,
+		Severity: engine.Warning,
+		Summary:  "an ACL with an empty <value>: Hadoop treats it as not set, so the default applies (for root, everyone)",
+		Doc: "`Configuration` keeps no value for an empty `<value></value>`: the property is not set at all,\n" +
+			"and `getAcl` falls back to its default, `*` (everyone) for root and a single space (no one) for\n" +
+			"other queues. To let no one in at a level, write a single space.",
+		Bad: csExample(
+			CSPrefix+"root.acl_submit_applications", "",
+			CSPrefix+"root.acl_administer_queue", " ",
+			CSPrefix+"root.queues", "default"),
+		Good: csExample(
+			CSPrefix+"root.acl_submit_applications", " ",
+			CSPrefix+"root.acl_administer_queue", " ",
+			CSPrefix+"root.queues", "default"),
+	}, func(s *state, report reporter) {
+		for _, p := range s.conf.Props {
+			if s.cs.FS || !p.EmptyValue || !strings.HasPrefix(p.Name, CSPrefix) {
 				continue
 			}
-			what := "the default, a single space (no one at this level), applies"
-			if path == "root" {
-				what = "the default for root, * (everyone), applies"
+			for _, a := range []Action{Submit, Administer} {
+				path, ok := strings.CutSuffix(strings.TrimPrefix(p.Name, CSPrefix), "."+a.Key())
+				if !ok {
+					continue
+				}
+				what := "the default, a single space (no one at this level), applies"
+				if path == "root" {
+					what = "the default for root, * (everyone), applies"
+				}
+				report(p.ValuePos, fmt.Sprintf("%s has an empty value, which Hadoop treats as not set: %s", p.Name, what),
+					"write a single space to let no one in here, or the users and groups")
 			}
-			report(p.ValuePos, fmt.Sprintf("%s has an empty value, which Hadoop treats as not set: %s", p.Name, what),
-				"write a single space to let no one in here, or the users and groups")
 		}
-	}
-})
+	})
+}
 
-var _ = register(&engine.Rule{
-	Name:     ruleOverridden,
-	Severity: engine.Warning,
-	Summary:  "a property given twice: the later one wins, unless the earlier is final and the later is ignored",
-	Doc: "`Configuration` loads properties in order: a later property of the same name replaces the\n" +
-		"earlier one, except after one marked `<final>true</final>`, which keeps its value and makes\n" +
-		"later ones ignored. Either way one of the two does nothing. Across files: the Capacity Scheduler's\n" +
-		"configuration loads yarn-site.xml before capacity-scheduler.xml, so a key both set (a queue ACL in\n" +
-		"yarn-site.xml, say) takes capacity-scheduler.xml's value unless yarn-site.xml's is final; the one\n" +
-		"that does nothing is reported, with the value in force. In an allocation file, an ACL element\n" +
-		"given twice for a queue (in its `<queue>`, or in a second `<queue>` of the same name, whose\n" +
-		"settings the Fair Scheduler merges into the first's) is the same: the later one wins.",
-	Bad: csExample(
-		CSPrefix+"root.acl_submit_applications", " admins",
-		CSPrefix+"root.acl_administer_queue", " ",
-		CSPrefix+"root.acl_submit_applications", "alice",
-		CSPrefix+"root.queues", "default"),
-	Good: csExample(
-		CSPrefix+"root.acl_submit_applications", "alice admins",
-		CSPrefix+"root.acl_administer_queue", " ",
-		CSPrefix+"root.queues", "default"),
-}, func(s *state, report reporter) {
-	if s.cs.FS {
-		// an allocation file: an ACL element given again for the same
-		// queue, in its <queue> or in another definition of the queue
+// ruleYarnPropertyOverridden is the rule yarn-property-overridden.
+func ruleYarnPropertyOverridden() *engine.Rule {
+	return register(&engine.Rule{
+		Name:     ruleOverridden,
+		Severity: engine.Warning,
+		Summary:  "a property given twice: the later one wins, unless the earlier is final and the later is ignored",
+		Doc: "`Configuration` loads properties in order: a later property of the same name replaces the\n" +
+			"earlier one, except after one marked `<final>true</final>`, which keeps its value and makes\n" +
+			"later ones ignored. Either way one of the two does nothing. Across files: the Capacity Scheduler's\n" +
+			"configuration loads yarn-site.xml before capacity-scheduler.xml, so a key both set (a queue ACL in\n" +
+			"yarn-site.xml, say) takes capacity-scheduler.xml's value unless yarn-site.xml's is final; the one\n" +
+			"that does nothing is reported, with the value in force. In an allocation file, an ACL element\n" +
+			"given twice for a queue (in its `<queue>`, or in a second `<queue>` of the same name, whose\n" +
+			"settings the Fair Scheduler merges into the first's) is the same: the later one wins.",
+		Bad: csExample(
+			CSPrefix+"root.acl_submit_applications", " admins",
+			CSPrefix+"root.acl_administer_queue", " ",
+			CSPrefix+"root.acl_submit_applications", "alice",
+			CSPrefix+"root.queues", "default"),
+		Good: csExample(
+			CSPrefix+"root.acl_submit_applications", "alice admins",
+			CSPrefix+"root.acl_administer_queue", " ",
+			CSPrefix+"root.queues", "default"),
+	}, func(s *state, report reporter) {
+		if s.cs.FS {
+			// an allocation file: an ACL element given again for the same
+			// queue, in its <queue> or in another definition of the queue
+			for _, p := range s.conf.Props {
+				if r := p.ReplacedBy; r != nil {
+					report(p.NamePos, fmt.Sprintf("<%s> is given again for this queue at line %d, which replaces this one", p.Name, r.NamePos.Line),
+						"keep one of the two")
+				}
+			}
+			return
+		}
+		last := make(map[string]*Property, len(s.conf.Props))
 		for _, p := range s.conf.Props {
-			if r := p.ReplacedBy; r != nil {
-				report(p.NamePos, fmt.Sprintf("<%s> is given again for this queue at line %d, which replaces this one", p.Name, r.NamePos.Line),
-					"keep one of the two")
+			if prev := last[p.Name]; prev != nil {
+				switch {
+				case p.Ignored:
+					report(p.NamePos, fmt.Sprintf("%s is given again, and ignored: the one at line %d is final", p.Name, finalLine(s.conf, p)),
+						"remove this one, or change the final one")
+				case p.HasValue && prev.Overridden:
+					report(prev.NamePos, fmt.Sprintf("%s is given again at line %d, which replaces this value", p.Name, p.NamePos.Line),
+						"keep one of the two")
+				}
+			}
+			if p.HasValue && !p.Ignored {
+				last[p.Name] = p
+			} else if last[p.Name] == nil {
+				last[p.Name] = p
 			}
 		}
-		return
-	}
-	last := make(map[string]*Property, len(s.conf.Props))
-	for _, p := range s.conf.Props {
-		if prev := last[p.Name]; prev != nil {
-			switch {
-			case p.Ignored:
-				report(p.NamePos, fmt.Sprintf("%s is given again, and ignored: the one at line %d is final", p.Name, finalLine(s.conf, p)),
-					"remove this one, or change the final one")
-			case p.HasValue && prev.Overridden:
-				report(prev.NamePos, fmt.Sprintf("%s is given again at line %d, which replaces this value", p.Name, p.NamePos.Line),
-					"keep one of the two")
-			}
-		}
-		if p.HasValue && !p.Ignored {
-			last[p.Name] = p
-		} else if last[p.Name] == nil {
-			last[p.Name] = p
-		}
-	}
-	s.overriddenAcross(last, report)
-})
+		s.overriddenAcross(last, report)
+	})
+}
 
 // overriddenAcross reports a Capacity Scheduler key that yarn-site.xml and
 // capacity-scheduler.xml both set, on the one that does nothing: the
@@ -751,164 +801,176 @@ func disabledHere(s *state, report reporter) {
 		"set yarn.acl.enable to true, or the ACLs are decoration")
 }
 
-var _ = register(&engine.Rule{
-	Name:     ruleDisabled,
-	Severity: engine.Warning,
-	Summary:  "queue ACLs while yarn.acl.enable is off (it is false by default): the Capacity Scheduler checks none of them",
-	Doc: "The ResourceManager checks queue ACLs only when `yarn.acl.enable` is true (`RMAppManager`,\n" +
-		"`QueueACLsManager`; `YarnConfiguration.DEFAULT_YARN_ACL_ENABLE` is false). It reads the setting\n" +
-		"from its own configuration, `yarn-site.xml`, never from capacity-scheduler.xml (see\n" +
-		"yarn-property-misplaced). aclint takes it from the file itself when that is a yarn-site.xml (its\n" +
-		"queue ACLs count too: the Capacity Scheduler's configuration starts from the ResourceManager's),\n" +
-		"else from the yarn-site.xml linted with it, else from the one next to it, as Hadoop's\n" +
-		"configuration directory keeps them. When it is off, every ACL of the Capacity Scheduler lets\n" +
-		"everyone in. (The Fair Scheduler checks its allocation file's ACLs itself, whatever the setting\n" +
-		"says.) When aclint finds no yarn-site.xml, yarn-acl-enable-unknown says so once, as information.\n" +
-		"A yarn-site.xml that sets `yarn.acl.enable` to false itself, without queue ACLs of its own, is\n" +
-		"reported at the value: with the count of the ACLs of the capacity-scheduler.xml beside it that it\n" +
-		"turns off, or, with none beside it, saying that every queue ACL is off and which is not known.\n" +
-		"A file whose ACLs let everyone submit to and administer every queue anyway (Hadoop's own template\n" +
-		"writes `*` everywhere, and root's administer ACL is `*` by default) is not reported: turning ACLs\n" +
-		"on would change nobody's access.",
-	Bad: csExample(
-		"yarn.acl.enable", "false",
-		CSPrefix+"root.acl_submit_applications", " admins",
-		CSPrefix+"root.acl_administer_queue", " admins"),
-	Good: csExample(
-		"yarn.acl.enable", "true",
-		CSPrefix+"root.acl_submit_applications", " admins",
-		CSPrefix+"root.acl_administer_queue", " admins"),
-}, func(s *state, report reporter) {
-	if s.cs.FS {
-		return
-	}
-	first, count := s.aclCount()
-	if s.rm && first == nil {
-		disabledHere(s, report) // the ACLs it turns off are capacity-scheduler.xml's
-		return
-	}
-	if first == nil || (s.site.known && s.site.enabled) {
-		return
-	}
-	if !s.site.known {
-		return // yarn-acl-enable-unknown says it
-	}
-	if s.everyoneEverywhere() {
-		return // turning ACLs on would change nobody's access
-	}
-	where := fmt.Sprintf("not set in %s, and false by default", s.site.file)
-	if p := s.site.from; p != nil {
-		where = fmt.Sprintf("%q at %s:%d:%d", p.Value, p.File, p.ValuePos.Line, p.ValuePos.Col)
-	}
-	report(first.NamePos, fmt.Sprintf("YARN checks none of the %d queue ACL(s) of this file: yarn.acl.enable is %s, so everyone may submit to and administer every queue", count, where),
-		"set yarn.acl.enable to true in yarn-site.xml, or the ACLs are decoration")
-})
-
-var _ = register(&engine.Rule{
-	Name:     ruleMisplaced,
-	Severity: engine.Warning,
-	Summary:  "yarn.acl.enable or yarn.admin.acl in capacity-scheduler.xml: the ResourceManager reads them from yarn-site.xml only, so here they change nothing",
-	Doc: "The ResourceManager reads `yarn.acl.enable` (`QueueACLsManager`, `RMAppManager`) and\n" +
-		"`yarn.admin.acl` (`AdminACLsManager`) from its own configuration: `YarnConfiguration`, which\n" +
-		"loads `yarn-site.xml`. The Capacity Scheduler reads capacity-scheduler.xml into a copy of that\n" +
-		"configuration (`CapacityScheduler.loadCapacitySchedulerConfiguration`), which the\n" +
-		"ResourceManager never looks at. So `yarn.acl.enable` set to true in capacity-scheduler.xml\n" +
-		"leaves queue ACLs off when yarn-site.xml does not set it, and set to false there does not turn\n" +
-		"them off. aclint knows a file's part by its name, as Hadoop does: `capacity-scheduler.xml` is\n" +
-		"the Capacity Scheduler's; a file named otherwise that sets a `yarn.` key of the\n" +
-		"ResourceManager is read as a yarn-site.xml.",
-	Bad: csExample(
-		"yarn.acl.enable", "true",
-		CSPrefix+"root.acl_submit_applications", " admins",
-		CSPrefix+"root.acl_administer_queue", " admins",
-		CSPrefix+"root.queues", "default"),
-	Good: csExample(
-		CSPrefix+"root.acl_submit_applications", " admins",
-		CSPrefix+"root.acl_administer_queue", " admins",
-		CSPrefix+"root.queues", "default"),
-}, func(s *state, report reporter) {
-	if s.cs.FS || s.rm {
-		return
-	}
-	for _, p := range s.conf.Props {
-		for _, k := range rmOnlyKeys {
-			if p.Name == k {
-				report(p.NamePos, fmt.Sprintf("%s is read from the ResourceManager's configuration (yarn-site.xml), never from %s: here it changes nothing", k, filepath.Base(s.conf.File)),
-					"move it to yarn-site.xml")
-			}
-		}
-	}
-})
-
-var _ = register(&engine.Rule{
-	Name:     ruleEnableUnknown,
-	Severity: engine.Info,
-	Summary:  "queue ACLs whose effect aclint cannot tell: whether YARN checks them is yarn.acl.enable (false by default), in a yarn-site.xml it was not given",
-	Doc: "The Capacity Scheduler's queue ACLs count only when the ResourceManager's `yarn.acl.enable`\n" +
-		"is true, and it is false by default (see yarn-acls-disabled). It is set in `yarn-site.xml`. When\n" +
-		"aclint lints a capacity-scheduler.xml with no yarn-site.xml given in the same run and none next\n" +
-		"to it (or several given, none next to it), it cannot tell whether any of the file's ACLs is\n" +
-		"checked, and says so once, at the first ACL. Lint the file with its yarn-site.xml. An\n" +
-		"allocation file's ACLs do not depend on the setting.",
-	Bad: csExample(
-		CSPrefix+"root.acl_submit_applications", " admins",
-		CSPrefix+"root.acl_administer_queue", " admins",
-		CSPrefix+"root.queues", "default"),
-	Good: csExample(
-		CSPrefix+"root.queues", "default"),
-}, func(s *state, report reporter) {
-	if s.cs.FS || s.site.known || s.rm {
-		return
-	}
-	first, count := s.aclCount()
-	if first == nil {
-		return
-	}
-	why := "no yarn-site.xml is given with it or next to it"
-	if s.site.why != "" {
-		why = s.site.why
-	}
-	report(first.NamePos, fmt.Sprintf("whether YARN checks the %d queue ACL(s) of this file depends on yarn.acl.enable (false by default), and %s", count, why),
-		"lint it with its yarn-site.xml (aclint lint capacity-scheduler.xml yarn-site.xml)")
-})
-
-var _ = register(&engine.Rule{
-	Name:     ruleNoQueues,
-	Severity: engine.Error,
-	Summary:  "a Capacity Scheduler file that does not set yarn.scheduler.capacity.root.queues: the Capacity Scheduler refuses to start",
-	Doc: "The Capacity Scheduler builds its queues from `yarn.scheduler.capacity.root.queues` down, and\n" +
-		"root must have children: `CapacitySchedulerQueueManager.parseQueue` throws \"Queue configuration\n" +
-		"missing child queue names for root\" without them, so the ResourceManager does not start (and a\n" +
-		"refresh keeps the old queues). An empty `<value>` is not set. A Hadoop 1 file (the JobTracker's\n" +
-		"`mapred.capacity-scheduler.*` or `mapred.queue.*` keys) is named as one. aclint reports a\n" +
-		"capacity-scheduler.xml that does not set it, unless the yarn-site.xml read with it does (the\n" +
-		"Capacity Scheduler's configuration starts from the ResourceManager's).",
-	Bad: csExample(
-		CSPrefix+"root.acl_submit_applications", " admins",
-		CSPrefix+"root.acl_administer_queue", " admins"),
-	Good: csExample(
-		CSPrefix+"root.acl_submit_applications", " admins",
-		CSPrefix+"root.acl_administer_queue", " admins",
-		CSPrefix+"root.queues", "default"),
-}, func(s *state, report reporter) {
-	if s.cs.FS || s.rm || len(s.conf.Unknown) > 0 {
-		return // an XInclude may set it: yarn-unread says what is not read
-	}
-	if _, ok := s.conf.Get(RootQueuesKey); ok {
-		return
-	}
-	if sc := s.site.conf; sc != nil {
-		if _, ok := sc.Get(RootQueuesKey); ok {
+// ruleYarnACLSDisabled is the rule yarn-acls-disabled.
+func ruleYarnACLSDisabled() *engine.Rule {
+	return register(&engine.Rule{
+		Name:     ruleDisabled,
+		Severity: engine.Warning,
+		Summary:  "queue ACLs while yarn.acl.enable is off (it is false by default): the Capacity Scheduler checks none of them",
+		Doc: "The ResourceManager checks queue ACLs only when `yarn.acl.enable` is true (`RMAppManager`,\n" +
+			"`QueueACLsManager`; `YarnConfiguration.DEFAULT_YARN_ACL_ENABLE` is false). It reads the setting\n" +
+			"from its own configuration, `yarn-site.xml`, never from capacity-scheduler.xml (see\n" +
+			"yarn-property-misplaced). aclint takes it from the file itself when that is a yarn-site.xml (its\n" +
+			"queue ACLs count too: the Capacity Scheduler's configuration starts from the ResourceManager's),\n" +
+			"else from the yarn-site.xml linted with it, else from the one next to it, as Hadoop's\n" +
+			"configuration directory keeps them. When it is off, every ACL of the Capacity Scheduler lets\n" +
+			"everyone in. (The Fair Scheduler checks its allocation file's ACLs itself, whatever the setting\n" +
+			"says.) When aclint finds no yarn-site.xml, yarn-acl-enable-unknown says so once, as information.\n" +
+			"A yarn-site.xml that sets `yarn.acl.enable` to false itself, without queue ACLs of its own, is\n" +
+			"reported at the value: with the count of the ACLs of the capacity-scheduler.xml beside it that it\n" +
+			"turns off, or, with none beside it, saying that every queue ACL is off and which is not known.\n" +
+			"A file whose ACLs let everyone submit to and administer every queue anyway (Hadoop's own template\n" +
+			"writes `*` everywhere, and root's administer ACL is `*` by default) is not reported: turning ACLs\n" +
+			"on would change nobody's access.",
+		Bad: csExample(
+			"yarn.acl.enable", "false",
+			CSPrefix+"root.acl_submit_applications", " admins",
+			CSPrefix+"root.acl_administer_queue", " admins"),
+		Good: csExample(
+			"yarn.acl.enable", "true",
+			CSPrefix+"root.acl_submit_applications", " admins",
+			CSPrefix+"root.acl_administer_queue", " admins"),
+	}, func(s *state, report reporter) {
+		if s.cs.FS {
 			return
 		}
-	}
-	if k := hadoop1Key(s.conf); k != nil {
-		report(k.NamePos, fmt.Sprintf("this is a Hadoop 1 file: %s is the JobTracker's (MRv1) capacity scheduler or queue ACL key, which YARN never reads, and it sets no yarn.scheduler.capacity.root.queues: %s", k.Name, NoQueuesReason),
-			"write the queues and their ACLs as YARN's Capacity Scheduler reads them: yarn.scheduler.capacity.root.queues, yarn.scheduler.capacity.<queue>.acl_submit_applications and .acl_administer_queue")
-		return
-	}
-	report(s.conf.RootPos, NoQueuesReason, "add yarn.scheduler.capacity.root.queues with root's queues, comma-separated")
-})
+		first, count := s.aclCount()
+		if s.rm && first == nil {
+			disabledHere(s, report) // the ACLs it turns off are capacity-scheduler.xml's
+			return
+		}
+		if first == nil || (s.site.known && s.site.enabled) {
+			return
+		}
+		if !s.site.known {
+			return // yarn-acl-enable-unknown says it
+		}
+		if s.everyoneEverywhere() {
+			return // turning ACLs on would change nobody's access
+		}
+		where := fmt.Sprintf("not set in %s, and false by default", s.site.file)
+		if p := s.site.from; p != nil {
+			where = fmt.Sprintf("%q at %s:%d:%d", p.Value, p.File, p.ValuePos.Line, p.ValuePos.Col)
+		}
+		report(first.NamePos, fmt.Sprintf("YARN checks none of the %d queue ACL(s) of this file: yarn.acl.enable is %s, so everyone may submit to and administer every queue", count, where),
+			"set yarn.acl.enable to true in yarn-site.xml, or the ACLs are decoration")
+	})
+}
+
+// ruleYarnPropertyMisplaced is the rule yarn-property-misplaced.
+func ruleYarnPropertyMisplaced() *engine.Rule {
+	return register(&engine.Rule{
+		Name:     ruleMisplaced,
+		Severity: engine.Warning,
+		Summary:  "yarn.acl.enable or yarn.admin.acl in capacity-scheduler.xml: the ResourceManager reads them from yarn-site.xml only, so here they change nothing",
+		Doc: "The ResourceManager reads `yarn.acl.enable` (`QueueACLsManager`, `RMAppManager`) and\n" +
+			"`yarn.admin.acl` (`AdminACLsManager`) from its own configuration: `YarnConfiguration`, which\n" +
+			"loads `yarn-site.xml`. The Capacity Scheduler reads capacity-scheduler.xml into a copy of that\n" +
+			"configuration (`CapacityScheduler.loadCapacitySchedulerConfiguration`), which the\n" +
+			"ResourceManager never looks at. So `yarn.acl.enable` set to true in capacity-scheduler.xml\n" +
+			"leaves queue ACLs off when yarn-site.xml does not set it, and set to false there does not turn\n" +
+			"them off. aclint knows a file's part by its name, as Hadoop does: `capacity-scheduler.xml` is\n" +
+			"the Capacity Scheduler's; a file named otherwise that sets a `yarn.` key of the\n" +
+			"ResourceManager is read as a yarn-site.xml.",
+		Bad: csExample(
+			"yarn.acl.enable", "true",
+			CSPrefix+"root.acl_submit_applications", " admins",
+			CSPrefix+"root.acl_administer_queue", " admins",
+			CSPrefix+"root.queues", "default"),
+		Good: csExample(
+			CSPrefix+"root.acl_submit_applications", " admins",
+			CSPrefix+"root.acl_administer_queue", " admins",
+			CSPrefix+"root.queues", "default"),
+	}, func(s *state, report reporter) {
+		if s.cs.FS || s.rm {
+			return
+		}
+		for _, p := range s.conf.Props {
+			for _, k := range rmOnlyKeys {
+				if p.Name == k {
+					report(p.NamePos, fmt.Sprintf("%s is read from the ResourceManager's configuration (yarn-site.xml), never from %s: here it changes nothing", k, filepath.Base(s.conf.File)),
+						"move it to yarn-site.xml")
+				}
+			}
+		}
+	})
+}
+
+// ruleYarnACLEnableUnknown is the rule yarn-acl-enable-unknown.
+func ruleYarnACLEnableUnknown() *engine.Rule {
+	return register(&engine.Rule{
+		Name:     ruleEnableUnknown,
+		Severity: engine.Info,
+		Summary:  "queue ACLs whose effect aclint cannot tell: whether YARN checks them is yarn.acl.enable (false by default), in a yarn-site.xml it was not given",
+		Doc: "The Capacity Scheduler's queue ACLs count only when the ResourceManager's `yarn.acl.enable`\n" +
+			"is true, and it is false by default (see yarn-acls-disabled). It is set in `yarn-site.xml`. When\n" +
+			"aclint lints a capacity-scheduler.xml with no yarn-site.xml given in the same run and none next\n" +
+			"to it (or several given, none next to it), it cannot tell whether any of the file's ACLs is\n" +
+			"checked, and says so once, at the first ACL. Lint the file with its yarn-site.xml. An\n" +
+			"allocation file's ACLs do not depend on the setting.",
+		Bad: csExample(
+			CSPrefix+"root.acl_submit_applications", " admins",
+			CSPrefix+"root.acl_administer_queue", " admins",
+			CSPrefix+"root.queues", "default"),
+		Good: csExample(
+			CSPrefix+"root.queues", "default"),
+	}, func(s *state, report reporter) {
+		if s.cs.FS || s.site.known || s.rm {
+			return
+		}
+		first, count := s.aclCount()
+		if first == nil {
+			return
+		}
+		why := "no yarn-site.xml is given with it or next to it"
+		if s.site.why != "" {
+			why = s.site.why
+		}
+		report(first.NamePos, fmt.Sprintf("whether YARN checks the %d queue ACL(s) of this file depends on yarn.acl.enable (false by default), and %s", count, why),
+			"lint it with its yarn-site.xml (aclint lint capacity-scheduler.xml yarn-site.xml)")
+	})
+}
+
+// ruleYarnNoQueues is the rule yarn-no-queues.
+func ruleYarnNoQueues() *engine.Rule {
+	return register(&engine.Rule{
+		Name:     ruleNoQueues,
+		Severity: engine.Error,
+		Summary:  "a Capacity Scheduler file that does not set yarn.scheduler.capacity.root.queues: the Capacity Scheduler refuses to start",
+		Doc: "The Capacity Scheduler builds its queues from `yarn.scheduler.capacity.root.queues` down, and\n" +
+			"root must have children: `CapacitySchedulerQueueManager.parseQueue` throws \"Queue configuration\n" +
+			"missing child queue names for root\" without them, so the ResourceManager does not start (and a\n" +
+			"refresh keeps the old queues). An empty `<value>` is not set. A Hadoop 1 file (the JobTracker's\n" +
+			"`mapred.capacity-scheduler.*` or `mapred.queue.*` keys) is named as one. aclint reports a\n" +
+			"capacity-scheduler.xml that does not set it, unless the yarn-site.xml read with it does (the\n" +
+			"Capacity Scheduler's configuration starts from the ResourceManager's).",
+		Bad: csExample(
+			CSPrefix+"root.acl_submit_applications", " admins",
+			CSPrefix+"root.acl_administer_queue", " admins"),
+		Good: csExample(
+			CSPrefix+"root.acl_submit_applications", " admins",
+			CSPrefix+"root.acl_administer_queue", " admins",
+			CSPrefix+"root.queues", "default"),
+	}, func(s *state, report reporter) {
+		if s.cs.FS || s.rm || len(s.conf.Unknown) > 0 {
+			return // an XInclude may set it: yarn-unread says what is not read
+		}
+		if _, ok := s.conf.Get(RootQueuesKey); ok {
+			return
+		}
+		if sc := s.site.conf; sc != nil {
+			if _, ok := sc.Get(RootQueuesKey); ok {
+				return
+			}
+		}
+		if k := hadoop1Key(s.conf); k != nil {
+			report(k.NamePos, fmt.Sprintf("this is a Hadoop 1 file: %s is the JobTracker's (MRv1) capacity scheduler or queue ACL key, which YARN never reads, and it sets no yarn.scheduler.capacity.root.queues: %s", k.Name, NoQueuesReason),
+				"write the queues and their ACLs as YARN's Capacity Scheduler reads them: yarn.scheduler.capacity.root.queues, yarn.scheduler.capacity.<queue>.acl_submit_applications and .acl_administer_queue")
+			return
+		}
+		report(s.conf.RootPos, NoQueuesReason, "add yarn.scheduler.capacity.root.queues with root's queues, comma-separated")
+	})
+}
 
 // hadoop1Key is the first key of a Hadoop 1 (MRv1) scheduler file in c:
 // the JobTracker's capacity scheduler (mapred.capacity-scheduler.*) or

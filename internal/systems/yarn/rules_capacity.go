@@ -9,61 +9,64 @@ import (
 
 const ruleCapacityRefused = "yarn-capacity-refused"
 
-var _ = register(&engine.Rule{
-	Name:     ruleCapacityRefused,
-	Severity: engine.Error,
-	Summary:  "queue capacities the Capacity Scheduler refuses to start with",
-	Doc: "Hadoop 3.4 builds the queue tree before it starts (`CapacitySchedulerQueueManager.parseQueue`):\n" +
-		"each queue reads its capacity (`CapacitySchedulerConfiguration.getNonLabeledQueueCapacity`: a\n" +
-		"number from 0 to 100, else \"Illegal capacity of 150.0 for queue root.a\"; a weight `2w` from 0 to\n" +
-		"10000), then each parent checks its children in legacy queue mode, the default\n" +
-		"(`AbstractParentQueue.setChildQueues`): their percentages must add up to 100 (\"Illegal capacity sum\n" +
-		"of 1.5 for children of queue root ... It should be either 0 or 1.0\"), or to 0 only where the\n" +
-		"parent's own capacity is 0 or `allow-zero-capacity-sum` is true; a child without a capacity counts\n" +
-		"as 0; percentages and weights may not be mixed among siblings. Each queue's `state` is read too\n" +
-		"(`getConfiguredState`: upper-cased, not trimmed, so \" STOPPED\" is no state; `QueueStateHelper`: only\n" +
-		"RUNNING or STOPPED may be configured, and a child set RUNNING under a parent that is not is\n" +
-		"refused; a queue without one takes its parent's). A refused tree stops the\n" +
-		"ResourceManager at start, and a refresh keeps the old queues. aclint gives Hadoop's message, and\n" +
-		"`yarn check`, the audits and `convert` answer nothing over such files (exit 2). Absolute resources,\n" +
-		"node-label capacities and non-legacy queue mode are not modelled: questions over them say so.",
-	Bad: csExample(
-		CSPrefix+"root.queues", "a,b",
-		CSPrefix+"root.a.capacity", "100",
-		CSPrefix+"root.b.capacity", "50"),
-	Good: csExample(
-		CSPrefix+"root.queues", "a,b",
-		CSPrefix+"root.a.capacity", "50",
-		CSPrefix+"root.b.capacity", "50"),
-}, func(s *state, report reporter) {
-	if s.cs.FS || s.rm || len(s.conf.Unknown) > 0 {
-		return
-	}
-	// the tree already read, unless the yarn-site.xml read with it sets
-	// Capacity Scheduler keys too: then the two are merged as the
-	// Capacity Scheduler merges them
-	setup := &Setup{Conf: s.conf, CS: s.cs}
-	if sc := s.site.conf; sc != nil && (setsCSKeys(sc) || usesSubstitution(s.conf)) {
-		setup = NewSetup([]*Conf{sc, s.conf})
-	}
-	if _, ok := setup.Conf.Get(RootQueuesKey); !ok {
-		return // yarn-no-queues
-	}
-	r := setup.CapacityRefused()
-	if r == nil || r.Unknown != "" || r.substitution() {
-		return // a ${...} chain too deep: yarn-substitution-too-deep says so
-	}
-	at := s.conf.RootPos
-	msg := fmt.Sprintf("the Capacity Scheduler refuses to start with these queues: %q (Hadoop 3.4, %s)", r.Reason, r.source())
-	if r.At != nil {
-		if r.At.File == s.conf.File {
-			at = r.At.ValuePos
-		} else {
-			msg += fmt.Sprintf("; the value is in %s:%d:%d", r.At.File, r.At.ValuePos.Line, r.At.ValuePos.Col)
+// ruleRuleCapacityRefused is the rule ruleCapacityRefused.
+func ruleRuleCapacityRefused() *engine.Rule {
+	return register(&engine.Rule{
+		Name:     ruleCapacityRefused,
+		Severity: engine.Error,
+		Summary:  "queue capacities the Capacity Scheduler refuses to start with",
+		Doc: "Hadoop 3.4 builds the queue tree before it starts (`CapacitySchedulerQueueManager.parseQueue`):\n" +
+			"each queue reads its capacity (`CapacitySchedulerConfiguration.getNonLabeledQueueCapacity`: a\n" +
+			"number from 0 to 100, else \"Illegal capacity of 150.0 for queue root.a\"; a weight `2w` from 0 to\n" +
+			"10000), then each parent checks its children in legacy queue mode, the default\n" +
+			"(`AbstractParentQueue.setChildQueues`): their percentages must add up to 100 (\"Illegal capacity sum\n" +
+			"of 1.5 for children of queue root ... It should be either 0 or 1.0\"), or to 0 only where the\n" +
+			"parent's own capacity is 0 or `allow-zero-capacity-sum` is true; a child without a capacity counts\n" +
+			"as 0; percentages and weights may not be mixed among siblings. Each queue's `state` is read too\n" +
+			"(`getConfiguredState`: upper-cased, not trimmed, so \" STOPPED\" is no state; `QueueStateHelper`: only\n" +
+			"RUNNING or STOPPED may be configured, and a child set RUNNING under a parent that is not is\n" +
+			"refused; a queue without one takes its parent's). A refused tree stops the\n" +
+			"ResourceManager at start, and a refresh keeps the old queues. aclint gives Hadoop's message, and\n" +
+			"`yarn check`, the audits and `convert` answer nothing over such files (exit 2). Absolute resources,\n" +
+			"node-label capacities and non-legacy queue mode are not modelled: questions over them say so.",
+		Bad: csExample(
+			CSPrefix+"root.queues", "a,b",
+			CSPrefix+"root.a.capacity", "100",
+			CSPrefix+"root.b.capacity", "50"),
+		Good: csExample(
+			CSPrefix+"root.queues", "a,b",
+			CSPrefix+"root.a.capacity", "50",
+			CSPrefix+"root.b.capacity", "50"),
+	}, func(s *state, report reporter) {
+		if s.cs.FS || s.rm || len(s.conf.Unknown) > 0 {
+			return
 		}
-	}
-	report(at, msg, capacityHint(r))
-})
+		// the tree already read, unless the yarn-site.xml read with it sets
+		// Capacity Scheduler keys too: then the two are merged as the
+		// Capacity Scheduler merges them
+		setup := &Setup{Conf: s.conf, CS: s.cs}
+		if sc := s.site.conf; sc != nil && (setsCSKeys(sc) || usesSubstitution(s.conf)) {
+			setup = NewSetup([]*Conf{sc, s.conf})
+		}
+		if _, ok := setup.Conf.Get(RootQueuesKey); !ok {
+			return // yarn-no-queues
+		}
+		r := setup.CapacityRefused()
+		if r == nil || r.Unknown != "" || r.substitution() {
+			return // a ${...} chain too deep: yarn-substitution-too-deep says so
+		}
+		at := s.conf.RootPos
+		msg := fmt.Sprintf("the Capacity Scheduler refuses to start with these queues: %q (Hadoop 3.4, %s)", r.Reason, r.source())
+		if r.At != nil {
+			if r.At.File == s.conf.File {
+				at = r.At.ValuePos
+			} else {
+				msg += fmt.Sprintf("; the value is in %s:%d:%d", r.At.File, r.At.ValuePos.Line, r.At.ValuePos.Col)
+			}
+		}
+		report(at, msg, capacityHint(r))
+	})
+}
 
 // capacityHint says how to fix a refused tree.
 func capacityHint(r *CapacityRefusal) string {
@@ -115,85 +118,91 @@ func setsCSKeys(c *Conf) bool {
 
 const ruleQueueListedTwice = "yarn-queue-listed-twice"
 
-var _ = register(&engine.Rule{
-	Name:     ruleQueueListedTwice,
-	Severity: engine.Warning,
-	Summary:  "a queue named twice in one queues list",
-	Doc: "`CapacitySchedulerQueueManager.parseQueue` builds one queue for every name of a `.queues` list as\n" +
-		"written, and neither it nor `CSQueueStore.add` looks for a repeat: `root.queues = a,b,a` makes two\n" +
-		"queue objects for `root.a`. Both count in the parent's capacity sum, so a sum that was 100 becomes\n" +
-		"150 and the Capacity Scheduler refuses to start (`yarn-capacity-refused`, with Hadoop's message);\n" +
-		"where the sum still works out, root keeps both as children while the queue store keeps the second\n" +
-		"under the path, and the two share every key. Either way it is not what was meant: list each queue once.",
-	Bad: csExample(
-		CSPrefix+"root.queues", "a,b,a",
-		CSPrefix+"root.a.capacity", "25",
-		CSPrefix+"root.b.capacity", "50"),
-	Good: csExample(
-		CSPrefix+"root.queues", "a,b",
-		CSPrefix+"root.a.capacity", "50",
-		CSPrefix+"root.b.capacity", "50"),
-}, func(s *state, report reporter) {
-	if s.cs == nil || s.cs.FS {
-		return
-	}
-	s.cs.Walk(func(q *Queue) {
-		for _, c := range q.Children {
-			if !c.Repeat || c.ListedAt == nil || c.ListedAt.File != s.conf.File {
-				continue
-			}
-			report(c.ListedAt.ValuePos, fmt.Sprintf("%s lists %s more than once: the Capacity Scheduler builds a queue %s for each (parseQueue makes one queue per name as listed, and CSQueueStore.add checks no repeat), and each counts in %s's capacity sum",
-				c.ListedAt.Name, c.Name, c.Path, q.Path), "list each queue once")
+// ruleRuleQueueListedTwice is the rule ruleQueueListedTwice.
+func ruleRuleQueueListedTwice() *engine.Rule {
+	return register(&engine.Rule{
+		Name:     ruleQueueListedTwice,
+		Severity: engine.Warning,
+		Summary:  "a queue named twice in one queues list",
+		Doc: "`CapacitySchedulerQueueManager.parseQueue` builds one queue for every name of a `.queues` list as\n" +
+			"written, and neither it nor `CSQueueStore.add` looks for a repeat: `root.queues = a,b,a` makes two\n" +
+			"queue objects for `root.a`. Both count in the parent's capacity sum, so a sum that was 100 becomes\n" +
+			"150 and the Capacity Scheduler refuses to start (`yarn-capacity-refused`, with Hadoop's message);\n" +
+			"where the sum still works out, root keeps both as children while the queue store keeps the second\n" +
+			"under the path, and the two share every key. Either way it is not what was meant: list each queue once.",
+		Bad: csExample(
+			CSPrefix+"root.queues", "a,b,a",
+			CSPrefix+"root.a.capacity", "25",
+			CSPrefix+"root.b.capacity", "50"),
+		Good: csExample(
+			CSPrefix+"root.queues", "a,b",
+			CSPrefix+"root.a.capacity", "50",
+			CSPrefix+"root.b.capacity", "50"),
+	}, func(s *state, report reporter) {
+		if s.cs == nil || s.cs.FS {
+			return
 		}
+		s.cs.Walk(func(q *Queue) {
+			for _, c := range q.Children {
+				if !c.Repeat || c.ListedAt == nil || c.ListedAt.File != s.conf.File {
+					continue
+				}
+				report(c.ListedAt.ValuePos, fmt.Sprintf("%s lists %s more than once: the Capacity Scheduler builds a queue %s for each (parseQueue makes one queue per name as listed, and CSQueueStore.add checks no repeat), and each counts in %s's capacity sum",
+					c.ListedAt.Name, c.Name, c.Path, q.Path), "list each queue once")
+			}
+		})
 	})
-})
+}
 
 const ruleSubstitutionTooDeep = "yarn-substitution-too-deep"
 
-var _ = register(&engine.Rule{
-	Name:     ruleSubstitutionTooDeep,
-	Severity: engine.Error,
-	Summary:  "a ${...} chain Hadoop's Configuration gives up on",
-	Doc: "`Configuration.get` replaces each `${name}` of a value with the property `name` (or a system\n" +
-		"property, or `${env.NAME}`), again and again, at most 20 times (`MAX_SUBST`): a value that needs\n" +
-		"more throws \"Variable substitution depth too large: 20 ...\". The ResourceManager reads every\n" +
-		"queue's ACLs, queues, capacities and state when it starts, so such a value stops it. aclint follows\n" +
-		"a chain through the properties the files set (the JVM's system properties and the environment are\n" +
-		"not known to it, and a chain that reaches one is answered as not known).",
-	Bad: csExample(
-		CSPrefix+"root.queues", "a",
-		CSPrefix+"root.a.capacity", "100",
-		CSPrefix+"root.acl_submit_applications", " ",
-		CSPrefix+"root.acl_administer_queue", " ",
-		CSPrefix+"root.a.acl_submit_applications", "${v1}",
-		"v1", "${v2}", "v2", "${v3}", "v3", "${v4}", "v4", "${v5}", "v5", "${v6}", "v6", "${v7}",
-		"v7", "${v8}", "v8", "${v9}", "v9", "${v10}", "v10", "${v11}", "v11", "${v12}", "v12", "${v13}",
-		"v13", "${v14}", "v14", "${v15}", "v15", "${v16}", "v16", "${v17}", "v17", "${v18}", "v18", "${v19}",
-		"v19", "${v20}", "v20", "${v21}", "v21", "alice"),
-	Good: csExample(
-		CSPrefix+"root.queues", "a",
-		CSPrefix+"root.a.capacity", "100",
-		CSPrefix+"root.acl_submit_applications", " ",
-		CSPrefix+"root.acl_administer_queue", " ",
-		CSPrefix+"root.a.acl_submit_applications", "alice"),
-}, func(s *state, report reporter) {
-	if s.cs == nil || s.cs.FS {
-		return
-	}
-	setup := &Setup{Conf: s.conf, CS: s.cs}
-	if sc := s.site.conf; sc != nil && sc != s.conf && usesSubstitution(s.conf) {
-		setup = NewSetup([]*Conf{sc, s.conf})
-	}
-	r := setup.CapacityRefused()
-	switch {
-	case r != nil && !r.substitution():
-		return // the tree is refused first, for another reason: yarn-capacity-refused says so
-	case r == nil:
-		r = setup.SubstitutionRefused()
-	}
-	if r == nil || r.At == nil || r.At.File != s.conf.File {
-		return
-	}
-	report(r.At.ValuePos, fmt.Sprintf("the ResourceManager does not start with this file: Configuration.get throws %q reading %s (a ${...} chain of more than 20 substitutions)", r.Reason, r.At.Name),
-		"write the value itself, or a chain of at most 20 ${...} steps")
-})
+// ruleRuleSubstitutionTooDeep is the rule ruleSubstitutionTooDeep.
+func ruleRuleSubstitutionTooDeep() *engine.Rule {
+	return register(&engine.Rule{
+		Name:     ruleSubstitutionTooDeep,
+		Severity: engine.Error,
+		Summary:  "a ${...} chain Hadoop's Configuration gives up on",
+		Doc: "`Configuration.get` replaces each `${name}` of a value with the property `name` (or a system\n" +
+			"property, or `${env.NAME}`), again and again, at most 20 times (`MAX_SUBST`): a value that needs\n" +
+			"more throws \"Variable substitution depth too large: 20 ...\". The ResourceManager reads every\n" +
+			"queue's ACLs, queues, capacities and state when it starts, so such a value stops it. aclint follows\n" +
+			"a chain through the properties the files set (the JVM's system properties and the environment are\n" +
+			"not known to it, and a chain that reaches one is answered as not known).",
+		Bad: csExample(
+			CSPrefix+"root.queues", "a",
+			CSPrefix+"root.a.capacity", "100",
+			CSPrefix+"root.acl_submit_applications", " ",
+			CSPrefix+"root.acl_administer_queue", " ",
+			CSPrefix+"root.a.acl_submit_applications", "${v1}",
+			"v1", "${v2}", "v2", "${v3}", "v3", "${v4}", "v4", "${v5}", "v5", "${v6}", "v6", "${v7}",
+			"v7", "${v8}", "v8", "${v9}", "v9", "${v10}", "v10", "${v11}", "v11", "${v12}", "v12", "${v13}",
+			"v13", "${v14}", "v14", "${v15}", "v15", "${v16}", "v16", "${v17}", "v17", "${v18}", "v18", "${v19}",
+			"v19", "${v20}", "v20", "${v21}", "v21", "alice"),
+		Good: csExample(
+			CSPrefix+"root.queues", "a",
+			CSPrefix+"root.a.capacity", "100",
+			CSPrefix+"root.acl_submit_applications", " ",
+			CSPrefix+"root.acl_administer_queue", " ",
+			CSPrefix+"root.a.acl_submit_applications", "alice"),
+	}, func(s *state, report reporter) {
+		if s.cs == nil || s.cs.FS {
+			return
+		}
+		setup := &Setup{Conf: s.conf, CS: s.cs}
+		if sc := s.site.conf; sc != nil && sc != s.conf && usesSubstitution(s.conf) {
+			setup = NewSetup([]*Conf{sc, s.conf})
+		}
+		r := setup.CapacityRefused()
+		switch {
+		case r != nil && !r.substitution():
+			return // the tree is refused first, for another reason: yarn-capacity-refused says so
+		case r == nil:
+			r = setup.SubstitutionRefused()
+		}
+		if r == nil || r.At == nil || r.At.File != s.conf.File {
+			return
+		}
+		report(r.At.ValuePos, fmt.Sprintf("the ResourceManager does not start with this file: Configuration.get throws %q reading %s (a ${...} chain of more than 20 substitutions)", r.Reason, r.At.Name),
+			"write the value itself, or a chain of at most 20 ${...} steps")
+	})
+}

@@ -15,36 +15,39 @@ import (
 // what a team moving from YARN needs to know before it copies a value.
 const ruleYuniKorn = "yarn-acl-yunikorn-differs"
 
-var _ = register(&engine.Rule{
-	Name:     ruleYuniKorn,
-	Severity: engine.Info,
-	Summary:  "an ACL value YuniKorn reads differently than YARN: names it drops, a value it refuses",
-	Doc: "YuniKorn's ACLs have Hadoop's format, but YuniKorn reads some values differently (see the\n" +
-		"table in [yarn.md](yarn.md#the-same-acl-in-yarn-and-in-yunikorn)). It refuses a value with\n" +
-		"more than one space in a row or more than two parts, and drops names that do not match its\n" +
-		"patterns (a `.` in a group, a `:` in a user) and `*` inside a list. The finding compares the\n" +
-		"two readings of each set ACL value, as YARN's `AccessControlList` and YuniKorn's two ACL\n" +
-		"parsers read it, and says what YuniKorn would not keep. It is information: the YARN file is\n" +
-		"fine for YARN. `aclint convert yarn` shows what a migration keeps, queue by queue.",
-	Bad: csExample(
-		CSPrefix+"root.acl_submit_applications", "alice data.eng",
-		CSPrefix+"root.acl_administer_queue", " admins",
-		CSPrefix+"root.queues", "default"),
-	Good: csExample(
-		CSPrefix+"root.acl_submit_applications", "alice data-eng",
-		CSPrefix+"root.acl_administer_queue", " admins",
-		CSPrefix+"root.queues", "default"),
-}, func(s *state, report reporter) {
-	s.aclSites(func(q *Queue, a Action, p *Property) {
-		if q.Unknown[a] {
-			return
-		}
-		if why := yuniKornDiffers(q.ACL[a], p.Value); why != "" {
-			report(p.ValuePos, fmt.Sprintf("%s of %s reads differently in YuniKorn: %s", s.aclName(a), q.Path, why),
-				"write names both read alike, or check the migration with aclint convert yarn")
-		}
+// ruleRuleYuniKorn is the rule ruleYuniKorn.
+func ruleRuleYuniKorn() *engine.Rule {
+	return register(&engine.Rule{
+		Name:     ruleYuniKorn,
+		Severity: engine.Info,
+		Summary:  "an ACL value YuniKorn reads differently than YARN: names it drops, a value it refuses",
+		Doc: "YuniKorn's ACLs have Hadoop's format, but YuniKorn reads some values differently (see the\n" +
+			"table in [yarn.md](yarn.md#the-same-acl-in-yarn-and-in-yunikorn)). It refuses a value with\n" +
+			"more than one space in a row or more than two parts, and drops names that do not match its\n" +
+			"patterns (a `.` in a group, a `:` in a user) and `*` inside a list. The finding compares the\n" +
+			"two readings of each set ACL value, as YARN's `AccessControlList` and YuniKorn's two ACL\n" +
+			"parsers read it, and says what YuniKorn would not keep. It is information: the YARN file is\n" +
+			"fine for YARN. `aclint convert yarn` shows what a migration keeps, queue by queue.",
+		Bad: csExample(
+			CSPrefix+"root.acl_submit_applications", "alice data.eng",
+			CSPrefix+"root.acl_administer_queue", " admins",
+			CSPrefix+"root.queues", "default"),
+		Good: csExample(
+			CSPrefix+"root.acl_submit_applications", "alice data-eng",
+			CSPrefix+"root.acl_administer_queue", " admins",
+			CSPrefix+"root.queues", "default"),
+	}, func(s *state, report reporter) {
+		s.aclSites(func(q *Queue, a Action, p *Property) {
+			if q.Unknown[a] {
+				return
+			}
+			if why := yuniKornDiffers(q.ACL[a], p.Value); why != "" {
+				report(p.ValuePos, fmt.Sprintf("%s of %s reads differently in YuniKorn: %s", s.aclName(a), q.Path, why),
+					"write names both read alike, or check the migration with aclint convert yarn")
+			}
+		})
 	})
-})
+}
 
 // yuniKornDiffers says how YuniKorn's reading of value differs from
 // YARN's (y), or "" when both let in the same users and groups.

@@ -77,21 +77,23 @@ func (r SchedulerRun) Says() string {
 
 const ruleNotRun = "yarn-scheduler-not-run"
 
-var _ = register(&engine.Rule{
-	Name:     ruleNotRun,
-	Severity: engine.Warning,
-	Summary:  "a scheduler file the ResourceManager does not read: yarn.resourcemanager.scheduler.class names the other scheduler",
-	Doc: "The ResourceManager runs the scheduler `yarn.resourcemanager.scheduler.class` names in\n" +
-		"yarn-site.xml, the Capacity Scheduler by default. A capacity-scheduler.xml beside a yarn-site.xml\n" +
-		"that runs the Fair Scheduler (or an allocation file beside one that runs the Capacity Scheduler)\n" +
-		"is never read: its queues and ACLs decide nothing. aclint says so once, and `yarn check` and the\n" +
-		"audits answer nothing over such a file (exit 2), naming the scheduler that runs. The example is\n" +
-		"linted with a yarn-site.xml that runs the Fair Scheduler.",
-	Bad: csExample(
-		CSPrefix+"root.queues", "default",
-		CSPrefix+"root.acl_submit_applications", " ",
-		CSPrefix+"root.acl_administer_queue", " admins"),
-	Good: `<?xml version="1.0"?>
+// ruleRuleNotRun is the rule ruleNotRun.
+func ruleRuleNotRun() *engine.Rule {
+	return register(&engine.Rule{
+		Name:     ruleNotRun,
+		Severity: engine.Warning,
+		Summary:  "a scheduler file the ResourceManager does not read: yarn.resourcemanager.scheduler.class names the other scheduler",
+		Doc: "The ResourceManager runs the scheduler `yarn.resourcemanager.scheduler.class` names in\n" +
+			"yarn-site.xml, the Capacity Scheduler by default. A capacity-scheduler.xml beside a yarn-site.xml\n" +
+			"that runs the Fair Scheduler (or an allocation file beside one that runs the Capacity Scheduler)\n" +
+			"is never read: its queues and ACLs decide nothing. aclint says so once, and `yarn check` and the\n" +
+			"audits answer nothing over such a file (exit 2), naming the scheduler that runs. The example is\n" +
+			"linted with a yarn-site.xml that runs the Fair Scheduler.",
+		Bad: csExample(
+			CSPrefix+"root.queues", "default",
+			CSPrefix+"root.acl_submit_applications", " ",
+			CSPrefix+"root.acl_administer_queue", " admins"),
+		Good: `<?xml version="1.0"?>
 <allocations>
   <queue name="root">
     <aclSubmitApps> </aclSubmitApps>
@@ -100,18 +102,19 @@ var _ = register(&engine.Rule{
   </queue>
 </allocations>
 `,
-}, func(s *state, report reporter) {
-	if s.rm || s.site.conf == nil {
-		return
-	}
-	run := schedulerOf(s.site.conf)
-	if run.Reads(s.cs.FS) {
-		return
-	}
-	what := "capacity-scheduler.xml"
-	if s.cs.FS {
-		what = "this allocation file"
-	}
-	report(s.conf.RootPos, fmt.Sprintf("the ResourceManager runs %s (%s), which never reads %s: its queues and ACLs decide nothing", run.Name(), run.Says(), what),
-		"lint the file of the scheduler that runs, or set "+SchedulerKey+" to the one this file is for")
-})
+	}, func(s *state, report reporter) {
+		if s.rm || s.site.conf == nil {
+			return
+		}
+		run := schedulerOf(s.site.conf)
+		if run.Reads(s.cs.FS) {
+			return
+		}
+		what := "capacity-scheduler.xml"
+		if s.cs.FS {
+			what = "this allocation file"
+		}
+		report(s.conf.RootPos, fmt.Sprintf("the ResourceManager runs %s (%s), which never reads %s: its queues and ACLs decide nothing", run.Name(), run.Says(), what),
+			"lint the file of the scheduler that runs, or set "+SchedulerKey+" to the one this file is for")
+	})
+}

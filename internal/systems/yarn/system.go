@@ -288,4 +288,4 @@ func xmlHint(fe *FileError) string {
 }
 
 // Rules are the system's rules, sorted by name.
-func (Sys) Rules() []*engine.Rule { return rules.All() }
+func (Sys) Rules() []*engine.Rule { return Rules().All() }

@@ -11,7 +11,7 @@ import (
 // file and name registered rules, and a tree YTsaurus would hold answers
 // questions for every user it knows.
 func FuzzLint(f *testing.F) {
-	for _, r := range rules.All() {
+	for _, r := range Rules().All() {
 		f.Add([]byte(r.Bad))
 		f.Add([]byte(r.Good))
 	}
@@ -27,11 +27,14 @@ func FuzzLint(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		d := Parse("f.yaml", data)
 		lines := len(d.Lines())
+		rules := Rules()
 		for _, x := range Lint(d, Options{Path: "//fuzz"}) {
 			if x.Pos.Line < 1 || x.Pos.Line > lines || x.Pos.Col < 1 || x.Message == "" || x.Hint == "" {
 				t.Fatalf("bad finding %+v in a %d-line file", x, lines)
 			}
-			severity(x.Rule)
+			if rules.Lookup(x.Rule) == nil {
+				t.Fatalf("a finding of an unknown rule %q", x.Rule)
+			}
 		}
 		tr := Load(d, Options{Path: "//fuzz"})
 		if tr.Errors() != nil {

@@ -84,4 +84,4 @@ func (Sys) NoneFound(path string) string {
 }
 
 // Rules are the system's rules, sorted by name.
-func (Sys) Rules() []*engine.Rule { return rules.All() }
+func (Sys) Rules() []*engine.Rule { return Rules().All() }

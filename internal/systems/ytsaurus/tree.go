@@ -214,7 +214,7 @@ func (t *Tree) add(rule string, p Pos, msg, hint string) {
 
 // Errors are the issues that make the tree answer no question: YTsaurus
 // would refuse part of it, or the document cannot be read.
-func (t *Tree) Errors() []Issue { return engine.Refusals(t.Issues, Issue.rule, &rules) }
+func (t *Tree) Errors() []Issue { return engine.Refusals(t.Issues, Issue.rule, Rules()) }
 
 func (is Issue) rule() string { return is.Rule }
 
