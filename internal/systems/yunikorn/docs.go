@@ -17,7 +17,7 @@ const (
 
 // ExampleTitle introduces a rule's example in the documentation.
 func (s Sys) ExampleTitle(r *engine.Rule) string {
-	if ldapRules[r.Name] {
+	if IsLDAPRule(r.Name) {
 		return "Example settings directory (one file per setting)"
 	}
 	return "Example `" + s.ExampleFile(r) + "`"
@@ -25,7 +25,7 @@ func (s Sys) ExampleTitle(r *engine.Rule) string {
 
 // ExampleFile is the name examples are shown as.
 func (Sys) ExampleFile(r *engine.Rule) string {
-	if ldapRules[r.Name] {
+	if IsLDAPRule(r.Name) {
 		return exampleLDAP
 	}
 	return exampleFile
@@ -35,7 +35,7 @@ func (Sys) ExampleFile(r *engine.Rule) string {
 // config, or a ConfigMap holding one), or, for the LDAP rules, as
 // `aclint lint --ldap-config ldap`.
 func (Sys) Example(r *engine.Rule, text string) engine.Example {
-	if ldapRules[r.Name] {
+	if IsLDAPRule(r.Name) {
 		fs, src := ldapExampleFindings(text)
 		return engine.Example{Command: "aclint lint --ldap-config " + exampleLDAP, Findings: fs, Sources: src}
 	}
@@ -44,7 +44,7 @@ func (Sys) Example(r *engine.Rule, text string) engine.Example {
 
 // ExampleBlock shows a queue config, or the files of a settings directory.
 func (Sys) ExampleBlock(r *engine.Rule, text string) string {
-	if !ldapRules[r.Name] {
+	if !IsLDAPRule(r.Name) {
 		return "```yaml\n" + text + "```\n"
 	}
 	var b strings.Builder
@@ -78,4 +78,4 @@ func ldapExampleFindings(text string) ([]engine.Finding, map[string][]string) {
 }
 
 // IsLDAPRule reports whether a rule checks the LDAP settings directory.
-func IsLDAPRule(name string) bool { return ldapRules[name] }
+func IsLDAPRule(name string) bool { return ruleFlag(name, func(r *Rule) bool { return r.LDAP }) }

@@ -17,7 +17,7 @@ import (
 // what Errors must give, with the ACLs parsed in full.
 func errorFindings(cfg *config.Config) []Finding {
 	var out []Finding
-	for _, f := range run(cfg, rules.All()) {
+	for _, f := range run(cfg, ruleList().All()) {
 		if f.Severity == engine.Error {
 			out = append(out, f)
 		}
@@ -31,7 +31,7 @@ func errorFindings(cfg *config.Config) []Finding {
 // random ACLs of every spacing YuniKorn's two parsers tell apart.
 func TestErrorsAreLintsErrors(t *testing.T) {
 	var docs []string
-	for _, r := range rules.All() {
+	for _, r := range ruleList().All() {
 		docs = append(docs, r.Bad, r.Good)
 	}
 	scripts, _ := filepath.Glob("../../../testdata/script/rule-*.txtar")

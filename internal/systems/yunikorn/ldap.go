@@ -20,9 +20,9 @@ func LintLDAP(dir string) ([]Finding, error) {
 	}
 	var out []Finding
 	for _, is := range append(issues, s.Check()...) {
-		r := ldapIgnored
+		r := ruleLDAPSettingIgnored()
 		if is.Fatal {
-			r = ldapInvalid
+			r = ruleLDAPSettingInvalid()
 		}
 		out = append(out, Finding{Rule: r.Name, Severity: r.Severity, Pos: config.Position{File: is.File, Line: 1, Col: 1},
 			Message: is.Msg, Hint: ldapHint(is)})
@@ -82,32 +82,38 @@ ReturnAttr: memberOf
 BindUser: cn=yunikorn,ou=services,dc=example,dc=com
 BindPassword: change-me`
 
-var ldapInvalid = register(&Rule{
-	Name:     "ldap-setting-invalid",
-	Severity: Error,
-	LDAP:     true,
-	Summary:  "an LDAP setting YuniKorn cannot start with: missing, empty, a bad port, a filter without %s or with unbalanced parentheses",
-	Doc: "With `usergroupresolver: {type: ldap}` YuniKorn reads one file per setting from the Secret mounted at\n" +
-		"`/run/secrets/ldap`. Host, Port, BaseDN, Filter, GroupAttr, ReturnAttr, BindUser and BindPassword are\n" +
-		"required; a missing one, or one whose value YuniKorn rejects (a Port outside 1-65535, a Filter without\n" +
-		"`%s` or with unbalanced parentheses, an empty value), stops the scheduler from starting.\n" +
-		"Checked by `aclint lint --ldap-config DIR`.",
-	Bad:   strings.Replace(strings.Replace(ldapGood, "Port: 389", "Port: 3899x", 1), "Filter: (&(sAMAccountName=%s))", "Filter: (&(sAMAccountName=alice)", 1),
-	Good:  ldapGood,
-	check: func(*pass) {}, // LintLDAP reports it
-})
+// ruleLDAPSettingInvalid is the rule ldap-setting-invalid.
+func ruleLDAPSettingInvalid() *Rule {
+	return &Rule{
+		Name:     "ldap-setting-invalid",
+		Severity: Error,
+		LDAP:     true,
+		Summary:  "an LDAP setting YuniKorn cannot start with: missing, empty, a bad port, a filter without %s or with unbalanced parentheses",
+		Doc: "With `usergroupresolver: {type: ldap}` YuniKorn reads one file per setting from the Secret mounted at\n" +
+			"`/run/secrets/ldap`. Host, Port, BaseDN, Filter, GroupAttr, ReturnAttr, BindUser and BindPassword are\n" +
+			"required; a missing one, or one whose value YuniKorn rejects (a Port outside 1-65535, a Filter without\n" +
+			"`%s` or with unbalanced parentheses, an empty value), stops the scheduler from starting.\n" +
+			"Checked by `aclint lint --ldap-config DIR`.",
+		Bad:   strings.Replace(strings.Replace(ldapGood, "Port: 389", "Port: 3899x", 1), "Filter: (&(sAMAccountName=%s))", "Filter: (&(sAMAccountName=alice)", 1),
+		Good:  ldapGood,
+		check: func(*pass) {}, // LintLDAP reports it
+	}
+}
 
-var ldapIgnored = register(&Rule{
-	Name:     "ldap-setting-ignored",
-	Severity: Warning,
-	LDAP:     true,
-	Summary:  "an LDAP setting YuniKorn ignores or reads differently: a non-boolean SSL or Insecure, an unknown file, no memberOf in ReturnAttr",
-	Doc: "YuniKorn skips a value it cannot read when the setting is optional: `SSL: yes` is not a Go boolean, so\n" +
-		"SSL stays off and the password goes over plain LDAP. A file with a name YuniKorn does not know\n" +
-		"(`Basedn`) is ignored. YuniKorn takes groups only from `memberOf`, whatever ReturnAttr asks for.\n" +
-		"The validator's other warnings (host name, DN and filter format, SSL on a port other than 636) are\n" +
-		"reported here too.",
-	Bad:   ldapGood + "\nSSL: yes\nInsecure: sometimes",
-	Good:  strings.Replace(ldapGood, "Port: 389", "Port: 636", 1) + "\nSSL: true",
-	check: func(*pass) {}, // LintLDAP reports it
-})
+// ruleLDAPSettingIgnored is the rule ldap-setting-ignored.
+func ruleLDAPSettingIgnored() *Rule {
+	return &Rule{
+		Name:     "ldap-setting-ignored",
+		Severity: Warning,
+		LDAP:     true,
+		Summary:  "an LDAP setting YuniKorn ignores or reads differently: a non-boolean SSL or Insecure, an unknown file, no memberOf in ReturnAttr",
+		Doc: "YuniKorn skips a value it cannot read when the setting is optional: `SSL: yes` is not a Go boolean, so\n" +
+			"SSL stays off and the password goes over plain LDAP. A file with a name YuniKorn does not know\n" +
+			"(`Basedn`) is ignored. YuniKorn takes groups only from `memberOf`, whatever ReturnAttr asks for.\n" +
+			"The validator's other warnings (host name, DN and filter format, SSL on a port other than 636) are\n" +
+			"reported here too.",
+		Bad:   ldapGood + "\nSSL: yes\nInsecure: sometimes",
+		Good:  strings.Replace(ldapGood, "Port: 389", "Port: 636", 1) + "\nSSL: true",
+		check: func(*pass) {}, // LintLDAP reports it
+	}
+}

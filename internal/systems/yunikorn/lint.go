@@ -64,37 +64,115 @@ type state struct {
 	acls *aclCache
 }
 
-// rules are YuniKorn's rules, each added by its rule file.
-var rules engine.RuleList
+// allRules are YuniKorn's rules, in the order they are documented: one
+// list, built for whoever asks, never kept in a package variable.
+func allRules() []*Rule {
+	out := []*Rule{
+		ruleShadowedACL(),
+		ruleNoSubmitAccess(),
+		ruleACLTooManyParts(),
+		ruleACLStraySpace(),
+		ruleLostLeadingSpace(),
+		ruleIgnoredName(),
+		ruleMisplacedWildcard(),
+		ruleNonSpaceSeparator(),
+		ruleCommaSpace(),
+		ruleTrailingNewline(),
+		ruleYAMLScalarCoercion(),
+		ruleDuplicateEntry(),
+		ruleAdmissionBypassAuth(),
+		ruleAdmissionPatternOpen(),
+		ruleAdmissionNamespacesBypass(),
+		ruleAdmissionSettingInvalid(),
+		ruleLimitPathCase(),
+		ruleLimitsNotLastPartition(),
+		ruleGroupLimitNeverApplies(),
+		ruleUserLimitEscapesWildcard(),
+		ruleLimitsUnreachable(),
+		ruleNumberReadDifferently(),
+		rulePlacementRuleName(),
+		rulePlacementRulesUnbuildable(),
+		rulePlacementFilterInvalid(),
+		rulePlacementFilterTypeCase(),
+		rulePlacementFilterRegexp(),
+		rulePlacementFixedQualified(),
+		rulePlacementPath(),
+		rulePlacementPathCase(),
+		rulePlacementRuleCrash(),
+		rulePlacementRuleNeverPlaces(),
+		rulePlacementUserRejects(),
+		rulePlacementNothingPlaced(),
+		ruleNodeSortPolicy(),
+		ruleQueuePropertyIgnored(),
+		ruleRootName(),
+		ruleDuplicateQueue(),
+		ruleInvalidQueueName(),
+		ruleDuplicatePartition(),
+		ruleRootResources(),
+		ruleMissingQueues(),
+		ruleNoPartitions(),
+		ruleLDAPResolverWithoutSettings(),
+		ruleResolverType(),
+		ruleConfigmapName(),
+		ruleResolverIgnored(),
+		ruleInvalidQuantity(),
+		ruleGuaranteedAboveMax(),
+		ruleMaxAboveParent(),
+		ruleChildrenGuaranteedAboveParent(),
+		ruleMaxapplicationsAboveParent(),
+		ruleMaxapplicationsMissing(),
+		ruleChildtemplateLimits(),
+		ruleYAMLSyntax(),
+		ruleUnquotedWildcard(),
+		ruleUnknownKey(),
+		ruleWrongType(),
+		ruleDuplicateKey(),
+		ruleMultiDocument(),
+		ruleSuppressionWithoutReason(),
+		ruleUnusedSuppression(),
+	}
+	out = append(out, limitRules()...)
+	return append(out, ruleLDAPSettingInvalid(), ruleLDAPSettingIgnored())
+}
 
-// ldapRules are the rules of the LDAP settings directory: their examples
-// are a directory of files, linted with --ldap-config.
-var ldapRules = map[string]bool{}
+// ruleList is allRules as the engine runs them.
+func ruleList() *engine.RuleList {
+	rs := allRules()
+	out := make([]*engine.Rule, len(rs))
+	for i, r := range rs {
+		out[i] = r.engine()
+	}
+	return engine.NewRuleList(out...)
+}
 
-// passesValidate are the rules whose findings validate-conf accepts.
-var passesValidate = map[string]bool{}
+// ruleFlag says whether the rule named has a flag set.
+func ruleFlag(name string, flag func(*Rule) bool) bool {
+	for _, r := range allRules() {
+		if r.Name == name {
+			return flag(r)
+		}
+	}
+	return false
+}
 
 // PassesValidate reports whether validate-conf accepts what the rule
 // finds (Rule.PassesValidate): its yes does not mean that the scheduler
 // loads the config.
-func PassesValidate(rule string) bool { return passesValidate[rule] }
+func PassesValidate(rule string) bool {
+	return ruleFlag(rule, func(r *Rule) bool { return r.PassesValidate })
+}
 
-// register adds a rule to YuniKorn's rules.
-func register(r *Rule) *engine.Rule {
+// engine makes the rule one the engine runs: its check reads the state a
+// lint run hands every rule.
+func (r *Rule) engine() *engine.Rule {
 	lr := &engine.Rule{Name: r.Name, Severity: r.Severity, Summary: r.Summary, Doc: r.Doc, Bad: r.Bad, Good: r.Good,
 		System: System, Source: r.source, Fixes: r.Fixes}
-	if r.LDAP {
-		ldapRules[r.Name] = true
-	}
-	if r.PassesValidate {
-		passesValidate[r.Name] = true
-	}
 	if check := r.check; check != nil {
 		lr.Check = engine.Typed(func(s *state, report func(engine.Finding)) {
 			check(&pass{rule: lr, cfg: s.cfg, doc: s.cfg.Doc, acls: s.acls, report: report})
 		})
 	}
-	return rules.Add(lr)
+	return lr
 }
 
 // pass is the state of one lint run over one config.
@@ -248,7 +326,8 @@ func (c *aclCache) get(q *config.Queue) (submit, admin *acl.Value) {
 // Lint runs every YuniKorn rule over cfg and returns the findings in file
 // order.
 func Lint(cfg *config.Config) []Finding {
-	findings := engine.ApplySuppressions(cfg.Doc.Text, cfg.Doc.LintComments, oneCause(run(cfg, rules.All())), "YuniKorn rejects this config", &rules)
+	rules := ruleList()
+	findings := engine.ApplySuppressions(cfg.Doc.Text, cfg.Doc.LintComments, oneCause(run(cfg, rules.All())), "YuniKorn rejects this config", rules)
 	engine.Sort(findings)
 	return findings
 }
@@ -339,7 +418,7 @@ func Errors(cfg *config.Config) []Finding {
 // built, for the questions asked of an accepted config.
 func errorsOf(cfg *config.Config, whole bool) ([]Finding, *acl.Policy) {
 	var errs []*engine.Rule
-	for _, r := range rules.All() {
+	for _, r := range ruleList().All() {
 		if r.Severity == Error {
 			errs = append(errs, r)
 		}

@@ -5,7 +5,9 @@ import (
 	"github.com/aclint/aclint/internal/systems/yunikorn/config"
 )
 
-var _ = register(&Rule{
+// ruleShadowedACL is the rule shadowed-acl.
+func ruleShadowedACL() *Rule {
+	return &Rule{
 	Name:     "shadowed-acl",
 	Severity: Warning,
 	Summary:  "a queue's ACL restricts access, but an ancestor already grants it to everyone",
@@ -54,7 +56,8 @@ var _ = register(&Rule{
 			})
 		}
 	},
-})
+}
+}
 
 // openAncestor finds the nearest ancestor whose ACLs let everyone in for
 // submit (submitacl or adminacl) or admin (adminacl).
@@ -97,7 +100,9 @@ func (p *pass) shadow(q *config.Queue, field string, s config.Str, by *config.Qu
 		"%s of %s has no effect: %s \"*\" already lets everyone %s %s", field, q.Path(), where, what, q.Path())
 }
 
-var _ = register(&Rule{
+// ruleNoSubmitAccess is the rule no-submit-access.
+func ruleNoSubmitAccess() *Rule {
+	return &Rule{
 	Name:     "no-submit-access",
 	Severity: Warning,
 	Summary:  "nobody can submit to any queue of a partition",
@@ -140,4 +145,5 @@ var _ = register(&Rule{
 				"nobody can submit to any queue of partition %s: no submitacl or adminacl in it allows anyone, so YuniKorn rejects every application", part.CanonicalName())
 		}
 	},
-})
+}
+}

@@ -66,7 +66,9 @@ func dedupeACL(raw string) string {
 	return strings.Join(parts, " ")
 }
 
-var _ = register(&Rule{
+// ruleACLTooManyParts is the rule acl-too-many-parts.
+func ruleACLTooManyParts() *Rule {
+	return &Rule{
 	Name:     "acl-too-many-parts",
 	Severity: Error,
 	Summary:  "an ACL with more than two white-space separated parts",
@@ -121,9 +123,12 @@ var _ = register(&Rule{
 				field, q.Path(), v.ValidatorParts, v.ValidatorErr)
 		})
 	},
-})
+}
+}
 
-var _ = register(&Rule{
+// ruleACLStraySpace is the rule acl-stray-space.
+func ruleACLStraySpace() *Rule {
+	return &Rule{
 	Name:           "acl-stray-space",
 	PassesValidate: true,
 	Fixes:          true,
@@ -191,9 +196,12 @@ var _ = register(&Rule{
 				msg, field, q.Path(), what, quote(s.Value), v.RuntimeErr)
 		})
 	},
-})
+}
+}
 
-var _ = register(&Rule{
+// ruleLostLeadingSpace is the rule lost-leading-space.
+func ruleLostLeadingSpace() *Rule {
+	return &Rule{
 	Name:     "lost-leading-space",
 	Fixes:    true,
 	Severity: Warning,
@@ -234,7 +242,8 @@ var _ = register(&Rule{
 				field, q.Path(), gap, quote(s.Value))
 		})
 	},
-})
+}
+}
 
 // onlyBlanksBetween reports whether line (1-based) of text has only a colon
 // and blanks from column from to column to (exclusive).
@@ -352,7 +361,9 @@ func badChar(name string, kind acl.Kind) string {
 	return "it does not match"
 }
 
-var _ = register(&Rule{
+// ruleIgnoredName is the rule ignored-name.
+func ruleIgnoredName() *Rule {
+	return &Rule{
 	Name:     "ignored-name",
 	Severity: Warning,
 	Summary:  "an ACL entry YuniKorn's ACL parser silently drops",
@@ -405,9 +416,12 @@ var _ = register(&Rule{
 			}
 		})
 	},
-})
+}
+}
 
-var _ = register(&Rule{
+// ruleMisplacedWildcard is the rule misplaced-wildcard.
+func ruleMisplacedWildcard() *Rule {
+	return &Rule{
 	Name:     "misplaced-wildcard",
 	Severity: Warning,
 	Summary:  "`*` inside a list (dropped) or beside names that it makes meaningless",
@@ -456,9 +470,12 @@ var _ = register(&Rule{
 			}
 		})
 	},
-})
+}
+}
 
-var _ = register(&Rule{
+// ruleNonSpaceSeparator is the rule non-space-separator.
+func ruleNonSpaceSeparator() *Rule {
+	return &Rule{
 	Name:     "non-space-separator",
 	Fixes:    true,
 	Severity: Warning,
@@ -497,9 +514,12 @@ var _ = register(&Rule{
 			}
 		})
 	},
-})
+}
+}
 
-var _ = register(&Rule{
+// ruleCommaSpace is the rule comma-space.
+func ruleCommaSpace() *Rule {
+	return &Rule{
 	Name:     "comma-space",
 	Fixes:    true,
 	Severity: Warning,
@@ -559,7 +579,8 @@ var _ = register(&Rule{
 				field, q.Path(), what, quote(s.Value), strings.Join(moved, ", "), plural(len(moved), "a group", "groups"))
 		})
 	},
-})
+}
+}
 
 func describeRune(r rune) string {
 	switch r {
@@ -575,7 +596,9 @@ func describeRune(r rune) string {
 	return fmt.Sprintf("the blank U+%04X", r)
 }
 
-var _ = register(&Rule{
+// ruleTrailingNewline is the rule trailing-newline.
+func ruleTrailingNewline() *Rule {
+	return &Rule{
 	Name:     "trailing-newline",
 	Fixes:    true,
 	Severity: Warning,
@@ -614,7 +637,8 @@ var _ = register(&Rule{
 				"%s of %s ends with a line break that YuniKorn keeps: %s", field, q.Path(), effect)
 		})
 	},
-})
+}
+}
 
 func lastName(s string) string {
 	f := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' })
@@ -644,7 +668,9 @@ func isCoerced(n *yaml.Node) bool {
 	return yaml11Bools[n.Value]
 }
 
-var _ = register(&Rule{
+// ruleYAMLScalarCoercion is the rule yaml-scalar-coercion.
+func ruleYAMLScalarCoercion() *Rule {
+	return &Rule{
 	Name:     "yaml-scalar-coercion",
 	Severity: Warning,
 	Summary:  "`yes`, `true`, `on`, `null`, `~` or a number used as an ACL",
@@ -690,9 +716,12 @@ var _ = register(&Rule{
 				"%s of %s is %s: %s", field, q.Path(), n.Value, effect)
 		})
 	},
-})
+}
+}
 
-var _ = register(&Rule{
+// ruleDuplicateEntry is the rule duplicate-entry.
+func ruleDuplicateEntry() *Rule {
+	return &Rule{
 	Name:     "duplicate-entry",
 	Fixes:    true,
 	Severity: Info,
@@ -740,7 +769,8 @@ var _ = register(&Rule{
 			}
 		})
 	},
-})
+}
+}
 
 func plural(n int, one, many string) string {
 	if n == 1 {

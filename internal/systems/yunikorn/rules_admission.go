@@ -19,7 +19,9 @@ func (p *pass) admission() (admission.Settings, bool) {
 	return admission.Read(p.doc.Settings), true
 }
 
-var _ = register(&Rule{
+// ruleAdmissionBypassAuth is the rule admission-bypass-auth.
+func ruleAdmissionBypassAuth() *Rule {
+	return &Rule{
 	Name:     "admission-bypass-auth",
 	Severity: Warning,
 	Summary:  "`admissionController.accessControl.bypassAuth: true`: anyone who can create a pod can name any user, so every ACL is advisory",
@@ -66,9 +68,12 @@ data:
 		p.reportf(s.BypassAuthPos, "set it to \"false\"; let controllers in systemUsers, or the users and groups in externalUsers and externalGroups, set the annotation",
 			"%s is true: the admission controller keeps the %s annotation of any pod, so anyone who can create a pod can name any user and groups, and every queue ACL is advisory", admission.KeyBypassAuth, admission.AnnotationUserInfo)
 	},
-})
+}
+}
 
-var _ = register(&Rule{
+// ruleAdmissionPatternOpen is the rule admission-pattern-open.
+func ruleAdmissionPatternOpen() *Rule {
+	return &Rule{
 	Name:     "admission-pattern-open",
 	Severity: Warning,
 	Summary:  "a systemUsers, externalUsers or externalGroups pattern that matches everyone, is unanchored, or does not compile",
@@ -132,9 +137,12 @@ data:
 			}
 		}
 	},
-})
+}
+}
 
-var _ = register(&Rule{
+// ruleAdmissionNamespacesBypass is the rule admission-namespaces-bypass.
+func ruleAdmissionNamespacesBypass() *Rule {
+	return &Rule{
 	Name:     "admission-namespaces-bypass",
 	Severity: Info,
 	Summary:  "namespaces whose pods the admission controller does not send to YuniKorn: queue ACLs do not apply to them",
@@ -204,9 +212,12 @@ data:
 				"%s: %s, so no placement rule or queue ACL applies to their pods", l.Key, what)
 		}
 	},
-})
+}
+}
 
-var _ = register(&Rule{
+// ruleAdmissionSettingInvalid is the rule admission-setting-invalid.
+func ruleAdmissionSettingInvalid() *Rule {
+	return &Rule{
 	Name:     "admission-setting-invalid",
 	Severity: Warning,
 	Summary:  "an admission controller setting it cannot read: a boolean that is not one, or a list with a pattern that does not compile",
@@ -258,4 +269,5 @@ data:
 			}
 		}
 	},
-})
+}
+}

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"reflect"
 
-	"github.com/aclint/aclint/internal/engine"
-
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 	"github.com/aclint/aclint/internal/systems/yunikorn/config"
 	"github.com/aclint/aclint/internal/systems/yunikorn/resources"
@@ -249,8 +247,8 @@ func sameLimits(a, b []*config.Limit) bool {
 	return reflect.DeepEqual(conv(a), conv(b))
 }
 
-// limitRule registers one kind of limit violation as a rule.
-func limitRule(kind string, r *Rule) *engine.Rule {
+// limitRule makes one kind of limit violation a rule.
+func limitRule(kind string, r *Rule) *Rule {
 	r.Severity = Error
 	r.check = func(p *pass) {
 		for _, is := range p.limitIssues() {
@@ -259,7 +257,7 @@ func limitRule(kind string, r *Rule) *engine.Rule {
 			}
 		}
 	}
-	return register(r)
+	return r
 }
 
 const limitsBase = `partitions:
@@ -271,46 +269,49 @@ const limitsBase = `partitions:
           - name: batch
 `
 
-// the limits rules, each checking one kind of the issues limitIssues finds
-var (
-	_ = limitRule("empty", &Rule{Name: "limit-empty", Summary: "a limit that names no users and no groups",
-		Doc:  "Every entry of `limits` applies to the users or groups it names; one with neither is rejected:\n`empty user and group lists defined in limit`.",
-		Bad:  limitsBase + "            limits:\n              - limit: nobody\n                maxapplications: 5\n",
-		Good: limitsBase + "            limits:\n              - limit: everyone\n                users: [\"*\"]\n                maxapplications: 5\n"})
-	_ = limitRule("invalid-name", &Rule{Name: "limit-invalid-name", Summary: "a limit for a user or group name YuniKorn does not accept",
-		Doc:  "Limits take user names matching `^[_a-zA-Z][a-zA-Z0-9:#/_.@-]*[$]?$`, group names matching\n`^[_a-zA-Z][a-zA-Z0-9:_.-]*$`, or `*`; anything else rejects the config.",
-		Bad:  limitsBase + "            limits:\n              - limit: interns\n                groups: [\"2024-interns\"]\n                maxapplications: 5\n",
-		Good: limitsBase + "            limits:\n              - limit: interns\n                groups: [\"interns-2024\"]\n                maxapplications: 5\n"})
-	_ = limitRule("duplicate", &Rule{Name: "limit-duplicate-name", Summary: "a user or group with more than one limit on the same queue",
-		Doc:  "Each user and group may appear in one limit of a queue: `duplicated user name 'sue', already exists`.",
-		Bad:  limitsBase + "            limits:\n              - limit: a\n                users: [sue]\n                maxapplications: 5\n              - limit: b\n                users: [sue, bob]\n                maxapplications: 3\n",
-		Good: limitsBase + "            limits:\n              - limit: a\n                users: [sue]\n                maxapplications: 5\n              - limit: b\n                users: [bob]\n                maxapplications: 3\n"})
-	_ = limitRule("after-wildcard", &Rule{Name: "limit-after-wildcard", Summary: "a named user or group limit after the wildcard limit",
-		Doc:  "The wildcard limit applies to everyone not named before it, so it must come last among a queue's\nlimits: `should not set no wildcard user bob after wildcard user limit`.",
-		Bad:  limitsBase + "            limits:\n              - limit: everyone\n                users: [\"*\"]\n                maxapplications: 2\n              - limit: bob\n                users: [bob]\n                maxapplications: 5\n",
-		Good: limitsBase + "            limits:\n              - limit: bob\n                users: [bob]\n                maxapplications: 5\n              - limit: everyone\n                users: [\"*\"]\n                maxapplications: 2\n"})
-	_ = limitRule("wildcard-group-only", &Rule{Name: "limit-wildcard-group-only", Summary: "a wildcard group limit with no named group limit before it",
-		Doc:  "A wildcard group limit caps every user of the queue together, which is the queue's own limit;\nYuniKorn requires a named group limit first: `should not specify only one group limit that is using\nthe wildcard`.",
-		Bad:  limitsBase + "            limits:\n              - limit: all\n                groups: [\"*\"]\n                maxapplications: 10\n",
-		Good: limitsBase + "            limits:\n              - limit: data\n                groups: [data]\n                maxapplications: 5\n              - limit: all\n                groups: [\"*\"]\n                maxapplications: 10\n"})
-	_ = limitRule("not-positive", &Rule{Name: "limit-not-positive", Summary: "limit maxresources that are not all above zero",
-		Doc:  "A limit's `maxresources` must be positive: a zero for every type is rejected (`MaxResources should\nbe greater than zero`). To forbid a user, leave it out of the ACLs instead.",
-		Bad:  limitsBase + "            limits:\n              - limit: interns\n                groups: [interns]\n                maxresources: {memory: 0}\n",
-		Good: limitsBase + "            limits:\n              - limit: interns\n                groups: [interns]\n                maxresources: {memory: 10G}\n"})
-	_ = limitRule("no-limit", &Rule{Name: "limit-no-limit", Summary: "a limit with neither maxapplications nor maxresources",
-		Doc:  "A limit must limit something: `invalid resource combination for limit ... all resource limits are null`.",
-		Bad:  limitsBase + "            limits:\n              - limit: interns\n                groups: [interns]\n",
-		Good: limitsBase + "            limits:\n              - limit: interns\n                groups: [interns]\n                maxapplications: 2\n"})
-	_ = limitRule("above-queue", &Rule{Name: "limit-above-queue", Summary: "a limit above the queue's own maxapplications or max resources",
-		Doc:  "A user or group cannot be allowed more than the whole queue: YuniKorn rejects a limit whose\n`maxapplications` or `maxresources` exceed the queue's.",
-		Bad:  limitsBase + "            maxapplications: 10\n            resources:\n              max: {memory: 10G}\n            limits:\n              - limit: sue\n                users: [sue]\n                maxapplications: 20\n                maxresources: {memory: 20G}\n",
-		Good: limitsBase + "            maxapplications: 10\n            resources:\n              max: {memory: 10G}\n            limits:\n              - limit: sue\n                users: [sue]\n                maxapplications: 5\n                maxresources: {memory: 5G}\n"})
-	_ = limitRule("above-ancestor", &Rule{Name: "limit-above-ancestor", Summary: "a limit above an ancestor's limit for the same user or group, or above an ancestor's wildcard limit",
-		Doc:  "Limits only narrow going down the tree: a queue's limit for a user or group (or for anyone under an\nancestor's wildcard limit) may not allow more resources or applications than the ancestor's; an\nunlimited (0) maxapplications counts as more.",
-		Bad:  "partitions:\n  - name: default\n    queues:\n      - name: root\n        submitacl: \"*\"\n        limits:\n          - limit: sue\n            users: [sue]\n            maxapplications: 5\n        queues:\n          - name: batch\n            limits:\n              - limit: sue\n                users: [sue]\n                maxapplications: 10\n",
-		Good: "partitions:\n  - name: default\n    queues:\n      - name: root\n        submitacl: \"*\"\n        limits:\n          - limit: sue\n            users: [sue]\n            maxapplications: 5\n        queues:\n          - name: batch\n            limits:\n              - limit: sue\n                users: [sue]\n                maxapplications: 3\n"})
-	_ = limitRule("partition-differs", &Rule{Name: "partition-limits-differ", Summary: "limits on both the partition and its root queue that differ",
-		Doc:  "Partition limits are root's limits: set them in one place. When both are set they must be equal\n(compared exactly, an empty list differs from a missing one): `partition limits and root queue limits\nare not equivalent`.",
-		Bad:  "partitions:\n  - name: default\n    limits:\n      - limit: sue\n        users: [sue]\n        maxapplications: 5\n    queues:\n      - name: root\n        submitacl: \"*\"\n        limits:\n          - limit: sue\n            users: [sue]\n            maxapplications: 10\n",
-		Good: "partitions:\n  - name: default\n    limits:\n      - limit: sue\n        users: [sue]\n        maxapplications: 5\n    queues:\n      - name: root\n        submitacl: \"*\"\n        queues:\n          - name: default\n"})
-)
+// limitRules are the limits rules, each checking one kind of the issues
+// limitIssues finds.
+func limitRules() []*Rule {
+	return []*Rule{
+		limitRule("empty", &Rule{Name: "limit-empty", Summary: "a limit that names no users and no groups",
+			Doc:  "Every entry of `limits` applies to the users or groups it names; one with neither is rejected:\n`empty user and group lists defined in limit`.",
+			Bad:  limitsBase + "            limits:\n              - limit: nobody\n                maxapplications: 5\n",
+			Good: limitsBase + "            limits:\n              - limit: everyone\n                users: [\"*\"]\n                maxapplications: 5\n"}),
+		limitRule("invalid-name", &Rule{Name: "limit-invalid-name", Summary: "a limit for a user or group name YuniKorn does not accept",
+			Doc:  "Limits take user names matching `^[_a-zA-Z][a-zA-Z0-9:#/_.@-]*[$]?$`, group names matching\n`^[_a-zA-Z][a-zA-Z0-9:_.-]*$`, or `*`; anything else rejects the config.",
+			Bad:  limitsBase + "            limits:\n              - limit: interns\n                groups: [\"2024-interns\"]\n                maxapplications: 5\n",
+			Good: limitsBase + "            limits:\n              - limit: interns\n                groups: [\"interns-2024\"]\n                maxapplications: 5\n"}),
+		limitRule("duplicate", &Rule{Name: "limit-duplicate-name", Summary: "a user or group with more than one limit on the same queue",
+			Doc:  "Each user and group may appear in one limit of a queue: `duplicated user name 'sue', already exists`.",
+			Bad:  limitsBase + "            limits:\n              - limit: a\n                users: [sue]\n                maxapplications: 5\n              - limit: b\n                users: [sue, bob]\n                maxapplications: 3\n",
+			Good: limitsBase + "            limits:\n              - limit: a\n                users: [sue]\n                maxapplications: 5\n              - limit: b\n                users: [bob]\n                maxapplications: 3\n"}),
+		limitRule("after-wildcard", &Rule{Name: "limit-after-wildcard", Summary: "a named user or group limit after the wildcard limit",
+			Doc:  "The wildcard limit applies to everyone not named before it, so it must come last among a queue's\nlimits: `should not set no wildcard user bob after wildcard user limit`.",
+			Bad:  limitsBase + "            limits:\n              - limit: everyone\n                users: [\"*\"]\n                maxapplications: 2\n              - limit: bob\n                users: [bob]\n                maxapplications: 5\n",
+			Good: limitsBase + "            limits:\n              - limit: bob\n                users: [bob]\n                maxapplications: 5\n              - limit: everyone\n                users: [\"*\"]\n                maxapplications: 2\n"}),
+		limitRule("wildcard-group-only", &Rule{Name: "limit-wildcard-group-only", Summary: "a wildcard group limit with no named group limit before it",
+			Doc:  "A wildcard group limit caps every user of the queue together, which is the queue's own limit;\nYuniKorn requires a named group limit first: `should not specify only one group limit that is using\nthe wildcard`.",
+			Bad:  limitsBase + "            limits:\n              - limit: all\n                groups: [\"*\"]\n                maxapplications: 10\n",
+			Good: limitsBase + "            limits:\n              - limit: data\n                groups: [data]\n                maxapplications: 5\n              - limit: all\n                groups: [\"*\"]\n                maxapplications: 10\n"}),
+		limitRule("not-positive", &Rule{Name: "limit-not-positive", Summary: "limit maxresources that are not all above zero",
+			Doc:  "A limit's `maxresources` must be positive: a zero for every type is rejected (`MaxResources should\nbe greater than zero`). To forbid a user, leave it out of the ACLs instead.",
+			Bad:  limitsBase + "            limits:\n              - limit: interns\n                groups: [interns]\n                maxresources: {memory: 0}\n",
+			Good: limitsBase + "            limits:\n              - limit: interns\n                groups: [interns]\n                maxresources: {memory: 10G}\n"}),
+		limitRule("no-limit", &Rule{Name: "limit-no-limit", Summary: "a limit with neither maxapplications nor maxresources",
+			Doc:  "A limit must limit something: `invalid resource combination for limit ... all resource limits are null`.",
+			Bad:  limitsBase + "            limits:\n              - limit: interns\n                groups: [interns]\n",
+			Good: limitsBase + "            limits:\n              - limit: interns\n                groups: [interns]\n                maxapplications: 2\n"}),
+		limitRule("above-queue", &Rule{Name: "limit-above-queue", Summary: "a limit above the queue's own maxapplications or max resources",
+			Doc:  "A user or group cannot be allowed more than the whole queue: YuniKorn rejects a limit whose\n`maxapplications` or `maxresources` exceed the queue's.",
+			Bad:  limitsBase + "            maxapplications: 10\n            resources:\n              max: {memory: 10G}\n            limits:\n              - limit: sue\n                users: [sue]\n                maxapplications: 20\n                maxresources: {memory: 20G}\n",
+			Good: limitsBase + "            maxapplications: 10\n            resources:\n              max: {memory: 10G}\n            limits:\n              - limit: sue\n                users: [sue]\n                maxapplications: 5\n                maxresources: {memory: 5G}\n"}),
+		limitRule("above-ancestor", &Rule{Name: "limit-above-ancestor", Summary: "a limit above an ancestor's limit for the same user or group, or above an ancestor's wildcard limit",
+			Doc:  "Limits only narrow going down the tree: a queue's limit for a user or group (or for anyone under an\nancestor's wildcard limit) may not allow more resources or applications than the ancestor's; an\nunlimited (0) maxapplications counts as more.",
+			Bad:  "partitions:\n  - name: default\n    queues:\n      - name: root\n        submitacl: \"*\"\n        limits:\n          - limit: sue\n            users: [sue]\n            maxapplications: 5\n        queues:\n          - name: batch\n            limits:\n              - limit: sue\n                users: [sue]\n                maxapplications: 10\n",
+			Good: "partitions:\n  - name: default\n    queues:\n      - name: root\n        submitacl: \"*\"\n        limits:\n          - limit: sue\n            users: [sue]\n            maxapplications: 5\n        queues:\n          - name: batch\n            limits:\n              - limit: sue\n                users: [sue]\n                maxapplications: 3\n"}),
+		limitRule("partition-differs", &Rule{Name: "partition-limits-differ", Summary: "limits on both the partition and its root queue that differ",
+			Doc:  "Partition limits are root's limits: set them in one place. When both are set they must be equal\n(compared exactly, an empty list differs from a missing one): `partition limits and root queue limits\nare not equivalent`.",
+			Bad:  "partitions:\n  - name: default\n    limits:\n      - limit: sue\n        users: [sue]\n        maxapplications: 5\n    queues:\n      - name: root\n        submitacl: \"*\"\n        limits:\n          - limit: sue\n            users: [sue]\n            maxapplications: 10\n",
+			Good: "partitions:\n  - name: default\n    limits:\n      - limit: sue\n        users: [sue]\n        maxapplications: 5\n    queues:\n      - name: root\n        submitacl: \"*\"\n        queues:\n          - name: default\n"}),
+	}
+}

@@ -14,7 +14,9 @@ import (
 // built from the names as written (internalProcessConfig), while an
 // application's queue path is lower case.
 
-var _ = register(&Rule{
+// ruleLimitPathCase is the rule limit-path-case.
+func ruleLimitPathCase() *Rule {
+	return &Rule{
 	Name:     "limit-path-case",
 	Severity: Warning,
 	Summary:  "user and group limits on a queue whose path has upper-case letters, which never apply",
@@ -65,9 +67,12 @@ var _ = register(&Rule{
 			})
 		}
 	},
-})
+}
+}
 
-var _ = register(&Rule{
+// ruleLimitsNotLastPartition is the rule limits-not-last-partition.
+func ruleLimitsNotLastPartition() *Rule {
+	return &Rule{
 	Name:     "limits-not-last-partition",
 	Severity: Warning,
 	Summary:  "user and group limits in a partition other than the last, which never apply",
@@ -133,4 +138,5 @@ var _ = register(&Rule{
 				"the user and group limits of partition %s never apply: YuniKorn keeps one set of limits for the whole scheduler and replaces it with each partition's in turn, so only the last partition's, %s's, are in force", part.CanonicalName(), last.CanonicalName())
 		}
 	},
-})
+}
+}

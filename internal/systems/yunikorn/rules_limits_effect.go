@@ -13,7 +13,9 @@ import (
 // named user limit replacing the wildcard user limit of its queue in
 // queue_tracker.go setLimit).
 
-var _ = register(&Rule{
+// ruleGroupLimitNeverApplies is the rule group-limit-never-applies.
+func ruleGroupLimitNeverApplies() *Rule {
+	return &Rule{
 	Name:     "group-limit-never-applies",
 	Severity: Warning,
 	Summary:  "a group limit that no application is ever tracked under",
@@ -118,7 +120,8 @@ var _ = register(&Rule{
 			}
 		})
 	},
-})
+}
+}
 
 // groupBlocked returns the path whose wildcard group limit keeps every
 // application below path a from being tracked under group g, or "" when
@@ -152,7 +155,9 @@ func groupBlocked(a, g string, starts []string, named map[string]map[string]bool
 	return by
 }
 
-var _ = register(&Rule{
+// ruleUserLimitEscapesWildcard is the rule user-limit-escapes-wildcard.
+func ruleUserLimitEscapesWildcard() *Rule {
+	return &Rule{
 	Name:     "user-limit-escapes-wildcard",
 	Severity: Warning,
 	Summary:  "a named user limit that looks stricter than the wildcard user limit of its queue but leaves out a figure the wildcard sets",
@@ -243,9 +248,12 @@ var _ = register(&Rule{
 			})
 		}
 	},
-})
+}
+}
 
-var _ = register(&Rule{
+// ruleLimitsUnreachable is the rule limits-unreachable.
+func ruleLimitsUnreachable() *Rule {
+	return &Rule{
 	Name:     "limits-unreachable",
 	Severity: Warning,
 	Summary:  "limits on a queue where no application can run",
@@ -334,7 +342,8 @@ var _ = register(&Rule{
 				"the limits on %s never hold anyone back: nobody may submit to %s or any queue below it (no submitacl or adminacl there or above lets anyone in), so no application runs there", q.Path(), q.Path())
 		})
 	},
-})
+}
+}
 
 // limitsPartition is the partition whose limits YuniKorn's single user and
 // group manager keeps: the last one that writes any (UpdateConfig is called

@@ -58,7 +58,9 @@ func numberReading(text string, read uint64) string {
 	return "" // 1e3, 3.0: another spelling of the number YuniKorn reads
 }
 
-var _ = register(&Rule{
+// ruleNumberReadDifferently is the rule number-read-differently.
+func ruleNumberReadDifferently() *Rule {
+	return &Rule{
 	Name:     "number-read-differently",
 	Severity: Warning,
 	Summary:  "a maxapplications YuniKorn reads as another number than the one written",
@@ -116,4 +118,5 @@ var _ = register(&Rule{
 			}
 		}
 	},
-})
+}
+}

@@ -43,7 +43,9 @@ func (p *pass) eachRule(fn func(part *config.Partition, r *config.PlacementRule)
 	}
 }
 
-var _ = register(&Rule{
+// rulePlacementRuleName is the rule placement-rule-name.
+func rulePlacementRuleName() *Rule {
+	return &Rule{
 	Name:     "placement-rule-name",
 	Severity: Error,
 	Summary:  "a placement rule name that is not an identifier",
@@ -77,9 +79,12 @@ var _ = register(&Rule{
 			}
 		})
 	},
-})
+}
+}
 
-var _ = register(&Rule{
+// rulePlacementRulesUnbuildable is the rule placement-rules-unbuildable.
+func rulePlacementRulesUnbuildable() *Rule {
+	return &Rule{
 	Name:           "placement-rules-unbuildable",
 	PassesValidate: true,
 	Severity:       Error,
@@ -158,7 +163,8 @@ var _ = register(&Rule{
 			}
 		})
 	},
-})
+}
+}
 
 func contains(list []string, x string) bool {
 	for _, v := range list {
@@ -169,7 +175,9 @@ func contains(list []string, x string) bool {
 	return false
 }
 
-var _ = register(&Rule{
+// rulePlacementFilterInvalid is the rule placement-filter-invalid.
+func rulePlacementFilterInvalid() *Rule {
+	return &Rule{
 	Name:     "placement-filter-invalid",
 	Severity: Error,
 	Summary:  "a placement filter YuniKorn rejects: an unknown type, or a single entry that is neither a name nor a regular expression",
@@ -227,9 +235,12 @@ var _ = register(&Rule{
 			}
 		})
 	},
-})
+}
+}
 
-var _ = register(&Rule{
+// rulePlacementFilterTypeCase is the rule placement-filter-type-case.
+func rulePlacementFilterTypeCase() *Rule {
+	return &Rule{
 	Name:     "placement-filter-type-case",
 	Severity: Warning,
 	Summary:  "a placement filter type not written exactly `allow` or `deny`: at run time it is an allow filter",
@@ -273,9 +284,12 @@ var _ = register(&Rule{
 				"placement filter type %q is not exactly %q: %s", t, strings.ToLower(t), effect)
 		})
 	},
-})
+}
+}
 
-var _ = register(&Rule{
+// rulePlacementFilterRegexp is the rule placement-filter-regexp.
+func rulePlacementFilterRegexp() *Rule {
+	return &Rule{
 	Name:     "placement-filter-regexp",
 	Severity: Warning,
 	Summary:  "a single-entry placement filter list read as an unanchored regular expression",
@@ -327,7 +341,8 @@ var _ = register(&Rule{
 			}
 		})
 	},
-})
+}
+}
 
 // staticPath mirrors getLongestStaticPath for a top-level rule.
 func staticPath(top *config.PlacementRule) (path, ruleChain string, dynamic bool, bad *config.PlacementRule) {
@@ -363,7 +378,9 @@ func staticPath(top *config.PlacementRule) (path, ruleChain string, dynamic bool
 	return path, ruleChain, dynamic, nil
 }
 
-var _ = register(&Rule{
+// rulePlacementFixedQualified is the rule placement-fixed-qualified.
+func rulePlacementFixedQualified() *Rule {
+	return &Rule{
 	Name:     "placement-fixed-qualified",
 	Severity: Error,
 	Summary:  "a fully qualified `fixed` value after the first rule of a rule chain",
@@ -407,7 +424,8 @@ var _ = register(&Rule{
 			}
 		}
 	},
-})
+}
+}
 
 func orStrNode(s config.Str, fallback *yaml.Node) *yaml.Node {
 	if s.Node != nil {
@@ -416,7 +434,9 @@ func orStrNode(s config.Str, fallback *yaml.Node) *yaml.Node {
 	return fallback
 }
 
-var _ = register(&Rule{
+// rulePlacementPath is the rule placement-path.
+func rulePlacementPath() *Rule {
+	return &Rule{
 	Name:     "placement-path",
 	Severity: Error,
 	Summary:  "a `fixed` placement path that names a missing queue with `create: false`, a parent where a leaf is needed, or a leaf where a parent is needed",
@@ -475,7 +495,8 @@ var _ = register(&Rule{
 			}
 		}
 	},
-})
+}
+}
 
 // leafFixed is the rule of a chain that holds the last fixed value.
 func leafFixed(top *config.PlacementRule) *config.PlacementRule {
@@ -530,7 +551,9 @@ func placementCheck(path []string, create, dynamic bool, level []*config.Queue, 
 	return placementCheck(path[1:], create, dynamic, q.Children, q)
 }
 
-var _ = register(&Rule{
+// rulePlacementPathCase is the rule placement-path-case.
+func rulePlacementPathCase() *Rule {
+	return &Rule{
 	Name:     "placement-path-case",
 	Severity: Warning,
 	Summary:  "a queue whose name differs only in case from a `fixed` placement path",
@@ -584,4 +607,5 @@ var _ = register(&Rule{
 			}
 		}
 	},
-})
+}
+}

@@ -25,7 +25,9 @@ func builtRules(part *config.Partition) []*placement.Rule {
 // shimTags are the application tags the Kubernetes shim sets.
 var shimTags = []string{"namespace", "namespace.parentqueue", "namespace.resourcequota", "namespace.resourceguaranteed", "namespace.resourcemaxapps"}
 
-var _ = register(&Rule{
+// rulePlacementRuleCrash is the rule placement-rule-crash.
+func rulePlacementRuleCrash() *Rule {
+	return &Rule{
 	Name:           "placement-rule-crash",
 	PassesValidate: true,
 	Severity:       Error,
@@ -70,9 +72,12 @@ var _ = register(&Rule{
 			}
 		}
 	},
-})
+}
+}
 
-var _ = register(&Rule{
+// rulePlacementRuleNeverPlaces is the rule placement-rule-never-places.
+func rulePlacementRuleNeverPlaces() *Rule {
+	return &Rule{
 	Name:     "placement-rule-never-places",
 	Severity: Warning,
 	Summary:  "a placement rule that can never place an application: shadowed by an earlier rule, a tag the Kubernetes shim never sets, or a fixed parent queue",
@@ -141,7 +146,8 @@ var _ = register(&Rule{
 			}
 		}
 	},
-})
+}
+}
 
 // placesAll reports whether a top-level rule places every application, so
 // that no later rule is ever tried.
@@ -199,7 +205,9 @@ func findQueue(part *config.Partition, name string) *config.Queue {
 	return q
 }
 
-var _ = register(&Rule{
+// rulePlacementUserRejects is the rule placement-user-rejects.
+func rulePlacementUserRejects() *Rule {
+	return &Rule{
 	Name:     "placement-user-rejects",
 	Severity: Info,
 	Summary:  "a `user` rule that rejects an application outright when the user name is not a valid queue name",
@@ -255,7 +263,8 @@ var _ = register(&Rule{
 			}
 		}
 	},
-})
+}
+}
 
 // safeUserFilter reports whether a filter lets only users whose names are
 // valid queue names through: an allow list of such names.
@@ -271,7 +280,9 @@ func safeUserFilter(f placement.Filter) bool {
 	return true
 }
 
-var _ = register(&Rule{
+// rulePlacementNothingPlaced is the rule placement-nothing-placed.
+func rulePlacementNothingPlaced() *Rule {
+	return &Rule{
 	Name:     "placement-nothing-placed",
 	Severity: Warning,
 	Summary:  "a partition where no application can ever be placed: no leaf queue and no rule that creates one",
@@ -324,4 +335,5 @@ var _ = register(&Rule{
 				"no application can be placed in partition %s: it has no leaf queue and no placement rule creates one, so YuniKorn rejects every application (no placement rule matched)", part.CanonicalName())
 		}
 	},
-})
+}
+}

@@ -10,7 +10,9 @@ import (
 	"github.com/aclint/aclint/internal/systems/yunikorn/config"
 )
 
-var _ = register(&Rule{
+// ruleNodeSortPolicy is the rule node-sort-policy.
+func ruleNodeSortPolicy() *Rule {
+	return &Rule{
 	Name:     "node-sort-policy",
 	Severity: Error,
 	Summary:  "a node sort policy YuniKorn does not know, or a negative resource weight",
@@ -60,7 +62,8 @@ var _ = register(&Rule{
 			}
 		}
 	},
-})
+}
+}
 
 // usesDefault completes a reason that does not say what YuniKorn uses.
 func usesDefault(why string) string {
@@ -135,7 +138,9 @@ var queueProperties = map[string]propertyCheck{
 	"quota.preemption.delay": func(q *config.Queue, v string) string { return delay(v, 0, "no quota preemption") },
 }
 
-var _ = register(&Rule{
+// ruleQueuePropertyIgnored is the rule queue-property-ignored.
+func ruleQueuePropertyIgnored() *Rule {
+	return &Rule{
 	Name:     "queue-property-ignored",
 	Severity: Warning,
 	Summary:  "a queue property YuniKorn does not know, or a value it cannot read and replaces with the default",
@@ -208,4 +213,5 @@ var _ = register(&Rule{
 			})
 		}
 	},
-})
+}
+}

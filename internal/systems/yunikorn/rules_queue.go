@@ -12,7 +12,9 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-var _ = register(&Rule{
+// ruleRootName is the rule root-name.
+func ruleRootName() *Rule {
+	return &Rule{
 	Name:           "root-name",
 	PassesValidate: true,
 	Severity:       Error,
@@ -43,9 +45,12 @@ var _ = register(&Rule{
 			}
 		}
 	},
-})
+}
+}
 
-var _ = register(&Rule{
+// ruleDuplicateQueue is the rule duplicate-queue.
+func ruleDuplicateQueue() *Rule {
+	return &Rule{
 	Name:     "duplicate-queue",
 	Severity: Error,
 	Summary:  "sibling queues whose names repeat or differ only in case",
@@ -73,7 +78,8 @@ var _ = register(&Rule{
 			p.duplicateChildren(part.Root, 1)
 		}
 	},
-})
+}
+}
 
 // duplicateChildren reports siblings with the same lower-cased name below q,
 // whose children are at the given level, as checkQueues numbers them.
@@ -121,7 +127,9 @@ func (p *pass) duplicateChildrenLarge(q *config.Queue, level int) {
 	}
 }
 
-var _ = register(&Rule{
+// ruleInvalidQueueName is the rule invalid-queue-name.
+func ruleInvalidQueueName() *Rule {
+	return &Rule{
 	Name:     "invalid-queue-name",
 	Severity: Error,
 	Summary:  "a queue name outside `^[a-zA-Z0-9_:#/@-]{1,64}$`",
@@ -165,9 +173,12 @@ var _ = register(&Rule{
 			})
 		}
 	},
-})
+}
+}
 
-var _ = register(&Rule{
+// ruleDuplicatePartition is the rule duplicate-partition.
+func ruleDuplicatePartition() *Rule {
+	return &Rule{
 	Name:     "duplicate-partition",
 	Severity: Error,
 	Summary:  "two partitions with the same name, ignoring case (`\"\"` is `default`)",
@@ -204,9 +215,12 @@ var _ = register(&Rule{
 			seen[k] = part
 		}
 	},
-})
+}
+}
 
-var _ = register(&Rule{
+// ruleRootResources is the rule root-resources.
+func ruleRootResources() *Rule {
+	return &Rule{
 	Name:     "root-resources",
 	Severity: Error,
 	Summary:  "resources set on the root queue",
@@ -245,9 +259,12 @@ var _ = register(&Rule{
 			}
 		}
 	},
-})
+}
+}
 
-var _ = register(&Rule{
+// ruleMissingQueues is the rule missing-queues.
+func ruleMissingQueues() *Rule {
+	return &Rule{
 	Name:     "missing-queues",
 	Severity: Error,
 	Summary:  "a partition without a queues list",
@@ -277,9 +294,12 @@ var _ = register(&Rule{
 			}
 		}
 	},
-})
+}
+}
 
-var _ = register(&Rule{
+// ruleNoPartitions is the rule no-partitions.
+func ruleNoPartitions() *Rule {
+	return &Rule{
 	Name:           "no-partitions",
 	PassesValidate: true,
 	Severity:       Error,
@@ -317,9 +337,12 @@ var _ = register(&Rule{
 		p.reportf(pos, "list at least the default partition with its root queue; for YuniKorn's built-in default, make the config zero bytes long",
 			"the config %s: YuniKorn substitutes its built-in default only for zero bytes, so it runs with no partition and rejects every application (partition doesn't exist); as an update it would remove every partition", what)
 	},
-})
+}
+}
 
-var _ = register(&Rule{
+// ruleLDAPResolverWithoutSettings is the rule ldap-resolver-without-settings.
+func ruleLDAPResolverWithoutSettings() *Rule {
+	return &Rule{
 	Name:     "ldap-resolver-without-settings",
 	Severity: Warning,
 	Summary:  "the first partition uses the LDAP resolver, whose settings the scheduler must find at start",
@@ -357,7 +380,8 @@ var _ = register(&Rule{
 		p.reportf(p.doc.NodePos(first.Resolver.Node), "mount the LDAP settings Secret at /run/secrets/ldap and check it with: aclint lint --ldap-config DIR",
 			"partition %s is the first partition and uses the ldap resolver: YuniKorn reads the LDAP settings from /run/secrets/ldap at start and exits when they are missing or invalid", first.CanonicalName())
 	},
-})
+}
+}
 
 // WithLDAPSettings drops the reminder to check the LDAP settings from
 // findings of a run that checked them (lint --ldap-config).
@@ -371,7 +395,9 @@ func WithLDAPSettings(f []Finding) []Finding {
 	return out
 }
 
-var _ = register(&Rule{
+// ruleResolverType is the rule resolver-type.
+func ruleResolverType() *Rule {
+	return &Rule{
 	Name:     "resolver-type",
 	Severity: Warning,
 	Summary:  "a `usergroupresolver.type` YuniKorn ignores (unknown or mis-cased), or `test`",
@@ -421,9 +447,12 @@ var _ = register(&Rule{
 			}
 		}
 	},
-})
+}
+}
 
-var _ = register(&Rule{
+// ruleConfigmapName is the rule configmap-name.
+func ruleConfigmapName() *Rule {
+	return &Rule{
 	Name:     "configmap-name",
 	Severity: Warning,
 	Summary:  "a ConfigMap whose name YuniKorn does not read (a kustomize hash suffix, a typo)",
@@ -467,7 +496,8 @@ data:
 		}
 		p.reportf(d.ConfigMapPos, configMapNameHint(d.ConfigMap), "%s", configMapNameMessage(d.ConfigMap))
 	},
-})
+}
+}
 
 // configMapNameMessage says that YuniKorn never reads a ConfigMap of this
 // name, for lint and for the answers of the other commands.
@@ -503,7 +533,9 @@ func ConfigMapNotes(docs []*config.Document) []string {
 	return notes
 }
 
-var _ = register(&Rule{
+// ruleResolverIgnored is the rule resolver-ignored.
+func ruleResolverIgnored() *Rule {
+	return &Rule{
 	Name:     "resolver-ignored",
 	Severity: Warning,
 	Summary:  "a `usergroupresolver` on a partition other than the first, which YuniKorn never uses",
@@ -562,7 +594,8 @@ var _ = register(&Rule{
 				"usergroupresolver type %q of partition %s is ignored: YuniKorn creates one resolver for all partitions from the first partition, %s, which has %s", t.Value, part.CanonicalName(), first.CanonicalName(), firstSays)
 		}
 	},
-})
+}
+}
 
 // partitionPos is where findings about a partition point: its name, or the
 // partition itself when it has none.

@@ -22,7 +22,9 @@ func (p *pass) keyPos(m config.StrMap, q *config.Queue) config.Position {
 	return p.doc.NodePos(q.Name.Node)
 }
 
-var _ = register(&Rule{
+// ruleInvalidQuantity is the rule invalid-quantity.
+func ruleInvalidQuantity() *Rule {
+	return &Rule{
 	Name:     "invalid-quantity",
 	Severity: Error,
 	Summary:  "a resource quantity YuniKorn cannot parse",
@@ -78,7 +80,8 @@ var _ = register(&Rule{
 			}
 		}
 	},
-})
+}
+}
 
 // resourceWalk mirrors YuniKorn's checkQueueResource: it returns the
 // guaranteed resource a queue claims from its parent (its own, or the sum of
@@ -137,7 +140,9 @@ func (p *pass) resourceRule(kind string, report func(q *config.Queue, a, b resou
 	}
 }
 
-var _ = register(&Rule{
+// ruleGuaranteedAboveMax is the rule guaranteed-above-max.
+func ruleGuaranteedAboveMax() *Rule {
+	return &Rule{
 	Name:     "guaranteed-above-max",
 	Severity: Error,
 	Summary:  "a queue's guaranteed resources exceed its own max",
@@ -171,9 +176,12 @@ var _ = register(&Rule{
 				"guaranteed resources of %s are larger than its max (YuniKorn: guaranteed resource %s is larger than maximum resource %s for queue %s)", q.Path(), g, m, q.Name.Value)
 		})
 	},
-})
+}
+}
 
-var _ = register(&Rule{
+// ruleMaxAboveParent is the rule max-above-parent.
+func ruleMaxAboveParent() *Rule {
+	return &Rule{
 	Name:     "max-above-parent",
 	Severity: Error,
 	Summary:  "a queue's max resources exceed its parent's (or an ancestor's) max",
@@ -214,9 +222,12 @@ var _ = register(&Rule{
 				"max resources of %s are larger than its parent's (YuniKorn: max resource of parent %s is smaller than maximum resource %s for queue %s)", q.Path(), parent, m, q.Name.Value)
 		})
 	},
-})
+}
+}
 
-var _ = register(&Rule{
+// ruleChildrenGuaranteedAboveParent is the rule children-guaranteed-above-parent.
+func ruleChildrenGuaranteedAboveParent() *Rule {
+	return &Rule{
 	Name:     "children-guaranteed-above-parent",
 	Severity: Error,
 	Summary:  "the children's guaranteed resources add up to more than the parent's guaranteed or max",
@@ -268,7 +279,8 @@ var _ = register(&Rule{
 				"the children of %s guarantee %s together, more than its max (YuniKorn: max resource %s is smaller than sum of guaranteed resources %s of the children for queue %s)", q.Path(), sum, m, sum, q.Name.Value)
 		})
 	},
-})
+}
+}
 
 // maxAppsRule reports one of checkQueueMaxApplications's two conditions.
 func maxAppsRule(p *pass, missing bool) {
@@ -291,7 +303,9 @@ func maxAppsRule(p *pass, missing bool) {
 	}
 }
 
-var _ = register(&Rule{
+// ruleMaxapplicationsAboveParent is the rule maxapplications-above-parent.
+func ruleMaxapplicationsAboveParent() *Rule {
+	return &Rule{
 	Name:     "maxapplications-above-parent",
 	Severity: Error,
 	Summary:  "a child queue's maxapplications above its parent's",
@@ -322,9 +336,12 @@ var _ = register(&Rule{
                 maxapplications: 10
 `,
 	check: func(p *pass) { maxAppsRule(p, false) },
-})
+}
+}
 
-var _ = register(&Rule{
+// ruleMaxapplicationsMissing is the rule maxapplications-missing.
+func ruleMaxapplicationsMissing() *Rule {
+	return &Rule{
 	Name:     "maxapplications-missing",
 	Severity: Error,
 	Summary:  "a child queue without maxapplications under a parent that sets one",
@@ -359,4 +376,5 @@ var _ = register(&Rule{
                 maxapplications: 5
 `,
 	check: func(p *pass) { maxAppsRule(p, true) },
-})
+}
+}

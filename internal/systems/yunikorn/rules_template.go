@@ -15,7 +15,9 @@ func (p *pass) templatePos(m config.StrMap, q *config.Queue) config.Position {
 	return p.doc.NodePos(q.ChildTemplate)
 }
 
-var _ = register(&Rule{
+// ruleChildtemplateLimits is the rule childtemplate-limits.
+func ruleChildtemplateLimits() *Rule {
+	return &Rule{
 	Name:     "childtemplate-limits",
 	Severity: Warning,
 	Summary:  "a childtemplate gives every queue created under it resources or maxapplications no configured queue there could have",
@@ -73,7 +75,8 @@ var _ = register(&Rule{
 			part.Root.Walk(func(q *config.Queue) { p.templateLimits(q) })
 		}
 	},
-})
+}
+}
 
 // templateLimits checks one parent's childtemplate against itself and the
 // queues above the queues it creates, as checkQueueResource and

@@ -19,7 +19,9 @@ func problemRule(kind config.ProblemKind) func(*pass) {
 	}
 }
 
-var _ = register(&Rule{
+// ruleYAMLSyntax is the rule yaml-syntax.
+func ruleYAMLSyntax() *Rule {
+	return &Rule{
 	Name:     "yaml-syntax",
 	Severity: Error,
 	Summary:  "the file is not valid YAML",
@@ -42,9 +44,12 @@ private copy and goes on, so the rest of the file is still checked.`,
         queues: [{name: a}, {name: b}]
 `,
 	check: problemRule(config.SyntaxError),
-})
+}
+}
 
-var _ = register(&Rule{
+// ruleUnquotedWildcard is the rule unquoted-wildcard.
+func ruleUnquotedWildcard() *Rule {
+	return &Rule{
 	Name:     "unquoted-wildcard",
 	Fixes:    true,
 	Severity: Error,
@@ -69,9 +74,12 @@ var _ = register(&Rule{
           - name: default
 `,
 	check: problemRule(config.UnquotedWildcard),
-})
+}
+}
 
-var _ = register(&Rule{
+// ruleUnknownKey is the rule unknown-key.
+func ruleUnknownKey() *Rule {
+	return &Rule{
 	Name:     "unknown-key",
 	Severity: Error,
 	Summary:  "a key YuniKorn does not know, with the nearest valid key",
@@ -97,9 +105,12 @@ A common trap is camel case: ` + "`submitACL`" + ` is not ` + "`submitacl`" + `.
             adminacl: " ops"
 `,
 	check: problemRule(config.UnknownKey),
-})
+}
+}
 
-var _ = register(&Rule{
+// ruleWrongType is the rule wrong-type.
+func ruleWrongType() *Rule {
+	return &Rule{
 	Name:     "wrong-type",
 	Severity: Error,
 	Summary:  "a list or map where a string is expected, a bad boolean or number, and similar",
@@ -127,9 +138,12 @@ ACLs are single strings, not YAML lists; ` + "`parent`" + ` takes an unquoted bo
           - name: default
 `,
 	check: problemRule(config.WrongType),
-})
+}
+}
 
-var _ = register(&Rule{
+// ruleDuplicateKey is the rule duplicate-key.
+func ruleDuplicateKey() *Rule {
+	return &Rule{
 	Name:     "duplicate-key",
 	Severity: Error,
 	Summary:  "the same key twice in one mapping",
@@ -153,9 +167,12 @@ YuniKorn rejects the config. Tools that keep the last value hide which one was m
           - name: default
 `,
 	check: problemRule(config.DuplicateKey),
-})
+}
+}
 
-var _ = register(&Rule{
+// ruleMultiDocument is the rule multi-document.
+func ruleMultiDocument() *Rule {
+	return &Rule{
 	Name:     "multi-document",
 	Severity: Warning,
 	Summary:  "a queue config with more than one YAML document: YuniKorn reads only the first",
@@ -194,7 +211,8 @@ partitions:
 				"%s holds %d YAML documents; YuniKorn reads only the first and ignores everything from here on", describeDoc(p.doc), p.doc.Docs)
 		}
 	},
-})
+}
+}
 
 // secondDocLine finds the line of the first document separator after some
 // content.

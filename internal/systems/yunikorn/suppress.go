@@ -4,7 +4,9 @@ package yunikorn
 // engine's suppressions (engine.ApplySuppressions), in queue configs and the
 // ConfigMaps that hold them.
 
-var _ = register(&Rule{
+// ruleSuppressionWithoutReason is the rule suppression-without-reason.
+func ruleSuppressionWithoutReason() *Rule {
+	return &Rule{
 	Name:     "suppression-without-reason",
 	Severity: Info,
 	Summary:  "an `# aclint disable...` comment that does not say why",
@@ -29,9 +31,12 @@ var _ = register(&Rule{
             submitacl: " batch" # aclint disable-line shadowed-acl -- kept to document the owners
 `,
 	source: "the engine's inline suppressions (engine.ApplySuppressions)",
-})
+}
+}
 
-var _ = register(&Rule{
+// ruleUnusedSuppression is the rule unused-suppression.
+func ruleUnusedSuppression() *Rule {
+	return &Rule{
 	Name:     "unused-suppression",
 	Severity: Warning,
 	Summary:  "an `# aclint` comment that suppresses nothing",
@@ -56,4 +61,5 @@ var _ = register(&Rule{
           - name: default
 `,
 	source: "the engine's inline suppressions (engine.ApplySuppressions)",
-})
+}
+}

@@ -115,7 +115,7 @@ func (Sys) NoneFound(path string) string {
 }
 
 // Rules are the system's rules, sorted by name.
-func (Sys) Rules() []*engine.Rule { return rules.All() }
+func (Sys) Rules() []*engine.Rule { return ruleList().All() }
 
 // KeyOption names the engine.Options value YuniKorn reads: the ConfigMap
 // data key of the queue config.
