@@ -8,14 +8,14 @@ import (
 // ruleShadowedACL is the rule shadowed-acl.
 func ruleShadowedACL() *Rule {
 	return &Rule{
-	Name:     "shadowed-acl",
-	Severity: Warning,
-	Summary:  "a queue's ACL restricts access, but an ancestor already grants it to everyone",
-	Doc: "YuniKorn's ACLs only add access: a queue is open to whoever its own ACLs or any ancestor's ACLs\n" +
-		"allow, and nothing below can take a grant away. With `submitacl: \"*\"` on root (YuniKorn's\n" +
-		"default config) every submit ACL below is meaningless. Submit access is also granted by\n" +
-		"`adminacl`, so `adminacl: \"*\"` opens submission too.",
-	Bad: `partitions:
+		Name:     "shadowed-acl",
+		Severity: Warning,
+		Summary:  "a queue's ACL restricts access, but an ancestor already grants it to everyone",
+		Doc: "YuniKorn's ACLs only add access: a queue is open to whoever its own ACLs or any ancestor's ACLs\n" +
+			"allow, and nothing below can take a grant away. With `submitacl: \"*\"` on root (YuniKorn's\n" +
+			"default config) every submit ACL below is meaningless. Submit access is also granted by\n" +
+			"`adminacl`, so `adminacl: \"*\"` opens submission too.",
+		Bad: `partitions:
   - name: default
     queues:
       - name: root
@@ -24,7 +24,7 @@ func ruleShadowedACL() *Rule {
           - name: prod
             submitacl: " prod-team"
 `,
-	Good: `partitions:
+		Good: `partitions:
   - name: default
     queues:
       - name: root
@@ -33,30 +33,30 @@ func ruleShadowedACL() *Rule {
           - name: prod
             submitacl: " prod-team"
 `,
-	check: func(p *pass) {
-		for _, part := range p.cfg.Partitions {
-			part.Root.Walk(func(q *config.Queue) {
-				if q.Synthetic {
-					return
-				}
-				submit, admin := p.acls.get(q)
-				if q.SubmitACL.Set() && !submit.Everyone && submit.Valid() {
-					// the queue's own adminacl, then ancestors
-					if admin.Everyone {
-						p.shadow(q, acl.SubmitField, q.SubmitACL, q, acl.AdminField)
-					} else if by, field := p.openAncestor(q, true); by != nil {
-						p.shadow(q, acl.SubmitField, q.SubmitACL, by, field)
+		check: func(p *pass) {
+			for _, part := range p.cfg.Partitions {
+				part.Root.Walk(func(q *config.Queue) {
+					if q.Synthetic {
+						return
 					}
-				}
-				if q.AdminACL.Set() && !admin.Everyone && admin.Valid() {
-					if by, field := p.openAncestor(q, false); by != nil {
-						p.shadow(q, acl.AdminField, q.AdminACL, by, field)
+					submit, admin := p.acls.get(q)
+					if q.SubmitACL.Set() && !submit.Everyone && submit.Valid() {
+						// the queue's own adminacl, then ancestors
+						if admin.Everyone {
+							p.shadow(q, acl.SubmitField, q.SubmitACL, q, acl.AdminField)
+						} else if by, field := p.openAncestor(q, true); by != nil {
+							p.shadow(q, acl.SubmitField, q.SubmitACL, by, field)
+						}
 					}
-				}
-			})
-		}
-	},
-}
+					if q.AdminACL.Set() && !admin.Everyone && admin.Valid() {
+						if by, field := p.openAncestor(q, false); by != nil {
+							p.shadow(q, acl.AdminField, q.AdminACL, by, field)
+						}
+					}
+				})
+			}
+		},
+	}
 }
 
 // openAncestor finds the nearest ancestor whose ACLs let everyone in for
@@ -103,13 +103,13 @@ func (p *pass) shadow(q *config.Queue, field string, s config.Str, by *config.Qu
 // ruleNoSubmitAccess is the rule no-submit-access.
 func ruleNoSubmitAccess() *Rule {
 	return &Rule{
-	Name:     "no-submit-access",
-	Severity: Warning,
-	Summary:  "nobody can submit to any queue of a partition",
-	Doc: "When no submit or admin ACL of a partition allows anyone (all unset, empty, or made only of\n" +
-		"names YuniKorn drops), every application is rejected. Queues created by placement rules have\n" +
-		"no ACLs of their own, so they are closed as well.",
-	Bad: `partitions:
+		Name:     "no-submit-access",
+		Severity: Warning,
+		Summary:  "nobody can submit to any queue of a partition",
+		Doc: "When no submit or admin ACL of a partition allows anyone (all unset, empty, or made only of\n" +
+			"names YuniKorn drops), every application is rejected. Queues created by placement rules have\n" +
+			"no ACLs of their own, so they are closed as well.",
+		Bad: `partitions:
   - name: default
     queues:
       - name: root
@@ -117,7 +117,7 @@ func ruleNoSubmitAccess() *Rule {
         queues:
           - name: batch
 `,
-	Good: `partitions:
+		Good: `partitions:
   - name: default
     queues:
       - name: root
@@ -125,25 +125,25 @@ func ruleNoSubmitAccess() *Rule {
         queues:
           - name: batch
 `,
-	check: func(p *pass) {
-		for _, part := range p.cfg.Partitions {
-			if !part.QueuesSet {
-				continue // missing-queues: one cause, one finding
-			}
-			open := false
-			part.Root.Walk(func(q *config.Queue) {
-				s, a := p.acls.get(q)
-				// an invalid ACL already makes the config an error; do not pile on
-				if !s.Valid() || !s.MatchesNobody() || !a.Valid() || !a.MatchesNobody() {
-					open = true
+		check: func(p *pass) {
+			for _, part := range p.cfg.Partitions {
+				if !part.QueuesSet {
+					continue // missing-queues: one cause, one finding
 				}
-			})
-			if open {
-				continue
+				open := false
+				part.Root.Walk(func(q *config.Queue) {
+					s, a := p.acls.get(q)
+					// an invalid ACL already makes the config an error; do not pile on
+					if !s.Valid() || !s.MatchesNobody() || !a.Valid() || !a.MatchesNobody() {
+						open = true
+					}
+				})
+				if open {
+					continue
+				}
+				p.reportf(p.partitionPos(part), "add a submitacl (for example on root) that names the users or groups who run applications",
+					"nobody can submit to any queue of partition %s: no submitacl or adminacl in it allows anyone, so YuniKorn rejects every application", part.CanonicalName())
 			}
-			p.reportf(p.partitionPos(part), "add a submitacl (for example on root) that names the users or groups who run applications",
-				"nobody can submit to any queue of partition %s: no submitacl or adminacl in it allows anyone, so YuniKorn rejects every application", part.CanonicalName())
-		}
-	},
-}
+		},
+	}
 }

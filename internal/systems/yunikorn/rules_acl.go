@@ -69,13 +69,13 @@ func dedupeACL(raw string) string {
 // ruleACLTooManyParts is the rule acl-too-many-parts.
 func ruleACLTooManyParts() *Rule {
 	return &Rule{
-	Name:     "acl-too-many-parts",
-	Severity: Error,
-	Summary:  "an ACL with more than two white-space separated parts",
-	Doc: "An ACL is `users groups`: a comma-separated user list, one space, a comma-separated group list.\n" +
-		"A third part (`sue dev ops`) is rejected by validate-conf with `multiple spaces found in ACL`, and\n" +
-		"YuniKorn rejects the config. Names inside a list are separated by commas, not spaces.",
-	Bad: `partitions:
+		Name:     "acl-too-many-parts",
+		Severity: Error,
+		Summary:  "an ACL with more than two white-space separated parts",
+		Doc: "An ACL is `users groups`: a comma-separated user list, one space, a comma-separated group list.\n" +
+			"A third part (`sue dev ops`) is rejected by validate-conf with `multiple spaces found in ACL`, and\n" +
+			"YuniKorn rejects the config. Names inside a list are separated by commas, not spaces.",
+		Bad: `partitions:
   - name: default
     queues:
       - name: root
@@ -83,7 +83,7 @@ func ruleACLTooManyParts() *Rule {
         queues:
           - name: default
 `,
-	Good: `partitions:
+		Good: `partitions:
   - name: default
     queues:
       - name: root
@@ -91,55 +91,55 @@ func ruleACLTooManyParts() *Rule {
         queues:
           - name: default
 `,
-	check: func(p *pass) {
-		p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value) {
-			if v.ValidatorErr == nil {
-				return
-			}
-			// point at the third part
-			trimmedStart := len(s.Value) - len(strings.TrimLeftFunc(s.Value, unicode.IsSpace))
-			off, parts := trimmedStart, 0
-			inField := false
-			for i, r := range s.Value {
-				if i < trimmedStart {
-					continue
+		check: func(p *pass) {
+			p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value) {
+				if v.ValidatorErr == nil {
+					return
 				}
-				if unicode.IsSpace(r) {
-					inField = false
-					continue
-				}
-				if !inField {
-					parts++
-					inField = true
-					if parts == 3 {
-						off = i
-						break
+				// point at the third part
+				trimmedStart := len(s.Value) - len(strings.TrimLeftFunc(s.Value, unicode.IsSpace))
+				off, parts := trimmedStart, 0
+				inField := false
+				for i, r := range s.Value {
+					if i < trimmedStart {
+						continue
+					}
+					if unicode.IsSpace(r) {
+						inField = false
+						continue
+					}
+					if !inField {
+						parts++
+						inField = true
+						if parts == 3 {
+							off = i
+							break
+						}
 					}
 				}
-			}
-			p.reportf(p.doc.ValuePos(s.Node, off),
-				"separate names inside a list with commas; use one space only between the user list and the group list",
-				"%s of %s has %d parts: an ACL is \"users groups\" with a single space between them, so YuniKorn rejects the config (%v)",
-				field, q.Path(), v.ValidatorParts, v.ValidatorErr)
-		})
-	},
-}
+				p.reportf(p.doc.ValuePos(s.Node, off),
+					"separate names inside a list with commas; use one space only between the user list and the group list",
+					"%s of %s has %d parts: an ACL is \"users groups\" with a single space between them, so YuniKorn rejects the config (%v)",
+					field, q.Path(), v.ValidatorParts, v.ValidatorErr)
+			})
+		},
+	}
 }
 
 // ruleACLStraySpace is the rule acl-stray-space.
 func ruleACLStraySpace() *Rule {
 	return &Rule{
-	Name:           "acl-stray-space",
-	PassesValidate: true,
-	Fixes:          true,
-	Severity:       Error,
-	Summary:        "leading, trailing or doubled spaces: validate-conf accepts them, then the queues fail to load",
-	Doc: "validate-conf trims an ACL and splits it on runs of white space, so `\"sue dev \"`, `\" sue dev\"` and\n" +
-		"`\"sue  dev\"` pass validation (and the admission webhook). When the queues are built, YuniKorn\n" +
-		"splits on every single space, finds three parts and fails with `multiple spaces found in ACL`:\n" +
-		"the scheduler does not start, or on a reload keeps the old config. Only a single leading space\n" +
-		"(a groups-only ACL like `\" dev\"`) and a single trailing space are harmless.",
-	Bad: `partitions:
+		Name:           "acl-stray-space",
+		PassesValidate: true,
+		Fixes:          true,
+		Severity:       Error,
+		Summary:        "leading, trailing or doubled spaces: validate-conf accepts them, then the queues fail to load",
+		Doc: "validate-conf trims an ACL and splits it on runs of white space, so `\"sue dev \"`, `\" sue dev\"` and\n" +
+			"`\"sue  dev\"` pass validation (and the admission webhook). When the queues are built, YuniKorn\n" +
+			"splits on every single space, finds three parts and fails with `multiple spaces found in ACL`:\n" +
+			"the scheduler does not start, or on a reload keeps the old config. Only a single leading space\n" +
+			"(a groups-only ACL like `\" dev\"`) and a single trailing space are harmless.",
+		Bad: `partitions:
   - name: default
     queues:
       - name: root
@@ -147,7 +147,7 @@ func ruleACLStraySpace() *Rule {
         queues:
           - name: default
 `,
-	Good: `partitions:
+		Good: `partitions:
   - name: default
     queues:
       - name: root
@@ -155,61 +155,61 @@ func ruleACLStraySpace() *Rule {
         queues:
           - name: default
 `,
-	check: func(p *pass) {
-		p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value) {
-			if v.ValidatorErr != nil || v.RuntimeErr == nil {
-				return
-			}
-			// the second space is the one too many
-			first := strings.IndexByte(s.Value, ' ')
-			off := first + 1 + strings.IndexByte(s.Value[first+1:], ' ')
-			what := "a doubled space"
-			switch {
-			case strings.HasPrefix(s.Value, " ") && off == len(s.Value)-1 && strings.TrimSpace(s.Value) != "":
-				what = "a leading and a trailing space"
-			case strings.HasPrefix(s.Value, "  "):
-				what = "leading spaces"
-			case strings.HasPrefix(s.Value, " ") && !strings.Contains(s.Value, "  "):
-				what = "a leading space before users and groups"
-			case off == len(s.Value)-1 && !strings.Contains(s.Value, "  "):
-				what = "a trailing space after users and groups"
-			}
-			msg := "%s of %s has %s: validate-conf accepts %s, but YuniKorn splits on every single space when it builds the queues and the config fails to load (%v)"
-			if readings := leadingSpaceReadings(s.Value); readings != nil {
-				// " a b": the leading space says groups only, the space
-				// between says users then groups; no fix is plainly meant
-				var alts []Alternative
-				var says []string
-				for _, r := range readings {
-					if e := editOrNil(p.doc.ReplaceScalar(s.Node, r)); e != nil {
-						alts = append(alts, Alternative{Edit: *e, Grants: describeGrants(acl.Parse(r))})
-					}
-					says = append(says, fmt.Sprintf("%s (%s)", quote(r), describeGrants(acl.Parse(r))))
+		check: func(p *pass) {
+			p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value) {
+				if v.ValidatorErr != nil || v.RuntimeErr == nil {
+					return
 				}
-				p.report(Finding{Rule: p.rule.Name, Severity: p.rule.Severity, Pos: p.doc.ValuePos(s.Node, off),
-					Message: fmt.Sprintf(msg, field, q.Path(), what, quote(s.Value), v.RuntimeErr), Alternatives: alts,
-					Hint: "it reads two ways, so aclint fixes neither: write " + strings.Join(says, ", or ")})
-				return
-			}
-			p.reportACLFix(p.doc.ValuePos(s.Node, off), editOrNil(p.doc.ReplaceScalar(s.Node, normalizedACL(s.Value))), s.Value, normalizedACL(s.Value),
-				"write "+quote(normalizedACL(s.Value))+": one space, only between the user list and the group list",
-				msg, field, q.Path(), what, quote(s.Value), v.RuntimeErr)
-		})
-	},
-}
+				// the second space is the one too many
+				first := strings.IndexByte(s.Value, ' ')
+				off := first + 1 + strings.IndexByte(s.Value[first+1:], ' ')
+				what := "a doubled space"
+				switch {
+				case strings.HasPrefix(s.Value, " ") && off == len(s.Value)-1 && strings.TrimSpace(s.Value) != "":
+					what = "a leading and a trailing space"
+				case strings.HasPrefix(s.Value, "  "):
+					what = "leading spaces"
+				case strings.HasPrefix(s.Value, " ") && !strings.Contains(s.Value, "  "):
+					what = "a leading space before users and groups"
+				case off == len(s.Value)-1 && !strings.Contains(s.Value, "  "):
+					what = "a trailing space after users and groups"
+				}
+				msg := "%s of %s has %s: validate-conf accepts %s, but YuniKorn splits on every single space when it builds the queues and the config fails to load (%v)"
+				if readings := leadingSpaceReadings(s.Value); readings != nil {
+					// " a b": the leading space says groups only, the space
+					// between says users then groups; no fix is plainly meant
+					var alts []Alternative
+					var says []string
+					for _, r := range readings {
+						if e := editOrNil(p.doc.ReplaceScalar(s.Node, r)); e != nil {
+							alts = append(alts, Alternative{Edit: *e, Grants: describeGrants(acl.Parse(r))})
+						}
+						says = append(says, fmt.Sprintf("%s (%s)", quote(r), describeGrants(acl.Parse(r))))
+					}
+					p.report(Finding{Rule: p.rule.Name, Severity: p.rule.Severity, Pos: p.doc.ValuePos(s.Node, off),
+						Message: fmt.Sprintf(msg, field, q.Path(), what, quote(s.Value), v.RuntimeErr), Alternatives: alts,
+						Hint: "it reads two ways, so aclint fixes neither: write " + strings.Join(says, ", or ")})
+					return
+				}
+				p.reportACLFix(p.doc.ValuePos(s.Node, off), editOrNil(p.doc.ReplaceScalar(s.Node, normalizedACL(s.Value))), s.Value, normalizedACL(s.Value),
+					"write "+quote(normalizedACL(s.Value))+": one space, only between the user list and the group list",
+					msg, field, q.Path(), what, quote(s.Value), v.RuntimeErr)
+			})
+		},
+	}
 }
 
 // ruleLostLeadingSpace is the rule lost-leading-space.
 func ruleLostLeadingSpace() *Rule {
 	return &Rule{
-	Name:     "lost-leading-space",
-	Fixes:    true,
-	Severity: Warning,
-	Summary:  "an unquoted ACL written with extra blanks after the colon: YAML drops them, groups become users",
-	Doc: "A groups-only ACL starts with a space: `\" dev,test\"`. Written without quotes as\n" +
-		"`submitacl:  dev,test`, YAML drops the blanks before a plain value, YuniKorn sees `dev,test`, and\n" +
-		"the intended groups are read as user names.",
-	Bad: `partitions:
+		Name:     "lost-leading-space",
+		Fixes:    true,
+		Severity: Warning,
+		Summary:  "an unquoted ACL written with extra blanks after the colon: YAML drops them, groups become users",
+		Doc: "A groups-only ACL starts with a space: `\" dev,test\"`. Written without quotes as\n" +
+			"`submitacl:  dev,test`, YAML drops the blanks before a plain value, YuniKorn sees `dev,test`, and\n" +
+			"the intended groups are read as user names.",
+		Bad: `partitions:
   - name: default
     queues:
       - name: root
@@ -217,7 +217,7 @@ func ruleLostLeadingSpace() *Rule {
         queues:
           - name: default
 `,
-	Good: `partitions:
+		Good: `partitions:
   - name: default
     queues:
       - name: root
@@ -225,24 +225,24 @@ func ruleLostLeadingSpace() *Rule {
         queues:
           - name: default
 `,
-	check: func(p *pass) {
-		p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value) {
-			n := s.Node
-			if n == nil || n.Kind != yaml.ScalarNode || n.Style != 0 || s.Key.Line != n.Line || strings.Contains(s.Value, " ") || s.Value == "" {
-				return
-			}
-			lines := p.doc.Text
-			gap := n.Column - (s.Key.Column + utf8.RuneCountInString(s.Key.Value)) - 1
-			if gap <= 1 || !onlyBlanksBetween(lines, n.Line, s.Key.Column+utf8.RuneCountInString(s.Key.Value)+1, n.Column) {
-				return
-			}
-			p.reportACLFix(p.doc.NodePos(n), editOrNil(p.doc.QuoteAfterKey(s.Key, n, " "+s.Value)), s.Value, " "+s.Value,
-				fmt.Sprintf("for a groups-only ACL quote the value with its leading space: %s: %s; if they are users, leave one blank after the colon", field, quote(" "+s.Value)),
-				"%s of %s is written with %d blanks after the colon; YAML drops them, so %s is read as a user list, not as groups",
-				field, q.Path(), gap, quote(s.Value))
-		})
-	},
-}
+		check: func(p *pass) {
+			p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value) {
+				n := s.Node
+				if n == nil || n.Kind != yaml.ScalarNode || n.Style != 0 || s.Key.Line != n.Line || strings.Contains(s.Value, " ") || s.Value == "" {
+					return
+				}
+				lines := p.doc.Text
+				gap := n.Column - (s.Key.Column + utf8.RuneCountInString(s.Key.Value)) - 1
+				if gap <= 1 || !onlyBlanksBetween(lines, n.Line, s.Key.Column+utf8.RuneCountInString(s.Key.Value)+1, n.Column) {
+					return
+				}
+				p.reportACLFix(p.doc.NodePos(n), editOrNil(p.doc.QuoteAfterKey(s.Key, n, " "+s.Value)), s.Value, " "+s.Value,
+					fmt.Sprintf("for a groups-only ACL quote the value with its leading space: %s: %s; if they are users, leave one blank after the colon", field, quote(" "+s.Value)),
+					"%s of %s is written with %d blanks after the colon; YAML drops them, so %s is read as a user list, not as groups",
+					field, q.Path(), gap, quote(s.Value))
+			})
+		},
+	}
 }
 
 // onlyBlanksBetween reports whether line (1-based) of text has only a colon
@@ -364,15 +364,15 @@ func badChar(name string, kind acl.Kind) string {
 // ruleIgnoredName is the rule ignored-name.
 func ruleIgnoredName() *Rule {
 	return &Rule{
-	Name:     "ignored-name",
-	Severity: Warning,
-	Summary:  "an ACL entry YuniKorn's ACL parser silently drops",
-	Doc: "When YuniKorn builds a queue it keeps only user names matching `^[_a-zA-Z][a-zA-Z0-9_.@-]*[$]?$`\n" +
-		"and group names matching `^[_a-zA-Z][a-zA-Z0-9_-]*$`; anything else is dropped with a log line at\n" +
-		"INFO. These patterns are stricter than the rest of YuniKorn: Kubernetes service accounts\n" +
-		"(`system:serviceaccount:ns:sa`), system groups, OIDC names with `:`, `#` or `/`, and groups with a\n" +
-		"dot are accepted as request identities but can never be matched by an ACL.",
-	Bad: `partitions:
+		Name:     "ignored-name",
+		Severity: Warning,
+		Summary:  "an ACL entry YuniKorn's ACL parser silently drops",
+		Doc: "When YuniKorn builds a queue it keeps only user names matching `^[_a-zA-Z][a-zA-Z0-9_.@-]*[$]?$`\n" +
+			"and group names matching `^[_a-zA-Z][a-zA-Z0-9_-]*$`; anything else is dropped with a log line at\n" +
+			"INFO. These patterns are stricter than the rest of YuniKorn: Kubernetes service accounts\n" +
+			"(`system:serviceaccount:ns:sa`), system groups, OIDC names with `:`, `#` or `/`, and groups with a\n" +
+			"dot are accepted as request identities but can never be matched by an ACL.",
+		Bad: `partitions:
   - name: default
     queues:
       - name: root
@@ -381,7 +381,7 @@ func ruleIgnoredName() *Rule {
         queues:
           - name: default
 `,
-	Good: `partitions:
+		Good: `partitions:
   - name: default
     queues:
       - name: root
@@ -390,45 +390,45 @@ func ruleIgnoredName() *Rule {
         queues:
           - name: default
 `,
-	check: func(p *pass) {
-		p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value) {
-			if isCoerced(s.Node) {
-				return // yaml-scalar-coercion reports the whole value
-			}
-			var rep []bool
-			for i, e := range v.Entries {
-				if (e.Drop != acl.BadUserName && e.Drop != acl.BadGroupName) || strings.IndexFunc(e.Name, unicode.IsSpace) >= 0 {
-					continue
+		check: func(p *pass) {
+			p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value) {
+				if isCoerced(s.Node) {
+					return // yaml-scalar-coercion reports the whole value
 				}
-				if rep == nil {
-					rep = repeats(v.Entries)
+				var rep []bool
+				for i, e := range v.Entries {
+					if (e.Drop != acl.BadUserName && e.Drop != acl.BadGroupName) || strings.IndexFunc(e.Name, unicode.IsSpace) >= 0 {
+						continue
+					}
+					if rep == nil {
+						rep = repeats(v.Entries)
+					}
+					if rep[i] {
+						continue // duplicate-entry reports the repeat
+					}
+					pattern := acl.UserPattern
+					if e.Kind == acl.Group {
+						pattern = acl.GroupPattern
+					}
+					p.reportf(p.doc.ValuePos(s.Node, e.Offset), kubernetesAdvice(e),
+						"%s of %s lists %s %q, which YuniKorn ignores: %s in %s (%s)",
+						field, q.Path(), e.Kind, e.Name, badChar(e.Name, e.Kind), pattern, "the ACL parser drops it silently")
 				}
-				if rep[i] {
-					continue // duplicate-entry reports the repeat
-				}
-				pattern := acl.UserPattern
-				if e.Kind == acl.Group {
-					pattern = acl.GroupPattern
-				}
-				p.reportf(p.doc.ValuePos(s.Node, e.Offset), kubernetesAdvice(e),
-					"%s of %s lists %s %q, which YuniKorn ignores: %s in %s (%s)",
-					field, q.Path(), e.Kind, e.Name, badChar(e.Name, e.Kind), pattern, "the ACL parser drops it silently")
-			}
-		})
-	},
-}
+			})
+		},
+	}
 }
 
 // ruleMisplacedWildcard is the rule misplaced-wildcard.
 func ruleMisplacedWildcard() *Rule {
 	return &Rule{
-	Name:     "misplaced-wildcard",
-	Severity: Warning,
-	Summary:  "`*` inside a list (dropped) or beside names that it makes meaningless",
-	Doc: "`*` means everyone only as a whole list. Inside a list (`sue,*`) YuniKorn drops it like any\n" +
-		"invalid name, so it does not open the queue. As a whole list it makes the other list pointless:\n" +
-		"in `* dev` the groups are never read, in `sue *` the users are discarded.",
-	Bad: `partitions:
+		Name:     "misplaced-wildcard",
+		Severity: Warning,
+		Summary:  "`*` inside a list (dropped) or beside names that it makes meaningless",
+		Doc: "`*` means everyone only as a whole list. Inside a list (`sue,*`) YuniKorn drops it like any\n" +
+			"invalid name, so it does not open the queue. As a whole list it makes the other list pointless:\n" +
+			"in `* dev` the groups are never read, in `sue *` the users are discarded.",
+		Bad: `partitions:
   - name: default
     queues:
       - name: root
@@ -436,7 +436,7 @@ func ruleMisplacedWildcard() *Rule {
         queues:
           - name: default
 `,
-	Good: `partitions:
+		Good: `partitions:
   - name: default
     queues:
       - name: root
@@ -444,47 +444,47 @@ func ruleMisplacedWildcard() *Rule {
         queues:
           - name: default
 `,
-	check: func(p *pass) {
-		p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value) {
-			var beside []string
-			for _, e := range v.Entries {
-				switch e.Drop {
-				case acl.WildcardInList:
-					p.reportf(p.doc.ValuePos(s.Node, e.Offset),
-						"write \"*\" alone as the user or group list to allow everyone, or remove it",
-						"%s of %s has \"*\" inside the %s list %s: YuniKorn drops it, it does not allow everyone",
-						field, q.Path(), e.Kind, quote(s.Value))
-				case acl.AfterWildcard, acl.ClearedByWildcard:
-					beside = append(beside, e.Name)
+		check: func(p *pass) {
+			p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value) {
+				var beside []string
+				for _, e := range v.Entries {
+					switch e.Drop {
+					case acl.WildcardInList:
+						p.reportf(p.doc.ValuePos(s.Node, e.Offset),
+							"write \"*\" alone as the user or group list to allow everyone, or remove it",
+							"%s of %s has \"*\" inside the %s list %s: YuniKorn drops it, it does not allow everyone",
+							field, q.Path(), e.Kind, quote(s.Value))
+					case acl.AfterWildcard, acl.ClearedByWildcard:
+						beside = append(beside, e.Name)
+					}
 				}
-			}
-			if len(beside) > 0 {
-				list := "group list"
-				if v.Wildcard == acl.GroupListStar {
-					list = "user list"
+				if len(beside) > 0 {
+					list := "group list"
+					if v.Wildcard == acl.GroupListStar {
+						list = "user list"
+					}
+					p.reportf(p.doc.ValuePos(s.Node, v.WildcardAt),
+						"write \"*\" alone: the names beside it change nothing",
+						"%s of %s allows everyone through \"*\", so the %s %s is ignored",
+						field, q.Path(), list, strings.Join(beside, ","))
 				}
-				p.reportf(p.doc.ValuePos(s.Node, v.WildcardAt),
-					"write \"*\" alone: the names beside it change nothing",
-					"%s of %s allows everyone through \"*\", so the %s %s is ignored",
-					field, q.Path(), list, strings.Join(beside, ","))
-			}
-		})
-	},
-}
+			})
+		},
+	}
 }
 
 // ruleNonSpaceSeparator is the rule non-space-separator.
 func ruleNonSpaceSeparator() *Rule {
 	return &Rule{
-	Name:     "non-space-separator",
-	Fixes:    true,
-	Severity: Warning,
-	Summary:  "a tab or other blank instead of a single space: the ACL matches nobody",
-	Doc: "validate-conf splits on any white space, so `\"sue\\tdev\"` passes. The runtime parser splits only\n" +
-		"on the space character: it reads one user named `sue<tab>dev`, which is invalid and dropped.\n" +
-		"The same happens with a non-breaking space pasted from a document.",
-	Bad: "partitions:\n  - name: default\n    queues:\n      - name: root\n        adminacl: \" admins\"\n        submitacl: \"sue\\tdev\"\n",
-	Good: `partitions:
+		Name:     "non-space-separator",
+		Fixes:    true,
+		Severity: Warning,
+		Summary:  "a tab or other blank instead of a single space: the ACL matches nobody",
+		Doc: "validate-conf splits on any white space, so `\"sue\\tdev\"` passes. The runtime parser splits only\n" +
+			"on the space character: it reads one user named `sue<tab>dev`, which is invalid and dropped.\n" +
+			"The same happens with a non-breaking space pasted from a document.",
+		Bad: "partitions:\n  - name: default\n    queues:\n      - name: root\n        adminacl: \" admins\"\n        submitacl: \"sue\\tdev\"\n",
+		Good: `partitions:
   - name: default
     queues:
       - name: root
@@ -493,42 +493,42 @@ func ruleNonSpaceSeparator() *Rule {
         queues:
           - name: default
 `,
-	check: func(p *pass) {
-		p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value) {
-			if v.RuntimeErr != nil || v.ValidatorErr != nil {
-				return
-			}
-			body := strings.TrimRight(s.Value, "\n")
-			for i, r := range body {
-				if unicode.IsSpace(r) && r != ' ' {
-					var fix *config.Edit
-					if !strings.HasSuffix(s.Value, "\n") {
-						fix = editOrNil(p.doc.ReplaceScalar(s.Node, normalizedACL(s.Value)))
-					}
-					p.reportACLFix(p.doc.ValuePos(s.Node, i), fix, s.Value, normalizedACL(s.Value),
-						"use a single plain space between the user list and the group list, and commas inside a list",
-						"%s of %s contains %s: YuniKorn's ACL parser splits only on a plain space, so the names around it form one invalid name that is dropped (%s)",
-						field, q.Path(), describeRune(r), quote(s.Value))
+		check: func(p *pass) {
+			p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value) {
+				if v.RuntimeErr != nil || v.ValidatorErr != nil {
 					return
 				}
-			}
-		})
-	},
-}
+				body := strings.TrimRight(s.Value, "\n")
+				for i, r := range body {
+					if unicode.IsSpace(r) && r != ' ' {
+						var fix *config.Edit
+						if !strings.HasSuffix(s.Value, "\n") {
+							fix = editOrNil(p.doc.ReplaceScalar(s.Node, normalizedACL(s.Value)))
+						}
+						p.reportACLFix(p.doc.ValuePos(s.Node, i), fix, s.Value, normalizedACL(s.Value),
+							"use a single plain space between the user list and the group list, and commas inside a list",
+							"%s of %s contains %s: YuniKorn's ACL parser splits only on a plain space, so the names around it form one invalid name that is dropped (%s)",
+							field, q.Path(), describeRune(r), quote(s.Value))
+						return
+					}
+				}
+			})
+		},
+	}
 }
 
 // ruleCommaSpace is the rule comma-space.
 func ruleCommaSpace() *Rule {
 	return &Rule{
-	Name:     "comma-space",
-	Fixes:    true,
-	Severity: Warning,
-	Summary:  "a blank next to a comma moves the names after it into the group list",
-	Doc: "Inside a list names are separated by commas only; the one space separates the user list from\n" +
-		"the group list. `\"alice, bob\"` reads as user `alice` and group `bob`, and `\"alice ,bob\"` as\n" +
-		"user `alice` and group `bob` too: the names after the blank land in the other list. The fix joins\n" +
-		"them into one user list; it changes who has access, so it is unsafe.",
-	Bad: `partitions:
+		Name:     "comma-space",
+		Fixes:    true,
+		Severity: Warning,
+		Summary:  "a blank next to a comma moves the names after it into the group list",
+		Doc: "Inside a list names are separated by commas only; the one space separates the user list from\n" +
+			"the group list. `\"alice, bob\"` reads as user `alice` and group `bob`, and `\"alice ,bob\"` as\n" +
+			"user `alice` and group `bob` too: the names after the blank land in the other list. The fix joins\n" +
+			"them into one user list; it changes who has access, so it is unsafe.",
+		Bad: `partitions:
   - name: default
     queues:
       - name: root
@@ -536,7 +536,7 @@ func ruleCommaSpace() *Rule {
         queues:
           - name: default
 `,
-	Good: `partitions:
+		Good: `partitions:
   - name: default
     queues:
       - name: root
@@ -544,42 +544,42 @@ func ruleCommaSpace() *Rule {
         queues:
           - name: default
 `,
-	check: func(p *pass) {
-		p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value) {
-			if v.RuntimeErr != nil || v.ValidatorErr != nil {
-				return
-			}
-			users, groups, ok := strings.Cut(s.Value, " ")
-			if !ok || users == "" || groups == "" || strings.Contains(s.Value, "*") {
-				return
-			}
-			var what string
-			switch {
-			case strings.HasSuffix(users, ","):
-				what = "a space after the comma"
-			case strings.HasPrefix(groups, ","):
-				what = "a space before the comma"
-			default:
-				return
-			}
-			// which names cross into the group list
-			var moved []string
-			for _, g := range strings.Split(groups, ",") {
-				if g != "" {
-					moved = append(moved, g)
+		check: func(p *pass) {
+			p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value) {
+				if v.RuntimeErr != nil || v.ValidatorErr != nil {
+					return
 				}
-			}
-			if len(moved) == 0 {
-				return
-			}
-			joined := strings.TrimSuffix(users, ",") + "," + strings.TrimPrefix(groups, ",")
-			p.reportACLFix(p.doc.ValuePos(s.Node, len(users)), editOrNil(p.doc.ReplaceScalar(s.Node, joined)), s.Value, joined,
-				fmt.Sprintf("if they are all users, write %s; if %s %s, write %s", quote(joined), strings.Join(moved, ", "), plural(len(moved), "is a group", "are groups"), quote(strings.TrimSuffix(users, ",")+" "+strings.TrimPrefix(groups, ","))),
-				"%s of %s has %s (%s): the space ends the user list, so YuniKorn reads %s as %s",
-				field, q.Path(), what, quote(s.Value), strings.Join(moved, ", "), plural(len(moved), "a group", "groups"))
-		})
-	},
-}
+				users, groups, ok := strings.Cut(s.Value, " ")
+				if !ok || users == "" || groups == "" || strings.Contains(s.Value, "*") {
+					return
+				}
+				var what string
+				switch {
+				case strings.HasSuffix(users, ","):
+					what = "a space after the comma"
+				case strings.HasPrefix(groups, ","):
+					what = "a space before the comma"
+				default:
+					return
+				}
+				// which names cross into the group list
+				var moved []string
+				for _, g := range strings.Split(groups, ",") {
+					if g != "" {
+						moved = append(moved, g)
+					}
+				}
+				if len(moved) == 0 {
+					return
+				}
+				joined := strings.TrimSuffix(users, ",") + "," + strings.TrimPrefix(groups, ",")
+				p.reportACLFix(p.doc.ValuePos(s.Node, len(users)), editOrNil(p.doc.ReplaceScalar(s.Node, joined)), s.Value, joined,
+					fmt.Sprintf("if they are all users, write %s; if %s %s, write %s", quote(joined), strings.Join(moved, ", "), plural(len(moved), "is a group", "are groups"), quote(strings.TrimSuffix(users, ",")+" "+strings.TrimPrefix(groups, ","))),
+					"%s of %s has %s (%s): the space ends the user list, so YuniKorn reads %s as %s",
+					field, q.Path(), what, quote(s.Value), strings.Join(moved, ", "), plural(len(moved), "a group", "groups"))
+			})
+		},
+	}
 }
 
 func describeRune(r rune) string {
@@ -599,14 +599,14 @@ func describeRune(r rune) string {
 // ruleTrailingNewline is the rule trailing-newline.
 func ruleTrailingNewline() *Rule {
 	return &Rule{
-	Name:     "trailing-newline",
-	Fixes:    true,
-	Severity: Warning,
-	Summary:  "a block scalar leaves a newline inside the ACL value",
-	Doc: "A `|` or `>` block scalar keeps its final line break. YuniKorn does not trim ACLs before\n" +
-		"matching, so the last name becomes `dev\\n`, fails the name pattern and is dropped. (A value of\n" +
-		"`*` followed by a newline still means everyone, because the wildcard test trims.)",
-	Bad: `partitions:
+		Name:     "trailing-newline",
+		Fixes:    true,
+		Severity: Warning,
+		Summary:  "a block scalar leaves a newline inside the ACL value",
+		Doc: "A `|` or `>` block scalar keeps its final line break. YuniKorn does not trim ACLs before\n" +
+			"matching, so the last name becomes `dev\\n`, fails the name pattern and is dropped. (A value of\n" +
+			"`*` followed by a newline still means everyone, because the wildcard test trims.)",
+		Bad: `partitions:
   - name: default
     queues:
       - name: root
@@ -615,7 +615,7 @@ func ruleTrailingNewline() *Rule {
         queues:
           - name: default
 `,
-	Good: `partitions:
+		Good: `partitions:
   - name: default
     queues:
       - name: root
@@ -623,21 +623,21 @@ func ruleTrailingNewline() *Rule {
         queues:
           - name: default
 `,
-	check: func(p *pass) {
-		p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value) {
-			if !strings.HasSuffix(s.Value, "\n") || v.RuntimeErr != nil || v.ValidatorErr != nil {
-				return
-			}
-			effect := "the last name, " + quote(lastName(s.Value)) + ", is dropped"
-			if v.Everyone {
-				effect = "it still means everyone, but only because the wildcard test trims the value"
-			}
-			p.reportACLFix(p.doc.NodePos(s.Node), editOrNil(p.doc.ChompBlock(scalar(s.Node))), s.Value, strings.TrimRight(s.Value, "\n"),
-				"use the strip indicator (|-) or write the ACL as a quoted string on one line",
-				"%s of %s ends with a line break that YuniKorn keeps: %s", field, q.Path(), effect)
-		})
-	},
-}
+		check: func(p *pass) {
+			p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value) {
+				if !strings.HasSuffix(s.Value, "\n") || v.RuntimeErr != nil || v.ValidatorErr != nil {
+					return
+				}
+				effect := "the last name, " + quote(lastName(s.Value)) + ", is dropped"
+				if v.Everyone {
+					effect = "it still means everyone, but only because the wildcard test trims the value"
+				}
+				p.reportACLFix(p.doc.NodePos(s.Node), editOrNil(p.doc.ChompBlock(scalar(s.Node))), s.Value, strings.TrimRight(s.Value, "\n"),
+					"use the strip indicator (|-) or write the ACL as a quoted string on one line",
+					"%s of %s ends with a line break that YuniKorn keeps: %s", field, q.Path(), effect)
+			})
+		},
+	}
 }
 
 func lastName(s string) string {
@@ -671,13 +671,13 @@ func isCoerced(n *yaml.Node) bool {
 // ruleYAMLScalarCoercion is the rule yaml-scalar-coercion.
 func ruleYAMLScalarCoercion() *Rule {
 	return &Rule{
-	Name:     "yaml-scalar-coercion",
-	Severity: Warning,
-	Summary:  "`yes`, `true`, `on`, `null`, `~` or a number used as an ACL",
-	Doc: "An ACL is a string, so YuniKorn keeps the text of a plain `yes`, `true` or `on` and reads it\n" +
-		"as a user name; `null` and `~` become the empty ACL, which allows nobody; a number is kept as\n" +
-		"written and, as a user name starting with a digit, dropped. Whatever was meant, it is not that.",
-	Bad: `partitions:
+		Name:     "yaml-scalar-coercion",
+		Severity: Warning,
+		Summary:  "`yes`, `true`, `on`, `null`, `~` or a number used as an ACL",
+		Doc: "An ACL is a string, so YuniKorn keeps the text of a plain `yes`, `true` or `on` and reads it\n" +
+			"as a user name; `null` and `~` become the empty ACL, which allows nobody; a number is kept as\n" +
+			"written and, as a user name starting with a digit, dropped. Whatever was meant, it is not that.",
+		Bad: `partitions:
   - name: default
     queues:
       - name: root
@@ -685,7 +685,7 @@ func ruleYAMLScalarCoercion() *Rule {
         queues:
           - name: default
 `,
-	Good: `partitions:
+		Good: `partitions:
   - name: default
     queues:
       - name: root
@@ -693,41 +693,41 @@ func ruleYAMLScalarCoercion() *Rule {
         queues:
           - name: default
 `,
-	check: func(p *pass) {
-		p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value) {
-			if !isCoerced(s.Node) {
-				return
-			}
-			n := scalar(s.Node)
-			var effect string
-			switch tag := n.ShortTag(); {
-			case tag == "!!null":
-				effect = "it is YAML null, so the ACL is empty and allows nobody"
-			case tag == "!!int" || tag == "!!float":
-				effect = fmt.Sprintf("it is a YAML number; YuniKorn keeps the text %s as a user name", quote(n.Value))
-				if v.MatchesNobody() {
-					effect += ", which is not a valid ACL name and is dropped: the ACL allows nobody"
+		check: func(p *pass) {
+			p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value) {
+				if !isCoerced(s.Node) {
+					return
 				}
-			default:
-				effect = fmt.Sprintf("it looks like a boolean, but YuniKorn reads it as the user name %s", quote(n.Value))
-			}
-			p.reportf(p.doc.NodePos(n),
-				"quote the value if it is a name (\""+n.Value+"\"), write \"*\" for everyone, or \"\" to allow nobody",
-				"%s of %s is %s: %s", field, q.Path(), n.Value, effect)
-		})
-	},
-}
+				n := scalar(s.Node)
+				var effect string
+				switch tag := n.ShortTag(); {
+				case tag == "!!null":
+					effect = "it is YAML null, so the ACL is empty and allows nobody"
+				case tag == "!!int" || tag == "!!float":
+					effect = fmt.Sprintf("it is a YAML number; YuniKorn keeps the text %s as a user name", quote(n.Value))
+					if v.MatchesNobody() {
+						effect += ", which is not a valid ACL name and is dropped: the ACL allows nobody"
+					}
+				default:
+					effect = fmt.Sprintf("it looks like a boolean, but YuniKorn reads it as the user name %s", quote(n.Value))
+				}
+				p.reportf(p.doc.NodePos(n),
+					"quote the value if it is a name (\""+n.Value+"\"), write \"*\" for everyone, or \"\" to allow nobody",
+					"%s of %s is %s: %s", field, q.Path(), n.Value, effect)
+			})
+		},
+	}
 }
 
 // ruleDuplicateEntry is the rule duplicate-entry.
 func ruleDuplicateEntry() *Rule {
 	return &Rule{
-	Name:     "duplicate-entry",
-	Fixes:    true,
-	Severity: Info,
-	Summary:  "a name listed twice in one ACL",
-	Doc:      "Listing a name twice changes nothing; it is usually a copy-paste slip hiding a missing name.",
-	Bad: `partitions:
+		Name:     "duplicate-entry",
+		Fixes:    true,
+		Severity: Info,
+		Summary:  "a name listed twice in one ACL",
+		Doc:      "Listing a name twice changes nothing; it is usually a copy-paste slip hiding a missing name.",
+		Bad: `partitions:
   - name: default
     queues:
       - name: root
@@ -735,7 +735,7 @@ func ruleDuplicateEntry() *Rule {
         queues:
           - name: default
 `,
-	Good: `partitions:
+		Good: `partitions:
   - name: default
     queues:
       - name: root
@@ -743,33 +743,33 @@ func ruleDuplicateEntry() *Rule {
         queues:
           - name: default
 `,
-	check: func(p *pass) {
-		p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value) {
-			if !anyRepeat(v.Entries) {
-				return // the usual ACL: nothing to mark, nothing allocated
-			}
-			rep := repeats(v.Entries)
-			// the fix is the same for every repeat: built once per ACL
-			var fix *config.Edit
-			var unsafe string
-			built := false
-			for i, e := range v.Entries {
-				if e.Name != "*" && rep[i] {
-					if !built {
-						deduped := dedupeACL(s.Value)
-						if fix = editOrNil(p.doc.ReplaceScalar(s.Node, deduped)); fix != nil {
-							unsafe = fixSafety(s.Value, deduped)
-						}
-						built = true
-					}
-					p.report(Finding{Rule: p.rule.Name, Severity: p.rule.Severity, Pos: p.doc.ValuePos(s.Node, e.Offset),
-						Message: fmt.Sprintf("%s of %s lists %s %q more than once", field, q.Path(), e.Kind, e.Name),
-						Hint:    "remove the repeated name", Fix: fix, Unsafe: unsafe})
+		check: func(p *pass) {
+			p.aclFields(func(_ *config.Partition, q *config.Queue, field string, s config.Str, v *acl.Value) {
+				if !anyRepeat(v.Entries) {
+					return // the usual ACL: nothing to mark, nothing allocated
 				}
-			}
-		})
-	},
-}
+				rep := repeats(v.Entries)
+				// the fix is the same for every repeat: built once per ACL
+				var fix *config.Edit
+				var unsafe string
+				built := false
+				for i, e := range v.Entries {
+					if e.Name != "*" && rep[i] {
+						if !built {
+							deduped := dedupeACL(s.Value)
+							if fix = editOrNil(p.doc.ReplaceScalar(s.Node, deduped)); fix != nil {
+								unsafe = fixSafety(s.Value, deduped)
+							}
+							built = true
+						}
+						p.report(Finding{Rule: p.rule.Name, Severity: p.rule.Severity, Pos: p.doc.ValuePos(s.Node, e.Offset),
+							Message: fmt.Sprintf("%s of %s lists %s %q more than once", field, q.Path(), e.Kind, e.Name),
+							Hint:    "remove the repeated name", Fix: fix, Unsafe: unsafe})
+					}
+				}
+			})
+		},
+	}
 }
 
 func plural(n int, one, many string) string {

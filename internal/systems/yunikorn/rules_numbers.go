@@ -61,15 +61,15 @@ func numberReading(text string, read uint64) string {
 // ruleNumberReadDifferently is the rule number-read-differently.
 func ruleNumberReadDifferently() *Rule {
 	return &Rule{
-	Name:     "number-read-differently",
-	Severity: Warning,
-	Summary:  "a maxapplications YuniKorn reads as another number than the one written",
-	Doc: "YuniKorn reads `maxapplications` with yaml.v3 into a whole number, and some numbers are read\n" +
-		"as another: a fraction is dropped (`2.5` is 2), a leading zero makes the number octal (`010` is 8),\n" +
-		"`0x`, `0o` and `0b` are hexadecimal, octal and binary, and a value past 18446744073709551615 is\n" +
-		"converted as the processor does (amd64 and arm64 differ). YuniKorn accepts all of them, so the limit\n" +
-		"that runs is not the one the file shows. This covers queues, `childtemplate` and `limits`.",
-	Bad: `partitions:
+		Name:     "number-read-differently",
+		Severity: Warning,
+		Summary:  "a maxapplications YuniKorn reads as another number than the one written",
+		Doc: "YuniKorn reads `maxapplications` with yaml.v3 into a whole number, and some numbers are read\n" +
+			"as another: a fraction is dropped (`2.5` is 2), a leading zero makes the number octal (`010` is 8),\n" +
+			"`0x`, `0o` and `0b` are hexadecimal, octal and binary, and a value past 18446744073709551615 is\n" +
+			"converted as the processor does (amd64 and arm64 differ). YuniKorn accepts all of them, so the limit\n" +
+			"that runs is not the one the file shows. This covers queues, `childtemplate` and `limits`.",
+		Bad: `partitions:
   - name: default
     queues:
       - name: root
@@ -78,7 +78,7 @@ func ruleNumberReadDifferently() *Rule {
           - name: batch
             maxapplications: 010
 `,
-	Good: `partitions:
+		Good: `partitions:
   - name: default
     queues:
       - name: root
@@ -87,36 +87,36 @@ func ruleNumberReadDifferently() *Rule {
           - name: batch
             maxapplications: 8
 `,
-	check: func(p *pass) {
-		check := func(n *yaml.Node, read uint64, where string) {
-			if n == nil || n.Kind != yaml.ScalarNode || n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
-				return // a quoted number is a string YuniKorn refuses: wrong-type says so
-			}
-			if why := numberReading(n.Value, read); why != "" {
-				if read == 0 {
-					why += " (0 is no limit at all)"
+		check: func(p *pass) {
+			check := func(n *yaml.Node, read uint64, where string) {
+				if n == nil || n.Kind != yaml.ScalarNode || n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
+					return // a quoted number is a string YuniKorn refuses: wrong-type says so
 				}
-				p.reportf(p.doc.NodePos(n), fmt.Sprintf("write %d, the number YuniKorn reads, or the number meant in plain decimal", read),
-					"maxapplications of %s: %s", where, why)
-			}
-		}
-		for _, part := range p.cfg.Partitions {
-			if part.Root == nil {
-				continue
-			}
-			part.Root.Walk(func(q *config.Queue) {
-				check(q.MaxAppsNode, q.MaxApplications, q.Path())
-				if q.Template != nil { // embedded: its fields are there only with a childtemplate
-					check(q.TemplateMaxAppsNode, q.TemplateMaxApps, "the childtemplate of "+q.Path())
+				if why := numberReading(n.Value, read); why != "" {
+					if read == 0 {
+						why += " (0 is no limit at all)"
+					}
+					p.reportf(p.doc.NodePos(n), fmt.Sprintf("write %d, the number YuniKorn reads, or the number meant in plain decimal", read),
+						"maxapplications of %s: %s", where, why)
 				}
-				for _, l := range q.Limits {
-					check(l.MaxAppsNode, l.MaxApplications, fmt.Sprintf("limit %q of %s", l.Limit.Value, q.Path()))
-				}
-			})
-			for _, l := range part.Limits {
-				check(l.MaxAppsNode, l.MaxApplications, fmt.Sprintf("partition limit %q", l.Limit.Value))
 			}
-		}
-	},
-}
+			for _, part := range p.cfg.Partitions {
+				if part.Root == nil {
+					continue
+				}
+				part.Root.Walk(func(q *config.Queue) {
+					check(q.MaxAppsNode, q.MaxApplications, q.Path())
+					if q.Template != nil { // embedded: its fields are there only with a childtemplate
+						check(q.TemplateMaxAppsNode, q.TemplateMaxApps, "the childtemplate of "+q.Path())
+					}
+					for _, l := range q.Limits {
+						check(l.MaxAppsNode, l.MaxApplications, fmt.Sprintf("limit %q of %s", l.Limit.Value, q.Path()))
+					}
+				})
+				for _, l := range part.Limits {
+					check(l.MaxAppsNode, l.MaxApplications, fmt.Sprintf("partition limit %q", l.Limit.Value))
+				}
+			}
+		},
+	}
 }

@@ -46,12 +46,12 @@ func (p *pass) eachRule(fn func(part *config.Partition, r *config.PlacementRule)
 // rulePlacementRuleName is the rule placement-rule-name.
 func rulePlacementRuleName() *Rule {
 	return &Rule{
-	Name:     "placement-rule-name",
-	Severity: Error,
-	Summary:  "a placement rule name that is not an identifier",
-	Doc: "validate-conf requires rule names to match `^[_a-zA-Z][a-zA-Z0-9_]*$` (`invalid rule name ..., a\n" +
-		"name must be a valid identifier`), in parent rules too.",
-	Bad: `partitions:
+		Name:     "placement-rule-name",
+		Severity: Error,
+		Summary:  "a placement rule name that is not an identifier",
+		Doc: "validate-conf requires rule names to match `^[_a-zA-Z][a-zA-Z0-9_]*$` (`invalid rule name ..., a\n" +
+			"name must be a valid identifier`), in parent rules too.",
+		Bad: `partitions:
   - name: default
     placementrules:
       - name: tag-rule
@@ -61,7 +61,7 @@ func rulePlacementRuleName() *Rule {
       - name: root
         submitacl: "*"
 `,
-	Good: `partitions:
+		Good: `partitions:
   - name: default
     placementrules:
       - name: tag
@@ -71,36 +71,36 @@ func rulePlacementRuleName() *Rule {
       - name: root
         submitacl: "*"
 `,
-	check: func(p *pass) {
-		p.eachRule(func(_ *config.Partition, r *config.PlacementRule) {
-			if !ruleNamePattern.MatchString(r.Name.Value) {
-				p.reportf(namePos(p, r), "use one of "+strings.Join(knownRules[:4], ", "),
-					"placement rule name %q is not an identifier (YuniKorn: invalid rule name %s, a name must be a valid identifier)", r.Name.Value, r.Name.Value)
-			}
-		})
-	},
-}
+		check: func(p *pass) {
+			p.eachRule(func(_ *config.Partition, r *config.PlacementRule) {
+				if !ruleNamePattern.MatchString(r.Name.Value) {
+					p.reportf(namePos(p, r), "use one of "+strings.Join(knownRules[:4], ", "),
+						"placement rule name %q is not an identifier (YuniKorn: invalid rule name %s, a name must be a valid identifier)", r.Name.Value, r.Name.Value)
+				}
+			})
+		},
+	}
 }
 
 // rulePlacementRulesUnbuildable is the rule placement-rules-unbuildable.
 func rulePlacementRulesUnbuildable() *Rule {
 	return &Rule{
-	Name:           "placement-rules-unbuildable",
-	PassesValidate: true,
-	Severity:       Error,
-	Summary:        "a placement rule YuniKorn cannot build: at start the partition runs with no rules and rejects every application; as an update the config is refused",
-	Doc: "Rule names that pass validation but that YuniKorn does not know (`usr`, `primaryGroup`),\n" +
-		"`recovery`, a `fixed` or `tag` rule without a value, a `fixed` value with an invalid queue name,\n" +
-		"or a fully qualified `fixed` value with a parent rule: validate-conf accepts them, but building\n" +
-		"the rules fails. What happens next depends on when the config arrives:\n\n" +
-		"- at start, YuniKorn only logs `Placement manager created without rules: not active`; the\n" +
-		"  partition has no rule at all (not even the `root.default` fallback), so every application is\n" +
-		"  rejected with `no placement rule matched`;\n" +
-		"- applied as a ConfigMap update to a running scheduler, the reload is refused and the old config\n" +
-		"  stays.\n\n" +
-		"Either way the config does not do what it says, so this is an error. It replaces the warning\n" +
-		"`placement-rules-ignored`; settings and suppressions naming the old rule are told so.",
-	Bad: `partitions:
+		Name:           "placement-rules-unbuildable",
+		PassesValidate: true,
+		Severity:       Error,
+		Summary:        "a placement rule YuniKorn cannot build: at start the partition runs with no rules and rejects every application; as an update the config is refused",
+		Doc: "Rule names that pass validation but that YuniKorn does not know (`usr`, `primaryGroup`),\n" +
+			"`recovery`, a `fixed` or `tag` rule without a value, a `fixed` value with an invalid queue name,\n" +
+			"or a fully qualified `fixed` value with a parent rule: validate-conf accepts them, but building\n" +
+			"the rules fails. What happens next depends on when the config arrives:\n\n" +
+			"- at start, YuniKorn only logs `Placement manager created without rules: not active`; the\n" +
+			"  partition has no rule at all (not even the `root.default` fallback), so every application is\n" +
+			"  rejected with `no placement rule matched`;\n" +
+			"- applied as a ConfigMap update to a running scheduler, the reload is refused and the old config\n" +
+			"  stays.\n\n" +
+			"Either way the config does not do what it says, so this is an error. It replaces the warning\n" +
+			"`placement-rules-ignored`; settings and suppressions naming the old rule are told so.",
+		Bad: `partitions:
   - name: default
     placementrules:
       - name: usr
@@ -109,7 +109,7 @@ func rulePlacementRulesUnbuildable() *Rule {
       - name: root
         submitacl: "*"
 `,
-	Good: `partitions:
+		Good: `partitions:
   - name: default
     placementrules:
       - name: user
@@ -118,52 +118,52 @@ func rulePlacementRulesUnbuildable() *Rule {
       - name: root
         submitacl: "*"
 `,
-	check: func(p *pass) {
-		// a qualified fixed value after a fixed chain is placement-fixed-qualified:
-		// validate-conf rejects the config before the rules are built
-		rejected := map[*config.PlacementRule]bool{}
-		for _, part := range p.cfg.Partitions {
-			for _, top := range part.PlacementRules {
-				if _, _, _, bad := staticPath(top); bad != nil {
-					rejected[bad] = true
-				}
-			}
-		}
-		p.eachRule(func(part *config.Partition, r *config.PlacementRule) {
-			if !ruleNamePattern.MatchString(r.Name.Value) || rejected[r] {
-				return // placement-rule-name, placement-fixed-qualified: the config is rejected anyway
-			}
-			why, hint := "", ""
-			name := strings.ToLower(r.Name.Value)
-			value := strings.ToLower(r.Value.Value)
-			switch {
-			case name == "recovery":
-				why, hint = "the recovery rule cannot be part of the config", "remove it: YuniKorn adds the recovery rule itself"
-			case !contains(knownRules, name):
-				why, hint = fmt.Sprintf("YuniKorn knows no rule %q", r.Name.Value), "use one of fixed, user, provided or tag"
-				if near := config.Nearest(name, knownRules); near != "" {
-					hint = "did you mean " + near + "?"
-				}
-			case (name == "fixed" || name == "tag") && value == "":
-				why, hint = "a "+name+" rule needs a value", "set value: to the queue (fixed) or the tag to read (tag)"
-			case name == "fixed":
-				for _, part := range strings.Split(value, ".") {
-					if !acl.ValidQueueName(part) {
-						why, hint = fmt.Sprintf("%q in its value is not a valid queue name", part), "use queue names matching "+acl.QueueNamePattern.String()
-						break
+		check: func(p *pass) {
+			// a qualified fixed value after a fixed chain is placement-fixed-qualified:
+			// validate-conf rejects the config before the rules are built
+			rejected := map[*config.PlacementRule]bool{}
+			for _, part := range p.cfg.Partitions {
+				for _, top := range part.PlacementRules {
+					if _, _, _, bad := staticPath(top); bad != nil {
+						rejected[bad] = true
 					}
 				}
-				if why == "" && strings.HasPrefix(value, "root") && r.Parent != nil {
-					why, hint = "a fully qualified fixed queue cannot have a parent rule", "remove the parent rule, or make the value relative"
+			}
+			p.eachRule(func(part *config.Partition, r *config.PlacementRule) {
+				if !ruleNamePattern.MatchString(r.Name.Value) || rejected[r] {
+					return // placement-rule-name, placement-fixed-qualified: the config is rejected anyway
 				}
-			}
-			if why != "" {
-				p.reportf(namePos(p, r), hint,
-					"%s, so YuniKorn cannot build the placement rules of partition %s: at start it runs the partition with no rules and rejects every application (no placement rule matched), and as an update it refuses the config", why, part.CanonicalName())
-			}
-		})
-	},
-}
+				why, hint := "", ""
+				name := strings.ToLower(r.Name.Value)
+				value := strings.ToLower(r.Value.Value)
+				switch {
+				case name == "recovery":
+					why, hint = "the recovery rule cannot be part of the config", "remove it: YuniKorn adds the recovery rule itself"
+				case !contains(knownRules, name):
+					why, hint = fmt.Sprintf("YuniKorn knows no rule %q", r.Name.Value), "use one of fixed, user, provided or tag"
+					if near := config.Nearest(name, knownRules); near != "" {
+						hint = "did you mean " + near + "?"
+					}
+				case (name == "fixed" || name == "tag") && value == "":
+					why, hint = "a "+name+" rule needs a value", "set value: to the queue (fixed) or the tag to read (tag)"
+				case name == "fixed":
+					for _, part := range strings.Split(value, ".") {
+						if !acl.ValidQueueName(part) {
+							why, hint = fmt.Sprintf("%q in its value is not a valid queue name", part), "use queue names matching "+acl.QueueNamePattern.String()
+							break
+						}
+					}
+					if why == "" && strings.HasPrefix(value, "root") && r.Parent != nil {
+						why, hint = "a fully qualified fixed queue cannot have a parent rule", "remove the parent rule, or make the value relative"
+					}
+				}
+				if why != "" {
+					p.reportf(namePos(p, r), hint,
+						"%s, so YuniKorn cannot build the placement rules of partition %s: at start it runs the partition with no rules and rejects every application (no placement rule matched), and as an update it refuses the config", why, part.CanonicalName())
+				}
+			})
+		},
+	}
 }
 
 func contains(list []string, x string) bool {
@@ -178,13 +178,13 @@ func contains(list []string, x string) bool {
 // rulePlacementFilterInvalid is the rule placement-filter-invalid.
 func rulePlacementFilterInvalid() *Rule {
 	return &Rule{
-	Name:     "placement-filter-invalid",
-	Severity: Error,
-	Summary:  "a placement filter YuniKorn rejects: an unknown type, or a single entry that is neither a name nor a regular expression",
-	Doc: "A filter `type` must be empty, `allow` or `deny` (validate-conf ignores case here). A `users` or\n" +
-		"`groups` list of one entry is read as a name, or else as a regular expression, which must compile\n" +
-		"and contain a regexp character: `invalid rule filter user list is not a proper list or regexp`.",
-	Bad: `partitions:
+		Name:     "placement-filter-invalid",
+		Severity: Error,
+		Summary:  "a placement filter YuniKorn rejects: an unknown type, or a single entry that is neither a name nor a regular expression",
+		Doc: "A filter `type` must be empty, `allow` or `deny` (validate-conf ignores case here). A `users` or\n" +
+			"`groups` list of one entry is read as a name, or else as a regular expression, which must compile\n" +
+			"and contain a regexp character: `invalid rule filter user list is not a proper list or regexp`.",
+		Bad: `partitions:
   - name: default
     placementrules:
       - name: user
@@ -196,7 +196,7 @@ func rulePlacementFilterInvalid() *Rule {
       - name: root
         submitacl: "*"
 `,
-	Good: `partitions:
+		Good: `partitions:
   - name: default
     placementrules:
       - name: user
@@ -208,45 +208,45 @@ func rulePlacementFilterInvalid() *Rule {
       - name: root
         submitacl: "*"
 `,
-	check: func(p *pass) {
-		p.eachRule(func(_ *config.Partition, r *config.PlacementRule) {
-			f := r.Filter
-			if t := f.Type.Value; t != "" && !strings.EqualFold(t, "allow") && !strings.EqualFold(t, "deny") {
-				p.reportf(p.doc.NodePos(f.Type.Node), "write allow or deny",
-					"placement filter type %q is not allow or deny (YuniKorn: invalid rule filter type %s, filter type must be either '', allow or deny)", t, t)
-			}
-			for _, l := range []struct {
-				what    string
-				list    []config.Str
-				pattern *regexp.Regexp
-			}{{"user", f.Users, acl.RequestUserPattern}, {"group", f.Groups, acl.ConfigGroupPattern}} {
-				if len(l.list) != 1 || l.pattern.MatchString(l.list[0].Value) {
-					continue
+		check: func(p *pass) {
+			p.eachRule(func(_ *config.Partition, r *config.PlacementRule) {
+				f := r.Filter
+				if t := f.Type.Value; t != "" && !strings.EqualFold(t, "allow") && !strings.EqualFold(t, "deny") {
+					p.reportf(p.doc.NodePos(f.Type.Node), "write allow or deny",
+						"placement filter type %q is not allow or deny (YuniKorn: invalid rule filter type %s, filter type must be either '', allow or deny)", t, t)
 				}
-				v := l.list[0].Value
-				if _, err := regexp.Compile(v); err != nil || !acl.SpecialPattern.MatchString(v) {
-					why := "it is not a " + l.what + " name and has no regular expression character"
-					if err != nil {
-						why = fmt.Sprintf("it is not a %s name, and as a regular expression: %v", l.what, err)
+				for _, l := range []struct {
+					what    string
+					list    []config.Str
+					pattern *regexp.Regexp
+				}{{"user", f.Users, acl.RequestUserPattern}, {"group", f.Groups, acl.ConfigGroupPattern}} {
+					if len(l.list) != 1 || l.pattern.MatchString(l.list[0].Value) {
+						continue
 					}
-					p.reportf(p.doc.NodePos(l.list[0].Node), "write a valid "+l.what+" name, or a regular expression that compiles",
-						"the single %s filter entry %q is invalid: %s (YuniKorn: invalid rule filter %s list is not a proper list or regexp)", l.what, v, why, l.what)
+					v := l.list[0].Value
+					if _, err := regexp.Compile(v); err != nil || !acl.SpecialPattern.MatchString(v) {
+						why := "it is not a " + l.what + " name and has no regular expression character"
+						if err != nil {
+							why = fmt.Sprintf("it is not a %s name, and as a regular expression: %v", l.what, err)
+						}
+						p.reportf(p.doc.NodePos(l.list[0].Node), "write a valid "+l.what+" name, or a regular expression that compiles",
+							"the single %s filter entry %q is invalid: %s (YuniKorn: invalid rule filter %s list is not a proper list or regexp)", l.what, v, why, l.what)
+					}
 				}
-			}
-		})
-	},
-}
+			})
+		},
+	}
 }
 
 // rulePlacementFilterTypeCase is the rule placement-filter-type-case.
 func rulePlacementFilterTypeCase() *Rule {
 	return &Rule{
-	Name:     "placement-filter-type-case",
-	Severity: Warning,
-	Summary:  "a placement filter type not written exactly `allow` or `deny`: at run time it is an allow filter",
-	Doc: "validate-conf compares the filter type ignoring case, but the placement code tests for exactly\n" +
-		"`deny`: `type: DENY` passes validation and then allows exactly the users it meant to keep out.",
-	Bad: `partitions:
+		Name:     "placement-filter-type-case",
+		Severity: Warning,
+		Summary:  "a placement filter type not written exactly `allow` or `deny`: at run time it is an allow filter",
+		Doc: "validate-conf compares the filter type ignoring case, but the placement code tests for exactly\n" +
+			"`deny`: `type: DENY` passes validation and then allows exactly the users it meant to keep out.",
+		Bad: `partitions:
   - name: default
     placementrules:
       - name: user
@@ -258,7 +258,7 @@ func rulePlacementFilterTypeCase() *Rule {
       - name: root
         submitacl: "*"
 `,
-	Good: `partitions:
+		Good: `partitions:
   - name: default
     placementrules:
       - name: user
@@ -270,33 +270,33 @@ func rulePlacementFilterTypeCase() *Rule {
       - name: root
         submitacl: "*"
 `,
-	check: func(p *pass) {
-		p.eachRule(func(_ *config.Partition, r *config.PlacementRule) {
-			t := r.Filter.Type.Value
-			if t == "" || t == "allow" || t == "deny" || (!strings.EqualFold(t, "allow") && !strings.EqualFold(t, "deny")) {
-				return
-			}
-			effect := "it works as an allow filter, which is what it says"
-			if strings.EqualFold(t, "deny") {
-				effect = "it works as an ALLOW filter: the users and groups it lists are let in, not kept out"
-			}
-			p.reportf(p.doc.NodePos(r.Filter.Type.Node), "write it in lower case: "+strings.ToLower(t),
-				"placement filter type %q is not exactly %q: %s", t, strings.ToLower(t), effect)
-		})
-	},
-}
+		check: func(p *pass) {
+			p.eachRule(func(_ *config.Partition, r *config.PlacementRule) {
+				t := r.Filter.Type.Value
+				if t == "" || t == "allow" || t == "deny" || (!strings.EqualFold(t, "allow") && !strings.EqualFold(t, "deny")) {
+					return
+				}
+				effect := "it works as an allow filter, which is what it says"
+				if strings.EqualFold(t, "deny") {
+					effect = "it works as an ALLOW filter: the users and groups it lists are let in, not kept out"
+				}
+				p.reportf(p.doc.NodePos(r.Filter.Type.Node), "write it in lower case: "+strings.ToLower(t),
+					"placement filter type %q is not exactly %q: %s", t, strings.ToLower(t), effect)
+			})
+		},
+	}
 }
 
 // rulePlacementFilterRegexp is the rule placement-filter-regexp.
 func rulePlacementFilterRegexp() *Rule {
 	return &Rule{
-	Name:     "placement-filter-regexp",
-	Severity: Warning,
-	Summary:  "a single-entry placement filter list read as an unanchored regular expression",
-	Doc: "A filter list of exactly one entry with a regular expression character is a regular expression, and\n" +
-		"it is not anchored: `users: [\"dev|ops\"]` also matches `devops-bot` and `sysops`. Anchor it\n" +
-		"(`^(dev|ops)$`), or list the names (two or more entries are always plain names).",
-	Bad: `partitions:
+		Name:     "placement-filter-regexp",
+		Severity: Warning,
+		Summary:  "a single-entry placement filter list read as an unanchored regular expression",
+		Doc: "A filter list of exactly one entry with a regular expression character is a regular expression, and\n" +
+			"it is not anchored: `users: [\"dev|ops\"]` also matches `devops-bot` and `sysops`. Anchor it\n" +
+			"(`^(dev|ops)$`), or list the names (two or more entries are always plain names).",
+		Bad: `partitions:
   - name: default
     placementrules:
       - name: user
@@ -308,7 +308,7 @@ func rulePlacementFilterRegexp() *Rule {
       - name: root
         submitacl: "*"
 `,
-	Good: `partitions:
+		Good: `partitions:
   - name: default
     placementrules:
       - name: user
@@ -320,28 +320,28 @@ func rulePlacementFilterRegexp() *Rule {
       - name: root
         submitacl: "*"
 `,
-	check: func(p *pass) {
-		p.eachRule(func(_ *config.Partition, r *config.PlacementRule) {
-			for _, l := range []struct {
-				what string
-				list []config.Str
-			}{{"user", r.Filter.Users}, {"group", r.Filter.Groups}} {
-				if len(l.list) != 1 {
-					continue
+		check: func(p *pass) {
+			p.eachRule(func(_ *config.Partition, r *config.PlacementRule) {
+				for _, l := range []struct {
+					what string
+					list []config.Str
+				}{{"user", r.Filter.Users}, {"group", r.Filter.Groups}} {
+					if len(l.list) != 1 {
+						continue
+					}
+					v := l.list[0].Value
+					if !acl.SpecialPattern.MatchString(v) || (strings.HasPrefix(v, "^") && strings.HasSuffix(v, "$")) {
+						continue
+					}
+					if _, err := regexp.Compile(v); err != nil {
+						continue // placement-filter-invalid
+					}
+					p.reportf(p.doc.NodePos(l.list[0].Node), fmt.Sprintf("anchor it: \"^(%s)$\", or list the %ss as two or more entries", v, l.what),
+						"the %s filter %q is one entry, so YuniKorn reads it as a regular expression, and an unanchored one: it matches every %s name that contains a match", l.what, v, l.what)
 				}
-				v := l.list[0].Value
-				if !acl.SpecialPattern.MatchString(v) || (strings.HasPrefix(v, "^") && strings.HasSuffix(v, "$")) {
-					continue
-				}
-				if _, err := regexp.Compile(v); err != nil {
-					continue // placement-filter-invalid
-				}
-				p.reportf(p.doc.NodePos(l.list[0].Node), fmt.Sprintf("anchor it: \"^(%s)$\", or list the %ss as two or more entries", v, l.what),
-					"the %s filter %q is one entry, so YuniKorn reads it as a regular expression, and an unanchored one: it matches every %s name that contains a match", l.what, v, l.what)
-			}
-		})
-	},
-}
+			})
+		},
+	}
 }
 
 // staticPath mirrors getLongestStaticPath for a top-level rule.
@@ -381,12 +381,12 @@ func staticPath(top *config.PlacementRule) (path, ruleChain string, dynamic bool
 // rulePlacementFixedQualified is the rule placement-fixed-qualified.
 func rulePlacementFixedQualified() *Rule {
 	return &Rule{
-	Name:     "placement-fixed-qualified",
-	Severity: Error,
-	Summary:  "a fully qualified `fixed` value after the first rule of a rule chain",
-	Doc: "In a chain of parent rules only the first `fixed` rule may name a full path from `root`:\n" +
-		"`illegal fully qualified 'fixed' rule with value root.x`.",
-	Bad: `partitions:
+		Name:     "placement-fixed-qualified",
+		Severity: Error,
+		Summary:  "a fully qualified `fixed` value after the first rule of a rule chain",
+		Doc: "In a chain of parent rules only the first `fixed` rule may name a full path from `root`:\n" +
+			"`illegal fully qualified 'fixed' rule with value root.x`.",
+		Bad: `partitions:
   - name: default
     placementrules:
       - name: fixed
@@ -398,7 +398,7 @@ func rulePlacementFixedQualified() *Rule {
       - name: root
         submitacl: "*"
 `,
-	Good: `partitions:
+		Good: `partitions:
   - name: default
     placementrules:
       - name: fixed
@@ -414,17 +414,17 @@ func rulePlacementFixedQualified() *Rule {
           - name: org
             parent: true
 `,
-	check: func(p *pass) {
-		for _, part := range p.cfg.Partitions {
-			for _, top := range part.PlacementRules {
-				if _, _, _, bad := staticPath(top); bad != nil {
-					p.reportf(p.doc.NodePos(orStrNode(bad.Value, bad.Node)), "write the value relative to the queue the earlier rule picks",
-						"fixed value %q is fully qualified but is not the first rule of its chain (YuniKorn: illegal fully qualified 'fixed' rule with value %s)", bad.Value.Value, bad.Value.Value)
+		check: func(p *pass) {
+			for _, part := range p.cfg.Partitions {
+				for _, top := range part.PlacementRules {
+					if _, _, _, bad := staticPath(top); bad != nil {
+						p.reportf(p.doc.NodePos(orStrNode(bad.Value, bad.Node)), "write the value relative to the queue the earlier rule picks",
+							"fixed value %q is fully qualified but is not the first rule of its chain (YuniKorn: illegal fully qualified 'fixed' rule with value %s)", bad.Value.Value, bad.Value.Value)
+					}
 				}
 			}
-		}
-	},
-}
+		},
+	}
 }
 
 func orStrNode(s config.Str, fallback *yaml.Node) *yaml.Node {
@@ -437,15 +437,15 @@ func orStrNode(s config.Str, fallback *yaml.Node) *yaml.Node {
 // rulePlacementPath is the rule placement-path.
 func rulePlacementPath() *Rule {
 	return &Rule{
-	Name:     "placement-path",
-	Severity: Error,
-	Summary:  "a `fixed` placement path that names a missing queue with `create: false`, a parent where a leaf is needed, or a leaf where a parent is needed",
-	Doc: "validate-conf follows the fixed part of each rule chain through the queues, matching names exactly as\n" +
-		"written (case-sensitive) and reading the `parent:` flag as written (a queue with children but no\n" +
-		"`parent: true` counts as a leaf here). It rejects a path to a missing queue when the rule may not\n" +
-		"create it, a path ending on a parent queue when the rule places there, a path that must end on a\n" +
-		"parent because a dynamic rule follows it, and a path that goes below a leaf.",
-	Bad: `partitions:
+		Name:     "placement-path",
+		Severity: Error,
+		Summary:  "a `fixed` placement path that names a missing queue with `create: false`, a parent where a leaf is needed, or a leaf where a parent is needed",
+		Doc: "validate-conf follows the fixed part of each rule chain through the queues, matching names exactly as\n" +
+			"written (case-sensitive) and reading the `parent:` flag as written (a queue with children but no\n" +
+			"`parent: true` counts as a leaf here). It rejects a path to a missing queue when the rule may not\n" +
+			"create it, a path ending on a parent queue when the rule places there, a path that must end on a\n" +
+			"parent because a dynamic rule follows it, and a path that goes below a leaf.",
+		Bad: `partitions:
   - name: default
     placementrules:
       - name: fixed
@@ -457,7 +457,7 @@ func rulePlacementPath() *Rule {
         queues:
           - name: adhoc
 `,
-	Good: `partitions:
+		Good: `partitions:
   - name: default
     placementrules:
       - name: fixed
@@ -469,33 +469,33 @@ func rulePlacementPath() *Rule {
         queues:
           - name: batch
 `,
-	check: func(p *pass) {
-		for _, part := range p.cfg.Partitions {
-			for i, top := range part.PlacementRules {
-				path, ruleChain, dynamic, bad := staticPath(top)
-				if bad != nil || strings.Index(path, "root") != 0 {
-					continue
+		check: func(p *pass) {
+			for _, part := range p.cfg.Partitions {
+				for i, top := range part.PlacementRules {
+					path, ruleChain, dynamic, bad := staticPath(top)
+					if bad != nil || strings.Index(path, "root") != 0 {
+						continue
+					}
+					result, last := placementCheck(strings.Split(strings.ToLower(path), "."), top.Create, dynamic, []*config.Queue{part.Root}, nil)
+					var msg, hint string
+					switch result {
+					case "not-leaf":
+						msg = fmt.Sprintf("placement rule no. #%d (%s) references a queue (%s) which is not a leaf", i, ruleChain, path)
+						hint = "point the rule at a leaf queue, or (if a dynamic rule follows) mark the queue parent: true"
+					case "missing":
+						msg = fmt.Sprintf("placement rule no. #%d (%s) references non-existing queues (%s) and create is 'false'", i, ruleChain, path)
+						hint = "create the queue in the config, or set create: true on the rule"
+					case "last-leaf":
+						msg = fmt.Sprintf("placement rule no. #%d (%s) references non-existing queues (%s) which cannot be created because the last queue (%s) in the hierarchy is a leaf", i, ruleChain, path, last)
+						hint = "mark " + last + " parent: true, or change the path"
+					default:
+						continue
+					}
+					p.reportf(p.doc.NodePos(orStrNode(leafFixed(top).Value, top.Node)), hint, "YuniKorn rejects the config: %s", msg)
 				}
-				result, last := placementCheck(strings.Split(strings.ToLower(path), "."), top.Create, dynamic, []*config.Queue{part.Root}, nil)
-				var msg, hint string
-				switch result {
-				case "not-leaf":
-					msg = fmt.Sprintf("placement rule no. #%d (%s) references a queue (%s) which is not a leaf", i, ruleChain, path)
-					hint = "point the rule at a leaf queue, or (if a dynamic rule follows) mark the queue parent: true"
-				case "missing":
-					msg = fmt.Sprintf("placement rule no. #%d (%s) references non-existing queues (%s) and create is 'false'", i, ruleChain, path)
-					hint = "create the queue in the config, or set create: true on the rule"
-				case "last-leaf":
-					msg = fmt.Sprintf("placement rule no. #%d (%s) references non-existing queues (%s) which cannot be created because the last queue (%s) in the hierarchy is a leaf", i, ruleChain, path, last)
-					hint = "mark " + last + " parent: true, or change the path"
-				default:
-					continue
-				}
-				p.reportf(p.doc.NodePos(orStrNode(leafFixed(top).Value, top.Node)), hint, "YuniKorn rejects the config: %s", msg)
 			}
-		}
-	},
-}
+		},
+	}
 }
 
 // leafFixed is the rule of a chain that holds the last fixed value.
@@ -554,13 +554,13 @@ func placementCheck(path []string, create, dynamic bool, level []*config.Queue, 
 // rulePlacementPathCase is the rule placement-path-case.
 func rulePlacementPathCase() *Rule {
 	return &Rule{
-	Name:     "placement-path-case",
-	Severity: Warning,
-	Summary:  "a queue whose name differs only in case from a `fixed` placement path",
-	Doc: "validate-conf matches fixed placement paths against queue names exactly as written, while the\n" +
-		"scheduler lower-cases both. `value: root.dev` against a queue `Dev` is checked as a queue that does\n" +
-		"not exist (and rejected when `create: false`), but at run time it is that queue.",
-	Bad: `partitions:
+		Name:     "placement-path-case",
+		Severity: Warning,
+		Summary:  "a queue whose name differs only in case from a `fixed` placement path",
+		Doc: "validate-conf matches fixed placement paths against queue names exactly as written, while the\n" +
+			"scheduler lower-cases both. `value: root.dev` against a queue `Dev` is checked as a queue that does\n" +
+			"not exist (and rejected when `create: false`), but at run time it is that queue.",
+		Bad: `partitions:
   - name: default
     placementrules:
       - name: fixed
@@ -572,7 +572,7 @@ func rulePlacementPathCase() *Rule {
         queues:
           - name: Dev
 `,
-	Good: `partitions:
+		Good: `partitions:
   - name: default
     placementrules:
       - name: fixed
@@ -584,28 +584,28 @@ func rulePlacementPathCase() *Rule {
         queues:
           - name: dev
 `,
-	check: func(p *pass) {
-		for _, part := range p.cfg.Partitions {
-			for _, top := range part.PlacementRules {
-				path, _, _, bad := staticPath(top)
-				if bad != nil || strings.Index(path, "root") != 0 {
-					continue
-				}
-				q := part.Root
-				for _, name := range strings.Split(strings.ToLower(path), ".")[1:] {
-					next := q.Child(name)
-					if next == nil {
-						break
+		check: func(p *pass) {
+			for _, part := range p.cfg.Partitions {
+				for _, top := range part.PlacementRules {
+					path, _, _, bad := staticPath(top)
+					if bad != nil || strings.Index(path, "root") != 0 {
+						continue
 					}
-					if next.Name.Value != name {
-						p.reportf(p.doc.NodePos(next.Name.Node), "write the queue name in lower case, as the path has it",
-							"queue %q differs only in case from %q in the placement path %s: validate-conf does not see it as that queue, the scheduler does", next.Name.Value, name, path)
-						break
+					q := part.Root
+					for _, name := range strings.Split(strings.ToLower(path), ".")[1:] {
+						next := q.Child(name)
+						if next == nil {
+							break
+						}
+						if next.Name.Value != name {
+							p.reportf(p.doc.NodePos(next.Name.Node), "write the queue name in lower case, as the path has it",
+								"queue %q differs only in case from %q in the placement path %s: validate-conf does not see it as that queue, the scheduler does", next.Name.Value, name, path)
+							break
+						}
+						q = next
 					}
-					q = next
 				}
 			}
-		}
-	},
-}
+		},
+	}
 }

@@ -13,12 +13,12 @@ import (
 // ruleNodeSortPolicy is the rule node-sort-policy.
 func ruleNodeSortPolicy() *Rule {
 	return &Rule{
-	Name:     "node-sort-policy",
-	Severity: Error,
-	Summary:  "a node sort policy YuniKorn does not know, or a negative resource weight",
-	Doc: "`nodesortpolicy.type` must be exactly `fair`, `binpacking` or empty (`undefined policy`), and\n" +
-		"`resourceweights` may not be negative (`negative resource weight for ... is not allowed`).",
-	Bad: `partitions:
+		Name:     "node-sort-policy",
+		Severity: Error,
+		Summary:  "a node sort policy YuniKorn does not know, or a negative resource weight",
+		Doc: "`nodesortpolicy.type` must be exactly `fair`, `binpacking` or empty (`undefined policy`), and\n" +
+			"`resourceweights` may not be negative (`negative resource weight for ... is not allowed`).",
+		Bad: `partitions:
   - name: default
     nodesortpolicy:
       type: BinPacking
@@ -29,7 +29,7 @@ func ruleNodeSortPolicy() *Rule {
         queues:
           - name: default
 `,
-	Good: `partitions:
+		Good: `partitions:
   - name: default
     nodesortpolicy:
       type: binpacking
@@ -40,29 +40,29 @@ func ruleNodeSortPolicy() *Rule {
         queues:
           - name: default
 `,
-	check: func(p *pass) {
-		for _, part := range p.cfg.Partitions {
-			if t := part.NodeSortPolicy; t.Value != "" && t.Value != "fair" && t.Value != "binpacking" {
-				hint := "write fair or binpacking, in lower case"
-				if strings.EqualFold(t.Value, "fair") || strings.EqualFold(t.Value, "binpacking") {
-					hint = "write " + strings.ToLower(t.Value) + " in lower case: the policy name is matched exactly"
+		check: func(p *pass) {
+			for _, part := range p.cfg.Partitions {
+				if t := part.NodeSortPolicy; t.Value != "" && t.Value != "fair" && t.Value != "binpacking" {
+					hint := "write fair or binpacking, in lower case"
+					if strings.EqualFold(t.Value, "fair") || strings.EqualFold(t.Value, "binpacking") {
+						hint = "write " + strings.ToLower(t.Value) + " in lower case: the policy name is matched exactly"
+					}
+					p.reportf(p.doc.NodePos(t.Node), hint, "node sort policy %q is not one YuniKorn knows (YuniKorn: undefined policy: %s)", t.Value, t.Value)
 				}
-				p.reportf(p.doc.NodePos(t.Node), hint, "node sort policy %q is not one YuniKorn knows (YuniKorn: undefined policy: %s)", t.Value, t.Value)
-			}
-			names := make([]string, 0, len(part.ResourceWeights))
-			for k := range part.ResourceWeights {
-				names = append(names, k)
-			}
-			sort.Strings(names)
-			for _, k := range names {
-				if w := part.ResourceWeights[k]; w < 0 {
-					p.reportf(p.doc.NodePos(part.ResourceWeightNodes[k]), "use a weight of 0 or more",
-						"resource weight %v for %s is negative (YuniKorn: negative resource weight for %s is not allowed)", w, k, k)
+				names := make([]string, 0, len(part.ResourceWeights))
+				for k := range part.ResourceWeights {
+					names = append(names, k)
+				}
+				sort.Strings(names)
+				for _, k := range names {
+					if w := part.ResourceWeights[k]; w < 0 {
+						p.reportf(p.doc.NodePos(part.ResourceWeightNodes[k]), "use a weight of 0 or more",
+							"resource weight %v for %s is negative (YuniKorn: negative resource weight for %s is not allowed)", w, k, k)
+					}
 				}
 			}
-		}
-	},
-}
+		},
+	}
 }
 
 // usesDefault completes a reason that does not say what YuniKorn uses.
@@ -141,14 +141,14 @@ var queueProperties = map[string]propertyCheck{
 // ruleQueuePropertyIgnored is the rule queue-property-ignored.
 func ruleQueuePropertyIgnored() *Rule {
 	return &Rule{
-	Name:     "queue-property-ignored",
-	Severity: Warning,
-	Summary:  "a queue property YuniKorn does not know, or a value it cannot read and replaces with the default",
-	Doc: "Queue properties never reject a config: YuniKorn logs a bad value at debug level and uses the\n" +
-		"default, and skips properties it does not know. `application.sort.policy: FIFO` or\n" +
-		"`preemption.delay: 30` (no unit) silently do nothing. A parent's `childtemplate` properties are\n" +
-		"checked too: YuniKorn copies them to every queue it creates under the parent.",
-	Bad: `partitions:
+		Name:     "queue-property-ignored",
+		Severity: Warning,
+		Summary:  "a queue property YuniKorn does not know, or a value it cannot read and replaces with the default",
+		Doc: "Queue properties never reject a config: YuniKorn logs a bad value at debug level and uses the\n" +
+			"default, and skips properties it does not know. `application.sort.policy: FIFO` or\n" +
+			"`preemption.delay: 30` (no unit) silently do nothing. A parent's `childtemplate` properties are\n" +
+			"checked too: YuniKorn copies them to every queue it creates under the parent.",
+		Bad: `partitions:
   - name: default
     queues:
       - name: root
@@ -160,7 +160,7 @@ func ruleQueuePropertyIgnored() *Rule {
               preemption.delay: "30"
               application.sort.prio: enabled
 `,
-	Good: `partitions:
+		Good: `partitions:
   - name: default
     queues:
       - name: root
@@ -172,46 +172,46 @@ func ruleQueuePropertyIgnored() *Rule {
               preemption.delay: 30s
               application.sort.priority: enabled
 `,
-	check: func(p *pass) {
-		known := make([]string, 0, len(queueProperties))
-		for k := range queueProperties {
-			known = append(known, k)
-		}
-		sort.Strings(known)
-		// a parent's childtemplate properties are copied to every queue
-		// YuniKorn creates under it (template.FromConf), and read there
-		props := func(q *config.Queue, m config.StrMap, where string) {
-			keys := make([]string, 0, len(m.Entries))
-			for k := range m.Entries {
-				keys = append(keys, k)
+		check: func(p *pass) {
+			known := make([]string, 0, len(queueProperties))
+			for k := range queueProperties {
+				known = append(known, k)
 			}
-			sort.Strings(keys)
-			for _, k := range keys {
-				v := m.Entries[k]
-				pos := p.doc.NodePos(m.Nodes[k])
-				check, ok := queueProperties[k]
-				if !ok {
-					hint := "known properties: " + strings.Join(known, ", ")
-					if near := config.Nearest(k, known); near != "" {
-						hint = "did you mean " + near + "?"
+			sort.Strings(known)
+			// a parent's childtemplate properties are copied to every queue
+			// YuniKorn creates under it (template.FromConf), and read there
+			props := func(q *config.Queue, m config.StrMap, where string) {
+				keys := make([]string, 0, len(m.Entries))
+				for k := range m.Entries {
+					keys = append(keys, k)
+				}
+				sort.Strings(keys)
+				for _, k := range keys {
+					v := m.Entries[k]
+					pos := p.doc.NodePos(m.Nodes[k])
+					check, ok := queueProperties[k]
+					if !ok {
+						hint := "known properties: " + strings.Join(known, ", ")
+						if near := config.Nearest(k, known); near != "" {
+							hint = "did you mean " + near + "?"
+						}
+						p.reportf(pos, hint, "property %q of %s is not one YuniKorn reads: it is skipped", k, where)
+						continue
 					}
-					p.reportf(pos, hint, "property %q of %s is not one YuniKorn reads: it is skipped", k, where)
-					continue
-				}
-				if why := check(q, v); why != "" {
-					p.reportf(pos, "write a value YuniKorn reads, or remove the property to use the default",
-						"property %s of %s is %q: %s", k, where, v, usesDefault(why))
+					if why := check(q, v); why != "" {
+						p.reportf(pos, "write a value YuniKorn reads, or remove the property to use the default",
+							"property %s of %s is %q: %s", k, where, v, usesDefault(why))
+					}
 				}
 			}
-		}
-		for _, part := range p.cfg.Partitions {
-			part.Root.Walk(func(q *config.Queue) {
-				props(q, q.Properties, q.Path())
-				if q.Template != nil && !q.IsLeaf() {
-					props(q, q.TemplateProperties, "the childtemplate of "+q.Path()+" (copied to every queue created under it)")
-				}
-			})
-		}
-	},
-}
+			for _, part := range p.cfg.Partitions {
+				part.Root.Walk(func(q *config.Queue) {
+					props(q, q.Properties, q.Path())
+					if q.Template != nil && !q.IsLeaf() {
+						props(q, q.TemplateProperties, "the childtemplate of "+q.Path()+" (copied to every queue created under it)")
+					}
+				})
+			}
+		},
+	}
 }

@@ -25,14 +25,14 @@ func (p *pass) keyPos(m config.StrMap, q *config.Queue) config.Position {
 // ruleInvalidQuantity is the rule invalid-quantity.
 func ruleInvalidQuantity() *Rule {
 	return &Rule{
-	Name:     "invalid-quantity",
-	Severity: Error,
-	Summary:  "a resource quantity YuniKorn cannot parse",
-	Doc: "Quantities are a whole number with an optional SI suffix: `k M G T P E` (powers of 1000) or\n" +
-		"`Ki Mi Gi Ti Pi Ei` (powers of 1024); `vcore` also takes `m` for millicores. `1.5G`, `1g`, `-1` and\n" +
-		"`500m` memory are rejected (`invalid quantity`, `invalid suffix`), and YuniKorn rejects the config.\n" +
-		"This covers `resources`, `limits[].maxresources` and, on parent queues, `childtemplate.resources`.",
-	Bad: `partitions:
+		Name:     "invalid-quantity",
+		Severity: Error,
+		Summary:  "a resource quantity YuniKorn cannot parse",
+		Doc: "Quantities are a whole number with an optional SI suffix: `k M G T P E` (powers of 1000) or\n" +
+			"`Ki Mi Gi Ti Pi Ei` (powers of 1024); `vcore` also takes `m` for millicores. `1.5G`, `1g`, `-1` and\n" +
+			"`500m` memory are rejected (`invalid quantity`, `invalid suffix`), and YuniKorn rejects the config.\n" +
+			"This covers `resources`, `limits[].maxresources` and, on parent queues, `childtemplate.resources`.",
+		Bad: `partitions:
   - name: default
     queues:
       - name: root
@@ -42,7 +42,7 @@ func ruleInvalidQuantity() *Rule {
             resources:
               max: {memory: 1.5G, vcore: 10}
 `,
-	Good: `partitions:
+		Good: `partitions:
   - name: default
     queues:
       - name: root
@@ -52,35 +52,35 @@ func ruleInvalidQuantity() *Rule {
             resources:
               max: {memory: 1500M, vcore: 10}
 `,
-	check: func(p *pass) {
-		check := func(q *config.Queue, m config.StrMap, where string) {
-			_, bad := parseResource(m)
-			for _, k := range bad {
-				_, err := resources.Parse(k, m.Entries[k])
-				p.reportf(p.doc.NodePos(m.Nodes[k]), "write a whole number with an optional suffix: k M G T P E, Ki Mi Gi Ti Pi Ei (vcore also m)",
-					"%s %s of %s is %q: YuniKorn cannot parse it (%v) and rejects the config", where, k, q.Path(), m.Entries[k], err)
-			}
-		}
-		for _, part := range p.cfg.Partitions {
-			part.Root.Walk(func(q *config.Queue) {
-				check(q, q.Guaranteed, "resources.guaranteed")
-				check(q, q.Max, "resources.max")
-				// YuniKorn parses a parent's childtemplate only when it is not
-				// empty (template.FromConf); an empty one is never read
-				if !q.IsLeaf() && !q.TemplateEmpty() {
-					check(q, q.TemplateGuaranteed, "childtemplate resources.guaranteed")
-					check(q, q.TemplateMax, "childtemplate resources.max")
+		check: func(p *pass) {
+			check := func(q *config.Queue, m config.StrMap, where string) {
+				_, bad := parseResource(m)
+				for _, k := range bad {
+					_, err := resources.Parse(k, m.Entries[k])
+					p.reportf(p.doc.NodePos(m.Nodes[k]), "write a whole number with an optional suffix: k M G T P E, Ki Mi Gi Ti Pi Ei (vcore also m)",
+						"%s %s of %s is %q: YuniKorn cannot parse it (%v) and rejects the config", where, k, q.Path(), m.Entries[k], err)
 				}
-				for _, l := range q.Limits {
-					check(q, l.MaxResources, "limit maxresources")
-				}
-			})
-			for _, l := range part.Limits {
-				check(part.Root, l.MaxResources, "partition limit maxresources")
 			}
-		}
-	},
-}
+			for _, part := range p.cfg.Partitions {
+				part.Root.Walk(func(q *config.Queue) {
+					check(q, q.Guaranteed, "resources.guaranteed")
+					check(q, q.Max, "resources.max")
+					// YuniKorn parses a parent's childtemplate only when it is not
+					// empty (template.FromConf); an empty one is never read
+					if !q.IsLeaf() && !q.TemplateEmpty() {
+						check(q, q.TemplateGuaranteed, "childtemplate resources.guaranteed")
+						check(q, q.TemplateMax, "childtemplate resources.max")
+					}
+					for _, l := range q.Limits {
+						check(q, l.MaxResources, "limit maxresources")
+					}
+				})
+				for _, l := range part.Limits {
+					check(part.Root, l.MaxResources, "partition limit maxresources")
+				}
+			}
+		},
+	}
 }
 
 // resourceWalk mirrors YuniKorn's checkQueueResource: it returns the
@@ -143,12 +143,12 @@ func (p *pass) resourceRule(kind string, report func(q *config.Queue, a, b resou
 // ruleGuaranteedAboveMax is the rule guaranteed-above-max.
 func ruleGuaranteedAboveMax() *Rule {
 	return &Rule{
-	Name:     "guaranteed-above-max",
-	Severity: Error,
-	Summary:  "a queue's guaranteed resources exceed its own max",
-	Doc: "YuniKorn rejects a queue whose `resources.guaranteed` is larger than its `resources.max` for any\n" +
-		"resource type both define: `guaranteed resource ... is larger than maximum resource ... for queue`.",
-	Bad: `partitions:
+		Name:     "guaranteed-above-max",
+		Severity: Error,
+		Summary:  "a queue's guaranteed resources exceed its own max",
+		Doc: "YuniKorn rejects a queue whose `resources.guaranteed` is larger than its `resources.max` for any\n" +
+			"resource type both define: `guaranteed resource ... is larger than maximum resource ... for queue`.",
+		Bad: `partitions:
   - name: default
     queues:
       - name: root
@@ -159,7 +159,7 @@ func ruleGuaranteedAboveMax() *Rule {
               guaranteed: {memory: 20G}
               max: {memory: 10G}
 `,
-	Good: `partitions:
+		Good: `partitions:
   - name: default
     queues:
       - name: root
@@ -170,25 +170,25 @@ func ruleGuaranteedAboveMax() *Rule {
               guaranteed: {memory: 10G}
               max: {memory: 20G}
 `,
-	check: func(p *pass) {
-		p.resourceRule("guaranteed>max", func(q *config.Queue, g, m resources.Resource) {
-			p.reportf(p.keyPos(q.Guaranteed, q), "lower guaranteed or raise max",
-				"guaranteed resources of %s are larger than its max (YuniKorn: guaranteed resource %s is larger than maximum resource %s for queue %s)", q.Path(), g, m, q.Name.Value)
-		})
-	},
-}
+		check: func(p *pass) {
+			p.resourceRule("guaranteed>max", func(q *config.Queue, g, m resources.Resource) {
+				p.reportf(p.keyPos(q.Guaranteed, q), "lower guaranteed or raise max",
+					"guaranteed resources of %s are larger than its max (YuniKorn: guaranteed resource %s is larger than maximum resource %s for queue %s)", q.Path(), g, m, q.Name.Value)
+			})
+		},
+	}
 }
 
 // ruleMaxAboveParent is the rule max-above-parent.
 func ruleMaxAboveParent() *Rule {
 	return &Rule{
-	Name:     "max-above-parent",
-	Severity: Error,
-	Summary:  "a queue's max resources exceed its parent's (or an ancestor's) max",
-	Doc: "A child cannot be allowed more than its parent: YuniKorn compares each queue's `resources.max`\n" +
-		"with the smallest max of its ancestors for every type both define, and rejects the config:\n" +
-		"`max resource of parent ... is smaller than maximum resource ... for queue`.",
-	Bad: `partitions:
+		Name:     "max-above-parent",
+		Severity: Error,
+		Summary:  "a queue's max resources exceed its parent's (or an ancestor's) max",
+		Doc: "A child cannot be allowed more than its parent: YuniKorn compares each queue's `resources.max`\n" +
+			"with the smallest max of its ancestors for every type both define, and rejects the config:\n" +
+			"`max resource of parent ... is smaller than maximum resource ... for queue`.",
+		Bad: `partitions:
   - name: default
     queues:
       - name: root
@@ -202,7 +202,7 @@ func ruleMaxAboveParent() *Rule {
                 resources:
                   max: {memory: 20G}
 `,
-	Good: `partitions:
+		Good: `partitions:
   - name: default
     queues:
       - name: root
@@ -216,26 +216,26 @@ func ruleMaxAboveParent() *Rule {
                 resources:
                   max: {memory: 8G}
 `,
-	check: func(p *pass) {
-		p.resourceRule("max>parent", func(q *config.Queue, m, parent resources.Resource) {
-			p.reportf(p.keyPos(q.Max, q), "lower the queue's max to fit its parent's, or raise the parent's",
-				"max resources of %s are larger than its parent's (YuniKorn: max resource of parent %s is smaller than maximum resource %s for queue %s)", q.Path(), parent, m, q.Name.Value)
-		})
-	},
-}
+		check: func(p *pass) {
+			p.resourceRule("max>parent", func(q *config.Queue, m, parent resources.Resource) {
+				p.reportf(p.keyPos(q.Max, q), "lower the queue's max to fit its parent's, or raise the parent's",
+					"max resources of %s are larger than its parent's (YuniKorn: max resource of parent %s is smaller than maximum resource %s for queue %s)", q.Path(), parent, m, q.Name.Value)
+			})
+		},
+	}
 }
 
 // ruleChildrenGuaranteedAboveParent is the rule children-guaranteed-above-parent.
 func ruleChildrenGuaranteedAboveParent() *Rule {
 	return &Rule{
-	Name:     "children-guaranteed-above-parent",
-	Severity: Error,
-	Summary:  "the children's guaranteed resources add up to more than the parent's guaranteed or max",
-	Doc: "YuniKorn adds up what the children of a queue guarantee (a child with no guaranteed of its own\n" +
-		"counts its children's sum) and rejects the config when the sum is larger than the parent's\n" +
-		"guaranteed or max: `guaranteed resource of parent ... is smaller than sum of guaranteed resources\n" +
-		"... of the children` (or `max resource ... is smaller than sum ...`).",
-	Bad: `partitions:
+		Name:     "children-guaranteed-above-parent",
+		Severity: Error,
+		Summary:  "the children's guaranteed resources add up to more than the parent's guaranteed or max",
+		Doc: "YuniKorn adds up what the children of a queue guarantee (a child with no guaranteed of its own\n" +
+			"counts its children's sum) and rejects the config when the sum is larger than the parent's\n" +
+			"guaranteed or max: `guaranteed resource of parent ... is smaller than sum of guaranteed resources\n" +
+			"... of the children` (or `max resource ... is smaller than sum ...`).",
+		Bad: `partitions:
   - name: default
     queues:
       - name: root
@@ -252,7 +252,7 @@ func ruleChildrenGuaranteedAboveParent() *Rule {
                 resources:
                   guaranteed: {memory: 6G}
 `,
-	Good: `partitions:
+		Good: `partitions:
   - name: default
     queues:
       - name: root
@@ -269,17 +269,17 @@ func ruleChildrenGuaranteedAboveParent() *Rule {
                 resources:
                   guaranteed: {memory: 6G}
 `,
-	check: func(p *pass) {
-		p.resourceRule("children>guaranteed", func(q *config.Queue, sum, g resources.Resource) {
-			p.reportf(p.keyPos(q.Guaranteed, q), "raise the parent's guaranteed, or lower the children's",
-				"the children of %s guarantee %s together, more than its guaranteed (YuniKorn: guaranteed resource of parent %s is smaller than sum of guaranteed resources %s of the children for queue %s)", q.Path(), sum, g, sum, q.Name.Value)
-		})
-		p.resourceRule("children>max", func(q *config.Queue, sum, m resources.Resource) {
-			p.reportf(p.keyPos(q.Max, q), "raise the parent's max, or lower the children's guaranteed",
-				"the children of %s guarantee %s together, more than its max (YuniKorn: max resource %s is smaller than sum of guaranteed resources %s of the children for queue %s)", q.Path(), sum, m, sum, q.Name.Value)
-		})
-	},
-}
+		check: func(p *pass) {
+			p.resourceRule("children>guaranteed", func(q *config.Queue, sum, g resources.Resource) {
+				p.reportf(p.keyPos(q.Guaranteed, q), "raise the parent's guaranteed, or lower the children's",
+					"the children of %s guarantee %s together, more than its guaranteed (YuniKorn: guaranteed resource of parent %s is smaller than sum of guaranteed resources %s of the children for queue %s)", q.Path(), sum, g, sum, q.Name.Value)
+			})
+			p.resourceRule("children>max", func(q *config.Queue, sum, m resources.Resource) {
+				p.reportf(p.keyPos(q.Max, q), "raise the parent's max, or lower the children's guaranteed",
+					"the children of %s guarantee %s together, more than its max (YuniKorn: max resource %s is smaller than sum of guaranteed resources %s of the children for queue %s)", q.Path(), sum, m, sum, q.Name.Value)
+			})
+		},
+	}
 }
 
 // maxAppsRule reports one of checkQueueMaxApplications's two conditions.
@@ -306,12 +306,12 @@ func maxAppsRule(p *pass, missing bool) {
 // ruleMaxapplicationsAboveParent is the rule maxapplications-above-parent.
 func ruleMaxapplicationsAboveParent() *Rule {
 	return &Rule{
-	Name:     "maxapplications-above-parent",
-	Severity: Error,
-	Summary:  "a child queue's maxapplications above its parent's",
-	Doc: "A child may not run more applications than its parent: YuniKorn rejects the config with\n" +
-		"`parent maxApplications must be larger than child maxApplications`.",
-	Bad: `partitions:
+		Name:     "maxapplications-above-parent",
+		Severity: Error,
+		Summary:  "a child queue's maxapplications above its parent's",
+		Doc: "A child may not run more applications than its parent: YuniKorn rejects the config with\n" +
+			"`parent maxApplications must be larger than child maxApplications`.",
+		Bad: `partitions:
   - name: default
     queues:
       - name: root
@@ -323,7 +323,7 @@ func ruleMaxapplicationsAboveParent() *Rule {
               - name: a
                 maxapplications: 20
 `,
-	Good: `partitions:
+		Good: `partitions:
   - name: default
     queues:
       - name: root
@@ -335,20 +335,20 @@ func ruleMaxapplicationsAboveParent() *Rule {
               - name: a
                 maxapplications: 10
 `,
-	check: func(p *pass) { maxAppsRule(p, false) },
-}
+		check: func(p *pass) { maxAppsRule(p, false) },
+	}
 }
 
 // ruleMaxapplicationsMissing is the rule maxapplications-missing.
 func ruleMaxapplicationsMissing() *Rule {
 	return &Rule{
-	Name:     "maxapplications-missing",
-	Severity: Error,
-	Summary:  "a child queue without maxapplications under a parent that sets one",
-	Doc: "Once a queue sets `maxapplications`, every child must set one too (0 counts as unset):\n" +
-		"`maxApplications is either undefined or zero, which is not allowed when parent queue's\n" +
-		"maxApplications is defined`.",
-	Bad: `partitions:
+		Name:     "maxapplications-missing",
+		Severity: Error,
+		Summary:  "a child queue without maxapplications under a parent that sets one",
+		Doc: "Once a queue sets `maxapplications`, every child must set one too (0 counts as unset):\n" +
+			"`maxApplications is either undefined or zero, which is not allowed when parent queue's\n" +
+			"maxApplications is defined`.",
+		Bad: `partitions:
   - name: default
     queues:
       - name: root
@@ -361,7 +361,7 @@ func ruleMaxapplicationsMissing() *Rule {
                 maxapplications: 5
               - name: b
 `,
-	Good: `partitions:
+		Good: `partitions:
   - name: default
     queues:
       - name: root
@@ -375,6 +375,6 @@ func ruleMaxapplicationsMissing() *Rule {
               - name: b
                 maxapplications: 5
 `,
-	check: func(p *pass) { maxAppsRule(p, true) },
-}
+		check: func(p *pass) { maxAppsRule(p, true) },
+	}
 }

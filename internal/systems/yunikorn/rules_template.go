@@ -18,17 +18,17 @@ func (p *pass) templatePos(m config.StrMap, q *config.Queue) config.Position {
 // ruleChildtemplateLimits is the rule childtemplate-limits.
 func ruleChildtemplateLimits() *Rule {
 	return &Rule{
-	Name:     "childtemplate-limits",
-	Severity: Warning,
-	Summary:  "a childtemplate gives every queue created under it resources or maxapplications no configured queue there could have",
-	Doc: "YuniKorn copies a parent's `childtemplate` to every queue a placement rule creates under it\n" +
-		"(`applyTemplate`), without the checks a configured queue goes through. A template whose\n" +
-		"`resources.guaranteed` is above its `resources.max`, whose max is above the parent's (or an\n" +
-		"ancestor's) max, whose guaranteed is above the parent's guaranteed or max, or whose\n" +
-		"`maxapplications` is above the parent's (or an ancestor's) is accepted, and every created queue\n" +
-		"then carries a figure that can never hold: a guarantee the parent cannot give, a max or a limit\n" +
-		"the parent caps first. A configured child with the same values would be refused.",
-	Bad: `partitions:
+		Name:     "childtemplate-limits",
+		Severity: Warning,
+		Summary:  "a childtemplate gives every queue created under it resources or maxapplications no configured queue there could have",
+		Doc: "YuniKorn copies a parent's `childtemplate` to every queue a placement rule creates under it\n" +
+			"(`applyTemplate`), without the checks a configured queue goes through. A template whose\n" +
+			"`resources.guaranteed` is above its `resources.max`, whose max is above the parent's (or an\n" +
+			"ancestor's) max, whose guaranteed is above the parent's guaranteed or max, or whose\n" +
+			"`maxapplications` is above the parent's (or an ancestor's) is accepted, and every created queue\n" +
+			"then carries a figure that can never hold: a guarantee the parent cannot give, a max or a limit\n" +
+			"the parent caps first. A configured child with the same values would be refused.",
+		Bad: `partitions:
   - name: default
     placementrules:
       - name: tag
@@ -49,7 +49,7 @@ func ruleChildtemplateLimits() *Rule {
               resources:
                 max: {memory: 128Gi}
 `,
-	Good: `partitions:
+		Good: `partitions:
   - name: default
     placementrules:
       - name: tag
@@ -70,12 +70,12 @@ func ruleChildtemplateLimits() *Rule {
               resources:
                 max: {memory: 16Gi}
 `,
-	check: func(p *pass) {
-		for _, part := range p.cfg.Partitions {
-			part.Root.Walk(func(q *config.Queue) { p.templateLimits(q) })
-		}
-	},
-}
+		check: func(p *pass) {
+			for _, part := range p.cfg.Partitions {
+				part.Root.Walk(func(q *config.Queue) { p.templateLimits(q) })
+			}
+		},
+	}
 }
 
 // templateLimits checks one parent's childtemplate against itself and the

@@ -7,12 +7,12 @@ package yunikorn
 // ruleSuppressionWithoutReason is the rule suppression-without-reason.
 func ruleSuppressionWithoutReason() *Rule {
 	return &Rule{
-	Name:     "suppression-without-reason",
-	Severity: Info,
-	Summary:  "an `# aclint disable...` comment that does not say why",
-	Doc: "A suppression hides a finding from everyone who reads the lint output later. Say why it is\n" +
-		"fine after two dashes: `# aclint disable-line RULE -- reason`. The suppression still works.",
-	Bad: `partitions:
+		Name:     "suppression-without-reason",
+		Severity: Info,
+		Summary:  "an `# aclint disable...` comment that does not say why",
+		Doc: "A suppression hides a finding from everyone who reads the lint output later. Say why it is\n" +
+			"fine after two dashes: `# aclint disable-line RULE -- reason`. The suppression still works.",
+		Bad: `partitions:
   - name: default
     queues:
       - name: root
@@ -21,7 +21,7 @@ func ruleSuppressionWithoutReason() *Rule {
           - name: batch
             submitacl: " batch" # aclint disable-line shadowed-acl
 `,
-	Good: `partitions:
+		Good: `partitions:
   - name: default
     queues:
       - name: root
@@ -30,21 +30,21 @@ func ruleSuppressionWithoutReason() *Rule {
           - name: batch
             submitacl: " batch" # aclint disable-line shadowed-acl -- kept to document the owners
 `,
-	source: "the engine's inline suppressions (engine.ApplySuppressions)",
-}
+		source: "the engine's inline suppressions (engine.ApplySuppressions)",
+	}
 }
 
 // ruleUnusedSuppression is the rule unused-suppression.
 func ruleUnusedSuppression() *Rule {
 	return &Rule{
-	Name:     "unused-suppression",
-	Severity: Warning,
-	Summary:  "an `# aclint` comment that suppresses nothing",
-	Doc: "A suppression whose finding is gone (fixed, moved, or never there), one that names a rule that\n" +
-		"does not exist, or an unknown directive gives false comfort: remove it or point it at the finding.\n" +
-		"Directives: `disable-line` (this line), `disable-next-line`, `disable` ... `enable` (a range) and\n" +
-		"`disable-file`; rule names are separated by commas, `all` means every rule.",
-	Bad: `partitions:
+		Name:     "unused-suppression",
+		Severity: Warning,
+		Summary:  "an `# aclint` comment that suppresses nothing",
+		Doc: "A suppression whose finding is gone (fixed, moved, or never there), one that names a rule that\n" +
+			"does not exist, or an unknown directive gives false comfort: remove it or point it at the finding.\n" +
+			"Directives: `disable-line` (this line), `disable-next-line`, `disable` ... `enable` (a range) and\n" +
+			"`disable-file`; rule names are separated by commas, `all` means every rule.",
+		Bad: `partitions:
   - name: default
     queues:
       - name: root
@@ -52,7 +52,7 @@ func ruleUnusedSuppression() *Rule {
         queues:
           - name: default
 `,
-	Good: `partitions:
+		Good: `partitions:
   - name: default
     queues:
       - name: root
@@ -60,6 +60,6 @@ func ruleUnusedSuppression() *Rule {
         queues:
           - name: default
 `,
-	source: "the engine's inline suppressions (engine.ApplySuppressions)",
-}
+		source: "the engine's inline suppressions (engine.ApplySuppressions)",
+	}
 }
