@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
@@ -35,43 +34,18 @@ type ykModel struct {
 	lines []string
 }
 
-// models keeps the last documents' models: an editor asks hover, symbols
-// and folding of the same version one after the other, and each would
-// otherwise decide the whole config again. Two entries (the document
-// being edited, and one beside it): a model of a large config is large,
-// and an older version's is never asked again.
-var models struct {
-	sync.Mutex
-	keys []*config.Document
-	vals []*ykModel
-}
-
-const modelCache = 2
-
 // model is the YuniKorn model of what Lint parsed for file; nil for a
-// document that holds no queue config of this file.
+// document that holds no queue config of this file. An editor asks hover,
+// symbols and folding of the same version one after the other, and each
+// would otherwise decide the whole config again: the model is kept on the
+// parsed document itself (config.Document.Memo), so it lives as long as
+// the version the editor holds, and no longer.
 func model(parsed any, file string) *ykModel {
 	docs, _ := parsed.([]*config.Document)
 	if len(docs) == 0 {
 		return nil
 	}
-	models.Lock()
-	for i, k := range models.keys {
-		if k == docs[0] {
-			m := models.vals[i]
-			models.Unlock()
-			return m
-		}
-	}
-	models.Unlock()
-	m := buildModel(docs, file)
-	models.Lock()
-	models.keys = append(models.keys, docs[0])
-	models.vals = append(models.vals, m)
-	if len(models.keys) > modelCache {
-		models.keys, models.vals = models.keys[1:], models.vals[1:]
-	}
-	models.Unlock()
+	m, _ := docs[0].Memo(func() any { return buildModel(docs, file) }).(*ykModel)
 	return m
 }
 

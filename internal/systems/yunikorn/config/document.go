@@ -88,6 +88,17 @@ type Document struct {
 	// collection (Reparse may reuse it), 2 when it has, 0 before asked
 	simple     int8
 	simpleOnce sync.Once
+
+	memo     sync.Once
+	memoized any
+}
+
+// Memo returns what build made of this document the first time it was
+// asked (the editor's model of one version): kept with the document, so
+// that it goes when the document goes.
+func (d *Document) Memo(build func() any) any {
+	d.memo.Do(func() { d.memoized = build() })
+	return d.memoized
 }
 
 // Empty reports whether the config is zero bytes long, the only case in
