@@ -310,59 +310,13 @@ func (s *Server) notification(m *message) {
 }
 
 // request reads a document request's params and makes it a call, noting
-// the document's version now.
+// the document's version now: through the method's typed handler.
 func (s *Server) request(m *message) (*call, *respError) {
-	c := &call{id: m.ID, method: m.Method}
-	doc := func(uri string, run func(*document, *analysis) any) (*call, *respError) {
-		c.uri, c.run = uri, run
-		s.mu.Lock()
-		if d := s.docs[uri]; d != nil {
-			c.version = d.version
-		}
-		s.mu.Unlock()
-		return c, nil
+	h := documentRequest(m.Method)
+	if h == nil {
+		return nil, errf(codeMethodNotFound, "aclint lsp does not handle %s", m.Method)
 	}
-	switch m.Method {
-	case "textDocument/hover":
-		var p TextDocumentPositionParams
-		if err := decode(m.Params, &p); err != nil {
-			return nil, errf(codeInvalidParams, "hover: %v", err)
-		}
-		return doc(p.TextDocument.URI, func(d *document, an *analysis) any { return an.hover(p.Position) })
-	case "textDocument/codeAction":
-		var p CodeActionParams
-		if err := decode(m.Params, &p); err != nil {
-			return nil, errf(codeInvalidParams, "codeAction: %v", err)
-		}
-		return doc(p.TextDocument.URI, func(d *document, an *analysis) any { return an.codeActions(d, p) })
-	case "textDocument/documentSymbol":
-		var p DocumentParams
-		if err := decode(m.Params, &p); err != nil {
-			return nil, errf(codeInvalidParams, "documentSymbol: %v", err)
-		}
-		return doc(p.TextDocument.URI, func(d *document, an *analysis) any { return an.symbols() })
-	case "textDocument/definition":
-		var p TextDocumentPositionParams
-		if err := decode(m.Params, &p); err != nil {
-			return nil, errf(codeInvalidParams, "definition: %v", err)
-		}
-		return doc(p.TextDocument.URI, func(d *document, an *analysis) any { return an.definition(d.uri, p.Position) })
-	case "textDocument/foldingRange":
-		var p DocumentParams
-		if err := decode(m.Params, &p); err != nil {
-			return nil, errf(codeInvalidParams, "foldingRange: %v", err)
-		}
-		return doc(p.TextDocument.URI, func(d *document, an *analysis) any { return an.folding() })
-	case "textDocument/diagnostic":
-		var p DocumentParams
-		if err := decode(m.Params, &p); err != nil {
-			return nil, errf(codeInvalidParams, "diagnostic: %v", err)
-		}
-		return doc(p.TextDocument.URI, func(d *document, an *analysis) any {
-			return map[string]any{"kind": "full", "items": an.diagnostics(d, s.opts.RulesURL)}
-		})
-	}
-	return nil, errf(codeMethodNotFound, "aclint lsp does not handle %s", m.Method)
+	return h(s, m)
 }
 
 // requests answers the calls one at a time, in the order they came.

@@ -503,6 +503,20 @@ func TestRobustness(t *testing.T) {
 	if r := c.call("textDocument/hover", []int{1}); r.Error == nil || r.Error.Code != codeInvalidParams {
 		t.Fatalf("array params: %+v", r)
 	}
+	// every document request reads its params through its one typed
+	// handler: the wrong shape of any field is invalid params, named by
+	// the method
+	for _, m := range []string{"textDocument/hover", "textDocument/definition", "textDocument/documentSymbol", "textDocument/codeAction", "textDocument/foldingRange", "textDocument/diagnostic"} {
+		for _, params := range []any{"x", map[string]any{"textDocument": 5}, map[string]any{"textDocument": map[string]any{"uri": 7}}} {
+			r := c.call(m, params)
+			if r.Error == nil || r.Error.Code != codeInvalidParams || !strings.HasPrefix(r.Error.Message, strings.TrimPrefix(m, "textDocument/")+": ") {
+				t.Errorf("%s with %v: %+v", m, params, r.Error)
+			}
+		}
+	}
+	if r := c.call("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": "file:///x.yaml"}, "position": "top"}); r.Error == nil || r.Error.Code != codeInvalidParams {
+		t.Errorf("hover with a position that is not one: %+v", r.Error)
+	}
 	// requests for documents never opened or closed answer null or empty
 	for _, m := range []string{"textDocument/hover", "textDocument/definition", "textDocument/documentSymbol", "textDocument/codeAction", "textDocument/foldingRange"} {
 		r := c.call(m, map[string]any{"textDocument": map[string]any{"uri": "file:///nowhere.yaml"}, "position": Position{}, "range": Range{}, "context": map[string]any{}})
