@@ -232,6 +232,9 @@ const (
 	SymbolNamespace SymbolKind = 3
 	SymbolPackage   SymbolKind = 4
 	SymbolClass     SymbolKind = 5
+	SymbolProperty  SymbolKind = 7
+	SymbolField     SymbolKind = 8
+	SymbolKey       SymbolKind = 20
 )
 
 // Symbol is one entry of a document's outline: a partition, a queue.

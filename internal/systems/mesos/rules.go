@@ -90,13 +90,19 @@ func register(r *engine.Rule, check func(a *ACLs, report func(off int, msg, hint
 // Lint checks one ACL file: every reason Mesos refuses to start with it,
 // and everything it reads differently than written.
 func Lint(d *Document) []engine.Finding {
+	out, _ := lint(d)
+	return out
+}
+
+// lint is Lint, and the ACLs it read (for the editor).
+func lint(d *Document) ([]engine.Finding, *ACLs) {
 	rules := Rules()
 	a := Decode(d)
 	var out []engine.Finding
 	for _, is := range a.Issues {
 		out = append(out, engine.Finding{Rule: is.Rule, Severity: rules.Lookup(is.Rule).Severity, Pos: d.Pos(is.Off), Message: is.Msg, Hint: is.Hint})
 	}
-	return engine.Run(rules.All(), &state{doc: d, a: a}, out...)
+	return engine.Run(rules.All(), &state{doc: d, a: a}, out...), a
 }
 
 // entities calls fn for every principals and object entity of every entry.

@@ -60,7 +60,8 @@ var topKeyRe = func() *regexp.Regexp {
 // Lint parses and lints one --acls file.
 func (Sys) Lint(in *engine.Input, _ engine.Options) (*engine.Report, error) {
 	d := Parse(in.Path, in.Data)
-	return &engine.Report{Findings: Lint(d), Sources: map[string][]string{d.File: d.Lines()}, Configs: 1}, nil
+	findings, a := lint(d)
+	return &engine.Report{Findings: findings, Sources: map[string][]string{d.File: d.Lines()}, Configs: 1, Parsed: a}, nil
 }
 
 // Extensions: Mesos --acls files are JSON.

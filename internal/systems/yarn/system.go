@@ -164,7 +164,7 @@ func (Sys) Lint(in *engine.Input, opts engine.Options) (*engine.Report, error) {
 		}
 	}
 	rep.Findings = lintTree(c, cs, site, partner)
-
+	rep.Parsed = &parsed{conf: c, cs: cs}
 	return rep, nil
 }
 
@@ -190,6 +190,7 @@ func lintFS(in *engine.Input, rep *engine.Report, opts engine.Options) (*engine.
 	// yarn.acl.enable does not matter to the Fair Scheduler's own check
 	site := aclEnableFor(tree.Conf, in.Path, in.Related, opts.MaxSize)
 	rep.Findings = lintTree(tree.Conf, tree, siteInfo{conf: site.conf}, nil)
+	rep.Parsed = &parsed{conf: tree.Conf, cs: tree}
 	return rep, nil
 }
 

@@ -85,13 +85,19 @@ func register(r *engine.Rule, check func(t *Tree, report func(Pos, string, strin
 // Lint checks one tree document: everything YTsaurus refuses, and what it
 // accepts but reads otherwise.
 func Lint(d *Document, opts Options) []engine.Finding {
+	out, _ := lint(d, opts)
+	return out
+}
+
+// lint is Lint, and the tree it loaded (for the editor).
+func lint(d *Document, opts Options) ([]engine.Finding, *Tree) {
 	rules := Rules()
 	t := Load(d, opts)
 	var out []engine.Finding
 	for _, is := range t.Issues {
 		out = append(out, engine.Finding{Rule: is.Rule, Severity: rules.Lookup(is.Rule).Severity, Pos: d.Pos(is.At), Message: is.Msg, Hint: is.Hint})
 	}
-	return engine.Run(rules.All(), t, out...)
+	return engine.Run(rules.All(), t, out...), t
 }
 
 // aces calls fn for every ACE YTsaurus accepts, node by node in document

@@ -42,7 +42,8 @@ func (Sys) Lint(in *engine.Input, _ engine.Options) (*engine.Report, error) {
 		return nil, err
 	}
 	d := Parse(in.Path, in.Data)
-	return &engine.Report{Findings: Lint(d, Options{}), Sources: map[string][]string{d.File: d.Lines()}, Configs: 1}, nil
+	findings, t := lint(d, Options{})
+	return &engine.Report{Findings: findings, Sources: map[string][]string{d.File: d.Lines()}, Configs: 1, Parsed: t}, nil
 }
 
 // treeName reports a tree file named for YTsaurus (ytsaurus-tree.yaml,
