@@ -195,9 +195,13 @@ func writeConsultedText(b *strings.Builder, v *audit.Verdict) {
 		case c.Pos.File != "" && c.Holder != "":
 			where = " (" + c.Holder + " at " + c.Pos.String() + ")"
 		case c.Pos.File != "":
-			where = " (at " + c.Pos.String() + ")"
+			where = " at " + c.Pos.String()
 		}
-		engine.Fprintf(b, "  %s %s%s%s: %s\n", c.Object, c.Rule, val, where, c.Result)
+		name := c.Rule
+		if c.Object != "" {
+			name = c.Object + " " + c.Rule
+		}
+		engine.Fprintf(b, "  %s%s%s: %s\n", name, val, where, c.Result)
 	}
 	cs := v.Consulted
 	if len(cs) <= maxConsulted {
@@ -237,6 +241,9 @@ func writeCheckText(w io.Writer, v *audit.Verdict) error {
 		}
 		if g.Entry != "" {
 			what += ", " + g.Entry
+		}
+		if what == "" {
+			where = strings.TrimPrefix(where, ": ")
 		}
 		engine.Fprintf(&b, "decided by %s%s\n", what, where)
 	}

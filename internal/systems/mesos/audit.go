@@ -195,47 +195,32 @@ func (Sys) CheckUsage() audit.Usage {
 }
 
 // Check answers whether PRINCIPAL may do ACTION on OBJECT (none: ANY), as
-// the local authorizer does: the same answer as aclint mesos check with
-// --principal and --object. The nested-container and command questions
-// take mesos check's own flags.
+// the local authorizer does: register_frameworks takes one OBJECT per
+// role of the framework. The answer is the one aclint mesos check gives
+// (verdict), whose flags for nested launches (--command-user,
+// --parent-user) are its own.
 func (Sys) Check(m audit.Model, q audit.Question) (*audit.Verdict, error) {
 	a := m.(*ACLs)
 	if q.Action != "" || q.Groups != nil {
 		return nil, audit.Usagef("--action and --groups are not Mesos words: the ACTION is the first word, and principals have no groups")
 	}
-	if len(q.Words) < 2 || len(q.Words) > 3 {
-		return nil, audit.Usagef("a Mesos check is an ACL kind, a principal and at most one object")
+	if len(q.Words) < 2 {
+		return nil, audit.Usagef("a Mesos check is an ACL kind, a principal and its objects")
 	}
 	k := LookupKind(q.Words[0])
 	if k == nil {
 		return nil, audit.Usagef("%s", UnknownAction(q.Words[0]))
 	}
-	req := Request{Kind: k}
-	who := "an unauthenticated request"
+	if len(q.Words) > 3 && k.Key != "register_frameworks" {
+		return nil, audit.Usagef("%s takes at most one object (only register_frameworks takes one per role)", k.Key)
+	}
+	req := Request{Kind: k, Objects: q.Words[2:]}
 	if p := q.Words[1]; p != "-" {
 		req.Principal = &p
-		who = "principal " + p
-	}
-	object := "all " + k.Object
-	if len(q.Words) == 3 {
-		req.Objects = []string{q.Words[2]}
-		object = q.Words[2]
 	}
 	d, err := a.Authorize(req)
 	if err != nil {
 		return nil, err
 	}
-	v := &audit.Verdict{System: System, Allowed: d.Allowed, Answer: "denied", Notes: d.Notes,
-		Why:    fmt.Sprintf("%s may not %s on %s", who, k.Key, object),
-		Detail: []audit.Field{{Key: "action", Value: k.Key}, {Key: "permissive", Value: a.Permissive}}}
-	if d.Allowed {
-		v.Answer, v.Why = "allowed", fmt.Sprintf("%s may %s on %s", who, k.Key, object)
-	}
-	kind, name := "anonymous", "(no principal)"
-	if req.Principal != nil {
-		kind, name = "principal", *req.Principal
-	}
-	g := a.grant(d, kind, name)
-	v.By = &g
-	return v, nil
+	return a.verdict(req, d), nil
 }

@@ -5,8 +5,6 @@ package mesos
 // has, and the entries it consulted.
 
 import (
-	"io"
-
 	"github.com/spf13/cobra"
 
 	"github.com/aclint/aclint/internal/audit"
@@ -111,9 +109,7 @@ unknown ACTION, usage).`,
 			if err != nil {
 				return env.Usage("%w", err)
 			}
-			return env.Verdict(d.Allowed, 0,
-				func(w io.Writer) error { return writeText(w, acls, req, d) },
-				func() any { return checkJSON(acls, req, d) }, output, quiet)
+			return env.Check(acls.verdict(req, d), output, quiet)
 		},
 	}
 	f := c.Flags()

@@ -1,10 +1,8 @@
 package mesos
 
 import (
-	"io"
 	"strings"
 
-	"github.com/aclint/aclint/internal/audit"
 	"github.com/aclint/aclint/internal/engine"
 )
 
@@ -39,47 +37,6 @@ func describeCheck(req Request) string {
 	return b.String()
 }
 
-func writeText(w io.Writer, acls *ACLs, req Request, d *Decision) error {
-	var b strings.Builder
-	if d.Allowed {
-		b.WriteString("allowed\n")
-	} else {
-		b.WriteString("denied\n")
-	}
-	b.WriteString(describeCheck(req) + "\n")
-	if acls != nil {
-		for _, c := range d.Checks {
-			prefix := ""
-			if len(d.Checks) > 1 {
-				verdict := "denied"
-				if c.Allowed {
-					verdict = "allowed"
-				}
-				engine.Fprintf(&b, "%s %s: %s\n", c.Kind.Key, checkObject(c), verdict)
-				prefix = "  "
-			}
-			if c.By != nil {
-				engine.Fprintf(&b, "%sdecided by: %s at %s: %s\n", prefix, c.By.Name(), acls.Doc.Pos(c.By.Entry.Node.Off), c.Explain())
-			} else {
-				where := "not set, true by default"
-				if acls.PermissiveNode != nil {
-					where = acls.Doc.Pos(acls.PermissiveNode.Off).String()
-				}
-				engine.Fprintf(&b, "%sno entry matched: permissive=%t (%s)\n", prefix, acls.Permissive, where)
-			}
-			if len(c.Consulted) > 0 {
-				engine.Fprintf(&b, "%sconsulted first, in order:\n", prefix)
-				for _, sk := range c.Consulted {
-					engine.Fprintf(&b, "%s  %s at %s: %s\n", prefix, sk.Rule.Name(), acls.Doc.Pos(sk.Rule.Entry.Node.Off), sk.Reason)
-				}
-			}
-		}
-	}
-	audit.WriteNotes(&b, d.Notes)
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
 func checkObject(c Check) string {
 	if c.Object == nil {
 		return "any " + strings.TrimSuffix(c.Kind.Object, "s")
@@ -87,7 +44,19 @@ func checkObject(c Check) string {
 	return strings.TrimSuffix(c.Kind.Object, "s") + " " + engine.Quote(*c.Object)
 }
 
-func checkJSON(acls *ACLs, req Request, d *Decision) any {
+// checkDoc is a request and its decision, in JSON.
+type checkDoc struct {
+	Allowed    bool           `json:"allowed"`
+	Action     string         `json:"action"`
+	Principal  *string        `json:"principal"`
+	Objects    []string       `json:"objects"`
+	DecidedBy  *entryJSON     `json:"decidedBy"`
+	Permissive *bool          `json:"permissive"`
+	Notes      []string       `json:"notes"`
+	Checks     []checkJSONDoc `json:"checks"`
+}
+
+func checkJSON(acls *ACLs, req Request, d *Decision) checkDoc {
 	entry := func(r *Rule) *entryJSON {
 		if r == nil {
 			return nil
@@ -95,16 +64,7 @@ func checkJSON(acls *ACLs, req Request, d *Decision) any {
 		p := acls.Doc.Pos(r.Entry.Node.Off)
 		return &entryJSON{Entry: r.Entry.Name(), Role: r.Recursive, File: p.File, Line: p.Line, Column: p.Col}
 	}
-	out := struct {
-		Allowed    bool           `json:"allowed"`
-		Action     string         `json:"action"`
-		Principal  *string        `json:"principal"`
-		Objects    []string       `json:"objects"`
-		DecidedBy  *entryJSON     `json:"decidedBy"`
-		Permissive *bool          `json:"permissive"`
-		Notes      []string       `json:"notes"`
-		Checks     []checkJSONDoc `json:"checks"`
-	}{Allowed: d.Allowed, Action: req.Kind.Key, Principal: req.Principal, Objects: req.Objects, Notes: d.Notes, Checks: []checkJSONDoc{}}
+	out := checkDoc{Allowed: d.Allowed, Action: req.Kind.Key, Principal: req.Principal, Objects: req.Objects, Notes: d.Notes, Checks: []checkJSONDoc{}}
 	if out.Objects == nil {
 		out.Objects = []string{}
 	}
