@@ -134,37 +134,5 @@ func (Sys) Check(m audit.Model, q audit.Question) (*audit.Verdict, error) {
 		return nil, err
 	}
 	user := words[1]
-	ans := s.Check(qu, user, q.Groups, a)
-	v := &audit.Verdict{System: System, Allowed: ans.Allowed, Answer: "denied",
-		Why:    fmt.Sprintf("%s may not %s %s", user, verbOn(a), qu.Path),
-		Detail: []audit.Field{{Key: "queue", Value: qu.Path}, {Key: "action", Value: a.String()}, {Key: "aclsOff", Value: ans.ACLsOff}}}
-	if ans.Allowed {
-		v.Answer, v.Why = "allowed", fmt.Sprintf("%s may %s %s", user, verbOn(a), qu.Path)
-	}
-	switch {
-	case !ans.Known:
-		v.Answer, v.Unknown = "unknown", ans.Why
-		v.Why = fmt.Sprintf("whether %s may %s %s", user, verbOn(a), qu.Path)
-	case ans.ACLsOff:
-		v.Why += ": yarn.acl.enable is false, so YARN checks no queue ACL"
-	case ans.Decision.Queue != nil:
-		dq, da := ans.Decision.Queue, ans.Decision.Action
-		g := audit.Grant{Kind: "user", Name: user, Object: dq.Path, Rule: s.ACLName(da), Inherited: dq != qu}
-		if p := dq.From[da]; p != nil {
-			g.Pos = engine.Position{File: p.File, Line: p.ValuePos.Line, Col: p.ValuePos.Col}
-		} else {
-			g.Default, g.Note = true, "root's default, "+s.ACLName(da)+" not set"
-		}
-		v.By = &g
-	}
-	if a == Submit && qu.IsParentQueue() {
-		v.Notes = append(v.Notes, ParentQueueNote(qu, s.FS))
-	}
-	if a == Submit && !s.FS && qu.Stopped != nil {
-		if ans.Stopped != "" {
-			v.Answer, v.Why, v.By = "denied", fmt.Sprintf("%s may not %s %s: it is STOPPED", user, verbOn(a), qu.Path), nil
-		}
-		v.Notes = append(v.Notes, qu.StoppedNote())
-	}
-	return v, nil
+	return s.verdict(qu, user, q.Groups, a, s.Check(qu, user, q.Groups, a)), nil
 }

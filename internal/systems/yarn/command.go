@@ -6,7 +6,6 @@ package yarn
 import (
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -129,13 +128,7 @@ an answer aclint cannot know, usage).`,
 			}
 			gs := splitList(groups)
 			ans := setup.Check(q, args[1], gs, act)
-			code := 0
-			if !ans.Known {
-				code = 2 // not known: the command line's usage exit
-			}
-			return env.Verdict(ans.Known && ans.Allowed, code,
-				func(w io.Writer) error { return writeCheckText(w, setup, ans, args[1], gs, act) },
-				func() any { return checkJSON(setup, ans, args[1], gs, act) }, output, quiet)
+			return env.Check(setup.verdict(q, args[1], gs, act, ans), output, quiet)
 		},
 	}
 	f := c.Flags()
@@ -155,59 +148,6 @@ func aclText(q *Queue, a Action) string {
 	}
 	p := q.From[a]
 	return fmt.Sprintf("%q %s:%d:%d", p.Value, p.File, p.ValuePos.Line, p.ValuePos.Col)
-}
-
-func writeCheckText(w io.Writer, s *Setup, ans Answer, user string, groups []string, a Action) error {
-	var b strings.Builder
-	who := user
-	if len(groups) > 0 {
-		who += " (groups " + strings.Join(groups, ", ") + ")"
-	}
-	switch {
-	case !ans.Known:
-		engine.Fprintf(&b, "unknown: whether %s may %s %s: %s\n", who, verbOn(a), ans.Queue.Path, ans.Why)
-	case ans.Stopped != "":
-		engine.Fprintf(&b, "rejected: %s may not %s %s\n  %s\n", who, verbOn(a), ans.Queue.Path, ans.Stopped)
-	case ans.ACLsOff:
-		where := "not set in the yarn-site.xml given (default false)"
-		if p := s.ACLEnableFrom; p != nil {
-			where = fmt.Sprintf("%q at %s:%d:%d", p.Value, p.File, p.ValuePos.Line, p.ValuePos.Col)
-		}
-		engine.Fprintf(&b, "allowed: %s may %s %s\n  yarn.acl.enable is %s: YARN checks no queue ACL\n", who, verbOn(a), ans.Queue.Path, where)
-	case ans.Allowed:
-		d := ans.Decision
-		kind, name, _ := d.Queue.ACL[d.Action].Grant(user, groups)
-		entry := kind + " " + name
-		if kind == "everyone" {
-			entry = "everyone (*)"
-		}
-		engine.Fprintf(&b, "allowed: %s may %s %s\n  by %s of %s, %s: %s\n", who, verbOn(a), ans.Queue.Path, s.ACLName(d.Action), d.Queue.Path, entry, aclText(d.Queue, d.Action))
-		if d.Action != a {
-			b.WriteString("  (administering a queue lets one submit to it)\n")
-		}
-	default:
-		engine.Fprintf(&b, "denied: %s may not %s %s\n", who, verbOn(a), ans.Queue.Path)
-	}
-	if (!ans.Allowed || !ans.Known) && ans.Stopped == "" {
-		b.WriteString("  ACLs consulted, from the queue up:\n")
-		kinds := []Action{a}
-		if a == Submit {
-			kinds = append(kinds, Administer)
-		}
-		for _, k := range kinds {
-			for _, q := range ans.Decision.Consulted {
-				engine.Fprintf(&b, "    %s %s: %s\n", q.Path, s.ACLName(k), aclText(q, k))
-			}
-		}
-	}
-	if notes := checkNotes(s, ans, a); len(notes) > 0 {
-		b.WriteString("notes:\n")
-		for _, n := range notes {
-			engine.Fprintf(&b, "  - %s\n", n)
-		}
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
 // yarnNotes are what an answer's verdict does not say: a submission to a
