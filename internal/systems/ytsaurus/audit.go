@@ -139,20 +139,10 @@ func (Sys) Check(m audit.Model, q audit.Question) (*audit.Verdict, error) {
 	if err != nil {
 		return nil, audit.Usagef("%v", err)
 	}
-	r, err := t.Check(Request{User: user, Permission: perm, Path: path, Groups: q.Groups})
+	req := Request{User: user, Permission: perm, Path: path, Groups: q.Groups}
+	r, err := t.Check(req)
 	if err != nil {
 		return nil, err
 	}
-	v := &audit.Verdict{System: System, Allowed: r.Action == Allow, Answer: "denied", Notes: r.Notes,
-		Why:    fmt.Sprintf("%s may not %s %s", user, perm, path),
-		Detail: []audit.Field{{Key: "permission", Value: perm.String()}, {Key: "path", Value: path}}}
-	if v.Allowed {
-		v.Answer, v.Why = "allowed", fmt.Sprintf("%s may %s %s", user, perm, path)
-	}
-	if r.RowLevel != nil {
-		v.Notes = append(v.Notes, fmt.Sprintf("row-level ACEs reach %s: %s reads only the rows they allow (aclint yt check lists them)", path, user))
-	}
-	g := t.grant(r, r.User, path)
-	v.By = &g
-	return v, nil
+	return t.verdict(req, r), nil
 }

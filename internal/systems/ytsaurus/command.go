@@ -132,9 +132,7 @@ YTsaurus would refuse; usage).`,
 			if err != nil {
 				return env.Usage("%w", err)
 			}
-			return env.Verdict(r.Action == Allow, 0,
-				func(w io.Writer) error { return writeCheckText(w, tree, req, r) },
-				func() any { return checkJSON(r) }, o.output, o.quiet)
+			return env.Check(tree.verdict(req, r), o.output, o.quiet)
 		},
 	}
 	f := c.Flags()
@@ -269,16 +267,20 @@ func ytResult(r Result) ytResultJSON {
 }
 
 // writeYTJSON prints what yt check-permission prints, without the ids.
-func checkJSON(r *Response) any {
-	type rowLevel struct {
-		Predicate string `json:"row_access_predicate"`
-		Mode      string `json:"inapplicable_row_access_predicate_mode"`
-	}
-	out := struct {
-		ytResultJSON
-		Columns  []ytResultJSON `json:"columns,omitempty"`
-		RowLevel *[]rowLevel    `json:"row_level_acl,omitempty"`
-	}{ytResultJSON: ytResult(r.Result)}
+type rowLevelJSON struct {
+	Predicate string `json:"row_access_predicate"`
+	Mode      string `json:"inapplicable_row_access_predicate_mode"`
+}
+
+// checkDoc is what yt check-permission prints, without ids.
+type checkDoc struct {
+	ytResultJSON
+	Columns  []ytResultJSON  `json:"columns,omitempty"`
+	RowLevel *[]rowLevelJSON `json:"row_level_acl,omitempty"`
+}
+
+func checkJSON(r *Response) checkDoc {
+	out := checkDoc{ytResultJSON: ytResult(r.Result)}
 	if r.Columns != nil {
 		out.Columns = []ytResultJSON{}
 		for _, c := range r.Columns {
@@ -287,9 +289,9 @@ func checkJSON(r *Response) any {
 	}
 	if r.RowLevel != nil {
 		// present, and [] when no row-level ACE names the user
-		list := []rowLevel{}
+		list := []rowLevelJSON{}
 		for _, rl := range r.RowLevel {
-			list = append(list, rowLevel{rl.Predicate, rl.Mode})
+			list = append(list, rowLevelJSON{rl.Predicate, rl.Mode})
 		}
 		out.RowLevel = &list
 	}
@@ -299,58 +301,6 @@ func checkJSON(r *Response) any {
 func describeACE(tree *Tree, node string, a *ACE) string {
 	pos := tree.Doc.Pos(a.At)
 	return fmt.Sprintf("ACE #%d at %s (%s): %s %s for %s, %s", a.Index, node, pos, a.Action, a.Permissions.Describe(), strings.Join(a.Subjects, ", "), a.Mode)
-}
-
-func writeCheckText(w io.Writer, tree *Tree, req Request, r *Response) error {
-	var b strings.Builder
-	if r.Action == Allow {
-		b.WriteString("allowed\n")
-	} else {
-		b.WriteString("denied\n")
-	}
-	engine.Fprintf(&b, "%s on %s for user %s (%s)\n", req.Permission, req.Path, r.User.Name, r.User.DescribeGroups())
-	switch {
-	case r.Fast == "banned":
-		engine.Fprintf(&b, "reason: user %s is banned: YTsaurus denies a banned user everything, before looking at superusers or ACLs\n", r.User.Name)
-	case r.Fast == "superuser":
-		engine.Fprintf(&b, "reason: %s is a superuser (root, or in superusers): YTsaurus allows without looking at ACLs\n", r.User.Name)
-	case r.ACE != nil && r.Action == Deny:
-		engine.Fprintf(&b, "denied by: %s, through %s\n", describeACE(tree, r.Object, r.ACE), r.Subject)
-	case r.ACE != nil:
-		engine.Fprintf(&b, "allowed by: %s, through %s\n", describeACE(tree, r.Object, r.ACE), r.Subject)
-	default:
-		engine.Fprintf(&b, "reason: no ACE allows %s (deny by default)\n", req.Permission)
-	}
-	if len(r.Columns) > 0 {
-		b.WriteString("columns:\n")
-		for _, c := range r.Columns {
-			how := "(as the node)"
-			switch {
-			case c.ACE != nil:
-				how = fmt.Sprintf("by ACE #%d at %s, through %s", c.ACE.Index, c.Object, c.Subject)
-			case c.Action == Deny && r.Action == Allow:
-				how = "(a columnar ACE restricts it, and no columnar allow matches the user)"
-			case c.Action == Undefined:
-				how = "(a columnar ACE restricts it and none matches, but full_read is allowed explicitly, so it is not denied)"
-			}
-			engine.Fprintf(&b, "  %s: %s %s\n", c.Column, c.Action, how)
-		}
-	}
-	for _, rl := range r.RowLevel {
-		engine.Fprintf(&b, "row-level: rows where %s (inapplicable: %s)\n", rl.Predicate, rl.Mode)
-	}
-	if r.RowLevel != nil && len(r.RowLevel) == 0 {
-		b.WriteString("row-level: the table has row-level ACEs and none names this user: row_level_acl is empty, so the user reads no rows\n")
-	}
-	if len(r.Steps) > 0 {
-		b.WriteString("walk, from the node up:\n")
-		for _, st := range r.Steps {
-			engine.Fprintf(&b, "  %s: %s\n", describeACE(tree, st.Node.Path, st.ACE), st.Effect)
-		}
-	}
-	audit.WriteNotes(&b, r.Notes)
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
 // plural picks the word for a count: 1 entry, 2 entries.
