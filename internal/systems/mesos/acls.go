@@ -153,6 +153,8 @@ type ACLs struct {
 	KindKeys       map[string]*Member // the member each list was read from
 	Unknown        []*Member          // top-level keys Mesos ignores
 	Issues         []Issue
+
+	asked asked // the flags of aclint check only a Mesos request has
 }
 
 // Issue is one thing reading the file noticed, for the rule named.

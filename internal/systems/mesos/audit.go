@@ -7,11 +7,12 @@ import (
 
 	"github.com/aclint/aclint/internal/audit"
 	"github.com/aclint/aclint/internal/engine"
+	"github.com/spf13/cobra"
 )
 
 // Load reads an --acls file for questions (audit.Loader): ACLs Mesos
 // refuses to start with are an *audit.Refused with the errors.
-func (Sys) Load(ins []*engine.Input, _ engine.Options) (audit.Model, error) {
+func (Sys) Load(ins []*engine.Input, opts engine.Options) (audit.Model, error) {
 	if len(ins) != 1 {
 		return nil, fmt.Errorf("Mesos reads one --acls file; %d were given", len(ins))
 	}
@@ -22,7 +23,53 @@ func (Sys) Load(ins []*engine.Input, _ engine.Options) (audit.Model, error) {
 		return nil, &audit.Refused{File: in.Path, Why: "Mesos refuses to start with these ACLs, so they answer no question",
 			Command: "aclint lint " + in.Given(), Findings: Lint(doc), Sources: map[string][]string{in.Path: doc.Lines()}}
 	}
+	// check's own flags (Extend), read by Check
+	if opts.Value("command-user-set") == "true" {
+		u := opts.Value("command-user")
+		acls.asked.commandUser, acls.asked.command = &u, true
+	}
+	if opts.Value("parent-user-set") == "true" {
+		u := opts.Value("parent-user")
+		acls.asked.parentUser = &u
+	}
 	return acls, nil
+}
+
+// asked are the flags of aclint check that only a Mesos request has.
+type asked struct {
+	command                 bool
+	commandUser, parentUser *string
+}
+
+// Extend is Mesos' part of aclint check: --command-user and --parent-user,
+// the flags of a nested container launch, which no other system's question
+// has.
+func (Sys) Extend(command string, env audit.Env) *audit.Extension {
+	if command != "check" {
+		return nil
+	}
+	var commandUser, parentUser string
+	var c *cobra.Command
+	set := func(name string) bool { return c != nil && c.Flags().Changed(name) }
+	return &audit.Extension{
+		Flags: func(cmd *cobra.Command) {
+			c = cmd
+			cmd.Flags().StringVar(&commandUser, "command-user", "", "Mesos, the *_under_parent_with_user kinds: the launch carries a command run as this user (\"\" for none)")
+			cmd.Flags().StringVar(&parentUser, "parent-user", "", "Mesos, the *_as_user kinds: the user of the executor the nested container is launched under (default: ANY)")
+		},
+		Values: func() map[string]string {
+			return map[string]string{"command-user": commandUser, "command-user-set": fmt.Sprint(set("command-user")),
+				"parent-user": parentUser, "parent-user-set": fmt.Sprint(set("parent-user"))}
+		},
+		Foreign: func(system string) error {
+			for _, f := range []string{"command-user", "parent-user"} {
+				if set(f) {
+					return env.Usage("--%s asks about a Mesos nested container launch; a %s question takes none", f, system)
+				}
+			}
+			return nil
+		},
+	}
 }
 
 // WhoCanUsage is the words of a Mesos who-can question.
@@ -217,6 +264,21 @@ func (Sys) Check(m audit.Model, q audit.Question) (*audit.Verdict, error) {
 	req := Request{Kind: k, Objects: q.Words[2:]}
 	if p := q.Words[1]; p != "-" {
 		req.Principal = &p
+	}
+	if a.asked.command {
+		if NestedChild(k.Key) == "" {
+			return nil, audit.Usagef("--command-user is for launch_nested_containers_under_parent_with_user and launch_nested_container_sessions_under_parent_with_user")
+		}
+		req.Command = true
+		if *a.asked.commandUser != "" {
+			req.CommandUser = a.asked.commandUser
+		}
+	}
+	if a.asked.parentUser != nil {
+		if NestedParent(k.Key) == "" {
+			return nil, audit.Usagef("--parent-user is for launch_nested_containers_as_user and launch_nested_container_sessions_as_user")
+		}
+		req.ParentUser = a.asked.parentUser
 	}
 	d, err := a.Authorize(req)
 	if err != nil {

@@ -34,8 +34,12 @@ func newCheckCmd(env audit.Env) *cobra.Command {
 	)
 	c := &cobra.Command{
 		Use:   "check [-f ACLS] ACTION",
-		Short: "Answer whether a principal may perform ACTION, and which ACL entry decides it",
-		Long: `Answer an authorization question exactly as Mesos' local authorizer does. ACTION
+		Short: "The older form of aclint check -f ACLS ACTION PRINCIPAL [OBJECT...]: the same answer, kept for scripts",
+		Long: `The older form of aclint check -f ACLS ACTION PRINCIPAL [OBJECT...], which asks the
+same question (with --command-user and --parent-user) and prints the same answer: both
+are one verdict, rendered once. Kept for scripts; new ones use aclint check.
+
+Answer an authorization question exactly as Mesos' local authorizer does. ACTION
 is the ACL kind's JSON key (run_tasks, register_frameworks, get_endpoints, ...).
 
 The first entry of the kind whose principals and object both match the request

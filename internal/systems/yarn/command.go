@@ -70,8 +70,12 @@ func newCheckCmd(env audit.Env) *cobra.Command {
 	)
 	c := &cobra.Command{
 		Use:   "check -f capacity-scheduler.xml|fair-scheduler.xml [-f yarn-site.xml] QUEUE USER",
-		Short: "Answer whether USER may submit to (or administer) a YARN queue, and which ACL decides it",
-		Long: `Answer a queue access question exactly as YARN's ResourceManager decides it with the
+		Short: "The older form of aclint check -f FILES QUEUE USER: the same answer, kept for scripts",
+		Long: `The older form of aclint check -f FILES QUEUE USER, which asks the same question and
+prints the same answer: both are one verdict, rendered once. Kept for scripts; new ones
+use aclint check.
+
+Answer a queue access question exactly as YARN's ResourceManager decides it with the
 Capacity Scheduler: a queue's ACL of the kind asked, or any ancestor's up the queue's
 path, allows (there is no deny); submitting is allowed to whoever may submit or
 administer. An unset ACL is '*' (everyone) on root and ' ' (no one) elsewhere. QUEUE is

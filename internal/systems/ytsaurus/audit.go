@@ -3,14 +3,16 @@ package ytsaurus
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/aclint/aclint/internal/audit"
 	"github.com/aclint/aclint/internal/engine"
+	"github.com/spf13/cobra"
 )
 
 // Load reads a Cypress document for questions (audit.Loader): a tree
 // YTsaurus would not hold is an *audit.Refused with the errors.
-func (Sys) Load(ins []*engine.Input, _ engine.Options) (audit.Model, error) {
+func (Sys) Load(ins []*engine.Input, opts engine.Options) (audit.Model, error) {
 	if len(ins) != 1 {
 		return nil, fmt.Errorf("a YTsaurus question reads one document; %d were given", len(ins))
 	}
@@ -19,12 +21,73 @@ func (Sys) Load(ins []*engine.Input, _ engine.Options) (audit.Model, error) {
 		return nil, err
 	}
 	doc := Parse(in.Path, in.Data)
-	tree := Load(doc, Options{})
+	lo := Options{Path: opts.Value("path")}
+	tree := Load(doc, lo)
+	if lo.Path != "" && !tree.Bare {
+		return nil, fmt.Errorf("--path is for a file holding a single node's ACL (the JSON of yt get //path/@acl); %s is a tree document", in.Path)
+	}
 	if tree.Errors() != nil {
 		return nil, &audit.Refused{File: in.Path, Why: "YTsaurus would refuse this tree (or aclint cannot read it), so it answers no question",
-			Command: "aclint lint --system ytsaurus " + in.Given(), Findings: Lint(doc, Options{}), Sources: map[string][]string{in.Path: doc.Lines()}}
+			Command: "aclint lint --system ytsaurus " + in.Given(), Findings: Lint(doc, lo), Sources: map[string][]string{in.Path: doc.Lines()}}
 	}
+	// check's own flags (Extend), read by Check
+	tree.asked = askedFlags{columns: opts.Value("columns"), columnsSet: opts.Value("columns-set") == "true",
+		vital: opts.Value("vital") == "true", tags: splitComma(opts.Value("tags"))}
 	return tree, nil
+}
+
+// askedFlags are the flags of aclint check that only a YTsaurus question
+// has.
+type askedFlags struct {
+	columns    string
+	columnsSet bool
+	vital      bool
+	tags       []string
+}
+
+func splitComma(s string) []string {
+	var out []string
+	for _, x := range strings.Split(s, ",") {
+		if x = strings.TrimSpace(x); x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// Extend is YTsaurus' part of aclint check: the flags of
+// check-permission no other system's question has (--columns, --vital),
+// and those that describe a lone ACL (--path, --tags; its user's groups
+// are --groups).
+func (Sys) Extend(command string, env audit.Env) *audit.Extension {
+	if command != "check" {
+		return nil
+	}
+	var columns, path, tags string
+	var vital bool
+	var c *cobra.Command
+	set := func(name string) bool { return c != nil && c.Flags().Changed(name) }
+	return &audit.Extension{
+		Flags: func(cmd *cobra.Command) {
+			c = cmd
+			f := cmd.Flags()
+			f.StringVar(&columns, "columns", "", "YTsaurus: comma-separated columns to answer for too (columnar ACEs)")
+			f.BoolVar(&vital, "vital", false, "YTsaurus, register_queue_consumer: the consumer to register is vital")
+			f.StringVar(&path, "path", "", "YTsaurus: for a file holding one node's ACL (yt get --format json //path/@acl), the Cypress path it hangs at")
+			f.StringVar(&tags, "tags", "", "YTsaurus, with a lone ACL (--path): the user's tags, comma-separated, for subject tag filters")
+		},
+		Values: func() map[string]string {
+			return map[string]string{"columns": columns, "columns-set": fmt.Sprint(set("columns")), "vital": fmt.Sprint(vital), "path": path, "tags": tags}
+		},
+		Foreign: func(system string) error {
+			for _, f := range []string{"columns", "vital", "path", "tags"} {
+				if set(f) {
+					return env.Usage("--%s asks a YTsaurus question; a %s question takes none", f, system)
+				}
+			}
+			return nil
+		},
+	}
 }
 
 // WhoCanUsage is the words of a YTsaurus who-can question.
@@ -139,7 +202,10 @@ func (Sys) Check(m audit.Model, q audit.Question) (*audit.Verdict, error) {
 	if err != nil {
 		return nil, audit.Usagef("%v", err)
 	}
-	req := Request{User: user, Permission: perm, Path: path, Groups: q.Groups}
+	req := Request{User: user, Permission: perm, Path: path, Groups: q.Groups, Vital: t.asked.vital, Tags: t.asked.tags}
+	if t.asked.columnsSet {
+		req.Columns = append([]string{}, splitComma(t.asked.columns)...)
+	}
 	r, err := t.Check(req)
 	if err != nil {
 		return nil, err

@@ -64,8 +64,13 @@ func newCheckCmd(env audit.Env) *cobra.Command {
 	}
 	c := &cobra.Command{
 		Use:   "check -f TREE USER PERMISSION PATH",
-		Short: "Answer yt check-permission USER PERMISSION PATH offline, with the ACE and node that decided",
-		Long: `Answer a permission question exactly as the YTsaurus master's check-permission
+		Short: "The older form of aclint check -f TREE USER PERMISSION PATH: the same answer, kept for scripts",
+		Long: `The older form of aclint check -f TREE USER PERMISSION PATH, which asks the same
+question (with --columns, --vital, --path, --tags and --groups for --member-of) and
+prints the same answer: both are one verdict, rendered once. Kept for scripts; new
+ones use aclint check.
+
+Answer a permission question exactly as the YTsaurus master's check-permission
 does: banned users are denied, root and superusers (also through groups) are
 allowed, then the effective ACL is walked from the node up: inheritance modes by
 depth, inherit_acl stops, owner resolved to the node's owner, aliases, groups

@@ -148,6 +148,8 @@ type Tree struct {
 	BarePath bool
 	Issues   []Issue
 
+	asked askedFlags // the flags of aclint check only a YTsaurus question has
+
 	refs    []subjectRef // member_of names, resolved once all subjects are read
 	aliasAt []aliasDef
 }
