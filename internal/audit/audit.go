@@ -192,6 +192,32 @@ type Completer interface {
 	Complete(m Model, command string, words []string) []string
 }
 
+// ACLReader is how a system reads an ACL string, for another system's rule
+// that compares two readings of the same value (YARN's
+// yarn-acl-yunikorn-differs asks YuniKorn), so that neither system imports
+// the other: the registry hands one to the other.
+type ACLReader interface {
+	ReadACL(value string) ACLReading
+}
+
+// ACLReading is one system's reading of an ACL string.
+type ACLReading struct {
+	// Refused says why the system refuses the value; FailsToLoad why it
+	// accepts it and then fails to load the config.
+	Refused, FailsToLoad string
+	// Everyone: the value lets everyone in.
+	Everyone bool
+	Entries  []ACLEntry
+}
+
+// ACLEntry is one name of an ACL as a system reads it.
+type ACLEntry struct {
+	Group bool
+	Name  string
+	// Dropped says why the system drops the name; "" when it keeps it.
+	Dropped string
+}
+
 // UsageError is a question whose words the system cannot read (a word
 // too many, an action it does not have): the command line says how the
 // system's question reads and exits 2.

@@ -53,3 +53,21 @@ func TestWiringOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestSystemsImportNoOtherSystem: a system knows the engine and the
+// question types, and no other system: YARN compares its ACLs with
+// YuniKorn's reading through an audit.ACLReader the registry hands it.
+func TestSystemsImportNoOtherSystem(t *testing.T) {
+	for _, sys := range []string{"mesos", "ytsaurus", "yarn"} {
+		pkg := "github.com/aclint/aclint/internal/systems/" + sys
+		out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", pkg).Output()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v", pkg, err)
+		}
+		for _, dep := range strings.Fields(string(out)) {
+			if strings.HasPrefix(dep, "github.com/aclint/aclint/internal/systems/") && !strings.HasPrefix(dep, pkg) {
+				t.Errorf("%s imports %s: a system imports no other system", pkg, dep)
+			}
+		}
+	}
+}

@@ -20,7 +20,7 @@ func New() *engine.Registry {
 	return engine.NewRegistry(yunikorn.System,
 		mesos.Sys{},
 		ytsaurus.Sys{},
-		yarn.Sys{},
+		yarn.Sys{YuniKorn: yunikorn.ACLReader{}}, // YARN compares its ACLs with YuniKorn's reading
 		commands.Sys{},
 	)
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aclint/aclint/internal/systems/yunikorn"
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 )
 
@@ -63,7 +64,7 @@ func TestYuniKornComparison(t *testing.T) {
 		}
 		// yarn-acl-yunikorn-differs speaks exactly where the readings differ
 		differs := !reflect.DeepEqual(c.yarn, c.yk)
-		if why := yuniKornDiffers(ParseACL(c.value), c.value); (why != "") != differs {
+		if why := yuniKornDiffers(yunikorn.ACLReader{}, ParseACL(c.value), c.value); (why != "") != differs {
 			t.Errorf("%q: yarn-acl-yunikorn-differs says %q, the readings differ: %v", c.value, why, differs)
 		}
 	}
@@ -113,7 +114,7 @@ func TestYuniKornDiffersAgrees(t *testing.T) {
 				same = set(y.UserNames()) == set(ykU) && set(y.GroupNames()) == set(ykG)
 			}
 		}
-		if why := yuniKornDiffers(y, value); (why == "") != same {
+		if why := yuniKornDiffers(yunikorn.ACLReader{}, y, value); (why == "") != same {
 			t.Fatalf("%q: rule says %q, same readings: %v", value, why, same)
 		}
 	}

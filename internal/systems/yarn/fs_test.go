@@ -123,6 +123,6 @@ func FuzzReadFS(f *testing.F) {
 		for path := range fs.ByPath {
 			fs.Decide(path, "u", []string{"g"}, Submit)
 		}
-		lintTree(fs.Conf, fs, siteInfo{}, nil)
+		lintTree(fs.Conf, fs, siteInfo{}, nil, nil)
 	})
 }

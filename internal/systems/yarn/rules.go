@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/aclint/aclint/internal/audit"
 	"github.com/aclint/aclint/internal/engine"
 )
 
@@ -42,7 +43,10 @@ const (
 type state struct {
 	conf *Conf
 	cs   *CS
-	site siteInfo
+	// reader reads an ACL as YuniKorn does; nil when no YuniKorn is
+	// beside YARN in the registry
+	reader audit.ACLReader
+	site   siteInfo
 	// rm: the file is the ResourceManager's own configuration
 	// (SiteFile), where yarn.acl.enable counts
 	rm bool
@@ -104,17 +108,17 @@ func register(r *engine.Rule, check func(s *state, report reporter)) *engine.Rul
 // yarn.acl.enable as the file (when it is a yarn-site.xml) or the
 // yarn-site.xml next to path sets it.
 func Lint(c *Conf, path string) []engine.Finding {
-	return lintTree(c, ReadCS(c), aclEnableFor(c, path, nil, 0), csPartner(path, nil, 0))
+	return lintTree(c, ReadCS(c), aclEnableFor(c, path, nil, 0), csPartner(path, nil, 0), nil)
 }
 
 // lintTree runs YARN's rules over a queue tree: a Capacity Scheduler
 // file's, or an allocation file's (ReadFS).
-func lintTree(c *Conf, tree *CS, site siteInfo, partner *Conf) []engine.Finding {
+func lintTree(c *Conf, tree *CS, site siteInfo, partner *Conf, reader audit.ACLReader) []engine.Finding {
 	rm := !tree.FS && SiteFile(c)
 	if !rm {
 		partner = nil
 	}
-	out := engine.Run(Rules().All(), &state{conf: c, cs: tree, site: site, rm: rm, partner: partner})
+	out := engine.Run(Rules().All(), &state{conf: c, cs: tree, site: site, rm: rm, partner: partner, reader: reader})
 	engine.Sort(out)
 	return out
 }

@@ -5,12 +5,13 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/aclint/aclint/internal/audit"
 	"github.com/aclint/aclint/internal/engine"
-	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 )
 
 // ruleYuniKorn compares each ACL value with YuniKorn's reading of the same
-// string (internal/systems/yunikorn/acl, held to YuniKorn's own verdicts): YuniKorn took the
+// string (an audit.ACLReader the registry hands YARN: YuniKorn's, held to
+// YuniKorn's own verdicts; YARN imports no other system): YuniKorn took the
 // format from Hadoop but refuses or drops what Hadoop keeps, which is
 // what a team moving from YARN needs to know before it copies a value.
 const ruleYuniKorn = "yarn-acl-yunikorn-differs"
@@ -37,11 +38,14 @@ func ruleRuleYuniKorn() *engine.Rule {
 			CSPrefix+"root.acl_administer_queue", " admins",
 			CSPrefix+"root.queues", "default"),
 	}, func(s *state, report reporter) {
+		if s.reader == nil {
+			return // a YARN system without YuniKorn beside it
+		}
 		s.aclSites(func(q *Queue, a Action, p *Property) {
 			if q.Unknown[a] {
 				return
 			}
-			if why := yuniKornDiffers(q.ACL[a], p.Value); why != "" {
+			if why := yuniKornDiffers(s.reader, q.ACL[a], p.Value); why != "" {
 				report(p.ValuePos, fmt.Sprintf("%s of %s reads differently in YuniKorn: %s", s.aclName(a), q.Path, why),
 					"write names both read alike, or check the migration with aclint convert yarn")
 			}
@@ -51,16 +55,16 @@ func ruleRuleYuniKorn() *engine.Rule {
 
 // yuniKornDiffers says how YuniKorn's reading of value differs from
 // YARN's (y), or "" when both let in the same users and groups.
-func yuniKornDiffers(y ACL, value string) string {
+func yuniKornDiffers(reader audit.ACLReader, y ACL, value string) string {
 	if plainACL(value) {
 		return ""
 	}
-	v := acl.Parse(value)
-	if v.ValidatorErr != nil {
-		return fmt.Sprintf("it refuses the value (%v)", v.ValidatorErr)
+	v := reader.ReadACL(value)
+	if v.Refused != "" {
+		return fmt.Sprintf("it refuses the value (%s)", v.Refused)
 	}
-	if v.RuntimeErr != nil {
-		return fmt.Sprintf("it accepts the value, then fails to load the config (%v)", v.RuntimeErr)
+	if v.FailsToLoad != "" {
+		return fmt.Sprintf("it accepts the value, then fails to load the config (%s)", v.FailsToLoad)
 	}
 	if y.All || v.Everyone {
 		switch {
@@ -87,14 +91,14 @@ func yuniKornDiffers(y ACL, value string) string {
 	var dropped []string
 	seen := map[key]bool{}
 	for _, e := range v.Entries {
-		k := key{e.Kind == acl.Group, e.Name}
-		if e.Effective() {
+		k := key{e.Group, e.Name}
+		if e.Dropped == "" {
 			ykHas[k] = true
 			continue
 		}
 		if yarnHas[k] && !seen[k] {
 			seen[k] = true
-			dropped = append(dropped, fmt.Sprintf("%s %q (%s)", kindName(k.group), k.name, e.DropReason()))
+			dropped = append(dropped, fmt.Sprintf("%s %q (%s)", kindName(k.group), k.name, e.Dropped))
 		}
 	}
 	var missing, added []string

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/aclint/aclint/internal/audit"
 	"github.com/aclint/aclint/internal/engine"
 )
 
@@ -15,7 +16,12 @@ import (
 const System = "yarn"
 
 // Sys is YARN as a engine.System.
-type Sys struct{}
+type Sys struct {
+	// YuniKorn reads an ACL as YuniKorn does, for the rule
+	// yarn-acl-yunikorn-differs; the registry sets it (internal/systems),
+	// so that YARN imports no other system. Without it the rule is silent.
+	YuniKorn audit.ACLReader
+}
 
 // Name is the system's name.
 func (Sys) Name() string { return System }
@@ -123,7 +129,7 @@ func hadoopName(path string) bool {
 }
 
 // Lint reads one file and runs YARN's rules over it.
-func (Sys) Lint(in *engine.Input, opts engine.Options) (*engine.Report, error) {
+func (sys Sys) Lint(in *engine.Input, opts engine.Options) (*engine.Report, error) {
 	// the lines are for the findings' snippets: only a file with findings
 	// needs them split
 	rep := &engine.Report{Sources: map[string][]string{}, Configs: 1}
@@ -134,7 +140,7 @@ func (Sys) Lint(in *engine.Input, opts engine.Options) (*engine.Report, error) {
 	}()
 	switch root := firstElement(in.Data); {
 	case root == "allocations":
-		return lintFS(in, rep, opts)
+		return lintFS(in, rep, opts, sys.YuniKorn)
 	case root != "configuration" && root != "" && !hadoopName(in.Path):
 		return nil, fmt.Errorf("%s: its top element is <%s>, not <configuration> (a Hadoop configuration file) or <allocations> (a Fair Scheduler allocation file): aclint reads it as neither; name it capacity-scheduler.xml, yarn-site.xml or fair-scheduler.xml if it is one", in.Path, root)
 	}
@@ -163,13 +169,13 @@ func (Sys) Lint(in *engine.Input, opts engine.Options) (*engine.Report, error) {
 			return nil, fmt.Errorf("%s: the queue tree is deeper than %d levels or has more than %d queues, past what aclint reads: whether the Capacity Scheduler starts with it is not known, and aclint does not lint it", in.Path, maxDepth, maxQueues)
 		}
 	}
-	rep.Findings = lintTree(c, cs, site, partner)
+	rep.Findings = lintTree(c, cs, site, partner, sys.YuniKorn)
 	rep.Parsed = &parsed{conf: c, cs: cs}
 	return rep, nil
 }
 
 // lintFS lints a Fair Scheduler allocation file.
-func lintFS(in *engine.Input, rep *engine.Report, opts engine.Options) (*engine.Report, error) {
+func lintFS(in *engine.Input, rep *engine.Report, opts engine.Options, reader audit.ACLReader) (*engine.Report, error) {
 	tree, err := ReadFS(in.Path, in.Data)
 	var fe *FileError
 	var fse *FSError
@@ -189,7 +195,7 @@ func lintFS(in *engine.Input, rep *engine.Report, opts engine.Options) (*engine.
 	// the yarn-site.xml beside it says which scheduler runs; its
 	// yarn.acl.enable does not matter to the Fair Scheduler's own check
 	site := aclEnableFor(tree.Conf, in.Path, in.Related, opts.MaxSize)
-	rep.Findings = lintTree(tree.Conf, tree, siteInfo{conf: site.conf}, nil)
+	rep.Findings = lintTree(tree.Conf, tree, siteInfo{conf: site.conf}, nil, reader)
 	rep.Parsed = &parsed{conf: tree.Conf, cs: tree}
 	return rep, nil
 }
