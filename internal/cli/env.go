@@ -58,6 +58,11 @@ func systemCommands(s *streams) []*cobra.Command {
 			out = append(out, c.Commands(env{s})...)
 		}
 	}
+	for _, x := range s.reg.Extras() {
+		if c, ok := x.(audit.Commander); ok {
+			out = append(out, c.Commands(env{s})...)
+		}
+	}
 	return out
 }
 

@@ -71,6 +71,10 @@ type Registry struct {
 	fallback System
 	rules    []*Rule
 	byName   map[string]*Rule
+	// extras are offered besides the systems: what works across two
+	// systems (the conversion between them), which the command line asks
+	// for its commands as it asks the systems
+	extras []any
 }
 
 // NewRegistry builds a registry of systems, in order, with the named one
@@ -102,8 +106,21 @@ func NewRegistry(fallback string, systems ...System) *Registry {
 // With returns a registry with one more system, offered inputs before the
 // others (a test's own system).
 func (r *Registry) With(s System) *Registry {
-	return NewRegistry(r.fallback.Name(), append([]System{s}, r.systems...)...)
+	return NewRegistry(r.fallback.Name(), append([]System{s}, r.systems...)...).WithExtras(r.extras...)
 }
+
+// WithExtras is the registry offering x besides its systems: a value that
+// belongs to no one system (the conversion from one to another), which
+// the command line asks for capabilities (its commands) as it asks a
+// system.
+func (r *Registry) WithExtras(x ...any) *Registry {
+	c := *r
+	c.extras = append(append([]any(nil), r.extras...), x...)
+	return &c
+}
+
+// Extras are what the registry offers besides its systems.
+func (r *Registry) Extras() []any { return append([]any(nil), r.extras...) }
 
 // Systems returns the systems in order.
 func (r *Registry) Systems() []System { return append([]System(nil), r.systems...) }

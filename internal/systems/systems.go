@@ -5,6 +5,7 @@ package systems
 
 import (
 	"github.com/aclint/aclint/internal/engine"
+	"github.com/aclint/aclint/internal/systems/convert"
 	"github.com/aclint/aclint/internal/systems/mesos"
 	"github.com/aclint/aclint/internal/systems/yarn"
 	"github.com/aclint/aclint/internal/systems/ytsaurus"
@@ -17,10 +18,12 @@ import (
 // YuniKorn also reads what no system recognises (queue configs come raw,
 // indented, in flow style or inside Kubernetes manifests).
 func New() *engine.Registry {
+	// YARN-to-YuniKorn conversion is neither system's: it reads both,
+	// and neither imports it
 	return engine.NewRegistry(yunikorn.System,
 		mesos.Sys{},
 		ytsaurus.Sys{},
 		yarn.Sys{YuniKorn: yunikorn.ACLReader{}}, // YARN compares its ACLs with YuniKorn's reading
 		commands.Sys{},
-	)
+	).WithExtras(convert.Commands{})
 }

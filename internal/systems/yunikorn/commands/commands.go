@@ -36,7 +36,6 @@ func (Sys) Commands(env audit.Env) []*cobra.Command {
 		clikit.Outputs(newTestCmd(s), "text", "json", "junit"),
 		clikit.Outputs(newReportCmd(s), "html"),
 		newSchemaCmd(s),
-		newConvertCmd(s),
 	}
 }
 

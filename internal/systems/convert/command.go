@@ -1,4 +1,4 @@
-package commands
+package convert
 
 import (
 	"fmt"
@@ -7,24 +7,30 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/aclint/aclint/internal/audit"
 	"github.com/aclint/aclint/internal/clikit"
-	"github.com/aclint/aclint/internal/convert"
 	"github.com/aclint/aclint/internal/safewrite"
 	"github.com/aclint/aclint/internal/systems/yarn"
 )
 
-// newConvertCmd is convert: other schedulers' queue access into a
-// YuniKorn queues.yaml.
-func newConvertCmd(s *streams) *cobra.Command {
+// Commands are the conversions between systems as commands
+// (audit.Commander): aclint convert yarn. The conversion is neither
+// system's: it reads both, and neither imports it; the registry offers
+// its commands (internal/systems.New).
+type Commands struct{}
+
+// Commands is convert: other schedulers' queue access into a YuniKorn
+// queues.yaml.
+func (Commands) Commands(env audit.Env) []*cobra.Command {
 	c := &cobra.Command{
 		Use:   "convert",
 		Short: "Convert another scheduler's queue access into a YuniKorn queues.yaml, and prove what it kept",
 	}
-	c.AddCommand(newConvertYarnCmd(s))
-	return clikit.Group(c)
+	c.AddCommand(newConvertYarnCmd(env))
+	return []*cobra.Command{env.Group(c)}
 }
 
-func newConvertYarnCmd(s *streams) *cobra.Command {
+func newConvertYarnCmd(env audit.Env) *cobra.Command {
 	var (
 		output    string
 		aclEnable string
@@ -41,19 +47,19 @@ func newConvertYarnCmd(s *streams) *cobra.Command {
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			system, m, err := s.env.Load(args)
+			system, m, err := env.Load(args)
 			if err != nil {
 				return err
 			}
 			if system != yarn.System {
 				return clikit.Usage("convert yarn reads Hadoop YARN files: capacity-scheduler.xml (or an allocation file) and yarn-site.xml; %s is not one", strings.Join(args, ", "))
 			}
-			res, err := convert.FromModel(m, aclEnable)
+			res, err := FromModel(m, aclEnable)
 			if err != nil {
 				return clikit.Usage("%w", err)
 			}
 			if output == "" || output == "-" {
-				if _, err := s.env.Out().Write(res.YAML); err != nil {
+				if _, err := env.Out().Write(res.YAML); err != nil {
 					return clikit.Usage("writing output: %w", err)
 				}
 			} else if err := safewrite.Output(output, func(w io.Writer) error { _, err := w.Write(res.YAML); return err }); err != nil {
@@ -74,7 +80,7 @@ func newConvertYarnCmd(s *streams) *cobra.Command {
 			} else {
 				fmt.Fprintf(&b, "%d access answer(s) differ\n", len(res.Differences))
 			}
-			fmt.Fprint(s.env.Err(), b.String())
+			fmt.Fprint(env.Err(), b.String())
 			if len(res.Differences) > 0 {
 				return &clikit.ExitError{Code: clikit.ExitFail}
 			}
