@@ -23,6 +23,9 @@ import (
 
 	"github.com/aclint/aclint/internal/gen"
 	"github.com/aclint/aclint/internal/systems/mesos"
+	mesosgen "github.com/aclint/aclint/internal/systems/mesos/gen"
+	yarngen "github.com/aclint/aclint/internal/systems/yarn/gen"
+	ytgen "github.com/aclint/aclint/internal/systems/ytsaurus/gen"
 )
 
 // run runs a command once and returns its CPU time and peak RSS.
@@ -116,17 +119,17 @@ func main() {
 	}
 	cfg := write("queues.yaml", gen.AuditConfig(*queues, 5000, false))
 	cfg2 := write("changed.yaml", gen.AuditConfig(*queues, 5000, true))
-	var kinds []gen.KindObject
+	var kinds []mesosgen.KindObject
 	for _, k := range mesos.Kinds {
-		ko := gen.KindObject{Key: k.Key, Object: k.Object, Role: k.Rule == mesos.Role, AnyOnly: k.ImplicitObject()}
+		ko := mesosgen.KindObject{Key: k.Key, Object: k.Object, Role: k.Rule == mesos.Role, AnyOnly: k.ImplicitObject()}
 		if k.Rule == mesos.Endpoint {
 			ko.Values = mesos.AuthorizableEndpoints
 		}
 		kinds = append(kinds, ko)
 	}
-	acls := write("acls.json", gen.MesosACLs(kinds, 1000))
-	tree := write("tree.yaml", gen.YTTree(20000))
-	csXML := write("capacity-scheduler.xml", gen.CapacityScheduler(*queues))
+	acls := write("acls.json", mesosgen.MesosACLs(kinds, 1000))
+	tree := write("tree.yaml", ytgen.YTTree(20000))
+	csXML := write("capacity-scheduler.xml", yarngen.CapacityScheduler(*queues))
 	// the shape real configs have (../shared/bench/gen_tree.py): deeper
 	// and more varied than the audit config, 70% of queues with ACLs
 	shaped := write("tree-shaped.yaml", gen.Tree(*queues))

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/aclint/aclint/internal/budget"
-	"github.com/aclint/aclint/internal/gen"
+	"github.com/aclint/aclint/internal/systems/mesos/gen"
 )
 
 // bigACLs has 1,000 entries in each of the 54 kinds (54,000 entries, about

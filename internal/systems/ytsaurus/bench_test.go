@@ -6,7 +6,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/aclint/aclint/internal/budget"
-	"github.com/aclint/aclint/internal/gen"
+	"github.com/aclint/aclint/internal/systems/ytsaurus/gen"
 )
 
 // bigTree has 20,000 nodes, 2,000 users in 200 groups.
