@@ -115,7 +115,7 @@ func TestPositions(t *testing.T) {
 // the message Mesos gives for each ("OK" when it accepts the JSON; a
 // newline in a message is written \n).
 func TestParseJSONVectors(t *testing.T) {
-	f, err := os.Open("../../../testdata/mesos/json-vectors.jsonl")
+	f, err := os.Open("testdata/json-vectors.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,12 +25,12 @@ type aclVector struct {
 	Source string `json:"source"`
 }
 
-// TestACLVectors runs testdata/yarn/acl.jsonl: the ACLs of Hadoop's own
+// TestACLVectors runs testdata/acl.jsonl: the ACLs of Hadoop's own
 // TestAccessControlList (each vector names its test) and cases derived
 // from AccessControlList.buildACL, checked against Java's String
 // semantics.
 func TestACLVectors(t *testing.T) {
-	f, err := os.Open("../../../testdata/yarn/acl.jsonl")
+	f, err := os.Open("testdata/acl.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
-// TestHadoopVectors runs testdata/yarn/hadoop/*.txtar: configurations and
+// TestHadoopVectors runs testdata/hadoop/*.txtar: configurations and
 // verdicts taken from Hadoop's own tests (each archive and case names the
 // test class and method), and cases derived from the code. An archive's
 // files are one case, or one case per top directory. A case's "questions"
@@ -32,9 +32,9 @@ import (
 // The other files are the case's configuration, in the order Hadoop loads
 // them; an <allocations> file is the Fair Scheduler's.
 func TestHadoopVectors(t *testing.T) {
-	archives, _ := filepath.Glob("../../../testdata/yarn/hadoop/*.txtar")
+	archives, _ := filepath.Glob("testdata/hadoop/*.txtar")
 	if len(archives) == 0 {
-		t.Fatal("no vectors in testdata/yarn/hadoop")
+		t.Fatal("no vectors in testdata/hadoop")
 	}
 	questions := 0
 	for _, name := range archives {

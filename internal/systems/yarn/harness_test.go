@@ -14,11 +14,11 @@ import (
 	"github.com/aclint/aclint/internal/engine"
 )
 
-// harnessCase is one case of testdata/yarn/harness/hadoop341.jsonl: the
+// harnessCase is one case of testdata/harness/hadoop341.jsonl: the
 // files (given to aclint in "order"), the questions, and what Hadoop
 // 3.4.1's own Configuration, AccessControlList and ConfiguredYarnAuthorizer
 // answered, with the Capacity Scheduler's loading transcribed (the harness
-// in ../shared/hadoop-yarn; testdata/yarn/harness/README.md).
+// in ../shared/hadoop-yarn; testdata/harness/README.md).
 type harnessCase struct {
 	ID        string            `json:"id"`
 	Files     map[string]string `json:"files"`
@@ -56,7 +56,7 @@ func TestHarnessVectors(t *testing.T) {
 }
 
 func harnessVectors(t *testing.T, file string, minCases, minRefused, minQuestions int) {
-	f, err := os.Open("../../../testdata/yarn/harness/" + file)
+	f, err := os.Open("testdata/harness/" + file)
 	if err != nil {
 		t.Fatal(err)
 	}
