@@ -68,7 +68,7 @@ func checkPart(s *streams) *audit.Extension {
 				return err
 			}
 			if pr != nil && !pr.Reaches() {
-				return clikit.WriteVerdict(s.env.Out(), gateVerdict(pr.Gate, "allowed"), output, quiet)
+				return s.env.Check(gateCheck(pr.Gate), output, quiet)
 			}
 			d, err := l.Policy.Decide(q)
 			if err != nil {

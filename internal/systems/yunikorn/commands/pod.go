@@ -6,8 +6,10 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/aclint/aclint/internal/audit"
 	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/engine"
+	"github.com/aclint/aclint/internal/systems/yunikorn"
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 
 	"github.com/aclint/aclint/internal/input"
@@ -129,6 +131,26 @@ func gateVerdict(g admission.Gate, key string) clikit.Verdict {
 			}
 			return out
 		}}
+}
+
+// gateCheck is gateVerdict for check, in the shape of every check's
+// verdict: a pod the admission controller refuses is denied (exit 1), one
+// YuniKorn does not schedule is not known (exit 2).
+func gateCheck(g admission.Gate) *audit.Verdict {
+	v := &audit.Verdict{System: yunikorn.System, Answer: "unknown", Why: "whether the pod's application may be submitted",
+		Unknown: g.Bypass, Context: []string{"reason: " + g.Bypass}}
+	detail := []audit.Field{{Key: "admission", Value: "not scheduled by YuniKorn"}, {Key: "reason", Value: g.Bypass}}
+	if g.Rejected != "" {
+		v.Answer, v.Unknown, v.Why = "denied", "", "the pod is rejected: the admission controller refuses to create it"
+		v.Context = []string{"reason: the admission controller refuses to create the pod: " + g.Rejected}
+		detail = []audit.Field{{Key: "admission", Value: "rejected"}, {Key: "reason", Value: g.Rejected}}
+	}
+	if g.Why != "" {
+		v.Context = append(v.Context, "why: "+g.Why)
+		detail = append(detail, audit.Field{Key: "why", Value: g.Why})
+	}
+	v.Detail = detail
+	return v
 }
 
 // askFor fills a question's user side: from the pod when --pod is given
