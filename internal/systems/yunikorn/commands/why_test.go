@@ -1,4 +1,4 @@
-package cli
+package commands_test
 
 import (
 	"encoding/json"
@@ -13,7 +13,7 @@ import (
 
 // whyFixtures are what a real yunikorn-core answered in each scenario of
 // testdata/yunikorn-rest/why (tools/record-why.sh), step by step.
-const whyFixtures = "../../testdata/yunikorn-rest/why"
+const whyFixtures = "../../../../testdata/yunikorn-rest/why"
 
 // recorded serves one recorded step as yunikorn-core's REST server
 // answered: each route from the file named by its path, with the status

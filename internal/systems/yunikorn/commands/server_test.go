@@ -1,4 +1,4 @@
-package cli
+package commands_test
 
 import (
 	"crypto/tls"
@@ -16,7 +16,7 @@ import (
 
 // restFixtures is what a real yunikorn-core answered (recorded in
 // ../shared/yunikorn-rest, copied into testdata).
-const restFixtures = "../../testdata/yunikorn-rest"
+const restFixtures = "../../../../testdata/yunikorn-rest"
 
 // scheduler serves a fixture folder as yunikorn-core's REST server does:
 // GET /ws/v1/config in YAML, or JSON for Accept: application/json;

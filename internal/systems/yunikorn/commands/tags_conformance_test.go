@@ -1,4 +1,4 @@
-package cli
+package commands_test
 
 import (
 	"encoding/json"
@@ -41,7 +41,7 @@ func TestTagConformance(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	total := 0
-	eachVector(t, "../../testdata/conformance/tags/*.jsonl", "ACLINT_TAG_CONFORMANCE", func(file string, n int, v *tagVector) {
+	eachVector(t, "../../../../testdata/conformance/tags/*.jsonl", "ACLINT_TAG_CONFORMANCE", func(file string, n int, v *tagVector) {
 		path := filepath.Join(dir, fmt.Sprintf("t%d.yaml", n))
 		os.WriteFile(path, []byte(v.Config), 0o644)
 		for i, q := range v.Queries {

@@ -1,4 +1,4 @@
-package cli
+package commands_test
 
 import (
 	"encoding/json"
@@ -35,7 +35,7 @@ func TestPlacementConformance(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	total := 0
-	eachVector(t, "../../testdata/conformance/placement/*.jsonl", "ACLINT_PLACEMENT_CONFORMANCE", func(file string, n int, v *placementVector) {
+	eachVector(t, "../../../../testdata/conformance/placement/*.jsonl", "ACLINT_PLACEMENT_CONFORMANCE", func(file string, n int, v *placementVector) {
 		path := filepath.Join(dir, fmt.Sprintf("p%d.yaml", n))
 		if err := os.WriteFile(path, []byte(v.Config), 0o644); err != nil {
 			t.Fatal(err)

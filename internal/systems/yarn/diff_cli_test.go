@@ -1,4 +1,4 @@
-package cli
+package yarn_test
 
 import (
 	"fmt"

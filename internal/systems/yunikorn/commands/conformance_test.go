@@ -1,7 +1,6 @@
-package cli
+package commands_test
 
 import (
-	"bytes"
 	"fmt"
 	"maps"
 	"os"
@@ -9,9 +8,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/aclint/aclint/internal/engine"
-	"github.com/aclint/aclint/internal/systems"
 
 	"github.com/aclint/aclint/internal/vectors"
 )
@@ -39,7 +35,7 @@ func TestConformance(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	total := 0
-	eachVector(t, "../../testdata/conformance/*.jsonl", "ACLINT_CONFORMANCE", func(file string, n int, v *vector) {
+	eachVector(t, "../../../../testdata/conformance/*.jsonl", "ACLINT_CONFORMANCE", func(file string, n int, v *vector) {
 		name := fmt.Sprintf("%s#%d", filepath.Base(file), n)
 		if v.Name != "" {
 			name += " (" + v.Name + ")"
@@ -92,20 +88,4 @@ func tagArgs(tags map[string]string) []string {
 		args = append(args, "--tag", k+"="+tags[k])
 	}
 	return args
-}
-
-func run(args ...string) (int, string, string) {
-	var out, errOut bytes.Buffer
-	code := Execute(testRegistry, args, strings.NewReader(""), &out, &errOut)
-	return code, out.String(), errOut.String()
-}
-
-// testRegistry is the systems aclint runs with.
-var testRegistry = systems.New()
-
-// runWith runs aclint over the systems of reg.
-func runWith(reg *engine.Registry, args ...string) (int, string, string) {
-	var out, errOut bytes.Buffer
-	code := Execute(reg, args, strings.NewReader(""), &out, &errOut)
-	return code, out.String(), errOut.String()
 }

@@ -1,4 +1,4 @@
-package cli
+package commands_test
 
 import (
 	"encoding/json"
@@ -40,7 +40,7 @@ func TestLimitsConformance(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	total := 0
-	eachVector(t, "../../testdata/conformance/limits/*.jsonl", "ACLINT_LIMITS_CONFORMANCE", func(file string, n int, v *limitVector) {
+	eachVector(t, "../../../../testdata/conformance/limits/*.jsonl", "ACLINT_LIMITS_CONFORMANCE", func(file string, n int, v *limitVector) {
 		total++
 		path := filepath.Join(dir, fmt.Sprintf("l%d.yaml", n))
 		if err := os.WriteFile(path, []byte(v.Config), 0o644); err != nil {
