@@ -1,6 +1,6 @@
 package cli
 
-// This file lends the systems' own commands (audit.Commander) what every
+// This file lends the systems' own commands (clikit.Commander) what every
 // command shares: the streams, the input bound, and how usage errors,
 // refusals and verdicts end.
 
@@ -15,7 +15,7 @@ import (
 	"github.com/aclint/aclint/internal/engine"
 )
 
-// env is a streams as an audit.Env.
+// env is a streams as an clikit.Env.
 type env struct{ s *streams }
 
 func (e env) In() io.Reader                          { return e.s.in }
@@ -49,17 +49,17 @@ func (e env) VerdictFlags(c *cobra.Command, output *string, quiet *bool, jsonIs 
 	clikit.Outputs(c, "text", "json")
 }
 
-// systemCommands are the commands the systems bring (audit.Commander), in
+// systemCommands are the commands the systems bring (clikit.Commander), in
 // registry order.
 func systemCommands(s *streams) []*cobra.Command {
 	var out []*cobra.Command
 	for _, sys := range s.reg.Systems() {
-		if c, ok := sys.(audit.Commander); ok {
+		if c, ok := sys.(clikit.Commander); ok {
 			out = append(out, c.Commands(env{s})...)
 		}
 	}
 	for _, x := range s.reg.Extras() {
-		if c, ok := x.(audit.Commander); ok {
+		if c, ok := x.(clikit.Commander); ok {
 			out = append(out, c.Commands(env{s})...)
 		}
 	}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/aclint/aclint/internal/audit"
 	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/output"
@@ -72,7 +71,7 @@ type lintOptions struct {
 	outputsFrom                string // the directory of the .aclint.yaml that gave outputs
 	failOn, colorMode          string
 	configFile, system         string
-	parts                      []*audit.LintPart // the systems' parts of the run
+	parts                      []*clikit.LintPart // the systems' parts of the run
 	verbose, fix, diff, unsafe bool
 	hardLinks, quiet           bool
 	disable, enable            []string
@@ -199,8 +198,8 @@ func (o *lintOptions) readFailOn() error {
 }
 
 // lintParts are the systems' parts of a lint run.
-func lintParts(p *parts) []*audit.LintPart {
-	var out []*audit.LintPart
+func lintParts(p *parts) []*clikit.LintPart {
+	var out []*clikit.LintPart
 	for _, sys := range p.order {
 		if e := p.by[sys]; e.Lint != nil {
 			out = append(out, e.Lint)

@@ -28,7 +28,7 @@ type asked struct {
 	sys engine.System
 	ins []*engine.Input
 	// opts are what the system is told when it loads them: the input
-	// bound, and the values of its own flags (audit.Extension.Values)
+	// bound, and the values of its own flags (clikit.Extension.Values)
 	opts engine.Options
 }
 

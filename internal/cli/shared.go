@@ -1,7 +1,7 @@
 package cli
 
 // This file builds the commands every system shares (check, who-can,
-// access, matrix, diff, lint) once: the systems' parts (audit.Extender)
+// access, matrix, diff, lint) once: the systems' parts (clikit.Extender)
 // add their flags and words, the shared flags are read by name, and the
 // question goes to the system whose files it is about.
 
@@ -15,20 +15,20 @@ import (
 
 // parts are the systems' parts of one shared command.
 type parts struct {
-	by    map[string]*audit.Extension // by system name
-	order []string                    // the systems with a part, in registry order
+	by    map[string]*clikit.Extension // by system name
+	order []string                     // the systems with a part, in registry order
 	// fallback is the fallback system's part: its question is the
 	// command's bare form; nil when it has none
-	fallback *audit.Extension
+	fallback *clikit.Extension
 }
 
 // extend asks every system for its part of the shared command c (named
 // name), adds their flags, and takes the fallback's help words when it
 // has them.
 func (s *streams) extend(c *cobra.Command, name string) *parts {
-	p := &parts{by: map[string]*audit.Extension{}}
+	p := &parts{by: map[string]*clikit.Extension{}}
 	for _, sys := range s.reg.Systems() {
-		x, ok := sys.(audit.Extender)
+		x, ok := sys.(clikit.Extender)
 		if !ok {
 			continue
 		}
@@ -95,7 +95,7 @@ func (p *parts) foreign(system string) error {
 // refuse their own flags, and the system's own flags' values go into
 // what it loads with. It returns the part that answers the question
 // itself, or nil when the system answers through its capabilities.
-func (p *parts) take(q *asked) (*audit.Extension, error) {
+func (p *parts) take(q *asked) (*clikit.Extension, error) {
 	name := q.sys.Name()
 	if err := p.foreign(name); err != nil {
 		return nil, err
@@ -110,7 +110,7 @@ func (p *parts) take(q *asked) (*audit.Extension, error) {
 
 // own is the part that answers a question of system's files itself; nil
 // when the system answers through its capabilities.
-func (p *parts) own(system string) *audit.Extension {
+func (p *parts) own(system string) *clikit.Extension {
 	if e := p.by[system]; e != nil && e.Run != nil {
 		return e
 	}

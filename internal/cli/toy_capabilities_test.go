@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/aclint/aclint/internal/audit"
+	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/engine"
 	"github.com/spf13/cobra"
 )
@@ -38,12 +39,12 @@ func (toy) Load(ins []*engine.Input, opts engine.Options) (audit.Model, error) {
 
 // Extend is the toy's part of check: --up-to N, a flag only toy files
 // take, which reaches Load through the options.
-func (toy) Extend(command string, env audit.Env) *audit.Extension {
+func (toy) Extend(command string, env clikit.Env) *clikit.Extension {
 	if command != "check" {
 		return nil
 	}
 	var upTo int
-	return &audit.Extension{
+	return &clikit.Extension{
 		Flags: func(c *cobra.Command) {
 			c.Flags().IntVar(&upTo, "up-to", 0, "toy files: read only the first N lines")
 		},
@@ -161,7 +162,7 @@ func TestToyCapabilities(t *testing.T) {
 	if code, _, errOut := runWith(toyRegistry, "check", "-f", file, "alice", "--pod", "pod.yaml"); code != 2 || !strings.Contains(errOut, "a toy question takes none") {
 		t.Errorf("check --pod: exit %d %s", code, errOut)
 	}
-	// the toy's own flag on the shared command (audit.Extender): in its
+	// the toy's own flag on the shared command (clikit.Extender): in its
 	// help, its value in the toy's Load, refused for another system's file
 	if code, out, _ := runWith(toyRegistry, "check", "--help"); code != 0 || !strings.Contains(out, "--up-to int") {
 		t.Errorf("check --help has no --up-to: exit %d\n%s", code, out)

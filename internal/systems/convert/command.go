@@ -7,21 +7,20 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/aclint/aclint/internal/audit"
 	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/safewrite"
 	"github.com/aclint/aclint/internal/systems/yarn"
 )
 
 // Commands are the conversions between systems as commands
-// (audit.Commander): aclint convert yarn. The conversion is neither
+// (clikit.Commander): aclint convert yarn. The conversion is neither
 // system's: it reads both, and neither imports it; the registry offers
 // its commands (internal/systems.New).
 type Commands struct{}
 
 // Commands is convert: other schedulers' queue access into a YuniKorn
 // queues.yaml.
-func (Commands) Commands(env audit.Env) []*cobra.Command {
+func (Commands) Commands(env clikit.Env) []*cobra.Command {
 	c := &cobra.Command{
 		Use:   "convert",
 		Short: "Convert another scheduler's queue access into a YuniKorn queues.yaml, and prove what it kept",
@@ -30,7 +29,7 @@ func (Commands) Commands(env audit.Env) []*cobra.Command {
 	return []*cobra.Command{env.Group(c)}
 }
 
-func newConvertYarnCmd(env audit.Env) *cobra.Command {
+func newConvertYarnCmd(env clikit.Env) *cobra.Command {
 	var (
 		output    string
 		aclEnable string

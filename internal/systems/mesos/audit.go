@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/aclint/aclint/internal/audit"
+	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/engine"
 	"github.com/spf13/cobra"
 )
@@ -44,14 +45,14 @@ type asked struct {
 // Extend is Mesos' part of aclint check: --command-user and --parent-user,
 // the flags of a nested container launch, which no other system's question
 // has.
-func (Sys) Extend(command string, env audit.Env) *audit.Extension {
+func (Sys) Extend(command string, env clikit.Env) *clikit.Extension {
 	if command != "check" {
 		return nil
 	}
 	var commandUser, parentUser string
 	var c *cobra.Command
 	set := func(name string) bool { return c != nil && c.Flags().Changed(name) }
-	return &audit.Extension{
+	return &clikit.Extension{
 		Flags: func(cmd *cobra.Command) {
 			c = cmd
 			cmd.Flags().StringVar(&commandUser, "command-user", "", "Mesos, the *_under_parent_with_user kinds: the launch carries a command run as this user (\"\" for none)")

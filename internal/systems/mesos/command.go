@@ -1,6 +1,6 @@
 package mesos
 
-// This file is aclint mesos check, Mesos' own command (audit.Commander):
+// This file is aclint mesos check, Mesos' own command (clikit.Commander):
 // the local authorizer's answer to one request with every flag a request
 // has, and the entries it consulted.
 
@@ -8,12 +8,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/aclint/aclint/internal/audit"
+	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/input"
 )
 
 // Commands are Mesos' own commands: aclint mesos check.
-func (Sys) Commands(env audit.Env) []*cobra.Command {
+func (Sys) Commands(env clikit.Env) []*cobra.Command {
 	c := &cobra.Command{
 		Use:   "mesos",
 		Short: "Apache Mesos ACLs (--acls): answer access questions as the local authorizer does",
@@ -25,7 +26,7 @@ recognised by their content, or forced with --system mesos).`,
 	return []*cobra.Command{env.Group(c)}
 }
 
-func newCheckCmd(env audit.Env) *cobra.Command {
+func newCheckCmd(env clikit.Env) *cobra.Command {
 	var (
 		file, principal, commandUser, output string
 		parentUser                           string
@@ -128,7 +129,7 @@ unknown ACTION, usage).`,
 
 // loadFile reads an ACL file for mesos check, refusing one Mesos refuses
 // to start with, showing why.
-func loadFile(env audit.Env, file string) (*ACLs, error) {
+func loadFile(env clikit.Env, file string) (*ACLs, error) {
 	name, data, err := input.ReadSource(file, env.In(), env.MaxInput())
 	if err != nil {
 		return nil, env.Usage("%w", err)

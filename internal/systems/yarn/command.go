@@ -1,6 +1,6 @@
 package yarn
 
-// This file is YARN's own command (audit.Commander): aclint yarn check,
+// This file is YARN's own command (clikit.Commander): aclint yarn check,
 // the ResourceManager's answer to one question with the ACLs consulted.
 
 import (
@@ -11,12 +11,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/aclint/aclint/internal/audit"
+	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/input"
 )
 
 // Commands are YARN's own commands: aclint yarn check.
-func (Sys) Commands(env audit.Env) []*cobra.Command {
+func (Sys) Commands(env clikit.Env) []*cobra.Command {
 	c := &cobra.Command{
 		Use:   "yarn",
 		Short: "Hadoop YARN: answer queue access questions over capacity-scheduler.xml and yarn-site.xml",
@@ -30,7 +31,7 @@ yarn.scheduler.capacity. and yarn.acl keys). See docs/yarn.md.`,
 
 // loadFiles reads the files of yarn check, each as given, and loads them
 // (LoadSetup); a setup Hadoop refuses is exit 2, showing why.
-func loadFiles(env audit.Env, files []string) (*Setup, error) {
+func loadFiles(env clikit.Env, files []string) (*Setup, error) {
 	var ins []*engine.Input
 	for _, file := range files {
 		name, data, err := input.ReadSource(file, env.In(), env.MaxInput())
@@ -62,7 +63,7 @@ func splitList(s string) []string {
 	return out
 }
 
-func newCheckCmd(env audit.Env) *cobra.Command {
+func newCheckCmd(env clikit.Env) *cobra.Command {
 	var (
 		files                  []string
 		groups, action, output string

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/aclint/aclint/internal/audit"
+	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/engine"
 	"github.com/spf13/cobra"
 )
@@ -59,7 +60,7 @@ func splitComma(s string) []string {
 // check-permission no other system's question has (--columns, --vital),
 // and those that describe a lone ACL (--path, --tags; its user's groups
 // are --groups).
-func (Sys) Extend(command string, env audit.Env) *audit.Extension {
+func (Sys) Extend(command string, env clikit.Env) *clikit.Extension {
 	if command != "check" {
 		return nil
 	}
@@ -67,7 +68,7 @@ func (Sys) Extend(command string, env audit.Env) *audit.Extension {
 	var vital bool
 	var c *cobra.Command
 	set := func(name string) bool { return c != nil && c.Flags().Changed(name) }
-	return &audit.Extension{
+	return &clikit.Extension{
 		Flags: func(cmd *cobra.Command) {
 			c = cmd
 			f := cmd.Flags()

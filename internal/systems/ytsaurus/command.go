@@ -1,6 +1,6 @@
 package ytsaurus
 
-// This file is YTsaurus' own commands (audit.Commander): aclint yt check,
+// This file is YTsaurus' own commands (clikit.Commander): aclint yt check,
 // with every flag check-permission takes (columns, a lone ACL's path,
 // member-of and tags, vital), and aclint yt effective-acl.
 
@@ -19,7 +19,7 @@ import (
 )
 
 // Commands are YTsaurus' own commands: aclint yt check and yt effective-acl.
-func (Sys) Commands(env audit.Env) []*cobra.Command {
+func (Sys) Commands(env clikit.Env) []*cobra.Command {
 	c := &cobra.Command{
 		Use:   "yt",
 		Short: "YTsaurus: answer check-permission and compute @effective_acl offline over a tree document",
@@ -34,7 +34,7 @@ forced with --system ytsaurus).`,
 
 // loadYTTree reads a tree document (or a node's @acl hanging at path) and
 // refuses one YTsaurus would not hold, showing why.
-func loadTree(env audit.Env, file, path string) (*Tree, error) {
+func loadTree(env clikit.Env, file, path string) (*Tree, error) {
 	name, data, err := input.ReadSource(file, env.In(), env.MaxInput())
 	if err != nil {
 		return nil, env.Usage("%w", err)
@@ -55,7 +55,7 @@ func loadTree(env audit.Env, file, path string) (*Tree, error) {
 	return tree, nil
 }
 
-func newCheckCmd(env audit.Env) *cobra.Command {
+func newCheckCmd(env clikit.Env) *cobra.Command {
 	// the request and how to answer it
 	var o struct {
 		file, path, columns, output string
@@ -151,7 +151,7 @@ YTsaurus would refuse; usage).`,
 	return c
 }
 
-func newEffectiveACLCmd(env audit.Env) *cobra.Command {
+func newEffectiveACLCmd(env clikit.Env) *cobra.Command {
 	var file, path, output string
 	c := &cobra.Command{
 		Use:   "effective-acl -f TREE PATH",

@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"github.com/aclint/aclint/internal/audit"
 	"github.com/aclint/aclint/internal/clikit"
 
 	"github.com/spf13/cobra"
@@ -11,14 +10,14 @@ import (
 )
 
 // accessPart is YuniKorn's part of access: every queue for USER, or a pod.
-func accessPart(s *streams) *audit.Extension {
+func accessPart(s *streams) *clikit.Extension {
 	var (
 		a         auditFlags
 		groups    string
 		req       requestFlags
 		resolvers resolverFlags
 	)
-	return &audit.Extension{
+	return &clikit.Extension{
 		Use:     "access USER | access --pod POD.yaml [--namespace NS.yaml] (--submitter USER | --without-admission-controller)",
 		Long:    accessLong,
 		Example: accessExample,

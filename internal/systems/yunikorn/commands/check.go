@@ -15,7 +15,7 @@ import (
 )
 
 // checkPart is YuniKorn's part of check: PARTITION QUEUE USER, or a pod.
-func checkPart(s *streams) *audit.Extension {
+func checkPart(s *streams) *clikit.Extension {
 	var (
 		files               []string
 		groups, action, key string
@@ -25,7 +25,7 @@ func checkPart(s *streams) *audit.Extension {
 		resolvers           resolverFlags
 		req                 requestFlags
 	)
-	return &audit.Extension{
+	return &clikit.Extension{
 		Use:      "check PARTITION QUEUE USER | check PARTITION QUEUE --pod POD.yaml [--namespace NS.yaml] (--submitter USER | --without-admission-controller)",
 		Long:     checkLong,
 		Example:  checkExample,

@@ -3,13 +3,12 @@
 // part of the shared ones (the flags of a request to the scheduler, the
 // group resolvers, the ConfigMap key, a running scheduler) and its
 // answers to them. The command line reaches all of it through the
-// registry (audit.Commander, audit.Extender) and never by name.
+// registry (clikit.Commander, clikit.Extender) and never by name.
 package commands
 
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/aclint/aclint/internal/audit"
 	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/systems/yunikorn"
 )
@@ -21,12 +20,12 @@ type Sys struct{ yunikorn.Sys }
 // streams is what YuniKorn's commands are lent (env) and the state its
 // flags share within one command (how --server is reached).
 type streams struct {
-	env    audit.Env
+	env    clikit.Env
 	server serverFlags
 }
 
 // Commands are the commands only YuniKorn has.
-func (Sys) Commands(env audit.Env) []*cobra.Command {
+func (Sys) Commands(env clikit.Env) []*cobra.Command {
 	s := &streams{env: env}
 	return []*cobra.Command{
 		clikit.Outputs(newPlaceCmd(s), "text", "json"),
@@ -40,7 +39,7 @@ func (Sys) Commands(env audit.Env) []*cobra.Command {
 }
 
 // Extend is YuniKorn's part of the shared commands.
-func (Sys) Extend(command string, env audit.Env) *audit.Extension {
+func (Sys) Extend(command string, env clikit.Env) *clikit.Extension {
 	s := &streams{env: env}
 	switch command {
 	case "check":

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/aclint/aclint/internal/audit"
+	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/systems/yunikorn/config"
 )
@@ -26,7 +26,7 @@ func completeScope(s *streams, c *cobra.Command) {
 
 // quiet is an Env that reads nothing and says nothing: completion never
 // prints an error.
-type quiet struct{ audit.Env }
+type quiet struct{ clikit.Env }
 
 func (quiet) In() io.Reader  { return strings.NewReader("") }
 func (quiet) Out() io.Writer { return io.Discard }

@@ -38,9 +38,9 @@ func loadSide(s *streams, path, key string) (*side, error) {
 
 // diffPart is YuniKorn's part of diff: two queue configs, partition by
 // partition and queue by queue.
-func diffPart(s *streams) *audit.Extension {
+func diffPart(s *streams) *clikit.Extension {
 	var key string
-	return &audit.Extension{
+	return &clikit.Extension{
 		Long:    diffLong,
 		Example: diffExample,
 		Foreign: func(system string) error { return foreign(system, nil, key) },

@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"testing"
 
-	"github.com/aclint/aclint/internal/audit"
 	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/input"
@@ -33,9 +32,9 @@ func TestErrorsKeepTheirCause(t *testing.T) {
 	}
 }
 
-// fakeEnv is the little of an audit.Env the tests here use: nothing read,
+// fakeEnv is the little of an clikit.Env the tests here use: nothing read,
 // nothing said, the default input bound.
-type fakeEnv struct{ audit.Env }
+type fakeEnv struct{ clikit.Env }
 
 func (fakeEnv) MaxInput() int64              { return input.DefaultMaxSize }
 func (fakeEnv) Registry() *engine.Registry   { return engine.NewRegistry(yunikorn.System, Sys{}) }

@@ -3,7 +3,6 @@ package commands
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/aclint/aclint/internal/audit"
 	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/systems/yunikorn"
@@ -14,12 +13,12 @@ import (
 // lintPart is YuniKorn's part of lint: the ConfigMap key, the LDAP
 // settings directory (--ldap-config) and a running scheduler's own
 // verdict on each config (--server).
-func lintPart(s *streams) *audit.Extension {
+func lintPart(s *streams) *clikit.Extension {
 	var (
 		key, ldapDir, server string
 		toCheck              []checked
 	)
-	return &audit.Extension{
+	return &clikit.Extension{
 		Flags: func(c *cobra.Command) {
 			f := c.Flags()
 			f.StringVar(&key, "key", config.DefaultKey, "ConfigMap data key holding the queue config")
@@ -27,7 +26,7 @@ func lintPart(s *streams) *audit.Extension {
 			f.StringVar(&server, "server", "", "also ask a running YuniKorn scheduler (its REST address) whether it would load each YuniKorn config (POST /ws/v1/validate-conf), and say where it disagrees with aclint (exit 2)")
 			s.serverOptionFlags(f)
 		},
-		Lint: &audit.LintPart{
+		Lint: &clikit.LintPart{
 			Alone:  "--ldap-config DIR",
 			Named:  func() bool { return ldapDir != "" },
 			Values: func() map[string]string { return map[string]string{"key": key} },

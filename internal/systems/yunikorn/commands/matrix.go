@@ -12,8 +12,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/aclint/aclint/internal/audit"
-
 	"github.com/aclint/aclint/internal/systems/yunikorn"
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 	"github.com/aclint/aclint/internal/systems/yunikorn/resolve"
@@ -22,12 +20,12 @@ import (
 // matrixPart is YuniKorn's part of matrix: every queue of every
 // partition against everyone, each principal an ACL names, --subjects and
 // the users of --groups-file.
-func matrixPart(s *streams) *audit.Extension {
+func matrixPart(s *streams) *clikit.Extension {
 	var (
 		a          auditFlags
 		groupsFile string
 	)
-	return &audit.Extension{
+	return &clikit.Extension{
 		Long:    matrixLong,
 		Example: matrixExample,
 		Foreign: func(system string) error {

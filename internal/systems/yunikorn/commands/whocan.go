@@ -3,21 +3,20 @@ package commands
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/aclint/aclint/internal/audit"
 	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/systems/yunikorn"
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 )
 
 // whoCanPart is YuniKorn's part of who-can: PARTITION QUEUE, or a pod.
-func whoCanPart(s *streams) *audit.Extension {
+func whoCanPart(s *streams) *clikit.Extension {
 	var (
 		files               []string
 		action, key, output string
 		req                 requestFlags
 		resolvers           resolverFlags
 	)
-	return &audit.Extension{
+	return &clikit.Extension{
 		Use:      "who-can PARTITION QUEUE",
 		Long:     whoCanLong,
 		Example:  whoCanExample,

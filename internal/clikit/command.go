@@ -1,8 +1,9 @@
-package audit
+package clikit
 
 import (
 	"io"
 
+	"github.com/aclint/aclint/internal/audit"
 	"github.com/aclint/aclint/internal/engine"
 
 	"github.com/spf13/cobra"
@@ -42,7 +43,7 @@ type Env interface {
 	// Usage is an error that exits 2 with its message.
 	Usage(format string, args ...any) error
 	// Refused exits 2 with the errors of inputs the system refuses.
-	Refused(r *Refused) error
+	Refused(r *audit.Refused) error
 	// Verdict writes a check command's answer as -o (text or json) and
 	// -q ask, and ends with its exit code: 0 when ok, else code (1 when
 	// code is 0).
@@ -50,24 +51,24 @@ type Env interface {
 	// Check writes a check's verdict as -o (text or json) and -q ask: the
 	// one rendering of every system's check, exit 0 allowed, 1 denied, 2
 	// not known.
-	Check(v *Verdict, output string, quiet bool) error
+	Check(v *audit.Verdict, output string, quiet bool) error
 	// VerdictFlags registers -o and -q as every check command takes them.
 	VerdictFlags(c *cobra.Command, output *string, quiet *bool, jsonIs string)
 	// WhoCan writes who-can's answer as -o asks (text, json, csv), ending
 	// with exit 2 when the answer is incomplete: the one rendering of
 	// every system's who-can.
-	WhoCan(ans *WhoCan, output string) error
+	WhoCan(ans *audit.WhoCan, output string) error
 	// Access renders access's listing as -o asks, leaving out the rows
 	// without access when only is set; end finishes the output.
-	Access(output string, only bool) (w AccessWriter, end func() error)
+	Access(output string, only bool) (w audit.AccessWriter, end func() error)
 	// Matrix renders a matrix as -o, --layout and --width ask, leaving
 	// out the rows where nobody has access when only is set; end finishes
 	// the output (exit 2 when a cell is not known).
-	Matrix(output, layout string, width int, only bool) (w MatrixWriter, end func() error)
+	Matrix(output, layout string, width int, only bool) (w audit.MatrixWriter, end func() error)
 	// Load reads files, finds their system and loads them into its model
 	// (a refusal is exit 2 with its errors); system is "" and m nil when
 	// the files are no capability system's.
-	Load(files []string) (system string, m Model, err error)
+	Load(files []string) (system string, m audit.Model, err error)
 	// Group makes c a command that only groups others: an unknown word is
 	// exit 2.
 	Group(c *cobra.Command) *cobra.Command
