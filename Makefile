@@ -66,7 +66,7 @@ unit:
 	$(GO) test -count=1 -run '^(TestScaleBudget|TestAuditScaleBudget)$$' -v ./internal/systems/yunikorn
 	$(GO) test -count=1 -run '^TestScaleBudget$$' -v ./internal/systems/mesos
 	$(GO) test -count=1 -run '^TestScaleBudget$$' -v ./internal/systems/ytsaurus
-	$(GO) test -count=1 -run '^(TestMatrixStreams|TestDiffAtScale)$$' -v ./internal/cli
+	$(GO) test -count=1 -run '^(TestMatrixStreams|TestDiffAtScale)$$' -v ./internal/systems/yunikorn/commands
 
 ## fuzz: explore with each fuzz target for FUZZTIME (make fuzz FUZZTIME=1m); new crashers land in
 ## testdata/fuzz and from then on run in make test

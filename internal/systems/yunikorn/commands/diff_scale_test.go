@@ -1,4 +1,4 @@
-package cli
+package commands_test
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/aclint/aclint/internal/budget"
+	"github.com/aclint/aclint/internal/cli"
 	"github.com/aclint/aclint/internal/gen"
 )
 
@@ -53,7 +54,7 @@ func TestDiffAtScale(t *testing.T) {
 	}{{"json", 2 << 20}, {"text", 64 << 10}, {"markdown", 65536}} {
 		m := &budget.Meter{}
 		var errOut strings.Builder
-		if code := Execute(testRegistry, []string{"diff", "-o", c.format, op, np}, strings.NewReader(""), m, &errOut); code != 0 {
+		if code := cli.Execute(testRegistry, []string{"diff", "-o", c.format, op, np}, strings.NewReader(""), m, &errOut); code != 0 {
 			t.Fatalf("%s: exit %d: %s", c.format, code, errOut.String())
 		}
 		t.Logf("20,000 queues, a department opened to *: %s is %d bytes", c.format, m.Bytes)
@@ -63,7 +64,7 @@ func TestDiffAtScale(t *testing.T) {
 	}
 	m := &budget.Meter{}
 	var errOut strings.Builder
-	if code := Execute(testRegistry, []string{"diff", "--flat", "-o", "json", op, np}, strings.NewReader(""), m, &errOut); code != 0 {
+	if code := cli.Execute(testRegistry, []string{"diff", "--flat", "-o", "json", op, np}, strings.NewReader(""), m, &errOut); code != 0 {
 		t.Fatalf("--flat: exit %d: %s", code, errOut.String())
 	}
 	grew := int64(m.Peak) - int64(base)
@@ -81,7 +82,7 @@ func TestDiffAtScale(t *testing.T) {
 	}
 	op, np = diffPair(t, 10000, 400, "dept0", "u0,"+strings.Join(users, ",")+" g0")
 	m = &budget.Meter{}
-	if code := Execute(testRegistry, []string{"diff", "-o", "json", op, np}, strings.NewReader(""), m, &errOut); code != 0 {
+	if code := cli.Execute(testRegistry, []string{"diff", "-o", "json", op, np}, strings.NewReader(""), m, &errOut); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
 	t.Logf("200-queue department, 100 users granted: json is %d bytes", m.Bytes)

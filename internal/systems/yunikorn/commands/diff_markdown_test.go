@@ -1,4 +1,4 @@
-package cli
+package commands_test
 
 import (
 	"fmt"
