@@ -1,6 +1,9 @@
 package config
 
 import (
+	"bufio"
+	"compress/gzip"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -76,5 +79,47 @@ func TestChecksumOverTheBytesGiven(t *testing.T) {
 		if p := Parse("queues.yaml", c.data); p.RegisteredChecksum() != c.core {
 			t.Errorf("%s: Parse: checksum %s, yunikorn-core's %s", c.name, p.RegisteredChecksum(), c.core)
 		}
+	}
+}
+
+// TestRunningDiffersAgainstCore: for every config of the conformance
+// vectors YuniKorn starts with, what yunikorn-core dumps once it runs it
+// (testdata/yunikorn-rest/dumps, YAML and JSON) is that config to drift's
+// field-by-field comparison, and carries its checksum.
+func TestRunningDiffersAgainstCore(t *testing.T) {
+	f, err := os.Open("../../../../testdata/yunikorn-rest/dumps/core-dumps.jsonl.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(nil, 16<<20)
+	n := 0
+	for sc.Scan() {
+		var v struct{ Config, DumpYAML, DumpJSON string }
+		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
+			t.Fatal(err)
+		}
+		n++
+		file := Parse("queues.yaml", []byte(v.Config))
+		for form, dump := range map[string]string{"yaml": v.DumpYAML, "json": v.DumpJSON} {
+			docs, err := LoadBytes("dump", []byte(dump), LoadOptions{})
+			if err != nil || len(docs) != 1 || docs[0].Running == nil {
+				t.Fatalf("config %d: the %s dump is not read as a running config: %v", n, form, err)
+			}
+			if d := RunningDiffers(file, docs[0], 3); d != nil {
+				t.Errorf("config %d, %s dump: differs %v\n%s", n, form, d, v.Config)
+			}
+			if file.RegisteredChecksum() != docs[0].Running.Checksum {
+				t.Errorf("config %d, %s dump: checksum %s, the core's %s", n, form, file.RegisteredChecksum(), docs[0].Running.Checksum)
+			}
+		}
+	}
+	if n < 600 {
+		t.Fatalf("only %d dumps", n)
 	}
 }

@@ -16,7 +16,9 @@ import (
 // field, as yunikorn-core's structs hold them (configs.SchedulerConfig):
 // what the dump cannot show (an empty list beside a missing one, both
 // omitted) is not compared, and what validation changes in the running
-// copy (root's parent flag) is read the same on both sides.
+// copy (root inserted, root's parent flag, root given the partition's
+// limits) is read the same on both sides. Held to yunikorn-core's own dumps of
+// the conformance configs by TestRunningDiffersAgainstCore.
 
 // coreConfig mirrors yunikorn-core's configs.SchedulerConfig: the keys
 // yaml.v3 derives from its field names are the dump's and the file's.
@@ -148,9 +150,16 @@ func flatConfig(d *Document) (map[string]string, error) {
 	for _, p := range c.Partitions {
 		pp := "partition " + CanonicalPartition(p.Name)
 		out[pp] = "it"
+		// validation writes back what it changes (configs.Validate): a
+		// root inserted above the top queues, root a parent, and root
+		// given the partition's limits when it has none
+		// (checkLimitsStructure); the scheduler runs and dumps that
 		queues := p.Queues
 		if len(queues) != 1 || strings.ToLower(queues[0].Name) != "root" {
 			queues = []coreQueue{{Name: "root", Queues: queues}}
+		}
+		if len(queues[0].Limits) == 0 && len(p.Limits) > 0 {
+			queues[0].Limits = p.Limits
 		}
 		queues[0].Parent = true
 		flatQueue(pp+" queue ", queues[0], put)
