@@ -22,8 +22,11 @@ import (
 
 // coreConfig mirrors yunikorn-core's configs.SchedulerConfig: the keys
 // yaml.v3 derives from its field names are the dump's and the file's.
+// Its checksum is read past by the comparison; it is there so that a
+// strict decode into it takes what the core's takes (oracle_test.go).
 type coreConfig struct {
 	Partitions []corePartition
+	Checksum   string
 }
 
 type corePartition struct {

@@ -18,65 +18,11 @@ import (
 // fuzz targets below compare the two, so that a difference between them is
 // found rather than assumed away.
 
-// The structs YuniKorn decodes into (pkg/common/configs/config.go), written
-// out so yaml.v3 itself can say whether a document decodes.
-type ykScheduler struct {
-	Partitions []ykPartition
-	Checksum   string
-}
-type ykPartition struct {
-	Name           string
-	Queues         []ykQueue
-	PlacementRules []ykRule
-	Limits         []ykLimit
-	Preemption     struct{ Enabled, QuotaPreemptionEnabled *bool }
-	NodeSortPolicy struct {
-		Type            string
-		ResourceWeights map[string]float64
-	}
-	UserGroupResolver struct {
-		Type string `yaml:"type"`
-	}
-}
-type ykResources struct{ Guaranteed, Max map[string]string }
-type ykQueue struct {
-	Name            string
-	Parent          bool
-	Resources       ykResources
-	MaxApplications uint64
-	Properties      map[string]string
-	AdminACL        string
-	SubmitACL       string
-	ChildTemplate   struct {
-		MaxApplications uint64
-		Properties      map[string]string
-		Resources       ykResources
-	}
-	Queues []ykQueue
-	Limits []ykLimit
-}
-type ykRule struct {
-	Name   string
-	Create bool
-	Filter struct {
-		Type          string
-		Users, Groups []string
-	}
-	Parent *ykRule
-	Value  string
-}
-type ykLimit struct {
-	Limit           string
-	Users, Groups   []string
-	MaxResources    map[string]string
-	MaxApplications uint64
-}
-
 // yunikornDecodes reports whether YuniKorn's strict decode accepts text.
 func yunikornDecodes(text string) bool {
 	dec := ykyaml.NewDecoder(bytes.NewReader([]byte(text)))
 	dec.KnownFields(true)
-	var c ykScheduler
+	var c coreConfig // compare.go: the structs YuniKorn decodes into
 	err := dec.Decode(&c)
 	return err == nil || errors.Is(err, io.EOF)
 }
