@@ -155,11 +155,17 @@ func ruleFlag(name string, flag func(*Rule) bool) bool {
 	return false
 }
 
-// PassesValidate reports whether validate-conf accepts what the rule
-// finds (Rule.PassesValidate): its yes does not mean that the scheduler
-// loads the config.
-func PassesValidate(rule string) bool {
-	return ruleFlag(rule, func(r *Rule) bool { return r.PassesValidate })
+// PassingValidate are the rules whose findings validate-conf accepts
+// (Rule.PassesValidate): its yes does not mean that the scheduler loads
+// the config. One set, built once by whoever asks of many findings.
+func PassingValidate() map[string]bool {
+	out := map[string]bool{}
+	for _, r := range allRules() {
+		if r.PassesValidate {
+			out[r.Name] = true
+		}
+	}
+	return out
 }
 
 // engine makes the rule one the engine runs: its check reads the state a
