@@ -4,7 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/aclint/aclint/internal/clikit"
@@ -75,7 +76,7 @@ func (s *streams) liveLimits(server string, a *limits.Answer) ([]liveCount, erro
 			out = append(out, liveCount{Who: "queue", Name: lv.Queue, Queue: lv.Queue, Limit: "maxapplications", Used: int64(q.RunningApps),
 				Max: int64(q.MaxRunningApps), More: more(int64(q.MaxRunningApps), int64(q.RunningApps)), Running: []string{}})
 		}
-		for _, r := range sortedNames(q.Max) {
+		for _, r := range slices.Sorted(maps.Keys(q.Max)) {
 			if lv.QueueOwn.MaxResources == nil {
 				break
 			}
@@ -111,7 +112,7 @@ func usageCounts(who, name, queue string, f *limits.Figure, n *running.UsageNode
 	running := []string{}
 	if n != nil {
 		running = append(running, n.Running...)
-		sortStrings(running)
+		slices.Sort(running)
 	}
 	if f.MaxApplications > 0 {
 		max := int64(f.MaxApplications)
@@ -173,15 +174,4 @@ func writeLive(w io.Writer, source string, counts []liveCount) error {
 		}
 	}
 	return nil
-}
-
-func sortStrings(l []string) { sort.Strings(l) }
-
-func sortedNames(m map[string]int64) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

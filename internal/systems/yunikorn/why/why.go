@@ -18,7 +18,8 @@ package why
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/aclint/aclint/internal/systems/yunikorn/running"
@@ -144,11 +145,11 @@ func appHolds(l Live) []*Hold {
 }
 
 func countHold(who, name, queue string, n *running.UsageNode, app string) []*Hold {
-	if n == nil || n.MaxApplications == 0 || uint64(len(n.Running)) < n.MaxApplications || contains(n.Running, app) {
+	if n == nil || n.MaxApplications == 0 || uint64(len(n.Running)) < n.MaxApplications || slices.Contains(n.Running, app) {
 		return nil
 	}
 	return []*Hold{{Who: who, Name: name, Queue: queue, Limit: "maxapplications", Used: int64(len(n.Running)),
-		Max: int64(n.MaxApplications), Need: 1, Holders: sorted(n.Running)}}
+		Max: int64(n.MaxApplications), Need: 1, Holders: slices.Sorted(slices.Values(n.Running))}}
 }
 
 // resourceHolds are the resource limits that no pending ask of the
@@ -185,7 +186,7 @@ func askHolds(l Live, ask map[string]int64) []*Hold {
 		if l.Group != nil {
 			out = append(out, amountHolds("group", l.TrackedGroup, q.Name, l.Group.Queues.Find(q.Name), ask)...)
 		}
-		for _, r := range sortedKeys(q.Max) {
+		for _, r := range slices.Sorted(maps.Keys(q.Max)) {
 			need, ok := ask[r]
 			if !ok || need <= 0 {
 				continue
@@ -204,14 +205,14 @@ func amountHolds(who, name, queue string, n *running.UsageNode, ask map[string]i
 		return nil
 	}
 	var out []*Hold
-	for _, r := range sortedKeys(n.MaxResources) {
+	for _, r := range slices.Sorted(maps.Keys(n.MaxResources)) {
 		need, ok := ask[r]
 		if !ok || need <= 0 {
 			continue
 		}
 		if used := n.Usage[r]; need > n.MaxResources[r]-used {
 			out = append(out, &Hold{Who: who, Name: name, Queue: queue, Limit: "maxresources", Resource: r,
-				Used: used, Max: n.MaxResources[r], Need: need, Holders: sorted(n.Running)})
+				Used: used, Max: n.MaxResources[r], Need: need, Holders: slices.Sorted(slices.Values(n.Running))})
 		}
 	}
 	return out
@@ -228,7 +229,7 @@ func runningIn(active []*running.Application, queue string) []string {
 			out = append(out, a.ID)
 		}
 	}
-	sort.Strings(out)
+	slices.Sort(out)
 	return out
 }
 
@@ -290,30 +291,6 @@ func (a *Answer) Agrees() *bool {
 		ok = !quota
 	}
 	return &ok
-}
-
-func contains(l []string, s string) bool {
-	for _, x := range l {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-func sorted(l []string) []string {
-	out := append([]string(nil), l...)
-	sort.Strings(out)
-	return out
-}
-
-func sortedKeys(m map[string]int64) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // Quantity writes an amount of a resource in the scheduler's units, with
