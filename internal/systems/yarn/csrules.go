@@ -1,0 +1,375 @@
+package yarn
+
+// This file reads the Capacity Scheduler's placement rules as Hadoop 3.4.1
+// builds them at start (CapacitySchedulerConfiguration.getMappingRules):
+// the legacy yarn.scheduler.capacity.queue-mappings (u: and g: entries) and
+// yarn.scheduler.queue-placement-rules.app-name (a: entries), or, with
+// mapping-rule-format json, the JSON rules (MappingRuleCreator); then it
+// validates each rule as CSMappingPlacementRule.initialize does, where a
+// failure stops the ResourceManager.
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Placement rule keys.
+const (
+	QueueMappingKey    = CSPrefix + "queue-mappings"
+	mappingOverrideKey = QueueMappingKey + "-override.enable"
+	appNameMappingKey  = "yarn.scheduler.queue-placement-rules.app-name"
+	ruleFormatKey      = CSPrefix + "mapping-rule-format"
+	ruleJSONKey        = CSPrefix + "mapping-rule-json"
+	ruleJSONFileKey    = CSPrefix + "mapping-rule-json-file"
+	placementRulesKey  = "yarn.scheduler.queue-placement-rules"
+)
+
+// matchKind is what a mapping rule matches on (MappingRuleMatchers).
+type matchKind int
+
+const (
+	matchAll   matchKind = iota // u:%user, or "*" for user in JSON
+	matchUser                   // VariableMatcher on %user
+	matchGroup                  // UserGroupMatcher: any of the user's groups
+	matchApp                    // VariableMatcher on %application
+)
+
+// actionKind is what a matching rule does (MappingRuleActions).
+type actionKind int
+
+const (
+	actPlace  actionKind = iota // PlaceToQueueAction
+	actReject                   // RejectAction
+	actSet                      // VariableUpdateAction (setDefaultQueue)
+)
+
+// fallbackKind is what a rule does when its queue cannot be used
+// (MappingRuleActionBase's fallback).
+type fallbackKind int
+
+const (
+	fallSkip fallbackKind = iota
+	fallReject
+	fallDefault
+)
+
+func (f fallbackKind) String() string {
+	return [...]string{"skip to the next rule", "reject", "place in the default queue"}[f]
+}
+
+// MappingRule is one placement rule as the Capacity Scheduler builds it.
+type MappingRule struct {
+	// Text is the rule as written: "u:alice:root.a", or the JSON rule's
+	// index and policy.
+	Text       string
+	Match      matchKind
+	MatchValue string
+	Action     actionKind
+	// Pattern is the queue the rule places in, with its variables
+	// (%user, %primary_group, %secondary_group, %specified, %application,
+	// %default); for actSet, the value %default is set to.
+	Pattern  string
+	Create   bool
+	Fallback fallbackKind
+	From     *Property
+}
+
+// CSPlacement is the Capacity Scheduler's placement as it starts.
+type CSPlacement struct {
+	Rules []MappingRule
+	// Override is queue-mappings-override.enable: the rules also place
+	// applications that name a queue.
+	Override     bool
+	OverrideFrom *Property
+	// JSON is set when the rules are the JSON ones.
+	JSON bool
+	// Refused is Hadoop's message when the rules stop the
+	// ResourceManager at start, and RefusedAt the property.
+	Refused   string
+	RefusedAt *Property
+	// Unknown says why aclint cannot know the rules as Hadoop reads
+	// them (a ${...} it cannot follow, a JSON file it was not given).
+	Unknown string
+}
+
+// trimmedStrings is StringUtils.getTrimmedStringCollection(String): split
+// at commas and line breaks with the blanks around them, empty pieces and
+// repeats dropped, in order.
+func trimmedStrings(v string) []string {
+	v = javaTrim(v)
+	if v == "" {
+		return nil
+	}
+	pieces := listSplit.Split(v, -1)
+	for len(pieces) > 0 && pieces[len(pieces)-1] == "" {
+		pieces = pieces[:len(pieces)-1] // String.split drops trailing empties
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, p := range pieces {
+		if p == "" || seen[p] {
+			continue
+		}
+		seen[p] = true
+		out = append(out, p)
+	}
+	return out
+}
+
+// listSplit is getTrimmedStrings' "\\s*[,\n]\\s*".
+var listSplit = regexp.MustCompile(`[ \t\n\v\f\r]*[,\n][ \t\n\v\f\r]*`)
+
+// colonFields is StringUtils.getTrimmedStringCollection(s, ":"): the
+// StringTokenizer's tokens, each trimmed, blank ones dropped.
+func colonFields(s string) []string {
+	var out []string
+	for _, t := range strings.Split(s, ":") {
+		if t = javaTrim(t); t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// ReadCSPlacement reads the placement rules of a setup.
+func (s *Setup) ReadCSPlacement() *CSPlacement {
+	pl := &CSPlacement{}
+	get := func(key string) (string, *Property, bool) {
+		p, ok := s.Conf.Get(key)
+		if !ok || !p.HasValue {
+			return "", nil, false
+		}
+		v, e := s.Conf.Expand(p.Value)
+		if e != Expanded {
+			if pl.Unknown == "" {
+				pl.Unknown = fmt.Sprintf("%s:%d:%d: %s uses ${...}, which aclint cannot follow as Configuration does", p.File, p.ValuePos.Line, p.ValuePos.Col, key)
+			}
+			return "", p, false
+		}
+		return v, p, true
+	}
+	if v, p, ok := get(placementRulesKey); ok {
+		for _, r := range trimmedStrings(v) {
+			if r != "user-group" && r != "app-name" {
+				pl.Unknown = fmt.Sprintf("%s:%d:%d: %s names %q, a placement rule class of its own: aclint reads only the mapping rules (user-group, app-name)", p.File, p.ValuePos.Line, p.ValuePos.Col, placementRulesKey, r)
+			}
+		}
+	}
+	if v, p, ok := get(mappingOverrideKey); ok {
+		b, _ := javaBoolean(v)
+		pl.Override, pl.OverrideFrom = b, p
+	}
+	format := "legacy"
+	fv, fp, fok := get(ruleFormatKey)
+	if fok {
+		format = fv // Configuration.get: not trimmed
+	}
+	refuse := func(p *Property, msg string) *CSPlacement {
+		pl.Refused, pl.RefusedAt, pl.Rules = msg, p, nil
+		return pl
+	}
+	switch format {
+	case "legacy":
+		v, p, _ := get(QueueMappingKey)
+		for _, m := range trimmedStrings(v) {
+			f := colonFields(m)
+			if len(f) != 3 {
+				return refuse(p, "Illegal queue mapping "+m)
+			}
+			var r MappingRule
+			switch f[0] {
+			case "u":
+				r.Match, r.MatchValue = matchUser, f[1]
+				if f[1] == "%user" {
+					r.Match = matchAll
+				}
+			case "g":
+				r.Match, r.MatchValue = matchGroup, f[1]
+			default:
+				return refuse(p, "unknown mapping prefix "+f[0])
+			}
+			r.Text, r.Action, r.Pattern, r.Create, r.Fallback, r.From = m, actPlace, f[2], true, fallDefault, p
+			pl.Rules = append(pl.Rules, r)
+		}
+		v, p, _ = get(appNameMappingKey)
+		for _, m := range trimmedStrings(v) {
+			f := colonFields(m)
+			if len(f) != 2 {
+				return refuse(p, "Illegal queue mapping "+m)
+			}
+			pl.Rules = append(pl.Rules, MappingRule{Text: m, Match: matchApp, MatchValue: f[0], Action: actPlace, Pattern: f[1], Create: true, Fallback: fallDefault, From: p})
+		}
+	case "json":
+		pl.JSON = true
+		v, p, ok := get(ruleJSONKey)
+		if !ok || v == "" {
+			if fv, fp, ok := get(ruleJSONFileKey); ok && fv != "" {
+				pl.Unknown = fmt.Sprintf("%s:%d:%d: the mapping rules are in %s, a file on the ResourceManager that aclint does not read: inline them in %s to have them checked", fp.File, fp.ValuePos.Line, fp.ValuePos.Col, javaTrim(fv), ruleJSONKey)
+			}
+			return pl // "Starting with no mapping rules!"
+		}
+		rules, err := readJSONRules(v)
+		if err != nil {
+			if _, ok := err.(unknownJSON); ok {
+				pl.Unknown = fmt.Sprintf("%s:%d:%d: %v", p.File, p.ValuePos.Line, p.ValuePos.Col, err)
+				return pl
+			}
+			return refuse(p, err.Error())
+		}
+		for i := range rules {
+			rules[i].From = p
+		}
+		pl.Rules = rules
+	default:
+		return refuse(fp, fmt.Sprintf("Illegal queue mapping format '%s' please use 'legacy' or 'json'", format))
+	}
+	return pl
+}
+
+// unknownJSON is JSON aclint does not read as Jackson would.
+type unknownJSON string
+
+func (u unknownJSON) Error() string { return string(u) }
+
+// jsonRule is schema/Rule of Hadoop's MappingRulesDescription.
+type jsonRule struct {
+	Type            *string `json:"type"`
+	Matches         *string `json:"matches"`
+	Policy          *string `json:"policy"`
+	ParentQueue     *string `json:"parentQueue"`
+	CustomPlacement *string `json:"customPlacement"`
+	Value           *string `json:"value"`
+	FallbackResult  *string `json:"fallbackResult"`
+	Create          *bool   `json:"create"`
+}
+
+// jsonRuleKeys are the keys of jsonRule, as Jackson matches them: exactly.
+var jsonRuleKeys = []string{"type", "matches", "policy", "parentQueue", "customPlacement", "value", "fallbackResult", "create"}
+
+// readJSONRules is MappingRuleCreator.getMappingRules over the JSON
+// Jackson reads: an error is Hadoop's refusal, or unknownJSON for JSON
+// aclint does not read as Jackson would (a value of another type, which
+// Jackson may coerce).
+func readJSONRules(v string) ([]MappingRule, error) {
+	var desc struct {
+		Rules []json.RawMessage `json:"rules"`
+	}
+	if err := json.Unmarshal([]byte(v), &desc); err != nil {
+		return nil, unknownJSON("the mapping rule JSON is not read here as Jackson would read it (" + err.Error() + "): aclint does not know the rules")
+	}
+	var out []MappingRule
+	for i, raw := range desc.Rules {
+		var r jsonRule
+		var keys map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &keys); err != nil {
+			return nil, unknownJSON(fmt.Sprintf("rule %d of the mapping rule JSON is not an object: aclint does not know how Jackson reads it", i+1))
+		}
+		for k := range keys {
+			for _, name := range jsonRuleKeys {
+				if k != name && strings.EqualFold(k, name) {
+					return nil, unknownJSON(fmt.Sprintf("rule %d of the mapping rule JSON has the key %q: Jackson reads keys as written (%q), so aclint does not read it either way", i+1, k, name))
+				}
+			}
+		}
+		if err := json.Unmarshal(raw, &r); err != nil {
+			return nil, unknownJSON(fmt.Sprintf("rule %d of the mapping rule JSON has a value of another type than the schema's (%v): aclint does not know how Jackson reads it", i+1, err))
+		}
+		enum := func(p *string, what string, values ...string) (string, error) {
+			if p == nil {
+				return "", nil
+			}
+			for _, v := range values {
+				if *p == v {
+					return v, nil
+				}
+			}
+			return "", fmt.Errorf("%s", *p) // Rule.X.fromValue: IllegalArgumentException(value)
+		}
+		typ, err := enum(r.Type, "type", "user", "group", "application")
+		if err != nil {
+			return nil, err
+		}
+		pol, err := enum(r.Policy, "policy", "specified", "reject", "defaultQueue", "user", "applicationName", "primaryGroup", "secondaryGroup", "primaryGroupUser", "secondaryGroupUser", "setDefaultQueue", "custom")
+		if err != nil {
+			return nil, err
+		}
+		fb, err := enum(r.FallbackResult, "fallbackResult", "skip", "reject", "placeDefault")
+		if err != nil {
+			return nil, err
+		}
+		// checkMandatoryParameters
+		switch {
+		case r.Policy == nil:
+			return nil, fmt.Errorf("Rule policy is undefined")
+		case r.Type == nil:
+			return nil, fmt.Errorf("Rule type is undefined")
+		case r.Matches == nil:
+			return nil, fmt.Errorf("Match string is undefined")
+		case *r.Matches == "":
+			return nil, fmt.Errorf("Match string is empty")
+		}
+		m := MappingRule{Text: fmt.Sprintf("rule %d (%s %s, policy %s)", i+1, typ, *r.Matches, pol), MatchValue: *r.Matches}
+		switch typ {
+		case "user":
+			m.Match = matchUser
+			if *r.Matches == "*" {
+				m.Match = matchAll
+			}
+		case "group":
+			if *r.Matches == "*" {
+				return nil, fmt.Errorf("Cannot match '*' for groups")
+			}
+			m.Match = matchGroup
+		default:
+			m.Match = matchApp
+		}
+		m.Create = r.Create == nil || *r.Create
+		target := func(placeholder string) string {
+			if r.ParentQueue == nil {
+				return placeholder
+			}
+			return *r.ParentQueue + "." + placeholder
+		}
+		m.Action = actPlace
+		switch pol {
+		case "defaultQueue":
+			m.Pattern, m.Create = "%default", false
+		case "reject":
+			m.Action = actReject
+		case "primaryGroup":
+			m.Pattern = target("%primary_group")
+		case "secondaryGroup":
+			m.Pattern = target("%secondary_group")
+		case "primaryGroupUser":
+			m.Pattern = target("%primary_group.%user")
+		case "secondaryGroupUser":
+			m.Pattern = target("%secondary_group.%user")
+		case "specified":
+			m.Pattern = "%specified"
+		case "custom":
+			if r.CustomPlacement == nil {
+				return nil, fmt.Errorf("custom queue is undefined")
+			}
+			m.Pattern = *r.CustomPlacement
+		case "user":
+			m.Pattern = target("%user")
+		case "applicationName":
+			m.Pattern = target("%application")
+		case "setDefaultQueue":
+			if r.Value == nil {
+				return nil, fmt.Errorf("default queue is undefined")
+			}
+			m.Action, m.Pattern = actSet, *r.Value
+		}
+		switch fb {
+		case "reject":
+			m.Fallback = fallReject
+		case "placeDefault":
+			m.Fallback = fallDefault
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
