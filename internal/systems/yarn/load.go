@@ -74,5 +74,16 @@ func LoadSetup(ins []*engine.Input) (*Setup, error) {
 	case why != "":
 		return nil, fmt.Errorf("%s (write the settings into the file itself, or give the file they come from)", why)
 	}
+	if !setup.FS {
+		// the ResourceManager does not start with placement rules it
+		// cannot use (CSMappingPlacementRule.initialize)
+		if _, r := setup.StartPlacement(); r != nil {
+			where := strings.Join(names, ", ")
+			if r.At != nil {
+				where = fmt.Sprintf("%s:%d:%d", r.At.File, r.At.ValuePos.Line, r.At.ValuePos.Col)
+			}
+			return nil, fmt.Errorf("%s: the Capacity Scheduler refuses to start with these placement rules: %q, so they answer no question; fix the rule (aclint lint %s says where)", where, r.Message, strings.Join(names, " "))
+		}
+	}
 	return setup, nil
 }

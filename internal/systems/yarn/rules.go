@@ -81,6 +81,7 @@ func Rules() *engine.RuleList {
 		ruleYarnNoQueues(),
 		ruleRuleACLKeyUnread(),
 		ruleRuleCapacityRefused(),
+		ruleRulePlacementRefused(),
 		ruleRuleQueueListedTwice(),
 		ruleRuleSubstitutionTooDeep(),
 		ruleRuleYuniKorn(),
