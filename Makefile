@@ -94,6 +94,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParseACL$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/systems/yarn
 	$(GO) test -run '^$$' -fuzz '^FuzzReadConf$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/systems/yarn
 	$(GO) test -run '^$$' -fuzz '^FuzzReadFS$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/systems/yarn
+	$(GO) test -run '^$$' -fuzz '^FuzzPlacement$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/systems/yarn
 	$(GO) test -run '^$$' -fuzz '^FuzzSession$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/lsp
 	$(GO) test -run '^$$' -fuzz '^FuzzAppendPublishDiagnostics$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/lsp
 

@@ -124,3 +124,46 @@ func TestPlacementVectors(t *testing.T) {
 		t.Errorf("the vectors shrank: %d cases, %d refused, %d placed", n, refused, placed)
 	}
 }
+
+// FuzzPlacement feeds the placement rules' readers (legacy queue-mappings,
+// the JSON rules) and the placement itself arbitrary values over a tree with
+// every kind of queue: no panic, and an application is either placed in a
+// full path or rejected with a stage, or not known.
+func FuzzPlacement(f *testing.F) {
+	f.Add("u:%user:root.users.%user,g:eng:etl", "", "alice", "eng,ops", "")
+	f.Add("", `{"rules":[{"type":"user","matches":"*","policy":"secondaryGroupUser","parentQueue":"root.users","fallbackResult":"placeDefault"}]}`, "e.f", "a.b,dev", "")
+	f.Add("u:alice:a.", "", "alice", "", "root.eng")
+	f.Add("", `{"rules":[{"type":"group","matches":"dev","policy":"custom","customPlacement":"%primary_group.%user","create":false}]}`, "bob", "dev", "etl")
+	f.Fuzz(func(t *testing.T, mappings, rules, user, groups, queue string) {
+		props := []string{
+			CSPrefix + "root.queues", "users,eng,default,dyn",
+			CSPrefix + "root.users.capacity", "25", CSPrefix + "root.eng.capacity", "25",
+			CSPrefix + "root.default.capacity", "25", CSPrefix + "root.dyn.capacity", "25",
+			CSPrefix + "root.users.auto-create-child-queue.enabled", "true",
+			CSPrefix + "root.eng.queues", "etl", CSPrefix + "root.eng.etl.capacity", "100",
+			CSPrefix + "root.dyn.auto-queue-creation-v2.enabled", "true",
+			QueueMappingKey, mappings,
+		}
+		if rules != "" {
+			props = append(props, ruleFormatKey, "json", ruleJSONKey, rules)
+		}
+		conf, err := ReadConf("capacity-scheduler.xml", []byte(csExample(props...)))
+		if err != nil {
+			return // a value XML cannot carry
+		}
+		site, _ := ReadConf("yarn-site.xml", []byte(`<configuration><property><name>yarn.acl.enable</name><value>true</value></property></configuration>`))
+		s := NewSetup([]*Conf{site, conf})
+		pl, ref := s.StartPlacement()
+		if ref != nil || pl.Unknown != "" {
+			return
+		}
+		got := s.PlaceCS(pl, PlaceRequest{User: user, Groups: strings.Split(groups, ","), Queue: queue, App: "app"})
+		switch {
+		case got.Unknown != "":
+		case got.Placed && (got.Stage != "" || !strings.HasPrefix(got.Queue, "root.")):
+			t.Fatalf("placed in %q with stage %q", got.Queue, got.Stage)
+		case !got.Placed && got.Stage == "":
+			t.Fatalf("rejected without a stage: %+v", got)
+		}
+	})
+}
