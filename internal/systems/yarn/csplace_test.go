@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"compress/gzip"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -87,6 +88,16 @@ func TestPlacementVectors(t *testing.T) {
 			want := strings.TrimPrefix(c.Hadoop.Refused.Message, "org.apache.hadoop.yarn.exceptions.YarnException: ")
 			if !strings.Contains(why, want) {
 				fail("case %s: Hadoop refuses with %q, aclint: %q", c.ID, want, why)
+			}
+			if ref != nil && ref.Message == why {
+				// and lint says so, with Hadoop's message
+				linted := false
+				for _, f := range lintBeside(t, c.Files) {
+					linted = linted || f.Rule == rulePlacementRefused && strings.Contains(f.Message, fmt.Sprintf("%q", want))
+				}
+				if !linted {
+					fail("case %s: Hadoop refuses with %q, lint does not say so", c.ID, want)
+				}
 			}
 			continue
 		}
