@@ -1,12 +1,8 @@
 package yarn
 
 import (
-	"bufio"
-	"compress/gzip"
 	"encoding/json"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 	"testing"
 )
@@ -40,17 +36,7 @@ type placeCase struct {
 // Hadoop's own: the same refusals at start (Hadoop's message), and for each
 // application the same queue, creation and stage that rejects it.
 func TestPlacementVectors(t *testing.T) {
-	f, err := os.Open("testdata/harness/place341.jsonl.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var r io.Reader
-	if r, err = gzip.NewReader(f); err != nil {
-		t.Fatal(err)
-	}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 1<<22)
+	sc := vectorLines(t, "place341.jsonl.gz")
 	n, refused, placed, bad, unknown := 0, 0, 0, 0, 0
 	stages := map[string]int{}
 	fail := func(format string, args ...any) {
@@ -64,15 +50,7 @@ func TestPlacementVectors(t *testing.T) {
 			t.Fatal(err)
 		}
 		n++
-		var confs []*Conf
-		for _, name := range c.Order {
-			conf, err := ReadConf(name, []byte(c.Files[name]))
-			if err != nil {
-				t.Fatalf("case %s: %s: %v", c.ID, name, err)
-			}
-			confs = append(confs, conf)
-		}
-		s := NewSetup(confs)
+		s := caseSetup(t, c.ID, c.Order, c.Files)
 		why := s.Refused()
 		if why == "" {
 			if cr := s.CapacityRefused(); cr != nil {

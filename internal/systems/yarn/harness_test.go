@@ -56,19 +56,7 @@ func TestHarnessVectors(t *testing.T) {
 }
 
 func harnessVectors(t *testing.T, file string, minCases, minRefused, minQuestions int) {
-	f, err := os.Open("testdata/harness/" + file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var r io.Reader = f
-	if strings.HasSuffix(file, ".gz") {
-		if r, err = gzip.NewReader(f); err != nil {
-			t.Fatal(err)
-		}
-	}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 1<<22)
+	sc := vectorLines(t, file)
 	n, refused, questions, bad, unknown := 0, 0, 0, 0, 0
 	fail := func(format string, args ...any) {
 		if bad++; bad <= 10 {
@@ -81,15 +69,7 @@ func harnessVectors(t *testing.T, file string, minCases, minRefused, minQuestion
 			t.Fatal(err)
 		}
 		n++
-		var confs []*Conf
-		for _, name := range c.Order {
-			conf, err := ReadConf(name, []byte(c.Files[name]))
-			if err != nil {
-				t.Fatalf("case %s: %s: %v", c.ID, name, err)
-			}
-			confs = append(confs, conf)
-		}
-		s := NewSetup(confs)
+		s := caseSetup(t, c.ID, c.Order, c.Files)
 		why := s.Refused()
 		if c.Hadoop.Refused != nil {
 			refused++
@@ -183,4 +163,37 @@ func lintBeside(t *testing.T, files map[string]string) []engine.Finding {
 		t.Fatal(err)
 	}
 	return Lint(conf, path)
+}
+
+// vectorLines reads a file of testdata/harness, gzipped or not, a JSON
+// case a line; the file is closed when the test ends.
+func vectorLines(t *testing.T, file string) *bufio.Scanner {
+	f, err := os.Open("testdata/harness/" + file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	var r io.Reader = f
+	if strings.HasSuffix(file, ".gz") {
+		if r, err = gzip.NewReader(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<22)
+	return sc
+}
+
+// caseSetup reads a case's files in the order given and merges them as the
+// ResourceManager does.
+func caseSetup(t *testing.T, id string, order []string, files map[string]string) *Setup {
+	var confs []*Conf
+	for _, name := range order {
+		conf, err := ReadConf(name, []byte(files[name]))
+		if err != nil {
+			t.Fatalf("case %s: %s: %v", id, name, err)
+		}
+		confs = append(confs, conf)
+	}
+	return NewSetup(confs)
 }

@@ -44,10 +44,7 @@ func ruleRuleCapacityRefused() *engine.Rule {
 		// the tree already read, unless the yarn-site.xml read with it sets
 		// Capacity Scheduler keys too: then the two are merged as the
 		// Capacity Scheduler merges them
-		setup := &Setup{Conf: s.conf, CS: s.cs}
-		if sc := s.site.conf; sc != nil && (setsCSKeys(sc) || usesSubstitution(s.conf)) {
-			setup = NewSetup([]*Conf{sc, s.conf})
-		}
+		setup := s.schedulerSetup()
 		if _, ok := setup.Conf.Get(RootQueuesKey); !ok {
 			return // yarn-no-queues
 		}
@@ -205,4 +202,15 @@ func ruleRuleSubstitutionTooDeep() *engine.Rule {
 		report(r.At.ValuePos, fmt.Sprintf("the ResourceManager does not start with this file: Configuration.get throws %q reading %s (a ${...} chain of more than 20 substitutions)", r.Reason, r.At.Name),
 			"write the value itself, or a chain of at most 20 ${...} steps")
 	})
+}
+
+// schedulerSetup is the setup the Capacity Scheduler reads for the linted
+// file: the tree already read, unless the yarn-site.xml read with it sets
+// Capacity Scheduler keys too, or the file's values use ${...}: then the two
+// are merged as the Capacity Scheduler merges them.
+func (s *state) schedulerSetup() *Setup {
+	if sc := s.site.conf; sc != nil && (setsCSKeys(sc) || usesSubstitution(s.conf)) {
+		return NewSetup([]*Conf{sc, s.conf})
+	}
+	return &Setup{Conf: s.conf, CS: s.cs}
 }

@@ -42,10 +42,7 @@ func ruleRulePlacementRefused() *engine.Rule {
 		if s.cs.FS || s.rm || len(s.conf.Unknown) > 0 || len(s.cs.Unknown) > 0 || s.cs.Truncated {
 			return
 		}
-		setup := &Setup{Conf: s.conf, CS: s.cs}
-		if sc := s.site.conf; sc != nil && (setsCSKeys(sc) || usesSubstitution(s.conf)) {
-			setup = NewSetup([]*Conf{sc, s.conf})
-		}
+		setup := s.schedulerSetup()
 		if _, ok := setup.Conf.Get(RootQueuesKey); !ok || setup.CapacityRefused() != nil {
 			return // the tree itself is refused first
 		}
