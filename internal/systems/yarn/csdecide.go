@@ -57,8 +57,25 @@ type Placement struct {
 // PlaceCS answers where the Capacity Scheduler places req, or an error when
 // the rules stop the ResourceManager at start.
 func (s *Setup) PlaceCS(pl *CSPlacement, req PlaceRequest) *Placement {
-	t := s.placeTree()
 	out := &Placement{}
+	if pl.Unknown != "" {
+		out.Unknown = pl.Unknown
+		return out
+	}
+	t := pl.tree
+	if t == nil {
+		t = s.placeTree()
+	}
+	s.placeCS(t, pl, req, out)
+	if t.unknown != "" {
+		// the answer rests on a value aclint cannot read as Hadoop does
+		*out = Placement{Unknown: t.unknown, Steps: out.Steps}
+	}
+	return out
+}
+
+// placeCS is PlaceCS over the queue store.
+func (s *Setup) placeCS(t *csTree, pl *CSPlacement, req PlaceRequest, out *Placement) {
 	asked := req.Queue
 	if asked == "" {
 		asked = "default" // ClientRMService.submitApplication
@@ -73,7 +90,7 @@ func (s *Setup) PlaceCS(pl *CSPlacement, req PlaceRequest) *Placement {
 		pc, pcOK, reject = t.runRules(pl, req, asked, out)
 		if reject != "" {
 			out.Stage, out.Reason = "mapping", reject
-			return out
+			return
 		}
 	}
 	// RMAppManager: the ACL check, on the queue the rules chose or the
@@ -86,31 +103,41 @@ func (s *Setup) PlaceCS(pl *CSPlacement, req PlaceRequest) *Placement {
 		out.By = "the queue asked for"
 	}
 	if d := s.submitCheck(t, queueName, req, out); d != "" {
-		return out
+		return
 	}
 	name := queueName
 	if q := t.get(name); q != nil {
 		name = q.Path
 	}
+	// created makes the queue under an existing parent; a queue made under
+	// a parent that is not RUNNING takes its state (QueueStateHelper), and
+	// validateSubmitApplication refuses the application
+	created := func(under *Queue, path string) {
+		if under.Stopped != nil {
+			out.Stage, out.Reason = "stopped", fmt.Sprintf("%s would be created under %s, which is STOPPED (%s), so it takes that state and refuses the application", path, under.Path, under.StoppedNote())
+			return
+		}
+		out.Placed, out.Queue, out.Created, out.CreatedUnder = true, path, true, under.Path
+	}
 	q := t.get(name)
 	if q == nil {
 		if t.ambiguous(name) {
 			out.Stage, out.Reason = "ambiguous", fmt.Sprintf("submitted to ambiguous queue: %s please use full queue path instead.", name)
-			return out
+			return
 		}
 		qp := newQueuePath(name)
 		if qp.hasEmptyPart() || !qp.hasParent {
 			out.Stage, out.Reason = "unknown", "submitted to unknown queue: "+name
-			return out
+			return
 		}
 		parent := t.get(qp.parent)
-		if parent != nil && s.queueBool(parent.Path, "auto-create-child-queue.enabled") {
+		if parent != nil && t.queueBool(parent.Path, "auto-create-child-queue.enabled") {
 			if !pcOK {
 				out.Stage, out.Reason = "prohibited", fmt.Sprintf("submission to specified queue : %s  is prohibited. Verify automatic queue mapping for user exists in %s", name, QueueMappingKey)
-				return out
+				return
 			}
-			out.Placed, out.Queue, out.Created, out.CreatedUnder = true, parent.Path+"."+qp.leaf, true, parent.Path
-			return out
+			created(parent, parent.Path+"."+qp.leaf)
+			return
 		}
 		missing, base, err := t.missingParents(qp)
 		if err != nil {
@@ -119,25 +146,25 @@ func (s *Setup) PlaceCS(pl *CSPlacement, req PlaceRequest) *Placement {
 			} else {
 				out.Stage, out.Reason = "create", err.Error()
 			}
-			return out
+			return
 		}
 		path := base.Path
 		for _, m := range missing {
 			path += "." + m[strings.LastIndexByte(m, '.')+1:]
 		}
-		out.Placed, out.Queue, out.Created, out.CreatedUnder = true, path+"."+qp.leaf, true, base.Path
-		return out
+		created(base, path+"."+qp.leaf)
+		return
 	}
 	if !t.leaf(q) {
 		out.Stage, out.Reason = "non-leaf", "submitted to non-leaf queue : "+name
-		return out
+		return
 	}
 	if q.Stopped != nil {
 		out.Stage, out.Reason = "stopped", q.StoppedNote()
-		return out
+		return
 	}
 	out.Placed, out.Queue = true, q.Path
-	return out
+	return
 }
 
 // runRules is CSMappingPlacementRule.getPlacementForApp over the rules:
@@ -262,7 +289,7 @@ func (t *csTree) missingParents(qp queuePath) ([]string, *Queue, error) {
 	if firstExisting == nil || firstStatic == nil {
 		return nil, nil, fmt.Errorf("Could not auto-create queue %s parent queue does not exist.", qp.full())
 	}
-	if max := t.s.maxDepth(firstStatic.Path); distance > max {
+	if max := t.autoQueueDepth(firstStatic.Path); distance > max {
 		return nil, nil, fmt.Errorf("Could not auto create queue %s. The distance of the LeafQueue from the first static ParentQueue is %d, which is above the limit.", qp.full(), distance)
 	}
 	if t.kind[firstExisting] == kindLeaf {
@@ -274,16 +301,17 @@ func (t *csTree) missingParents(qp queuePath) ([]string, *Queue, error) {
 	return toCreate, firstExisting, nil
 }
 
-// maxDepth is getMaximumAutoCreatedQueueDepth: the queue's
+// autoQueueDepth is getMaximumAutoCreatedQueueDepth: the queue's
 // auto-queue-creation-v2.maximum-queue-depth, else the global one, else 2.
-func (s *Setup) maxDepth(path string) int {
+// A value getInt throws on is noted as unknown.
+func (t *csTree) autoQueueDepth(path string) int {
 	for _, key := range []string{CSPrefix + path + ".auto-queue-creation-v2.maximum-queue-depth", CSPrefix + "auto-queue-creation-v2.maximum-queue-depth"} {
-		if p, ok := s.Conf.Get(key); ok && p.HasValue {
-			v, _ := s.Conf.Expand(p.Value)
+		if v, ok := t.value(key); ok {
 			if n, ok := javaGetInt(v); ok {
 				return n
 			}
-			return 2 // getInt throws on a bad number; aclint says not known elsewhere
+			t.note(fmt.Sprintf("%s is %q, which aclint does not read as Configuration.getInt does (it throws on what is not a decimal number)", key, v))
+			return 2
 		}
 	}
 	return 2
@@ -346,7 +374,7 @@ func (s *Setup) submitCheck(t *csTree, name string, req PlaceRequest, out *Place
 		}
 		return ""
 	}
-	perms := s.dynamicACLs(t, newQueuePath(name))
+	perms := t.dynamicACLs(newQueuePath(name))
 	if len(perms) == 0 {
 		return "" // nothing to check: the scheduler decides
 	}
@@ -391,7 +419,7 @@ type dynamicPerm struct {
 }
 
 // dynamicACLs is CapacitySchedulerQueueManager.getPermissionsForDynamicQueue.
-func (s *Setup) dynamicACLs(t *csTree, qp queuePath) []dynamicPerm {
+func (t *csTree) dynamicACLs(qp queuePath) []dynamicPerm {
 	var perms []dynamicPerm
 	parent := t.s.CS.ByPath[qp.parent]
 	if !qp.hasParent {
@@ -403,7 +431,7 @@ func (s *Setup) dynamicACLs(t *csTree, qp queuePath) []dynamicPerm {
 			return nil
 		}
 		for _, m := range missing {
-			tp := s.templates(newQueuePath(m).parent)
+			tp := t.templates(newQueuePath(m).parent)
 			perms = append(perms, tp.perm(m, tp.parent))
 		}
 	}
@@ -412,14 +440,13 @@ func (s *Setup) dynamicACLs(t *csTree, qp queuePath) []dynamicPerm {
 		for _, a := range []Action{Submit, Administer} {
 			p.acl[a] = ParseACL(" ")
 			key := CSPrefix + qp.parent + ".leaf-queue-template." + a.Key()
-			if pr, ok := s.Conf.Get(key); ok && pr.HasValue {
-				v, _ := s.Conf.Expand(pr.Value)
+			if v, ok := t.value(key); ok {
 				p.acl[a], p.key[a] = ParseACL(v), key
 			}
 		}
 		return append(perms, p)
 	}
-	tp := s.templates(qp.parent)
+	tp := t.templates(qp.parent)
 	return append(perms, tp.perm(qp.full(), tp.leaf))
 }
 
@@ -447,7 +474,7 @@ func (tp aqcTemplates) perm(entity string, own map[string][2]string) dynamicPerm
 // templates is AutoCreatedQueueTemplate.setTemplateConfigEntries for a
 // parent path: the path's own templates first, then with its last parts
 // replaced by "*", one more at each level, up to the maximum queue depth.
-func (s *Setup) templates(parentPath string) aqcTemplates {
+func (t *csTree) templates(parentPath string) aqcTemplates {
 	tp := aqcTemplates{template: map[string][2]string{}, leaf: map[string][2]string{}, parent: map[string][2]string{}}
 	qp := newQueuePath(parentPath)
 	parts := javaSplitDot(qp.full())
@@ -456,7 +483,7 @@ func (s *Setup) templates(parentPath string) aqcTemplates {
 		return tp
 	}
 	maxIdx := len(parts) - 1
-	supported := min(maxIdx, s.maxDepth(qp.full()))
+	supported := min(maxIdx, t.autoQueueDepth(qp.full()))
 	if isRoot {
 		supported = 0
 	}
@@ -471,8 +498,7 @@ func (s *Setup) templates(parentPath string) aqcTemplates {
 				if _, have := kind.m[a.Key()]; have {
 					continue
 				}
-				if p, ok := s.Conf.Get(key); ok && p.HasValue {
-					v, _ := s.Conf.Expand(p.Value)
+				if v, ok := t.value(key); ok {
 					kind.m[a.Key()] = [2]string{v, key}
 				}
 			}
@@ -497,7 +523,14 @@ func (s *Setup) StartPlacement() (*CSPlacement, *CSRefusal) {
 	if pl.Refused != "" {
 		return pl, &CSRefusal{Message: pl.Refused, At: pl.RefusedAt, Rule: -1}
 	}
-	if i, err := s.placeTree().validate(pl.Rules); err != nil {
+	pl.tree = s.placeTree()
+	if i, err := pl.tree.validate(pl.Rules); err != nil {
+		if pl.tree.unknown != "" {
+			// the check read a value aclint cannot: whether Hadoop
+			// starts is not known
+			pl.Unknown = pl.tree.unknown
+			return pl, nil
+		}
 		return pl, &CSRefusal{Message: err.Error(), At: pl.Rules[i].From, Rule: i}
 	}
 	return pl, nil

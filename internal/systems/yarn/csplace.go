@@ -30,13 +30,20 @@ type csTree struct {
 	kind  map[*Queue]csKind
 	v2    map[*Queue]bool // auto-queue-creation-v2.enabled
 	short map[string][]*Queue
+	// unknown is the first value placement read that aclint cannot read
+	// as Hadoop does (a ${...} it cannot follow, a number Configuration.getInt
+	// throws on): an answer that rests on it is not known.
+	unknown string
 }
 
 func (s *Setup) placeTree() *csTree {
 	t := &csTree{s: s, kind: map[*Queue]csKind{}, v2: map[*Queue]bool{}, short: map[string][]*Queue{}}
+	if s.CS.Truncated {
+		t.unknown = "the queue tree is deeper or larger than aclint reads"
+	}
 	s.CS.Walk(func(q *Queue) {
-		legacy := s.queueBool(q.Path, "auto-create-child-queue.enabled")
-		v2 := s.queueBool(q.Path, "auto-queue-creation-v2.enabled")
+		legacy := t.queueBool(q.Path, "auto-create-child-queue.enabled")
+		v2 := t.queueBool(q.Path, "auto-queue-creation-v2.enabled")
 		t.v2[q] = v2
 		switch {
 		case legacy:
@@ -53,13 +60,33 @@ func (s *Setup) placeTree() *csTree {
 	return t
 }
 
+// value is Configuration.get of key as placement reads it; ok is false
+// when it is not set. A value aclint cannot expand is noted in t.unknown.
+func (t *csTree) value(key string) (v string, ok bool) {
+	p, set := t.s.Conf.Get(key)
+	if !set || !p.HasValue {
+		return "", false
+	}
+	v, e := t.s.Conf.Expand(p.Value)
+	if e != Expanded {
+		t.note(fmt.Sprintf("%s:%d:%d: %s uses ${...}, which aclint cannot follow as Configuration does", p.File, p.ValuePos.Line, p.ValuePos.Col, key))
+		return "", false
+	}
+	return v, true
+}
+
+func (t *csTree) note(why string) {
+	if t.unknown == "" {
+		t.unknown = why
+	}
+}
+
 // queueBool is getBoolean of a queue's key, false by default.
-func (s *Setup) queueBool(path, suffix string) bool {
-	p, ok := s.Conf.Get(CSPrefix + path + "." + suffix)
-	if !ok || !p.HasValue {
+func (t *csTree) queueBool(path, suffix string) bool {
+	v, ok := t.value(CSPrefix + path + "." + suffix)
+	if !ok {
 		return false
 	}
-	v, _ := s.Conf.Expand(p.Value)
 	b, _ := javaBoolean(v)
 	return b
 }

@@ -156,3 +156,40 @@ func FuzzPlacement(f *testing.F) {
 		}
 	})
 }
+
+// TestPlacementNotKnown: where the answer rests on a value aclint cannot
+// read as Hadoop does, placement says so instead of answering.
+func TestPlacementNotKnown(t *testing.T) {
+	base := []string{
+		CSPrefix + "root.queues", "dyn,default",
+		CSPrefix + "root.dyn.capacity", "50", CSPrefix + "root.default.capacity", "50",
+	}
+	for _, tc := range []struct {
+		name  string
+		props []string
+		queue string
+		want  string
+	}{
+		{"a ${...} in the auto creation flag", []string{CSPrefix + "root.dyn.auto-queue-creation-v2.enabled", "${auto.flag}"}, "root.dyn.new", "uses ${...}"},
+		{"a depth getInt throws on", []string{CSPrefix + "root.dyn.auto-queue-creation-v2.enabled", "true", CSPrefix + "auto-queue-creation-v2.maximum-queue-depth", "two"}, "root.dyn.new", "Configuration.getInt"},
+		{"rules in a JSON file", []string{ruleFormatKey, "json", ruleJSONFileKey, "/etc/hadoop/rules.json"}, "", "does not read"},
+		{"an override flag with ${...}", []string{mappingOverrideKey, "${override}"}, "root.default", "uses ${...}"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			conf, err := ReadConf("capacity-scheduler.xml", []byte(csExample(append(append([]string{}, base...), tc.props...)...)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			site, _ := ReadConf("yarn-site.xml", []byte(`<configuration><property><name>yarn.acl.enable</name><value>false</value></property></configuration>`))
+			s := NewSetup([]*Conf{site, conf})
+			pl, ref := s.StartPlacement()
+			if ref != nil {
+				t.Fatalf("refused: %s", ref.Message)
+			}
+			got := s.PlaceCS(pl, PlaceRequest{User: "alice", Queue: tc.queue})
+			if got.Placed || got.Stage != "" || !strings.Contains(got.Unknown, tc.want) {
+				t.Errorf("placed %v in %q, stage %q, unknown %q; want not known (%s)", got.Placed, got.Queue, got.Stage, got.Unknown, tc.want)
+			}
+		})
+	}
+}

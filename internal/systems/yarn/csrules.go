@@ -92,6 +92,9 @@ type CSPlacement struct {
 	// Unknown says why aclint cannot know the rules as Hadoop reads
 	// them (a ${...} it cannot follow, a JSON file it was not given).
 	Unknown string
+	// tree is the queue store the rules were validated against, which
+	// each placement reads again
+	tree *csTree
 }
 
 // trimmedStrings is StringUtils.getTrimmedStringCollection(String): split
@@ -276,7 +279,7 @@ func readJSONRules(v string) ([]MappingRule, error) {
 		if err := json.Unmarshal(raw, &r); err != nil {
 			return nil, unknownJSON(fmt.Sprintf("rule %d of the mapping rule JSON has a value of another type than the schema's (%v): aclint does not know how Jackson reads it", i+1, err))
 		}
-		enum := func(p *string, what string, values ...string) (string, error) {
+		enum := func(p *string, values ...string) (string, error) {
 			if p == nil {
 				return "", nil
 			}
@@ -287,15 +290,15 @@ func readJSONRules(v string) ([]MappingRule, error) {
 			}
 			return "", fmt.Errorf("%s", *p) // Rule.X.fromValue: IllegalArgumentException(value)
 		}
-		typ, err := enum(r.Type, "type", "user", "group", "application")
+		typ, err := enum(r.Type, "user", "group", "application")
 		if err != nil {
 			return nil, err
 		}
-		pol, err := enum(r.Policy, "policy", "specified", "reject", "defaultQueue", "user", "applicationName", "primaryGroup", "secondaryGroup", "primaryGroupUser", "secondaryGroupUser", "setDefaultQueue", "custom")
+		pol, err := enum(r.Policy, "specified", "reject", "defaultQueue", "user", "applicationName", "primaryGroup", "secondaryGroup", "primaryGroupUser", "secondaryGroupUser", "setDefaultQueue", "custom")
 		if err != nil {
 			return nil, err
 		}
-		fb, err := enum(r.FallbackResult, "fallbackResult", "skip", "reject", "placeDefault")
+		fb, err := enum(r.FallbackResult, "skip", "reject", "placeDefault")
 		if err != nil {
 			return nil, err
 		}
