@@ -43,6 +43,9 @@ type Question struct {
 	Words  []string
 	Action string   // --action; "" when not given
 	Groups []string // --groups: the groups the subject is in, when given
+	// Queue is place's --queue: the queue the application asks for; ""
+	// when it names none.
+	Queue string
 }
 
 // Usage describes a question's words for one system: for help texts and

@@ -44,6 +44,12 @@ func (e env) Check(v *audit.Verdict, output string, quiet bool) error {
 	return writeVerdict(e.s, v, output, quiet)
 }
 
+func (e env) Place(p *audit.Placement, output string, quiet bool) error {
+	return writePlacement(e.s, p, output, quiet)
+}
+
+func (e env) PlaceJSON(p *audit.Placement) any { return placeJSON(p) }
+
 func (e env) VerdictFlags(c *cobra.Command, output *string, quiet *bool, jsonIs string) {
 	clikit.VerdictFlags(c.Flags(), output, quiet, jsonIs)
 	clikit.Outputs(c, "text", "json")

@@ -27,6 +27,22 @@ func outputSchema(t *testing.T, name string) *jsonschema.Schema {
 	if err := c.AddResource(path, doc); err != nil {
 		t.Fatal(err)
 	}
+	// a schema may refer to another by its $id (place's submit is a
+	// check): every schema is known by it
+	others, _ := filepath.Glob("../../schema/*.schema.json")
+	for _, o := range others {
+		b, err := os.ReadFile(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := jsonschema.UnmarshalJSON(strings.NewReader(string(b)))
+		if err != nil {
+			t.Fatalf("%s: %v", o, err)
+		}
+		if o != path {
+			c.AddResource("https://raw.githubusercontent.com/aclint/aclint/main/schema/"+filepath.Base(o), d)
+		}
+	}
 	s, err := c.Compile(path)
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
@@ -34,9 +50,9 @@ func outputSchema(t *testing.T, name string) *jsonschema.Schema {
 	return s
 }
 
-// TestOutputSchemas: check, who-can and diff write one JSON shape for
-// every system, held to schema/check.schema.json, who-can.schema.json and
-// diff.schema.json: allowed and denied, a denial with its consulted rules,
+// TestOutputSchemas: check, who-can, diff and place write one JSON shape
+// for every system, held to schema/check.schema.json, who-can.schema.json,
+// diff.schema.json and place.schema.json: allowed and denied, a denial with its consulted rules,
 // YuniKorn's -v, a diff with --flat, for YuniKorn, YARN, Mesos and
 // YTsaurus files.
 func TestOutputSchemas(t *testing.T) {
@@ -53,6 +69,7 @@ func TestOutputSchemas(t *testing.T) {
 	cs2 := write("capacity-scheduler.xml", strings.Replace(read(cs), "</configuration>", "<property><name>yarn.scheduler.capacity.root.prod.acl_submit_applications</name><value>alice,zed data</value></property></configuration>", 1))
 	acls2 := write("acls2.json", strings.Replace(read(acls), `"spark"`, `"spark", "x"`, 1))
 	tree2 := write("tree2.yaml", strings.Replace(read(tree), "subjects: [analysts], permissions: [read, write]", "subjects: [analysts], permissions: [read, write, remove]", 1))
+	fsFile, fsSite := ex+"yarn-fair/fair-scheduler.xml", ex+"yarn-fair/yarn-site.xml"
 	runs := map[string][][]string{
 		"check": {
 			{"check", "-f", queues, "default", "root.prod.etl", "alice"},
@@ -70,6 +87,15 @@ func TestOutputSchemas(t *testing.T) {
 			{"who-can", "-f", cs, "-f", site, "root.prod"},
 			{"who-can", "-f", acls, "register_frameworks", "analytics"},
 			{"who-can", "-f", tree, "//home/analytics", "read"},
+		},
+		"place": {
+			{"place", "-f", queues, "default", "alice"},
+			{"place", "-f", queues, "default", "bob", "--queue", "root.prod.etl"},
+			{"place", "-f", cs, "-f", site, "alice", "--queue", "etl"},
+			{"place", "-f", cs, "-f", site, "bob", "--queue", "etl", "--groups", "dev"},
+			{"place", "-f", cs, "alice"},
+			{"place", "-f", fsFile, "-f", fsSite, "alice", "--groups", "etl"},
+			{"place", "-f", fsFile, "-f", fsSite, "carol", "--queue", "root.prod"},
 		},
 		"diff": {
 			{"diff", queues, queues2},
@@ -101,7 +127,7 @@ func TestOutputSchemas(t *testing.T) {
 			json.Unmarshal([]byte(out), &head)
 			systems[head.System] = true
 		}
-		if len(systems) != 4 {
+		if want := map[bool]int{true: 2, false: 4}[name == "place"]; len(systems) != want {
 			t.Errorf("%s: the runs cover %v, not every system", name, systems)
 		}
 	}

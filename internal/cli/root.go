@@ -105,7 +105,7 @@ func newRoot(reg *engine.Registry, stdin io.Reader, stdout, stderr io.Writer) (*
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return clikit.Usage("%w\nrun '%s --help' for usage", err, c.CommandPath())
 	})
-	root.AddCommand(newLintCmd(s), newCheckCmd(s), newWhoCanCmd(s), newAccessCmd(s), newMatrixCmd(s), newDiffCmd(s), newRulesCmd(s), newLSPCmd(s), newVersionCmd(s))
+	root.AddCommand(newLintCmd(s), newCheckCmd(s), newPlaceCmd(s), newWhoCanCmd(s), newAccessCmd(s), newMatrixCmd(s), newDiffCmd(s), newRulesCmd(s), newLSPCmd(s), newVersionCmd(s))
 	// the commands only one system has come from it, through the registry
 	root.AddCommand(systemCommands(s)...)
 	registerCompletions(root, s)

@@ -52,6 +52,13 @@ type Env interface {
 	// one rendering of every system's check, exit 0 allowed, 1 denied, 2
 	// not known.
 	Check(v *audit.Verdict, output string, quiet bool) error
+	// Place writes place's answer as -o (text or json) and -q ask: the
+	// one rendering of every system's place, exit 0 placed, 1 rejected,
+	// 2 not known.
+	Place(p *audit.Placement, output string, quiet bool) error
+	// PlaceJSON is place's JSON answer, for a command that embeds one
+	// (aclint test's place cases).
+	PlaceJSON(p *audit.Placement) any
 	// VerdictFlags registers -o and -q as every check command takes them.
 	VerdictFlags(c *cobra.Command, output *string, quiet *bool, jsonIs string)
 	// WhoCan writes who-can's answer as -o asks (text, json, csv), ending

@@ -63,6 +63,10 @@ type Queue struct {
 	// MarkedParent is a Fair Scheduler queue with type="parent": a parent
 	// queue even without children.
 	MarkedParent bool
+	// Policy is a Fair Scheduler queue's schedulingPolicy as written
+	// (PolicyText), "" when it sets none.
+	Policy     SchedPolicy
+	PolicyText string
 }
 
 // IsParentQueue reports whether a queue is a parent queue: it has
@@ -108,6 +112,14 @@ type CS struct {
 	// like an ACL but that the Fair Scheduler does not know, and passes
 	// over (AllocationFileQueueParser.loadQueue).
 	UnreadACLs []*Property
+	// Placement is an allocation file's queuePlacementPolicy (nil when it
+	// has none: yarn-site.xml's settings make the policy).
+	Placement *FSPolicy
+	// DefaultPolicy is an allocation file's defaultQueueSchedulingPolicy
+	// (fair when not set; "" for a class aclint does not know), the
+	// policy of every queue that does not set its own.
+	DefaultPolicy     SchedPolicy
+	DefaultPolicyText string
 }
 
 // maxQueues and maxDepth bound the tree a hostile file can make: every

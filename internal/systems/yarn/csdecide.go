@@ -14,8 +14,10 @@ type PlaceRequest struct {
 	// Queue is the queue asked for; "" when none (the client then sends
 	// "default").
 	Queue string
-	// App is the application's name (for a: mappings and %application).
-	App string
+	// App is the application's name (for a: mappings and %application);
+	// NoApp says it is not known, so a rule that reads it has no answer.
+	App   string
+	NoApp bool
 }
 
 // PlaceStep is what one placement rule did.
@@ -88,6 +90,9 @@ func (s *Setup) placeCS(t *csTree, pl *CSPlacement, req PlaceRequest, out *Place
 	} else {
 		var reject string
 		pc, pcOK, reject = t.runRules(pl, req, asked, out)
+		if out.Unknown != "" {
+			return
+		}
 		if reject != "" {
 			out.Stage, out.Reason = "mapping", reject
 			return
@@ -202,6 +207,10 @@ func (t *csTree) runRules(pl *CSPlacement, req PlaceRequest, asked string, out *
 	}
 	for i, r := range pl.Rules {
 		st := PlaceStep{Index: i + 1, Rule: r.Text, From: r.From}
+		if req.NoApp && r.readsApp() {
+			out.Unknown = fmt.Sprintf("rule %d (%s) reads the application's name, which was not given: give it with --app-name", i+1, r.Text)
+			return "", false, ""
+		}
 		res, q := "skip", ""
 		if v.matches(r) {
 			switch r.Action {
@@ -254,6 +263,12 @@ func (t *csTree) runRules(pl *CSPlacement, req PlaceRequest, asked string, out *
 		out.Steps = append(out.Steps, st)
 	}
 	return "", false, ""
+}
+
+// readsApp says whether the rule reads the application's name: an a:
+// mapping, or %application in what it matches or makes.
+func (r MappingRule) readsApp() bool {
+	return r.Match == matchApp || strings.Contains(r.MatchValue, "%application") || strings.Contains(r.Pattern, "%application")
 }
 
 // missingParents is CapacitySchedulerQueueManager.determineMissingParents:

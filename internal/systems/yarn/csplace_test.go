@@ -89,6 +89,9 @@ func TestPlacementVectors(t *testing.T) {
 				req.Queue = *q.Queue
 			}
 			got := s.PlaceCS(pl, req)
+			if d := placeAgrees(t, s, req, got); d != "" {
+				fail("case %s question %d: %s", c.ID, i, d)
+			}
 			want := c.Hadoop.Answers[i]
 			if _, site := c.Files["yarn-site.xml"]; got.Unknown != "" && !site {
 				unknown++ // without yarn-site.xml aclint does not know yarn.acl.enable, and says so

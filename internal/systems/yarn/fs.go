@@ -206,9 +206,23 @@ func ReadFS(file string, data []byte) (*CS, error) {
 	}
 	fs := &CS{Conf: &Conf{File: file, Unknown: unknown, set: map[string]*Property{}, final: map[string]bool{}, Root: rootEl.name, RootPos: rootEl.pos}, ByPath: map[string]*Queue{}, FS: true}
 	var tops []*fsElement
+	var policyEl *fsElement
+	fs.DefaultPolicy, fs.DefaultPolicyText = PolicyFair, "fair"
 	for _, e := range rootEl.children {
-		if e.name == "queue" || e.name == "pool" {
+		switch e.name {
+		case "queue", "pool":
 			tops = append(tops, e)
+		case "queuePlacementPolicy":
+			policyEl = e // AllocationFileParser keeps the last
+		case "defaultQueueSchedulingPolicy", "defaultQueueSchedulingMode":
+			text, err := fsTrimmedText(file, e)
+			if err != nil {
+				return nil, err
+			}
+			if strings.EqualFold(text, "fifo") {
+				return nil, &FSError{file, e.pos, "Bad fair scheduler config file: defaultQueueSchedulingPolicy or defaultQueueSchedulingMode can't be FIFO.: the Fair Scheduler refuses the file"}
+			}
+			fs.DefaultPolicy, fs.DefaultPolicyText = parseSchedPolicy(text), text
 		}
 	}
 	root := &Queue{Name: "root", Path: "root"}
@@ -249,15 +263,30 @@ func ReadFS(file string, data []byte) (*CS, error) {
 			return nil
 		}
 		fs.ByPath[q.Path] = q
+		hasChild, reservable, amShare := false, false, false
 		for _, f := range e.children {
 			var a Action
 			switch f.name {
+			case "reservation":
+				reservable = true
+				continue
+			case "maxAMShare":
+				amShare = true
+				continue
+			case "schedulingPolicy", "schedulingMode":
+				text, err := fsTrimmedText(file, f)
+				if err != nil {
+					return err
+				}
+				q.Policy, q.PolicyText = parseSchedPolicy(text), text
+				continue
 			case "aclSubmitApps":
 				a = Submit
 			case "aclAdministerApps":
 				a = Administer
 			default:
 				if fsChildQueueTag(f.name) {
+					hasChild = true
 					if err := load(q, f, depth+1); err != nil {
 						return err
 					}
@@ -280,6 +309,17 @@ func ReadFS(file string, data []byte) (*CS, error) {
 			q.ACL[a], q.From[a], q.Unknown[a] = ParseACL(p.Value), p, false
 			p.read = true
 			fs.Conf.Props = append(fs.Conf.Props, p)
+		}
+		// a leaf with a reservation is a parent queue; a queue with children
+		// or type="parent" may not have a reservation or a maxAMShare
+		if !hasChild && e.attrs["type"] != "parent" {
+			q.MarkedParent = q.MarkedParent || reservable
+		} else if reservable || amShare {
+			el := "reservation"
+			if !reservable {
+				el = "maxAMShare"
+			}
+			return &FSError{file, e.pos, "The configuration settings for " + q.Path + " are invalid. A queue element that contains child queue elements or that has the type='parent' attribute cannot also include a " + el + " element.: the Fair Scheduler refuses the file"}
 		}
 		for _, a := range []Action{Submit, Administer} {
 			if q.From[a] == nil { // the parser's defaults: * for root, " " for the rest
@@ -311,7 +351,25 @@ func ReadFS(file string, data []byte) (*CS, error) {
 			}
 		}
 	}
+	if policyEl != nil {
+		if fs.Placement, err = readFSPolicy(file, policyEl); err != nil {
+			return nil, err
+		}
+	}
 	return fs, nil
+}
+
+// fsTrimmedText is AllocationFileParser.getTrimmedTextData: the element's
+// first child read as text and trimmed; the loader fails on an element
+// that does not start with text.
+func fsTrimmedText(file string, e *fsElement) (string, error) {
+	switch e.first {
+	case fsNone:
+		return "", &FSError{file, e.pos, fmt.Sprintf("<%s> is empty: the Fair Scheduler reads its first child as text and fails (NullPointerException), refusing the file", e.name)}
+	case fsElementNode, fsOther:
+		return "", &FSError{file, e.pos, fmt.Sprintf("<%s> does not start with text: the Fair Scheduler reads its first child as text and fails (ClassCastException), refusing the file", e.name)}
+	}
+	return javaTrim(e.firstText), nil
 }
 
 // twoColonName finds a tag whose name has two colons.

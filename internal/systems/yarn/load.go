@@ -15,8 +15,13 @@ import (
 // *audit.Refused with the findings that say why; a setup that answers
 // nothing (no queues, another scheduler runs, capacities Hadoop refuses,
 // ${...} settings) is an error that says so.
-func (Sys) Load(ins []*engine.Input, _ engine.Options) (audit.Model, error) {
-	return LoadSetup(ins)
+func (Sys) Load(ins []*engine.Input, opts engine.Options) (audit.Model, error) {
+	s, err := LoadSetup(ins)
+	if err != nil {
+		return nil, err
+	}
+	s.appName, s.appNameGiven = opts.Value(AppNameValue), opts.Value(AppNameValue+"-set") == "true"
+	return s, nil
 }
 
 // LoadSetup is Load with its own type.

@@ -34,6 +34,13 @@ type Setup struct {
 	// the default, the Capacity Scheduler.
 	Scheduler SchedulerRun
 	keyBuf    []byte // queueKey's
+	// appName is place's --app-name, and appNameGiven whether it was
+	// given: placement rules may read the application's name
+	appName      string
+	appNameGiven bool
+	// site is the site files' merged configuration of a Fair Scheduler
+	// setup (Conf is then the allocation file's)
+	site *Conf
 }
 
 // NewFSSetup is the setup of a Fair Scheduler: its allocation file's queue
@@ -41,6 +48,7 @@ type Setup struct {
 // Fair Scheduler's own check does not read).
 func NewFSSetup(fs *CS, sites []*Conf) *Setup {
 	s := NewSetup(sites)
+	s.site = s.Conf
 	s.CS, s.FS = fs, true
 	s.Unknown = append(s.Unknown, fs.Conf.Unknown...)
 	s.Unknown = append(s.Unknown, fs.Unknown...)

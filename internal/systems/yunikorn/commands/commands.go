@@ -1,5 +1,5 @@
 // Package commands is YuniKorn's part of the command line: the commands
-// only YuniKorn has (place, limits, test, report, drift, schema), its
+// only YuniKorn has (limits, test, report, drift, schema), its
 // part of the shared ones (the flags of a request to the scheduler, the
 // group resolvers, the ConfigMap key, a running scheduler) and its
 // answers to them. The command line reaches all of it through the
@@ -28,7 +28,6 @@ type streams struct {
 func (Sys) Commands(env clikit.Env) []*cobra.Command {
 	s := &streams{env: env}
 	return []*cobra.Command{
-		clikit.Outputs(newPlaceCmd(s), "text", "json"),
 		newLimitsCmd(s),
 		newDriftCmd(s),
 		newWhyCmd(s),
@@ -44,6 +43,8 @@ func (Sys) Extend(command string, env clikit.Env) *clikit.Extension {
 	switch command {
 	case "check":
 		return checkPart(s)
+	case "place":
+		return placePart(s)
 	case "who-can":
 		return whoCanPart(s)
 	case "access":

@@ -1,8 +1,6 @@
 package commands
 
 import (
-	"io"
-
 	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 
@@ -12,7 +10,9 @@ import (
 	"github.com/aclint/aclint/internal/systems/yunikorn/placement"
 )
 
-func newPlaceCmd(s *streams) *cobra.Command {
+// placePart is YuniKorn's part of place: its question (PARTITION USER,
+// or a pod), its flags, and its answer when the files are YuniKorn's.
+func placePart(s *streams) *clikit.Extension {
 	var (
 		files              []string
 		groups, queue, key string
@@ -21,14 +21,32 @@ func newPlaceCmd(s *streams) *cobra.Command {
 		forced, quiet      bool
 		resolvers          resolverFlags
 	)
-	c := &cobra.Command{
-		Use:               "place [-f FILE] PARTITION USER [--groups g1,g2] [--queue NAME] [--tag KEY=VALUE]... | place --pod POD.yaml [--namespace NS.yaml] (--submitter USER | --without-admission-controller)",
-		Short:             "Answer where YuniKorn places an application, whether the queue is created, and why it is rejected",
-		Long:              placeLong,
-		Example:           placeExample,
-		Args:              placeArgs(&req),
-		ValidArgsFunction: partitionQueueArgs(s, false),
-		RunE: func(cmd *cobra.Command, args []string) error {
+	return &clikit.Extension{
+		Use:      "place [-f FILE] PARTITION USER [--groups g1,g2] [--queue NAME] [--tag KEY=VALUE]... | place --pod POD.yaml [--namespace NS.yaml] (--submitter USER | --without-admission-controller)",
+		Long:     placeLong,
+		Example:  placeExample,
+		Words:    "PARTITION USER",
+		Complete: partitionQueueArgs(s, false),
+		Foreign: func(system string) error {
+			if forced {
+				return clikit.Usage("--forced tags a YuniKorn application (application.create.force); a %s question has no such tag: leave it out", system)
+			}
+			return foreign(system, &req, key)
+		},
+		Flags: func(c *cobra.Command) {
+			f := c.Flags()
+			s.configFlags(f, &files, &key)
+			f.StringVar(&groups, "groups", "", "comma-separated groups as the request carries them (YuniKorn: default none, so the resolver runs; YARN: in order, the first is the primary group)")
+			f.StringVar(&queue, "queue", "", "the queue the application asks for (default: none)")
+			f.BoolVar(&forced, "forced", false, "the application is forced (tag application.create.force=true), as on recovery")
+			req.register(s, f)
+			clikit.VerdictFlags(f, &output, &quiet, "the application, every rule's result, the queue and the submit decision")
+			resolvers.register(s, c)
+		},
+		Run: func(cmd *cobra.Command, args []string) error {
+			if err := placeArgs(&req)(cmd, args); err != nil {
+				return err
+			}
 			if err := clikit.CheckOutput(output, "text", "json"); err != nil {
 				return err
 			}
@@ -48,7 +66,7 @@ func newPlaceCmd(s *streams) *cobra.Command {
 				return clikit.Usage("--pod gives the queue, user, groups and tags: leave out --queue and --groups")
 			}
 			if pr != nil && !pr.Reaches() {
-				return clikit.WriteVerdict(s.env.Out(), gateVerdict(pr.Gate, "placed"), output, quiet)
+				return s.env.Place(gatePlacement(pr.Gate), output, quiet)
 			}
 			app, derived := placeApp(args, pr, tags, queue, groups)
 			if forced {
@@ -71,27 +89,12 @@ func newPlaceCmd(s *streams) *cobra.Command {
 				lim.Notes = append(lim.Notes, "the namespace was not given (--namespace): its quota annotations would set the new queue's limits, so the limits shown leave them out")
 				res.Notes = append(res.Notes, "the limits shown for the new queue leave out the namespace's quota annotations, which were not given (--namespace NS.yaml)")
 			}
-			v := clikit.Verdict{OK: res.Placed && res.Crash == "",
-				Text: func(w io.Writer) error { return writePlaceText(w, app, res, derived, lim) },
-				JSON: func() any { return placeJSON(app, res, lim) }}
-			if res.Crash != "" {
-				v.Code = clikit.ExitUsage
-			}
-			return clikit.WriteVerdict(s.env.Out(), v, output, quiet)
+			return s.env.Place(placeAnswer(app, res, derived, lim), output, quiet)
 		},
 	}
-	f := c.Flags()
-	s.configFlags(f, &files, &key)
-	f.StringVar(&groups, "groups", "", "comma-separated groups as the request carries them (default: none, so the resolver runs)")
-	f.StringVar(&queue, "queue", "", "the queue the application asks for (default: none)")
-	f.BoolVar(&forced, "forced", false, "the application is forced (tag application.create.force=true), as on recovery")
-	req.register(s, f)
-	clikit.VerdictFlags(f, &output, &quiet, "the application, every rule's result, the queue and the submit decision")
-	resolvers.register(s, c)
-	return c
 }
 
-// placeLong is newPlaceCmd's help.
+// placeLong is YuniKorn's help of place.
 const placeLong = `Run YuniKorn's placement for one application as a freshly started scheduler does:
 each placement rule in order (its filter, parent rules, the queue name it makes),
 the checks on that queue (it must be a leaf, or be created under a parent queue,
@@ -112,7 +115,7 @@ otherwise place cannot know the user and exits 2.
 Exit codes: 0 placed, 1 rejected, 2 error (a config YuniKorn rejects, an unknown
 partition, bad input, a pod whose submitter is not given).`
 
-// placeExample are newPlaceCmd's examples.
+// placeExample are YuniKorn's examples of place.
 const placeExample = `  aclint place -f queues.yaml default alice --groups dev --tag namespace=team-a
   aclint place -f queues.yaml default bob --queue root.prod.etl -o json
   aclint place -f queues.yaml --pod pod.yaml --namespace ns.yaml --submitter alice

@@ -142,7 +142,7 @@ func runTests(s *streams, cmd *cobra.Command, paths, files []string, key, output
 		var err error
 		switch output {
 		case "json":
-			err = clikit.WriteJSON(s.env.Out(), testsJSON(runs, n))
+			err = clikit.WriteJSON(s.env.Out(), testsJSON(s.env, runs, n))
 		case "junit":
 			err = writeTestsJUnit(s.env.Out(), runs, n)
 		default:

@@ -82,7 +82,7 @@ type testCaseJSON struct {
 	Decision  any               `json:"decision,omitempty"`
 }
 
-func testsJSON(runs []testRun, n [3]int) any {
+func testsJSON(env clikit.Env, runs []testRun, n [3]int) any {
 	type fileJSON struct {
 		File   string         `json:"file"`
 		Config []string       `json:"config"`
@@ -113,7 +113,7 @@ func testsJSON(runs []testRun, n [3]int) any {
 			case x.Decision != nil:
 				cj.Decision = decisionJSON(x.Decision)
 			case x.Placement != nil:
-				cj.Decision = placeJSON(placement.App{Partition: c.Partition, User: c.User, Groups: c.Groups, Queue: c.Place.Queue, Tags: c.Place.Tags}, x.Placement, nil)
+				cj.Decision = env.PlaceJSON(placeAnswer(placement.App{Partition: c.Partition, User: c.User, Groups: c.Groups, Queue: c.Place.Queue, Tags: c.Place.Tags}, x.Placement, nil, nil))
 			}
 			fj.Cases = append(fj.Cases, cj)
 		}
