@@ -214,13 +214,20 @@ func ruleYarnFSRefused() *engine.Rule {
 	return register(&engine.Rule{
 		Name:     ruleFSRefused,
 		Severity: engine.Error,
-		Summary:  "a Fair Scheduler allocation file the Fair Scheduler refuses: an empty ACL element, a queue name with a period, root beside other queues",
+		Summary:  "a Fair Scheduler allocation file the Fair Scheduler refuses: an empty ACL element, a queue name with a period, root beside other queues, a placement policy it cannot use",
 		Doc: "`AllocationFileLoaderService` and `AllocationFileQueueParser` throw on these, and the\n" +
 			"ResourceManager does not start with the file (a reload keeps the old one). An ACL element is\n" +
 			"read as its first child's text, so an empty `<aclSubmitApps/>` fails with a\n" +
 			"NullPointerException, and one that starts with an element with a ClassCastException. A queue\n" +
 			"name may not contain a period or be blank, the top element must be `<allocations>`, and a\n" +
-			"`root` queue, when written, must be the only top-level queue. A single space lets no one in.",
+			"`root` queue, when written, must be the only top-level queue. A single space lets no one in.\n\n" +
+			"The `queuePlacementPolicy` is checked as `QueuePlacementPolicy.fromXml` checks it: no rule may\n" +
+			"follow one that always places (`reject`, or `user`, `primaryGroup`, `nestedUserQueue` and\n" +
+			"`default` with `create` true), the last rule must always place, `reject` and `nestedUserQueue`\n" +
+			"are no parent rules, `nestedUserQueue` needs one, a parent rule may not be of its child's kind\n" +
+			"nor sit under `specified`, `default` or `reject`, and every rule needs a known name. Also\n" +
+			"refused: a `defaultQueueSchedulingPolicy` of fifo, and a `<reservation>` or `<maxAMShare>` on\n" +
+			"a queue with children or `type=\"parent\"`.",
 		Bad: `<?xml version="1.0"?>
 <allocations>
   <queue name="root">
