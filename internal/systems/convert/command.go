@@ -36,7 +36,7 @@ func newConvertYarnCmd(env clikit.Env) *cobra.Command {
 	)
 	c := &cobra.Command{
 		Use:     "yarn FILE...",
-		Short:   "Convert YARN queues and their submit and admin ACLs into a YuniKorn queues.yaml",
+		Short:   "Convert YARN queues, their submit and admin ACLs and their placement into a YuniKorn queues.yaml",
 		Long:    convertYarnLong,
 		Example: convertYarnExample,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -74,13 +74,25 @@ func newConvertYarnCmd(env clikit.Env) *cobra.Command {
 			for _, d := range res.Differences {
 				fmt.Fprintf(&b, "differs: %s\n", d)
 			}
+			for _, d := range res.Placement {
+				fmt.Fprintf(&b, "differs: placement: %s\n", d)
+			}
 			if len(res.Differences) == 0 {
 				b.WriteString("access is the same in YARN and in the YuniKorn config, for every queue, action, user and group the ACLs name, and everyone else\n")
 			} else {
 				fmt.Fprintf(&b, "%d access answer(s) differ\n", len(res.Differences))
 			}
+			if len(res.Placement) == 0 {
+				fmt.Fprintf(&b, "placement is the same in YARN and in the YuniKorn config, for all %d applications that can tell them apart (every user, group list and requested queue the rules, ACLs and queues name)\n", res.PlaceAsked)
+			} else {
+				n := 0
+				for _, d := range res.Placement {
+					n += d.Like
+				}
+				fmt.Fprintf(&b, "%d of %d applications asked are placed differently, in %d %s\n", n, res.PlaceAsked, len(res.Placement), plural(len(res.Placement), "way", "ways"))
+			}
 			fmt.Fprint(env.Err(), b.String())
-			if len(res.Differences) > 0 {
+			if len(res.Differences) > 0 || len(res.Placement) > 0 {
 				return &clikit.ExitError{Code: clikit.ExitFail}
 			}
 			return nil
@@ -98,16 +110,25 @@ reads it (root's default * written out, names YuniKorn's ACL parser would drop l
 out). FILE is capacity-scheduler.xml or a Fair Scheduler allocation file, with
 yarn-site.xml for yarn.acl.enable (or --acl-enable).
 
+The placement rules are carried as YuniKorn placement rules: the Capacity Scheduler's
+u: and g: mappings and the Fair Scheduler's queuePlacementPolicy become provided,
+user and fixed rules with filters and parents; a rule that places by group, which
+YuniKorn has no rule for, becomes one fixed rule per queue with a group filter.
+
 aclint then asks both systems every access question that can tell them apart (each
 queue, submit and admin, every user and group any ACL names, and someone no ACL
-names) and prints each answer that differs. What is not converted (capacities,
-placement, preemption, queues whose names YuniKorn refuses) is listed.
+names) and prints each answer that differs; and it places every application that can
+tell the two placements apart (the users, groups and queues the rules, ACLs and tree
+name) in both, and prints each kind of application placed differently with an example.
+What is not converted (capacities, preemption, queues whose names YuniKorn refuses,
+placement rules YuniKorn has none for) is listed.
 
 The config goes to standard output, or to the file -o names; the report goes to
 standard error.
 
-Exit codes: 0 the access is the same, 1 it differs, 2 error (a file YARN refuses,
-yarn.acl.enable unknown, something aclint cannot read as YARN does).`
+Exit codes: 0 the access and placement are the same, 1 they differ, 2 error (a file
+YARN refuses, yarn.acl.enable unknown, a placement policy that comes from a yarn-site.xml
+not given, something aclint cannot read as YARN does).`
 
 // convertYarnExample are newConvertYarnCmd's examples.
 const convertYarnExample = `  aclint convert yarn capacity-scheduler.xml yarn-site.xml -o queues.yaml

@@ -32,9 +32,16 @@ type Result struct {
 	NotConverted []string
 	// Notes say what the conversion assumed.
 	Notes []string
+	// Placement are the applications YARN and the YuniKorn config place
+	// differently; PlaceAsked how many were asked.
+	Placement  []PlaceDifference
+	PlaceAsked int
 	// dropped are the queues left out whose access YARN gives someone:
 	// each answer YARN gives there is lost, and so a difference
 	dropped []*yarn.Queue
+	// parents are the queues a placement rule names as a parent: YuniKorn
+	// takes a queue for a parent there only with parent: true
+	parents map[string]bool
 }
 
 func plural(n int, one, many string) string {
@@ -136,10 +143,19 @@ func FromYARN(s *yarn.Setup) (*Result, error) {
 	if len(substituted) > 0 {
 		return nil, fmt.Errorf("%s %s ${...}, which Hadoop's Configuration substitutes from settings and system properties aclint does not have: who YARN lets in there is not known, so the conversion would not be proven; write the ACL out", strings.Join(substituted, ", "), plural(len(substituted), "uses", "use"))
 	}
+	rs, err := placementRules(s)
+	if err != nil {
+		return nil, err
+	}
+	r.parents = rs.parents
 	root := queueNode(s, s.CS.Root, aclsOff, r)
-	doc := mapping("partitions", &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{
-		mapping("name", str("default"), "queues", &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{root}}),
-	}})
+	part := mapping("name", str("default"))
+	if len(rs.nodes) > 0 {
+		part.Content = append(part.Content, str("placementrules"), &yaml.Node{Kind: yaml.SequenceNode, Content: rs.nodes})
+	}
+	part.Content = append(part.Content, str("queues"), &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{root}})
+	r.Notes = append(r.Notes, rs.notes...)
+	doc := mapping("partitions", &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{part}})
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
@@ -147,7 +163,7 @@ func FromYARN(s *yarn.Setup) (*Result, error) {
 		return nil, err
 	}
 	out := buf.Bytes()
-	r.YAML = append([]byte("# Converted from YARN by aclint convert yarn: queues and their submit and admin ACLs only.\n"), out...)
+	r.YAML = append([]byte("# Converted from YARN by aclint convert yarn: queues, their submit and admin ACLs, and placement rules.\n"), out...)
 	r.NotConverted = append(r.NotConverted, notConverted(s)...)
 	if hasGroupACL(s) {
 		r.Notes = append(r.Notes, "the YuniKorn config has no usergroupresolver, so YuniKorn gives a user whose request carries no groups their own name as their only group: such a user named like a group these ACLs name gets that group's access, which YARN (with Hadoop's group mapping) would not give; set partitions[].usergroupresolver, or make sure requests carry their groups")
@@ -157,6 +173,11 @@ func FromYARN(s *yarn.Setup) (*Result, error) {
 		return nil, err
 	}
 	r.Differences = diffs
+	cfg := config.Decode(config.Parse("converted.yaml", r.YAML))
+	if r.Placement, r.PlaceAsked, err = provePlacement(s, cfg, acl.NewPolicy(cfg)); err != nil {
+		return nil, err
+	}
+	r.Notes = append(r.Notes, placeNotes(r.Placement)...)
 	return r, nil
 }
 
@@ -198,7 +219,7 @@ func queueNode(s *yarn.Setup, q *yarn.Queue, aclsOff bool, r *Result) *yaml.Node
 		seen[strings.ToLower(c.Name)] = c.Path
 		kids = append(kids, queueNode(s, c, aclsOff, r))
 	}
-	if len(kids) == 0 && (q.Parent == nil || q.MarkedParent) {
+	if len(kids) == 0 && (q.Parent == nil || q.MarkedParent) || r.parents[q.Path] {
 		n.Content = append(n.Content, str("parent"), &yaml.Node{Kind: yaml.ScalarNode, Value: "true", Tag: "!!bool"})
 	}
 	for _, a := range []yarn.Action{yarn.Submit, yarn.Administer} {
@@ -288,7 +309,7 @@ func yuniKornACL(a yarn.ACL) (string, bool) {
 func notConverted(s *yarn.Setup) []string {
 	var out []string
 	if s.FS {
-		return []string{"the allocation file's settings other than queues and their aclSubmitApps and aclAdministerApps (resources, weights, policies, placement, preemption, reservations) are not converted"}
+		return []string{"the allocation file's settings other than queues, their aclSubmitApps and aclAdministerApps and the placement policy (resources, weights, scheduling policies, preemption, reservations) are not converted"}
 	}
 	counts := map[string]int{}
 	for _, p := range s.Conf.Props {
@@ -297,6 +318,9 @@ func notConverted(s *yarn.Setup) []string {
 			continue
 		}
 		rest := name[len(yarn.CSPrefix):]
+		if placementKey(rest) {
+			continue // carried as placement rules, or named in the notes
+		}
 		for _, a := range []yarn.Action{yarn.Submit, yarn.Administer} {
 			if path, ok := strings.CutSuffix(rest, "."+a.Key()); ok && strings.HasPrefix(path, "root") && s.CS.ByPath[path] == nil {
 				out = append(out, fmt.Sprintf("%s of %s: no such queue in the tree, so YARN never reads it", a.Key(), path))
@@ -322,6 +346,16 @@ func notConverted(s *yarn.Setup) []string {
 		out = append(out, fmt.Sprintf("%s (%d): not converted", k, counts[k]))
 	}
 	return out
+}
+
+// placementKey says whether a key is one of the Capacity Scheduler's placement settings, which
+// placementRules carries (or names what it cannot).
+func placementKey(rest string) bool {
+	switch rest {
+	case "queue-mappings", "queue-mappings-override.enable", "mapping-rule-format", "mapping-rule-json":
+		return true
+	}
+	return false
 }
 
 // queueSetting splits a key below yarn.scheduler.capacity. into the

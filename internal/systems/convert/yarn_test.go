@@ -154,15 +154,27 @@ func genFS(r *rand.Rand) string {
 	return b.String()
 }
 
+// fsSite is a yarn-site.xml that runs the Fair Scheduler with its default
+// placement policy (the allocation files generated here write none).
+func fsSite(t *testing.T) *yarn.Conf {
+	t.Helper()
+	site, err := yarn.ReadConf("yarn-site.xml", []byte("<configuration><property><name>yarn.resourcemanager.scheduler.class</name><value>org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.FairScheduler</value></property></configuration>"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return site
+}
+
 func TestRoundTripFS(t *testing.T) {
 	r := rand.New(rand.NewSource(2))
+	site := fsSite(t)
 	for i := 0; i < 500; i++ {
 		text := genFS(r)
 		fs, err := yarn.ReadFS("fair-scheduler.xml", []byte(text))
 		if err != nil {
 			t.Fatalf("%v\n%s", err, text)
 		}
-		res, err := FromYARN(yarn.NewFSSetup(fs, nil))
+		res, err := FromYARN(yarn.NewFSSetup(fs, []*yarn.Conf{site}))
 		if err != nil {
 			t.Fatalf("%v\n%s", err, text)
 		}

@@ -376,3 +376,46 @@ func readJSONRules(v string) ([]MappingRule, error) {
 	}
 	return out, nil
 }
+
+// RuleView is a Capacity Scheduler mapping rule as a conversion reads it.
+type RuleView struct {
+	Text string
+	// Match is what the rule matches on: "all", "user", "group" or
+	// "application", and Value the user, group or name it matches.
+	Match, Value string
+	// Action is "place", "reject" or "set"; Target the queue it places
+	// in (or the default it sets), with its variables.
+	Action, Target string
+	Create         bool
+	// Fallback is what the rule does when its queue cannot be used:
+	// "skip", "reject" or "default".
+	Fallback string
+	From     *Property
+}
+
+// Views are the rules as a conversion reads them, in order.
+func (pl *CSPlacement) Views() []RuleView {
+	var out []RuleView
+	for _, r := range pl.Rules {
+		out = append(out, RuleView{Text: r.Text, Match: [...]string{"all", "user", "group", "application"}[r.Match], Value: r.MatchValue,
+			Action: [...]string{"place", "reject", "set"}[r.Action], Target: r.Pattern, Create: r.Create,
+			Fallback: [...]string{"skip", "reject", "default"}[r.Fallback], From: r.From})
+	}
+	return out
+}
+
+// Queue is the queue a name stands for in the queue store the rules were
+// read against (a full path, or a short name one queue has); nil for none.
+func (pl *CSPlacement) Queue(name string) *Queue {
+	if pl.tree == nil {
+		return nil
+	}
+	return pl.tree.get(name)
+}
+
+// Parent says whether the Capacity Scheduler builds q as a parent queue:
+// one with children, or one that creates queues at submission
+// (auto-create-child-queue.enabled, auto-queue-creation-v2.enabled).
+func (pl *CSPlacement) Parent(q *Queue) bool {
+	return pl.tree != nil && q != nil && pl.tree.kind[q] != kindLeaf
+}

@@ -53,18 +53,36 @@ type FSPolicy struct {
 }
 
 // fsRuleTerminal is QueuePlacementPolicy's RULES: whether each rule ends
-// the policy ("create": when its create flag is set).
-var fsRuleTerminal = map[string]string{
-	"user": "create", "primaryGroup": "create", "secondaryGroupExistingQueue": "false",
-	"specified": "false", "nestedUserQueue": "create", "default": "create", "reject": "true",
+// the policy ("create": when its create flag is set); "" for a name it
+// does not know.
+func fsRuleTerminal(name string) string {
+	switch name {
+	case "user", "primaryGroup", "nestedUserQueue", "default":
+		return "create"
+	case "secondaryGroupExistingQueue", "specified":
+		return "false"
+	case "reject":
+		return "true"
+	}
+	return ""
 }
 
 // fsRuleClass is the class behind each rule name (PlacementRule.getName):
 // a parent rule of the same class as its child stops the policy.
-var fsRuleClass = map[string]string{
-	"user": "UserPlacementRule", "nestedUserQueue": "UserPlacementRule", "primaryGroup": "PrimaryGroupPlacementRule",
-	"secondaryGroupExistingQueue": "SecondaryGroupExistingPlacementRule", "specified": "SpecifiedPlacementRule",
-	"default": "DefaultPlacementRule", "reject": "RejectPlacementRule",
+func fsRuleClass(name string) string {
+	switch name {
+	case "user", "nestedUserQueue":
+		return "UserPlacementRule"
+	case "primaryGroup":
+		return "PrimaryGroupPlacementRule"
+	case "secondaryGroupExistingQueue":
+		return "SecondaryGroupExistingPlacementRule"
+	case "specified":
+		return "SpecifiedPlacementRule"
+	case "default":
+		return "DefaultPlacementRule"
+	}
+	return "RejectPlacementRule"
 }
 
 const fsPlacementPkg = "org.apache.hadoop.yarn.server.resourcemanager.placement."
@@ -129,8 +147,8 @@ func readFSPolicy(file string, e *fsElement) (*FSPolicy, error) {
 		}
 		why := ""
 		switch {
-		case fsRuleClass[r.Parent.Name] == fsRuleClass[r.Name]:
-			why = "Parent rule may not be the same type as the child rule: " + fsPlacementPkg + fsRuleClass[r.Name]
+		case fsRuleClass(r.Parent.Name) == fsRuleClass(r.Name):
+			why = "Parent rule may not be the same type as the child rule: " + fsPlacementPkg + fsRuleClass(r.Name)
 		case r.Name == "specified":
 			why = "Parent rule should not be configured for Specified rule."
 		case r.Name == "default":
@@ -151,7 +169,7 @@ func fsRuleOf(el *fsElement, refuse func(Pos, string) error) (*FSRule, error) {
 	if name == "" {
 		return nil, refuse(el.pos, "No name provided for a rule element")
 	}
-	if _, ok := fsRuleTerminal[name]; !ok {
+	if fsRuleTerminal(name) == "" {
 		return nil, refuse(el.pos, "No rule class found for "+name)
 	}
 	c, set := el.attrs["create"]
@@ -167,7 +185,7 @@ func fsRuleOf(el *fsElement, refuse func(Pos, string) error) (*FSRule, error) {
 }
 
 func fsTerminal(r *FSRule) bool {
-	switch fsRuleTerminal[r.Name] {
+	switch fsRuleTerminal(r.Name) {
 	case "true":
 		return true
 	case "false":

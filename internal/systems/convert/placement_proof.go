@@ -1,0 +1,411 @@
+package convert
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/aclint/aclint/internal/systems/yarn"
+	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
+	"github.com/aclint/aclint/internal/systems/yunikorn/config"
+	"github.com/aclint/aclint/internal/systems/yunikorn/placement"
+)
+
+// PlaceDifference is one application YARN and the converted config place
+// differently: who asks, for which queue, and where each puts it.
+type PlaceDifference struct {
+	User      string
+	Groups    []string
+	Requested string
+	YARN      string
+	YuniKorn  string
+	// Like counts the applications placed differently the same way (by
+	// what each system does with them), this one their example.
+	Like int
+	kind string
+}
+
+func (d PlaceDifference) String() string {
+	if d.Like > 1 {
+		return fmt.Sprintf("%d applications, e.g. %s", d.Like, d.example())
+	}
+	return d.example()
+}
+
+func (d PlaceDifference) example() string {
+	q := d.Requested
+	if q == "" {
+		q = "(none)"
+	}
+	g := "no groups"
+	if len(d.Groups) > 0 {
+		g = "groups " + strings.Join(d.Groups, ",")
+	}
+	return fmt.Sprintf("user %s (%s) asking for queue %s: YARN %s, YuniKorn %s", d.User, g, q, d.YARN, d.YuniKorn)
+}
+
+// maxPlaceQuestions bounds the placement proof: past it, convert says the
+// placement is not proven instead of asking fewer questions.
+const maxPlaceQuestions = 400_000
+
+// rep is a queue name and how someone no ACL names is answered for it.
+type rep struct{ name, kind string }
+
+// placeQuestion is one application the proof asks both systems about.
+type placeQuestion struct {
+	user   string
+	groups []string
+	queue  string
+}
+
+// placeQuestions are the applications that can tell the two placements
+// apart, asked without asking every subject everywhere:
+//
+//   - the users the rules react to (a u: mapping's, and every queue's name
+//     when a rule makes a queue of the user's name), someone no rule names
+//     and a user whose name has a dot, with no groups, with a group no rule
+//     names, with each group a rule reacts to (a g: mapping's, a queue's
+//     name when a rule places by group) and, where a rule reads the first
+//     group, with two of them in both orders; each asking for no queue,
+//     default, a queue that does not exist, and every queue by every name
+//     YARN takes for it (its path; a short name or a path without root.),
+//     and queues that do not exist one and two levels below each queue;
+//   - each user and group an ACL names (the access proof compares the ACLs
+//     themselves), asking for no queue, default and a queue that does not
+//     exist (the rules then choose), and for every queue at or below an
+//     ACL that names it.
+//
+// Both systems let a user in as an OR over the user and each group, so
+// one named subject at a time decides the ACLs' part.
+func placeQuestions(s *yarn.Setup, pl *yarn.CSPlacement, reps func(names []string) []rep) ([]placeQuestion, error) {
+	userRule, groupRule, firstGroup := false, false, false
+	ruleUsers, ruleGroups := map[string]bool{probeUser: true, "aclint.probe": true}, map[string]bool{probeGroup: true}
+	if pl != nil {
+		for _, v := range pl.Views() {
+			switch v.Match {
+			case "user":
+				ruleUsers[v.Value] = true
+			case "group":
+				ruleGroups[v.Value] = true
+			}
+			userRule = userRule || strings.Contains(v.Target, "%user")
+			groupRule = groupRule || strings.Contains(v.Target, "_group")
+			firstGroup = firstGroup || strings.Contains(v.Target, "%primary_group") || strings.Contains(v.Target, "%secondary_group")
+		}
+	} else if rs, _, _ := s.FSRules(); rs != nil {
+		for _, r := range rs {
+			for x := r; x != nil; x = x.Parent {
+				userRule = userRule || x.Name == "user" || x.Name == "nestedUserQueue"
+				groupRule = groupRule || x.Name == "primaryGroup" || x.Name == "secondaryGroupExistingQueue"
+				firstGroup = firstGroup || groupRule
+			}
+		}
+	}
+	// every name YARN takes for each queue
+	names := map[*yarn.Queue][]string{}
+	var all []string
+	for _, q := range s.CS.ByPath {
+		ns := []string{q.Path}
+		if s.FS && q.Path != "root" {
+			ns = append(ns, strings.TrimPrefix(q.Path, "root."))
+		} else if pl != nil && q.Name != q.Path {
+			ns = append(ns, q.Name) // a short name: of this queue, or ambiguous
+		}
+		// queues that do not exist below it, one and two levels down:
+		// created (and how deep), or refused
+		ns = append(ns, q.Path+".aclint-probe-queue", q.Path+".aclint-probe-queue.aclint-probe-queue")
+		names[q] = ns
+		all = append(all, ns...)
+		if userRule {
+			ruleUsers[q.Name] = true
+		}
+		if groupRule {
+			ruleGroups[q.Name] = true
+		}
+	}
+	if groupRule {
+		// a request without groups gets the user's own name as its group
+		// from YuniKorn's resolver: a user named like a group a rule
+		// reacts to is placed by it
+		for g := range ruleGroups {
+			ruleUsers[g] = true
+		}
+	}
+	sort.Strings(all)
+	chosen := []string{"", "default", "aclint-probe-queue"}
+	lists := [][]string{nil}
+	for _, g := range sorted(ruleGroups) {
+		lists = append(lists, []string{g})
+	}
+	if firstGroup {
+		gs := sorted(ruleGroups)
+		for _, a := range gs {
+			for _, b := range gs {
+				if a != b && (len(gs) <= 40 || a == probeGroup || b == probeGroup) {
+					lists = append(lists, []string{a, b})
+				}
+			}
+		}
+	}
+	users := sorted(ruleUsers)
+	// how someone no ACL names is answered for each queue name: a subject
+	// an ACL names asks, outside the queues whose ACLs name it, for one
+	// queue answered each way, and the rules then place it where its ACLs
+	// may answer otherwise
+	kinds := reps(all)
+	if n := len(users) * len(lists) * (len(all) + len(chosen)); n > maxPlaceQuestions {
+		return nil, fmt.Errorf("the placement proof would ask %d applications (%d users the rules react to, %d group lists, %d queue names), more than aclint asks (%d): placement is not proven", n, len(users), len(lists), len(all)+len(chosen), maxPlaceQuestions)
+	}
+	var out []placeQuestion
+	for _, u := range users {
+		for _, q := range append([]string{"", "default", "aclint-probe-queue"}, all...) {
+			for _, l := range lists {
+				out = append(out, placeQuestion{u, l, q})
+			}
+		}
+	}
+	// the subjects the ACLs name: where the rules choose, and on the queues
+	// at and below each ACL that names them
+	named := map[string][]*yarn.Queue{} // "u:alice", "g:etl": the queues whose ACLs name them
+	for _, q := range s.CS.ByPath {
+		for _, a := range []yarn.Action{yarn.Submit, yarn.Administer} {
+			for _, n := range q.ACL[a].UserNames() {
+				named["u:"+n] = append(named["u:"+n], q)
+			}
+			for _, n := range q.ACL[a].GroupNames() {
+				named["g:"+n] = append(named["g:"+n], q)
+			}
+		}
+	}
+	keys := make([]string, 0, len(named))
+	for k := range named {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		name := k[2:]
+		if name == "*" {
+			continue
+		}
+		// the queue names at and below the ACLs that name it, and one name
+		// of each kind elsewhere
+		var mine []string
+		in := map[string]bool{}
+		seen := map[*yarn.Queue]bool{}
+		var walk func(q *yarn.Queue)
+		walk = func(q *yarn.Queue) {
+			if seen[q] {
+				return
+			}
+			seen[q] = true
+			for _, n := range names[q] {
+				mine = append(mine, n)
+				in[n] = true
+			}
+			for _, c := range q.Children {
+				walk(c)
+			}
+		}
+		for _, q := range named[k] {
+			walk(q)
+		}
+		took := map[string]bool{}
+		for _, r := range kinds {
+			if !in[r.name] && !took[r.kind] {
+				took[r.kind] = true
+				mine = append(mine, r.name)
+			}
+		}
+		mine = append(mine, chosen...)
+		ask := func(user string, groups []string) {
+			for _, q := range mine {
+				out = append(out, placeQuestion{user, groups, q})
+			}
+		}
+		// each with the groups the rules react to, one at a time: the
+		// ACLs let them in, the rules place them
+		if k[0] == 'u' {
+			for _, l := range lists {
+				ask(name, l)
+			}
+		} else {
+			ask(name, nil) // YuniKorn's resolver: the user's own name as a group
+			for _, u := range users {
+				ask(u, []string{name}) // and each user the rules react to
+			}
+			for _, g := range sorted(ruleGroups) {
+				if g != name {
+					ask(probeUser, []string{name, g})
+					ask(probeUser, []string{g, name})
+				}
+			}
+		}
+		if len(out) > maxPlaceQuestions {
+			return nil, fmt.Errorf("the placement proof would ask more than %d applications: placement is not proven", maxPlaceQuestions)
+		}
+	}
+	return out, nil
+}
+
+func sorted(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// provePlacement asks YARN and the converted config where each class of
+// application lands, and lists each one placed differently (the queue, or
+// placed against rejected), at most one per user and requested queue.
+func provePlacement(s *yarn.Setup, cfg *config.Config, pol *acl.Policy) ([]PlaceDifference, int, error) {
+	var pl *yarn.CSPlacement
+	if !s.FS {
+		pl, _ = s.StartPlacement()
+	}
+	placer := placement.New(cfg, pol)
+	ask := func(u string, gl []string, q string) (*yarn.Placement, *placement.Result, error) {
+		req := yarn.PlaceRequest{User: u, Groups: gl, Queue: q, App: "app"}
+		var y *yarn.Placement
+		if s.FS {
+			y = s.PlaceFS(req)
+		} else {
+			y = s.PlaceCS(pl, req)
+		}
+		yk, err := placer.Place(placement.App{Partition: "default", User: u, Groups: gl, Queue: q, Tags: map[string]string{}})
+		return y, yk, err
+	}
+	reps := func(names []string) []rep {
+		var out []rep
+		for _, q := range names {
+			k := ""
+			for _, gl := range [][]string{nil, {probeGroup}} {
+				y, yk, err := ask(probeUser, gl, q)
+				k += differenceKind(y, yk, err, gl) + fmt.Sprint(y.Placed, yk != nil && yk.Placed) + ";"
+			}
+			out = append(out, rep{q, k})
+		}
+		return out
+	}
+	qs, err := placeQuestions(s, pl, reps)
+	if err != nil {
+		return nil, 0, err
+	}
+	var out []PlaceDifference
+	byKind := map[string]int{} // a kind of difference: its index in out
+	for _, pq := range qs {
+		u, gl, q := pq.user, pq.groups, pq.queue
+		y, yk, err := ask(u, gl, q)
+		if samePlace(y, yk, err) {
+			continue
+		}
+		kind := differenceKind(y, yk, err, gl)
+		if i, ok := byKind[kind]; ok {
+			out[i].Like++
+			continue
+		}
+		byKind[kind] = len(out)
+		out = append(out, PlaceDifference{User: u, Groups: gl, Requested: q, YARN: yarnWhere(y), YuniKorn: yuniKornWhere(yk, err), Like: 1, kind: kind})
+	}
+	asked := len(qs)
+	return out, asked, nil
+}
+
+// differenceKind groups the applications placed differently by what each
+// system does with them: YARN's stage or rule, YuniKorn's rule or
+// fallback, and whether the request carries groups.
+func differenceKind(y *yarn.Placement, r *placement.Result, err error, groups []string) string {
+	yk := "placed"
+	if !y.Placed {
+		yk = "rejected " + y.Stage
+	}
+	if y.Unknown != "" {
+		yk = "unknown"
+	}
+	for _, st := range y.Steps {
+		if st.Result == "placed" || st.Result == "rejected" {
+			yk += " by " + ruleName(st.Rule)
+		}
+	}
+	kk := "error"
+	if err == nil {
+		kk = "rejected"
+		if r.Placed {
+			kk = "placed"
+			if r.Fallback != "" {
+				kk += " by the root.default fallback"
+			}
+			for _, st := range r.Rules {
+				if st.Result == "placed" {
+					kk += " by " + ruleName(st.Rule)
+				}
+			}
+		}
+	}
+	return fmt.Sprintf("%s|%s|%v", yk, kk, len(groups) == 0)
+}
+
+// ruleName is a rule's kind: its text's first word (u:alice:q is a u:
+// mapping).
+func ruleName(text string) string {
+	f := strings.Fields(text)
+	if len(f) == 0 {
+		return ""
+	}
+	if i := strings.IndexByte(f[0], ':'); i >= 0 {
+		return f[0][:i+1]
+	}
+	return f[0]
+}
+
+// placeNotes say why the kinds of differences found come about.
+func placeNotes(ds []PlaceDifference) []string {
+	var rejects, names bool
+	for _, d := range ds {
+		rejects = rejects || strings.HasPrefix(d.YARN, "rejects") && strings.HasPrefix(d.YuniKorn, "places")
+		names = names || d.Requested != "" && d.Requested != "default" && !strings.HasPrefix(d.Requested, "root.") && strings.HasPrefix(d.YARN, "places")
+	}
+	var out []string
+	if rejects {
+		out = append(out, "placement: where YARN rejects an application (its ACLs refuse the queue a rule chose, the queue is a parent, a rule fails), YuniKorn tries the next rule and at last root.default: YuniKorn has no rule that rejects")
+	}
+	if names {
+		out = append(out, "placement: YuniKorn's provided rule reads a queue that does not start with root. as one queue under root (prod.etl is root.prod_dot_etl), where YARN reads a path or a leaf's short name: have applications name queues by their full path")
+	}
+	return out
+}
+
+// samePlace: both place the application in the same queue (YuniKorn's
+// names ignore case), or both reject it.
+func samePlace(y *yarn.Placement, r *placement.Result, err error) bool {
+	switch {
+	case y.Unknown != "" || err != nil || r.Crash != "":
+		return false
+	case y.Placed && r.Placed:
+		return strings.EqualFold(y.Queue, r.Queue)
+	}
+	return !y.Placed && !r.Placed
+}
+
+func yarnWhere(p *yarn.Placement) string {
+	switch {
+	case p.Unknown != "":
+		return "does not say (" + p.Unknown + ")"
+	case p.Placed:
+		return "places it in " + p.Queue
+	}
+	return "rejects it (" + p.Reason + ")"
+}
+
+func yuniKornWhere(r *placement.Result, err error) string {
+	switch {
+	case err != nil:
+		return "does not say (" + err.Error() + ")"
+	case r.Crash != "":
+		return "crashes (" + r.Crash + ")"
+	case r.Placed:
+		return "places it in " + r.Queue
+	}
+	return "rejects it (" + r.Reason + ")"
+}
