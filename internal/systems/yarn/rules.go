@@ -82,6 +82,8 @@ func Rules() *engine.RuleList {
 		ruleRuleACLKeyUnread(),
 		ruleRuleCapacityRefused(),
 		ruleRulePlacementRefused(),
+		ruleRulePlacementUnreachable(),
+		ruleRulePlacementNeverPlaces(),
 		ruleRuleQueueListedTwice(),
 		ruleRuleSubstitutionTooDeep(),
 		ruleRuleYuniKorn(),

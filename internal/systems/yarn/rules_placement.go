@@ -2,6 +2,7 @@ package yarn
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/aclint/aclint/internal/engine"
 )
@@ -63,5 +64,153 @@ func ruleRulePlacementRefused() *engine.Rule {
 			}
 		}
 		report(at, msg, "map to a leaf queue that exists (its full path), or to a path under a parent that allows auto creation (auto-create-child-queue.enabled or auto-queue-creation-v2.enabled)")
+	})
+}
+
+const (
+	rulePlacementUnreachable = "yarn-placement-unreachable"
+	rulePlacementNeverPlaces = "yarn-placement-never-places"
+)
+
+// ruleRulePlacementUnreachable is the rule yarn-placement-unreachable.
+func ruleRulePlacementUnreachable() *engine.Rule {
+	return register(&engine.Rule{
+		Name:     rulePlacementUnreachable,
+		Severity: engine.Warning,
+		Summary:  "Capacity Scheduler mapping rules after one that takes every application: they are never read",
+		Doc: "`CSMappingPlacementRule` runs the mapping rules in order and stops at the first that places or\n" +
+			"rejects. A rule that matches every user (`u:%user:...`, a JSON rule matching `*`) and places in a\n" +
+			"leaf queue that exists, or rejects, ends every placement there: the rules after it are never read,\n" +
+			"and whatever they were meant to do for their users does not happen. (The Fair Scheduler refuses\n" +
+			"such a policy at start: `yarn-fs-refused`.)",
+		Bad: csExample(
+			CSPrefix+"root.queues", "etl,default",
+			QueueMappingKey, "u:%user:root.default,g:etl:root.etl"),
+		Good: csExample(
+			CSPrefix+"root.queues", "etl,default",
+			QueueMappingKey, "g:etl:root.etl,u:%user:root.default"),
+	}, func(s *state, report reporter) {
+		pl, ok := s.placementRules()
+		if !ok {
+			return
+		}
+		views := pl.Views()
+		for i, v := range views {
+			if v.Match != "all" || i == len(views)-1 {
+				continue
+			}
+			what := ""
+			switch {
+			case v.Action == "reject":
+				what = "rejects every application"
+			case v.Action == "place" && !strings.Contains(v.Target, "%"):
+				if q := pl.Queue(v.Target); q != nil && !pl.Parent(q) {
+					what = "places every application in " + q.Path
+				}
+			}
+			if what == "" {
+				continue
+			}
+			next := views[i+1]
+			at, msg := s.conf.RootPos, fmt.Sprintf("placement rules after rule %d (%s) are never read: it matches every user and %s, so rule %d (%s) and those after it never run", i+1, v.Text, what, i+2, next.Text)
+			if p := next.From; p != nil && p.File == s.conf.File {
+				at = p.ValuePos
+			}
+			report(at, msg, "put the rule that takes everyone last, or narrow it to the users it is for")
+			return
+		}
+	})
+}
+
+// placementRules are the Capacity Scheduler's rules of the file linted,
+// when they start (yarn-placement-refused reports those that do not).
+func (s *state) placementRules() (*CSPlacement, bool) {
+	if s.cs.FS || s.rm || len(s.conf.Unknown) > 0 || len(s.cs.Unknown) > 0 || s.cs.Truncated {
+		return nil, false
+	}
+	setup := s.schedulerSetup()
+	if _, ok := setup.Conf.Get(RootQueuesKey); !ok || setup.CapacityRefused() != nil {
+		return nil, false
+	}
+	pl, r := setup.StartPlacement()
+	return pl, r == nil && pl.Unknown == ""
+}
+
+// ruleRulePlacementNeverPlaces is the rule yarn-placement-never-places.
+func ruleRulePlacementNeverPlaces() *engine.Rule {
+	return register(&engine.Rule{
+		Name:     rulePlacementNeverPlaces,
+		Severity: engine.Warning,
+		Summary:  "a Fair Scheduler placement rule whose queue can never take an application",
+		Doc: "The Fair Scheduler starts with such a rule, and it places (the policy stops there), but\n" +
+			"`FairScheduler.addApplication` then rejects every application it places: a `default` rule's queue is\n" +
+			"a parent queue (\"is not a leaf queue\"), or would be created below a leaf queue, which cannot have\n" +
+			"children. A `nestedUserQueue` whose parent rule gives a leaf queue places nothing at all: the next\n" +
+			"rule always decides.",
+		Bad: `<?xml version="1.0"?>
+<allocations>
+  <queue name="prod">
+    <queue name="etl"/>
+  </queue>
+  <queuePlacementPolicy>
+    <rule name="specified" create="false"/>
+    <rule name="default" queue="prod"/>
+  </queuePlacementPolicy>
+</allocations>
+`,
+		Good: `<?xml version="1.0"?>
+<allocations>
+  <queue name="prod">
+    <queue name="etl"/>
+  </queue>
+  <queuePlacementPolicy>
+    <rule name="specified" create="false"/>
+    <rule name="default" queue="prod.etl"/>
+  </queuePlacementPolicy>
+</allocations>
+`,
+	}, func(s *state, report reporter) {
+		if !s.cs.FS || s.cs.Placement == nil || s.cs.Truncated || s.cs.Root.Path != "root" {
+			return
+		}
+		setup := &Setup{CS: s.cs, FS: true}
+		// the queue a rule names: a parent (rejected), or below a leaf
+		why := func(path string, create bool) string {
+			if q := setup.fsQueue(path); q != nil {
+				if setup.fsParent(q) {
+					return path + " is a parent queue, so the Fair Scheduler rejects every application it places there (\"" + path + " is not a leaf queue\")"
+				}
+				return ""
+			}
+			if !create {
+				return ""
+			}
+			for p := path; strings.Contains(p, "."); {
+				p = p[:strings.LastIndexByte(p, '.')]
+				if q := setup.fsQueue(p); q != nil {
+					if !setup.fsParent(q) {
+						return path + " would be created below " + q.Path + ", a leaf queue, so the Fair Scheduler rejects every application it places there"
+					}
+					return ""
+				}
+			}
+			return ""
+		}
+		for i, r := range s.cs.Placement.Rules {
+			msg := ""
+			switch {
+			case r.Name == "default":
+				if w := why(r.Queue, r.Create); w != "" {
+					msg = fmt.Sprintf("placement rule %d (%s): %s", i+1, r.Text(), w)
+				}
+			case r.Name == "nestedUserQueue" && r.Parent != nil && r.Parent.Name == "default":
+				if q := setup.fsQueue(r.Parent.Queue); q != nil && !setup.fsParent(q) {
+					msg = fmt.Sprintf("placement rule %d (%s) never places: its parent rule gives %s, a leaf queue, so the next rule always decides", i+1, r.Text(), q.Path)
+				}
+			}
+			if msg != "" {
+				report(r.Pos, msg, "name a leaf queue, or a parent queue for the rules that create queues below it")
+			}
+		}
 	})
 }
