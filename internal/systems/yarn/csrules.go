@@ -11,6 +11,7 @@ package yarn
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 )
@@ -208,10 +209,18 @@ func (s *Setup) ReadCSPlacement() *CSPlacement {
 		pl.JSON = true
 		v, p, ok := get(ruleJSONKey)
 		if !ok || v == "" {
-			if fv, fp, ok := get(ruleJSONFileKey); ok && fv != "" {
-				pl.Unknown = fmt.Sprintf("%s:%d:%d: the mapping rules are in %s, a file on the ResourceManager that aclint does not read: inline them in %s to have them checked", fp.File, fp.ValuePos.Line, fp.ValuePos.Col, javaTrim(fv), ruleJSONKey)
+			fv, fp, ok := get(ruleJSONFileKey)
+			if !ok || fv == "" {
+				return pl // "Starting with no mapping rules!"
 			}
-			return pl // "Starting with no mapping rules!"
+			// MappingRuleCreator.getMappingRulesFromFile: the file's
+			// contents, read as the inline value is
+			rf := s.ruleFile(javaTrim(fv))
+			if rf == nil {
+				pl.Unknown = fmt.Sprintf("%s:%d:%d: the mapping rules are in %s, a file on the ResourceManager: give it with -f (aclint reads a JSON file named like it), or inline the rules in %s", fp.File, fp.ValuePos.Line, fp.ValuePos.Col, javaTrim(fv), ruleJSONKey)
+				return pl
+			}
+			v, p = rf.Data, &Property{File: rf.Path, Name: ruleJSONFileKey, Value: rf.Data, HasValue: true, Pos: Pos{Line: 1, Col: 1}, NamePos: Pos{Line: 1, Col: 1}, ValuePos: Pos{Line: 1, Col: 1}}
 		}
 		rules, err := readJSONRules(v)
 		if err != nil {
@@ -418,4 +427,26 @@ func (pl *CSPlacement) Queue(name string) *Queue {
 // (auto-create-child-queue.enabled, auto-queue-creation-v2.enabled).
 func (pl *CSPlacement) Parent(q *Queue) bool {
 	return pl.tree != nil && q != nil && pl.tree.kind[q] != kindLeaf
+}
+
+// RuleFile is a JSON mapping rules file given beside the configuration
+// files (mapping-rule-json-file names it on the ResourceManager).
+type RuleFile struct {
+	Path, Data string
+}
+
+// ruleFile is the file given for the path mapping-rule-json-file names:
+// the one of that path, else the one of that base name; nil for none.
+func (s *Setup) ruleFile(path string) *RuleFile {
+	for _, rf := range s.RuleFiles {
+		if rf.Path == path {
+			return rf
+		}
+	}
+	for _, rf := range s.RuleFiles {
+		if filepath.Base(rf.Path) == filepath.Base(path) {
+			return rf
+		}
+	}
+	return nil
 }

@@ -34,8 +34,15 @@ func LoadSetup(ins []*engine.Input) (*Setup, error) {
 		return &audit.Refused{File: in.Path, Why: why, Command: "aclint lint " + in.Given(), Findings: rep.Findings,
 			Sources: map[string][]string{in.Path: strings.Split(string(in.Data), "\n")}}
 	}
+	var ruleFiles []*RuleFile
 	for _, in := range ins {
 		names = append(names, in.Path)
+		if t := strings.TrimSpace(string(in.Data)); strings.HasPrefix(t, "{") {
+			// a JSON mapping rules file, read when mapping-rule-json-file
+			// names it
+			ruleFiles = append(ruleFiles, &RuleFile{Path: in.Path, Data: string(in.Data)})
+			continue
+		}
 		if IsAllocationFile(in.Data) {
 			if fs != nil {
 				return nil, fmt.Errorf("%s: a second allocation file; the Fair Scheduler reads one", in.Path)
@@ -66,6 +73,15 @@ func LoadSetup(ins []*engine.Input) (*Setup, error) {
 		setup = NewFSSetup(fs, confs)
 	} else {
 		setup = NewSetup(confs)
+	}
+	setup.RuleFiles = ruleFiles
+	if len(ruleFiles) > 0 {
+		fv, ok := setup.Conf.Get(ruleJSONFileKey)
+		for _, rf := range ruleFiles {
+			if setup.FS || !ok || setup.ruleFile(javaTrim(fv.Value)) != rf {
+				return nil, fmt.Errorf("%s: a JSON file, but no %s names it: the ResourceManager would not read it; give the JSON mapping rules file that capacity-scheduler.xml names", rf.Path, ruleJSONFileKey)
+			}
+		}
 	}
 	switch why := setup.Refused(); {
 	case why == NoQueuesReason:

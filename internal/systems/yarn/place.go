@@ -88,9 +88,11 @@ func (s *Setup) placeAnswer(pl *CSPlacement, req PlaceRequest, p *Placement, gro
 		out.Request = append(out.Request, "application name "+req.App)
 	}
 	switch {
-	case pl == nil:
+	case pl == nil || pl.Unknown != "":
 	case len(pl.Rules) == 0:
 		out.Before = append(out.Before, "no mapping rules: "+QueueMappingKey+" and the JSON rules are not set")
+	case pl.JSON && len(pl.Rules) > 0 && pl.Rules[0].From != nil && pl.Rules[0].From.Name == ruleJSONFileKey:
+		out.Before = append(out.Before, "mapping rules: the JSON rules of "+pl.Rules[0].From.File+" ("+ruleFormatKey+" is json, "+ruleJSONFileKey+" names it)")
 	case pl.JSON:
 		out.Before = append(out.Before, "mapping rules: the JSON rules ("+ruleFormatKey+" is json)")
 	}

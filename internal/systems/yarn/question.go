@@ -38,6 +38,9 @@ type Setup struct {
 	// given: placement rules may read the application's name
 	appName      string
 	appNameGiven bool
+	// RuleFiles are JSON mapping rules files given with the configuration
+	// (Capacity Scheduler, mapping-rule-json-file)
+	RuleFiles []*RuleFile
 	// site is the site files' merged configuration of a Fair Scheduler
 	// setup (Conf is then the allocation file's)
 	site *Conf
