@@ -175,7 +175,7 @@ func TestPlacementNotKnown(t *testing.T) {
 	}{
 		{"a ${...} in the auto creation flag", []string{CSPrefix + "root.dyn.auto-queue-creation-v2.enabled", "${auto.flag}"}, "root.dyn.new", "uses ${...}"},
 		{"a depth getInt throws on", []string{CSPrefix + "root.dyn.auto-queue-creation-v2.enabled", "true", CSPrefix + "auto-queue-creation-v2.maximum-queue-depth", "two"}, "root.dyn.new", "Configuration.getInt"},
-		{"rules in a JSON file", []string{ruleFormatKey, "json", ruleJSONFileKey, "/etc/hadoop/rules.json"}, "", "does not read"},
+		{"rules in a JSON file", []string{ruleFormatKey, "json", ruleJSONFileKey, "/etc/hadoop/rules.json"}, "", "give it with -f"},
 		{"an override flag with ${...}", []string{mappingOverrideKey, "${override}"}, "root.default", "uses ${...}"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
