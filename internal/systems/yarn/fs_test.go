@@ -112,6 +112,8 @@ func TestFSDecide(t *testing.T) {
 func FuzzReadFS(f *testing.F) {
 	f.Add([]byte("<allocations><queue name=\"a\"><aclSubmitApps>\n x\n</aclSubmitApps><ue name=\"b\"/></queue></allocations>"))
 	f.Add([]byte("<allocations><queue name=\"root\"><aclSubmitApps>a<!--c-->b<![CDATA[c]]></aclSubmitApps></queue></allocations>"))
+	f.Add([]byte(`<allocations><queue name="u" type="parent"><schedulingPolicy>drf</schedulingPolicy></queue><queuePlacementPolicy><rule name="specified" create="false"/><rule name="nestedUserQueue"><rule name="secondaryGroupExistingQueue"/></rule><rule name="default" queue="u.x"/></queuePlacementPolicy></allocations>`))
+	f.Add([]byte(`<allocations><queue name="a"><reservation/></queue><defaultQueueSchedulingPolicy>drf</defaultQueueSchedulingPolicy><queuePlacementPolicy><rule name="primaryGroup" create="false"/><rule name="user"/></queuePlacementPolicy></allocations>`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) > 1<<16 {
 			return
@@ -124,5 +126,20 @@ func FuzzReadFS(f *testing.F) {
 			fs.Decide(path, "u", []string{"g"}, Submit)
 		}
 		lintTree(fs.Conf, fs, siteInfo{}, nil, nil)
+		// and its placement: a rooted queue, a rejection with a reason,
+		// or not known
+		s := NewFSSetup(fs, nil)
+		s.Scheduler.Given = true // the policy from the defaults when the file has none
+		s.site = &Conf{set: map[string]*Property{}, final: map[string]bool{}}
+		for _, q := range []string{"", "default", "a", "root.u.x", "a..b", "u"} {
+			p := s.PlaceFS(PlaceRequest{User: "d.ot", Groups: []string{"u", "a"}, Queue: q})
+			switch {
+			case p.Unknown != "":
+			case p.Placed && !strings.HasPrefix(p.Queue, "root."):
+				t.Fatalf("placed in %q", p.Queue)
+			case !p.Placed && p.Reason == "":
+				t.Fatalf("rejected without a reason: %+v", p)
+			}
+		}
 	})
 }
