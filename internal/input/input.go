@@ -387,10 +387,18 @@ var (
 	read   []os.FileInfo
 )
 
+// remember adds a file to those read, once: a long-running process (the
+// language server re-reading .aclint.yaml on every request) keeps one entry
+// per file, not one per read.
 func remember(info os.FileInfo) {
 	readMu.Lock()
+	defer readMu.Unlock()
+	for _, r := range read {
+		if os.SameFile(r, info) {
+			return
+		}
+	}
 	read = append(read, info)
-	readMu.Unlock()
 }
 
 // IsInput reports whether path is a file this process read as an input,

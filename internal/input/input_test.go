@@ -76,3 +76,33 @@ func TestRead(t *testing.T) {
 		t.Errorf("the limit is the read's own, not left behind: %v", err)
 	}
 }
+
+// TestRememberOnce: reading the same file again does not grow what the
+// process remembers (the language server reads .aclint.yaml on every
+// request).
+func TestRememberOnce(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "f.yaml")
+	if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadFile(p, 0); err != nil {
+		t.Fatal(err)
+	}
+	readMu.Lock()
+	n := len(read)
+	readMu.Unlock()
+	for i := 0; i < 100; i++ {
+		if _, err := ReadFile(p, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	readMu.Lock()
+	grew := len(read) - n
+	readMu.Unlock()
+	if grew != 0 {
+		t.Errorf("read 101 times, remembered %d more times", grew)
+	}
+	if !IsInput(p) {
+		t.Error("a file read is not an input")
+	}
+}

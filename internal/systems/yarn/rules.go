@@ -54,6 +54,16 @@ type state struct {
 	// with it (csPartner): the Capacity Scheduler's configuration is the
 	// two, so the queues of a queue ACL in yarn-site.xml are that file's
 	partner *Conf
+	// start is the placement rules as the Capacity Scheduler starts with
+	// them, read once for the rules that look at them (startPlacement)
+	start *placementStart
+}
+
+// placementStart is Setup.StartPlacement's answer, kept for one lint.
+type placementStart struct {
+	pl      *CSPlacement
+	refused *CSRefusal
+	ok      bool // the tree starts, so the rules are read at all
 }
 
 func (s *state) pos(p Pos) engine.Position {

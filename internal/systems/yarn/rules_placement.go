@@ -40,15 +40,9 @@ func ruleRulePlacementRefused() *engine.Rule {
 			CSPrefix+"root.default.capacity", "50",
 			QueueMappingKey, "g:eng:root.eng.etl"),
 	}, func(s *state, report reporter) {
-		if s.cs.FS || s.rm || len(s.conf.Unknown) > 0 || len(s.cs.Unknown) > 0 || s.cs.Truncated {
-			return
-		}
-		setup := s.schedulerSetup()
-		if _, ok := setup.Conf.Get(RootQueuesKey); !ok || setup.CapacityRefused() != nil {
-			return // the tree itself is refused first
-		}
-		pl, r := setup.StartPlacement()
-		if r == nil || pl.Unknown != "" {
+		st := s.startPlacement()
+		pl, r := st.pl, st.refused
+		if !st.ok || r == nil || pl.Unknown != "" {
 			return
 		}
 		at := s.conf.RootPos
@@ -125,15 +119,28 @@ func ruleRulePlacementUnreachable() *engine.Rule {
 // placementRules are the Capacity Scheduler's rules of the file linted,
 // when they start (yarn-placement-refused reports those that do not).
 func (s *state) placementRules() (*CSPlacement, bool) {
+	st := s.startPlacement()
+	return st.pl, st.ok && st.refused == nil && st.pl.Unknown == ""
+}
+
+// startPlacement reads the placement rules once per lint, when the file is
+// a Capacity Scheduler's whose tree starts (the tree's own refusals come
+// first).
+func (s *state) startPlacement() *placementStart {
+	if s.start != nil {
+		return s.start
+	}
+	s.start = &placementStart{}
 	if s.cs.FS || s.rm || len(s.conf.Unknown) > 0 || len(s.cs.Unknown) > 0 || s.cs.Truncated {
-		return nil, false
+		return s.start
 	}
 	setup := s.schedulerSetup()
 	if _, ok := setup.Conf.Get(RootQueuesKey); !ok || setup.CapacityRefused() != nil {
-		return nil, false
+		return s.start
 	}
-	pl, r := setup.StartPlacement()
-	return pl, r == nil && pl.Unknown == ""
+	s.start.pl, s.start.refused = setup.StartPlacement()
+	s.start.ok = true
+	return s.start
 }
 
 // ruleRulePlacementNeverPlaces is the rule yarn-placement-never-places.
