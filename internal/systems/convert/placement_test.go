@@ -106,6 +106,37 @@ func everyPlacement(t *testing.T, s *yarn.Setup, cfg *config.Config) map[string]
 	return kinds
 }
 
+// proofAgrees converts a setup and checks the placement proof against
+// asking everyone everywhere (everyPlacement): YuniKorn accepts the
+// converted config, and every kind of difference is found. It reports
+// whether the two placed every application alike.
+func proofAgrees(t *testing.T, s *yarn.Setup, text string) bool {
+	t.Helper()
+	res, err := FromYARN(s)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	cfg := config.Decode(config.Parse("converted.yaml", res.YAML))
+	if errs := yunikorn.Errors(cfg); len(errs) > 0 {
+		t.Fatalf("YuniKorn refuses the converted config: %s\n%s\n%s", errs[0].Message, text, res.YAML)
+	}
+	found := map[string]bool{}
+	for _, d := range res.Placement {
+		found[d.kind] = true
+	}
+	var missed []string
+	for k := range everyPlacement(t, s, cfg) {
+		if !found[k] {
+			missed = append(missed, k)
+		}
+	}
+	sort.Strings(missed)
+	if len(missed) > 0 {
+		t.Errorf("the proof misses %v\n%s\n%s", missed, text, res.YAML)
+	}
+	return len(res.Placement) == 0
+}
+
 // TestPlacementProofMissesNothing: the proof's questions find every kind of
 // difference that asking every user, every list of up to two groups and
 // every queue name finds, on 60 generated Fair Scheduler policies; and
@@ -122,30 +153,8 @@ func TestPlacementProofMissesNothing(t *testing.T) {
 			continue // a policy Hadoop refuses: not converted
 		}
 		s := yarn.NewFSSetup(fs, []*yarn.Conf{site})
-		res, err := FromYARN(s)
-		if err != nil {
-			t.Fatalf("%v\n%s", err, text)
-		}
 		n++
-		cfg := config.Decode(config.Parse("converted.yaml", res.YAML))
-		if errs := yunikorn.Errors(cfg); len(errs) > 0 {
-			t.Fatalf("YuniKorn refuses the converted config: %s\n%s\n%s", errs[0].Message, text, res.YAML)
-		}
-		found := map[string]bool{}
-		for _, d := range res.Placement {
-			found[d.kind] = true
-		}
-		var missed []string
-		for k := range everyPlacement(t, s, cfg) {
-			if !found[k] {
-				missed = append(missed, k)
-			}
-		}
-		sort.Strings(missed)
-		if len(missed) > 0 {
-			t.Errorf("the proof misses %v\n%s\n%s", missed, text, res.YAML)
-		}
-		if len(res.Placement) == 0 {
+		if proofAgrees(t, s, text) {
 			exact++
 		}
 	}
@@ -210,27 +219,8 @@ func TestPlacementProofMissesNothingCS(t *testing.T) {
 		if _, ref := s.StartPlacement(); ref != nil {
 			continue // rules the Capacity Scheduler refuses: not converted
 		}
-		res, err := FromYARN(s)
-		if err != nil {
-			t.Fatalf("%v\n%s", err, text)
-		}
 		n++
-		cfg := config.Decode(config.Parse("converted.yaml", res.YAML))
-		found := map[string]bool{}
-		for _, d := range res.Placement {
-			found[d.kind] = true
-		}
-		var missed []string
-		for k := range everyPlacement(t, s, cfg) {
-			if !found[k] {
-				missed = append(missed, k)
-			}
-		}
-		sort.Strings(missed)
-		if len(missed) > 0 {
-			t.Errorf("the proof misses %v\n%s\n%s", missed, text, res.YAML)
-		}
-		if len(res.Placement) == 0 {
+		if proofAgrees(t, s, text) {
 			exact++
 		}
 	}
