@@ -3,6 +3,7 @@ package yarn
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/aclint/aclint/internal/engine"
 	"strings"
 	"testing"
 )
@@ -194,5 +195,33 @@ func TestPlacementNotKnown(t *testing.T) {
 				t.Errorf("placed %v in %q, stage %q, unknown %q; want not known (%s)", got.Placed, got.Queue, got.Stage, got.Unknown, tc.want)
 			}
 		})
+	}
+}
+
+// TestPlacementLintEveryTime: the rules run at once on one lint's state;
+// the placement rules they share are read once for all of them, and every
+// lint of a file whose rules the Capacity Scheduler refuses says so (a
+// cache filled without a lock let a rule see it empty, now and then).
+func TestPlacementLintEveryTime(t *testing.T) {
+	cs := csExample(
+		CSPrefix+"root.queues", "eng,default",
+		CSPrefix+"root.eng.queues", "etl",
+		QueueMappingKey, "u:%user:root.default,u:bob:root,g:eng:root.eng.etl")
+	for i := 0; i < 300; i++ {
+		rep, err := Sys{}.Lint(&engine.Input{Path: "capacity-scheduler.xml", Data: []byte(cs), Explicit: true}, engine.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		refused, unreachable := false, false
+		for _, f := range rep.Findings {
+			refused = refused || f.Rule == rulePlacementRefused
+			unreachable = unreachable || f.Rule == rulePlacementUnreachable
+		}
+		if !refused {
+			t.Fatalf("lint %d: no %s in %v", i, rulePlacementRefused, rep.Findings)
+		}
+		if unreachable {
+			t.Fatalf("lint %d: %s on rules the Capacity Scheduler refuses", i, rulePlacementUnreachable)
+		}
 	}
 }

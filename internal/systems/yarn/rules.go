@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/aclint/aclint/internal/audit"
@@ -55,8 +56,10 @@ type state struct {
 	// two, so the queues of a queue ACL in yarn-site.xml are that file's
 	partner *Conf
 	// start is the placement rules as the Capacity Scheduler starts with
-	// them, read once for the rules that look at them (startPlacement)
-	start *placementStart
+	// them, read once for the rules that look at them (startPlacement):
+	// the rules run at once on one state, so under startOnce
+	start     placementStart
+	startOnce sync.Once
 }
 
 // placementStart is Setup.StartPlacement's answer, kept for one lint.

@@ -127,20 +127,18 @@ func (s *state) placementRules() (*CSPlacement, bool) {
 // a Capacity Scheduler's whose tree starts (the tree's own refusals come
 // first).
 func (s *state) startPlacement() *placementStart {
-	if s.start != nil {
-		return s.start
-	}
-	s.start = &placementStart{}
-	if s.cs.FS || s.rm || len(s.conf.Unknown) > 0 || len(s.cs.Unknown) > 0 || s.cs.Truncated {
-		return s.start
-	}
-	setup := s.schedulerSetup()
-	if _, ok := setup.Conf.Get(RootQueuesKey); !ok || setup.CapacityRefused() != nil {
-		return s.start
-	}
-	s.start.pl, s.start.refused = setup.StartPlacement()
-	s.start.ok = true
-	return s.start
+	s.startOnce.Do(func() {
+		if s.cs.FS || s.rm || len(s.conf.Unknown) > 0 || len(s.cs.Unknown) > 0 || s.cs.Truncated {
+			return
+		}
+		setup := s.schedulerSetup()
+		if _, ok := setup.Conf.Get(RootQueuesKey); !ok || setup.CapacityRefused() != nil {
+			return
+		}
+		s.start.pl, s.start.refused = setup.StartPlacement()
+		s.start.ok = true
+	})
+	return &s.start
 }
 
 // ruleRulePlacementNeverPlaces is the rule yarn-placement-never-places.
