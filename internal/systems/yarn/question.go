@@ -221,7 +221,7 @@ func (s *Setup) FindQueue(name string) (*Queue, error) {
 		if q := s.CS.ByPath["root."+name]; q != nil && !strings.HasPrefix(name, "root.") {
 			return q, nil
 		}
-		return nil, fmt.Errorf("no queue %s in the allocation file (the Fair Scheduler may create it at submission, as its placement policy says; aclint does not answer for queues the file does not name)", name)
+		return nil, fmt.Errorf("no queue %s in the allocation file (the Fair Scheduler may create it at submission, as its placement policy says: aclint place answers where an application lands and whether it may submit there)", name)
 	}
 	var found []*Queue
 	for _, q := range s.CS.ByPath {
