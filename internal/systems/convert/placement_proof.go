@@ -48,6 +48,11 @@ func (d PlaceDifference) example() string {
 // placement is not proven instead of asking fewer questions.
 const maxPlaceQuestions = 400_000
 
+// tooManyQuestions says that the placement is not proven, and what to do.
+func tooManyQuestions(what string) error {
+	return fmt.Errorf("the placement proof would ask more applications than aclint asks (%d; %s): placement is not proven, so nothing is written. A rule that makes a queue of a user's or a group's name over a large tree, with many names in the ACLs, multiplies the questions; ask the applications that matter with aclint place on the YARN files, and pin them with aclint test", maxPlaceQuestions, what)
+}
+
 // rep is a queue name and how someone no ACL names is answered for it.
 type rep struct{ name, kind string }
 
@@ -154,7 +159,7 @@ func placeQuestions(s *yarn.Setup, pl *yarn.CSPlacement, reps func(names []strin
 	// may answer otherwise
 	kinds := reps(all)
 	if n := len(users) * len(lists) * (len(all) + len(chosen)); n > maxPlaceQuestions {
-		return nil, fmt.Errorf("the placement proof would ask %d applications (%d users the rules react to, %d group lists, %d queue names), more than aclint asks (%d): placement is not proven", n, len(users), len(lists), len(all)+len(chosen), maxPlaceQuestions)
+		return nil, tooManyQuestions(fmt.Sprintf("%d applications (%d users the rules react to, %d group lists, %d queue names)", n, len(users), len(lists), len(all)+len(chosen)))
 	}
 	var out []placeQuestion
 	for _, u := range users {
@@ -241,7 +246,7 @@ func placeQuestions(s *yarn.Setup, pl *yarn.CSPlacement, reps func(names []strin
 			}
 		}
 		if len(out) > maxPlaceQuestions {
-			return nil, fmt.Errorf("the placement proof would ask more than %d applications: placement is not proven", maxPlaceQuestions)
+			return nil, tooManyQuestions("the users and groups the ACLs name, each on the queues below its ACLs, pass it")
 		}
 	}
 	return out, nil

@@ -272,3 +272,27 @@ func TestMigrationExample(t *testing.T) {
 		t.Error("the example's one placement difference (a user named like a group, without groups) is gone: update docs/migration.md")
 	}
 }
+
+// TestPlacementNotProvenPastTheBound: a tree too large to ask every
+// application that can tell the two placements apart is not converted:
+// the error says the placement is not proven and what to do instead.
+func TestPlacementNotProvenPastTheBound(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("<allocations><queue name=\"root\"><aclSubmitApps> </aclSubmitApps>\n")
+	for i := 0; i < 60; i++ {
+		fmt.Fprintf(&b, "<queue name=\"p%d\"><aclSubmitApps>u%d g%d</aclSubmitApps>", i, i, i)
+		for j := 0; j < 8; j++ {
+			fmt.Fprintf(&b, "<queue name=\"q%d\"><aclSubmitApps>u%d g%d</aclSubmitApps></queue>", j, (i*8+j)%200, (i*3+j)%200)
+		}
+		b.WriteString("</queue>\n")
+	}
+	b.WriteString(`<queue name="users" type="parent"/></queue><queuePlacementPolicy><rule name="specified" create="false"/><rule name="nestedUserQueue"><rule name="default" queue="users"/></rule></queuePlacementPolicy></allocations>`)
+	fs, err := yarn.ReadFS("fair-scheduler.xml", []byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = FromYARN(yarn.NewFSSetup(fs, []*yarn.Conf{fsSite(t)}))
+	if err == nil || !strings.Contains(err.Error(), "placement is not proven") || !strings.Contains(err.Error(), "aclint place") {
+		t.Errorf("a tree past the bound: %v", err)
+	}
+}
