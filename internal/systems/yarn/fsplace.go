@@ -21,6 +21,12 @@ const (
 	UserAsDefaultQueueKey   = "yarn.scheduler.fair.user-as-default-queue"
 )
 
+// fsPolicyRead is the Fair Scheduler's policy as PlaceFS reads it once.
+type fsPolicyRead struct {
+	rules         []*FSRule
+	from, unknown string
+}
+
 // FSRules are the rules the Fair Scheduler places with, and where they
 // come from; Unknown says why aclint cannot know them.
 func (s *Setup) FSRules() (rules []*FSRule, from string, unknown string) {
@@ -216,10 +222,16 @@ func (s *Setup) fsRun(r *FSRule, req PlaceRequest, asked string, groups []string
 // PlaceFS answers where the Fair Scheduler places req.
 func (s *Setup) PlaceFS(req PlaceRequest) *Placement {
 	out := &Placement{}
-	rules, from, unknown := s.FSRules()
-	if unknown == "" {
-		unknown = s.fsPlaceUnknown()
-	}
+	// the policy and whether it is known: read once per setup, not per
+	// application (convert's proof places thousands)
+	s.fsOnce.Do(func() {
+		p := &s.fsPolicyRead
+		p.rules, p.from, p.unknown = s.FSRules()
+		if p.unknown == "" {
+			p.unknown = s.fsPlaceUnknown()
+		}
+	})
+	rules, from, unknown := s.fsPolicyRead.rules, s.fsPolicyRead.from, s.fsPolicyRead.unknown
 	if unknown != "" {
 		out.Unknown = unknown
 		return out

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // Setup is what the ResourceManager reads for queue ACLs: the files in
@@ -41,6 +42,10 @@ type Setup struct {
 	// RuleFiles are JSON mapping rules files given with the configuration
 	// (Capacity Scheduler, mapping-rule-json-file)
 	RuleFiles []*RuleFile
+	// fsOnce reads fsPolicyRead, the Fair Scheduler's placement policy,
+	// for PlaceFS
+	fsOnce       sync.Once
+	fsPolicyRead fsPolicyRead
 	// site is the site files' merged configuration of a Fair Scheduler
 	// setup (Conf is then the allocation file's)
 	site *Conf
