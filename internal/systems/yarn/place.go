@@ -113,6 +113,7 @@ func (s *Setup) placeAnswer(pl *CSPlacement, req PlaceRequest, p *Placement, gro
 		}
 	}
 	out.Submit = s.placeSubmit(p, req)
+	out.Notes = append(out.Notes, s.tagPlacementNote()...)
 	out.Answer = "rejected"
 	switch {
 	case p.Unknown != "":
@@ -132,6 +133,31 @@ func (s *Setup) placeAnswer(pl *CSPlacement, req PlaceRequest, p *Placement, gro
 		{Key: "override", Value: pl.Override}, {Key: "jsonRules", Value: pl.JSON}, {Key: "stage", Value: stage},
 		{Key: "aclTemplate", Value: p.ACLTemplate}}
 	return out
+}
+
+// tagPlacementKey lets an application's userid tag choose the user it is
+// placed as (RMAppManager.getUserNameForPlacement).
+const tagPlacementKey = "yarn.resourcemanager.application-tag-based-placement.enable"
+
+// tagPlacementNote says, when the ResourceManager places by application
+// tags, that the answer is for an application without a userid tag.
+func (s *Setup) tagPlacementNote() []string {
+	conf := s.Conf
+	if s.FS {
+		conf = s.site
+	}
+	if conf == nil {
+		return nil
+	}
+	p, ok := conf.Get(tagPlacementKey)
+	if !ok || !p.HasValue {
+		return nil
+	}
+	v, e := conf.Expand(p.Value)
+	if b, _ := javaBoolean(v); !b && e == Expanded {
+		return nil
+	}
+	return []string{fmt.Sprintf("%s is %q (%s:%d:%d): an application that carries a userid=NAME tag is placed as NAME when its submitter is in the whitelist and may submit to NAME's queue; this answer is for an application without one", tagPlacementKey, p.Value, p.File, p.ValuePos.Line, p.ValuePos.Col)}
 }
 
 // placeSubmit is the submit check a placement made, as check gives it;
