@@ -179,6 +179,9 @@ func ruleRulePlacementNeverPlaces() *engine.Rule {
 			return
 		}
 		setup := &Setup{CS: s.cs, FS: true}
+		if setup.fsPlaceUnknown() != "" {
+			return // a policy aclint cannot follow decides which queues exist
+		}
 		// the queue a rule names: a parent (rejected), or below a leaf
 		why := func(path string, create bool) string {
 			if q := setup.fsQueue(path); q != nil {
