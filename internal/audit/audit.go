@@ -33,6 +33,11 @@ type Refused struct {
 	Command  string // the command that lists every finding: "aclint lint acls.json"
 	Findings []engine.Finding
 	Sources  map[string][]string
+	// By names the system in sentences ("YuniKorn"); OnReload says what
+	// the running system does when told to take these inputs in place of
+	// the ones it runs ("YuniKorn keeps running the old config"), for a
+	// diff whose NEW is refused; "" when not known.
+	By, OnReload string
 }
 
 func (r *Refused) Error() string { return fmt.Sprintf("%s: %s", r.File, r.Why) }
@@ -186,6 +191,13 @@ type Section struct {
 	Lines []string
 }
 
+// WordsChecker is a capability that tells a question's words are wrong
+// before its inputs are loaded (loading may take long, or say things of
+// its own): command is the shared command, words the words given.
+type WordsChecker interface {
+	CheckWords(command string, words []string) error
+}
+
 // Completer is a Loader that says what may come next in a question's
 // words, for shell completion: the queues, principals, kinds, users,
 // permissions or paths of the files named with -f. command is the shared
@@ -294,3 +306,21 @@ func WriteNotes(b *strings.Builder, notes []string) {
 		fmt.Fprintf(b, "  - %s\n", engine.Printable(n))
 	}
 }
+
+// Gated is a question whose request never reaches the system's decision:
+// something in front of it stops the request (YuniKorn's admission
+// controller refuses a pod, or hands it to another scheduler). A listing
+// (who-can, access) returns it as its error, and the command line says it
+// in place of the listing; check and place say it as their own answer.
+type Gated struct {
+	// Answer is its word: "rejected", "not scheduled by YuniKorn".
+	Answer string
+	// Said is the reason as text says it; Reason the gate's own message,
+	// as JSON gives it; Why what led there, when known.
+	Said, Reason, Why string
+	// Rejected: the request is refused (exit 1); otherwise what becomes
+	// of it is not aclint's to know (exit 2).
+	Rejected bool
+}
+
+func (g *Gated) Error() string { return g.Answer + ": " + g.Said }

@@ -30,7 +30,17 @@ type Diff struct {
 	By, ObjectWord, SectionWord    string
 	SectionsAdded, SectionsRemoved []string
 	Added, Removed                 []Object
-	Notes                          []string
+	// Old and New name the two sides as the system reads them (a
+	// ConfigMap in its file); "" names them by their paths.
+	Old, New string
+	// RuleWord names what causes a change in the pull-request comment:
+	// "ACL entry"; "" is "rule".
+	RuleWord string
+	// Warnings are what the change does besides access that a reviewer
+	// must see; Notes what the answer rests on.
+	Warnings, Notes []string
+	// Detail is the system's own part of the JSON answer.
+	Detail []Field
 	// Changes walks every change, in order; it may be walked again (for
 	// --flat), and never holds them all.
 	Changes func(emit func(Change))
@@ -183,4 +193,12 @@ func Replay(changes []Change) func(emit func(Change)) {
 			emit(c)
 		}
 	}
+}
+
+// DiffSide is one side of a diff: its label ("OLD", "NEW"), its name as
+// the answer gives it, and the system's refusal when it refuses it (the
+// diff then compares nothing, and says why).
+type DiffSide struct {
+	Label, Name string
+	Refused     *Refused
 }

@@ -36,7 +36,16 @@ type MatrixHead struct {
 	Joiner string
 	// Legend says what a cell's words mean, for the text output.
 	Legend string
-	Notes  []string
+	// Grows, when set, says that access only grows down an object's path
+	// (YuniKorn has no deny): it lists the cell words from the least
+	// access to the most, and PathSep separates a path's parts ("."). The
+	// text list then says at each object only what it adds to the nearest
+	// object above it that was listed.
+	Grows   []string
+	PathSep string
+	// Preamble are lines the text says before the matrix.
+	Preamble []string
+	Notes    []string
 }
 
 // MatrixRow is one object against every subject, a cell per column: a

@@ -29,7 +29,7 @@ func newAccessCmd(s *streams) *cobra.Command {
 		if err := clikit.CheckOutput(flagString(cmd, "output"), "text", "json", "csv"); err != nil {
 			return err
 		}
-		return p.answer(s, cmd, args, func(q *asked) error {
+		return p.answer(s, cmd, func(q *asked) error {
 			return askAccess(s, cmd, q, args)
 		})
 	}

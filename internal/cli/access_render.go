@@ -24,7 +24,7 @@ func askAccess(s *streams, cmd *cobra.Command, q *asked, words []string) error {
 	if err != nil {
 		return err
 	}
-	m, err := q.load()
+	m, err := q.loadFor("access", words)
 	if err != nil {
 		return err
 	}
@@ -43,9 +43,13 @@ func askAccess(s *streams, cmd *cobra.Command, q *asked, words []string) error {
 	if err != nil {
 		var u *audit.UsageError
 		if errors.As(err, &u) {
-			return clikit.Usage("%s: %w (access %s, e.g. access -f %s %s)", q.sys.Name(), err, acc.AccessUsage().Words, q.ins[0].Path, acc.AccessUsage().Example)
+			return clikit.Usage("%s: %w (access %s, e.g. access -f %s %s)", q.sys.Name(), err, acc.AccessUsage().Words, q.named(), acc.AccessUsage().Example)
 		}
-		return clikit.Usage("%w", err)
+		var g *audit.Gated
+		if errors.As(err, &g) {
+			return writeGated(s, g, "rows", flagString(cmd, "output"))
+		}
+		return answerErr(err)
 	}
 	if f.unknown {
 		return &clikit.ExitError{Code: ExitUsage, Err: errors.New("the listing is not complete: an answer on the way is not known (marked ?)")}

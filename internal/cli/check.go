@@ -1,10 +1,15 @@
 package cli
 
 import (
+	"errors"
+	"io"
+
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/aclint/aclint/internal/audit"
 	"github.com/aclint/aclint/internal/clikit"
+	"github.com/aclint/aclint/internal/engine"
 )
 
 func newCheckCmd(s *streams) *cobra.Command {
@@ -27,9 +32,60 @@ func newCheckCmd(s *streams) *cobra.Command {
 		clikit.VerdictFlags(f, &output, &quiet, "the decision, the rules consulted and the notes")
 	})
 	c.RunE = func(cmd *cobra.Command, args []string) error {
-		return p.answer(s, cmd, args, func(q *asked) error {
+		return p.answer(s, cmd, func(q *asked) error {
 			return askCheck(s, cmd, q, args, flagString(cmd, "action"), flagString(cmd, "groups"), flagString(cmd, "output"), flagBool(cmd, "quiet"))
 		})
 	}
 	return c
+}
+
+func checkWords(sys engine.System) (audit.Usage, bool) {
+	if c, ok := sys.(audit.Checker); ok {
+		return c.CheckUsage(), true
+	}
+	return audit.Usage{}, false
+}
+
+// askCheck answers check through a system's audit.Checker: exit 0
+// allowed, 1 denied.
+func askCheck(s *streams, cmd *cobra.Command, q *asked, words []string, action, groups, output string, quiet bool) error {
+	c, err := capability[audit.Checker](q, "check")
+	if err != nil {
+		return err
+	}
+	if err := clikit.CheckOutput(output, "text", "json"); err != nil {
+		return err
+	}
+	if !cmd.Flags().Changed("action") {
+		action = ""
+	}
+	m, err := q.loadFor("check", words)
+	if err != nil {
+		return err
+	}
+	qu := audit.Question{Words: words, Action: action}
+	if cmd.Flags().Changed("groups") {
+		qu.Groups = clikit.ParseList(groups)
+	}
+	v, err := c.Check(m, qu)
+	if err != nil {
+		var u *audit.UsageError
+		if errors.As(err, &u) {
+			return clikit.Usage("%s: %w (check %s, e.g. check -f %s %s)", q.sys.Name(), err, c.CheckUsage().Words, q.named(), c.CheckUsage().Example)
+		}
+		return answerErr(err)
+	}
+	return writeVerdict(s, v, output, quiet)
+}
+
+// writeVerdict is every check's answer, whichever system gave it: exit 0
+// allowed, 1 denied, 2 not known.
+func writeVerdict(s *streams, v *audit.Verdict, output string, quiet bool) error {
+	out := clikit.Verdict{OK: v.Allowed && v.Unknown == "",
+		Text: func(w io.Writer) error { return writeCheckText(w, v) },
+		JSON: func() any { return checkJSON(v) }}
+	if v.Unknown != "" {
+		out.Code = ExitUsage
+	}
+	return clikit.WriteVerdict(s.out, out, output, quiet)
 }

@@ -104,7 +104,7 @@ func (s *streams) completeWords(c *cobra.Command, p *parts) cobra.CompletionFunc
 			if err != nil {
 				return nil, cobra.ShellCompDirectiveNoFileComp
 			}
-			if q != nil {
+			if q.sys != s.reg.Fallback() {
 				comp, ok := q.sys.(audit.Completer)
 				if !ok {
 					return nil, cobra.ShellCompDirectiveNoFileComp

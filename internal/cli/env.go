@@ -23,7 +23,6 @@ func (e env) Out() io.Writer                         { return e.s.out }
 func (e env) Err() io.Writer                         { return e.s.err }
 func (e env) MaxInput() int64                        { return e.s.maxInput }
 func (e env) Registry() *engine.Registry             { return e.s.reg }
-func (e env) Preloaded() map[string][]byte           { return e.s.preloaded }
 func (e env) Warn(path, reason string)               { e.s.warnInput(path, reason) }
 func (e env) Usage(format string, args ...any) error { return clikit.Usage(format, args...) }
 func (e env) Group(c *cobra.Command) *cobra.Command  { return clikit.Group(c) }
@@ -49,6 +48,23 @@ func (e env) Place(p *audit.Placement, output string, quiet bool) error {
 }
 
 func (e env) PlaceJSON(p *audit.Placement) any { return placeJSON(p) }
+
+func (e env) Diff(w io.Writer, format string, old, new audit.DiffSide, d *audit.Diff, commentSize int) error {
+	r := embeddedDiff(old, new, d)
+	r.ask.commentSize = commentSize
+	if format == "markdown" {
+		return writeDiffMarkdown(w, r, nil)
+	}
+	bw := bufio.NewWriter(w)
+	writeDiffText(bw, r)
+	return bw.Flush()
+}
+
+func (e env) Gated(g *audit.Gated, key, output string) error { return writeGated(e.s, g, key, output) }
+
+func (e env) DiffJSON(old, new audit.DiffSide, d *audit.Diff) any {
+	return diffJSON(embeddedDiff(old, new, d))
+}
 
 func (e env) VerdictFlags(c *cobra.Command, output *string, quiet *bool, jsonIs string) {
 	clikit.VerdictFlags(c.Flags(), output, quiet, jsonIs)
@@ -95,8 +111,11 @@ func (e env) WrapWidth() int  { return wrapWidth(e.s.rawOut) }
 
 func (e env) Load(files []string) (string, audit.Model, error) {
 	q, err := e.s.question(files)
-	if err != nil || q == nil {
+	if err != nil {
 		return "", nil, err
+	}
+	if _, ok := q.caps.(audit.Loader); !ok {
+		return "", nil, nil
 	}
 	m, err := q.load()
 	if err != nil {

@@ -35,7 +35,7 @@ func newMatrixCmd(s *streams) *cobra.Command {
 		if err := checkLayout(layout); err != nil {
 			return err
 		}
-		return p.answer(s, cmd, args, func(q *asked) error {
+		return p.answer(s, cmd, func(q *asked) error {
 			return askMatrix(s, q, matrixAsk{q: audit.MatrixQuestion{Subjects: subjectList(flagString(cmd, "subjects")), Scope: scopeOf(cmd), Action: flagString(cmd, "action")},
 				only: flagBool(cmd, "only-access"), output: output, layout: layout, width: flagInt(cmd, "width")})
 		})

@@ -44,7 +44,7 @@ func askMatrix(s *streams, q *asked, ask matrixAsk) error {
 		if errors.As(err, &u) {
 			return clikit.Usage("%s: %w", q.sys.Name(), err)
 		}
-		return clikit.Usage("%w", err)
+		return answerErr(err)
 	}
 	return end()
 }
@@ -129,33 +129,15 @@ func (c *matrixCollect) label(r audit.MatrixRow) string {
 
 func (c *matrixCollect) writeText(w *bufio.Writer, width int) error {
 	names := c.head.Subjects
+	for _, l := range c.head.Preamble {
+		engine.Fprintf(w, "%s\n", l)
+	}
 	if c.ask.layout == "list" || c.ask.layout == "auto" && gridBlocks(names, width-40) > clikit.MaxGridBlocks {
-		engine.Fprintf(w, "%d subjects, one line per %s: who has what there (%s)\n", len(names), c.head.ObjectWord, c.head.Legend)
-		for _, r := range c.rows {
-			var parts []string
-			seen := map[string]int{}
-			var words []string
-			for i, cell := range r.Cells {
-				if cell == audit.NoAccess {
-					continue
-				}
-				if _, ok := seen[cell]; !ok {
-					seen[cell] = len(words)
-					words = append(words, cell)
-					parts = append(parts, cell+":")
-				}
-				k := seen[cell]
-				parts[k] += " " + names[i] + ","
-			}
-			what := "no one"
-			if len(parts) > 0 {
-				for i := range parts {
-					parts[i] = strings.TrimSuffix(parts[i], ",")
-				}
-				what = strings.Join(parts, "; ")
-			}
-			engine.Fprintf(w, "%s  %s\n", engine.Printable(c.label(r)), engine.Printable(what))
+		if c.head.Grows != nil {
+			c.writeGrowing(w)
+			return c.writeNotes(w)
 		}
+		c.writeList(w)
 		return c.writeNotes(w)
 	}
 	qw := len(c.head.ObjectWord)

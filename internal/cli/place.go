@@ -33,7 +33,7 @@ func newPlaceCmd(s *streams) *cobra.Command {
 		clikit.VerdictFlags(f, &output, &quiet, "the application, every rule's result, the queue and the submit decision")
 	})
 	c.RunE = func(cmd *cobra.Command, args []string) error {
-		return p.answer(s, cmd, args, func(q *asked) error {
+		return p.answer(s, cmd, func(q *asked) error {
 			return askPlace(s, cmd, q, args)
 		})
 	}
@@ -58,7 +58,7 @@ func askPlace(s *streams, cmd *cobra.Command, q *asked, words []string) error {
 	if err := clikit.CheckOutput(output, "text", "json"); err != nil {
 		return err
 	}
-	m, err := q.load()
+	m, err := q.loadFor("place", words)
 	if err != nil {
 		return err
 	}
@@ -73,7 +73,7 @@ func askPlace(s *streams, cmd *cobra.Command, q *asked, words []string) error {
 	if err != nil {
 		var u *audit.UsageError
 		if errors.As(err, &u) {
-			return clikit.Usage("%s: %w (place %s, e.g. place -f %s %s)", q.sys.Name(), err, pl.PlaceUsage().Words, q.ins[0].Path, pl.PlaceUsage().Example)
+			return clikit.Usage("%s: %w (place %s, e.g. place -f %s %s)", q.sys.Name(), err, pl.PlaceUsage().Words, q.named(), pl.PlaceUsage().Example)
 		}
 		return clikit.Usage("%w", err)
 	}

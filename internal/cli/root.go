@@ -39,9 +39,6 @@ type streams struct {
 	meter            *progress.Meter // the progress line, while it runs
 	maxMemory        int64           // --max-memory, once the flags are read
 	maxInput         int64           // --max-input-size, once the flags are read
-	// preloaded are the files a question already read to find their
-	// system, by the name given: the fallback's loading takes them from here
-	preloaded map[string][]byte
 	// reg is the systems aclint checks and their rules: every command asks
 	// it, never a system by name
 	reg *engine.Registry

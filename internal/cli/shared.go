@@ -92,63 +92,38 @@ func (p *parts) foreign(system string) error {
 }
 
 // take readies a question for its system: the other systems' parts
-// refuse their own flags, and the system's own flags' values go into
-// what it loads with. It returns the part that answers the question
-// itself, or nil when the system answers through its capabilities.
-func (p *parts) take(q *asked) (*clikit.Extension, error) {
+// refuse their own flags, the system's own flags' values go into what it
+// loads with, and the system's part, when it binds its capabilities to
+// its flags (clikit.Extension.Answers), is what is asked.
+func (p *parts) take(q *asked) error {
 	name := q.sys.Name()
 	if err := p.foreign(name); err != nil {
-		return nil, err
+		return err
 	}
-	if e := p.by[name]; e != nil && e.Values != nil {
+	e := p.by[name]
+	if e != nil && e.Values != nil {
 		for k, v := range e.Values() {
 			q.opts = q.opts.WithValue(k, v)
 		}
 	}
-	return p.own(name), nil
-}
-
-// own is the part that answers a question of system's files itself; nil
-// when the system answers through its capabilities.
-func (p *parts) own(system string) *clikit.Extension {
-	if e := p.by[system]; e != nil && e.Run != nil {
-		return e
+	if e != nil && e.Answers != nil {
+		q.caps = e.Answers
 	}
 	return nil
 }
 
 // answer hands a shared command's question to the system its files are
-// about: the fallback's part for the fallback's files (or none), the
-// system's own part when it answers itself, else ask, through the
-// system's capabilities.
-func (p *parts) answer(s *streams, cmd *cobra.Command, args []string, ask func(q *asked) error) error {
+// about (the fallback's when they are no other system's, or none are
+// named), asked through its capabilities.
+func (p *parts) answer(s *streams, cmd *cobra.Command, ask func(q *asked) error) error {
 	q, err := s.question(flagStrings(cmd, "file"))
 	if err != nil {
 		return err
 	}
-	if q == nil {
-		return p.runFallback(s, cmd, args)
-	}
-	own, err := p.take(q)
-	if err != nil {
+	if err := p.take(q); err != nil {
 		return err
-	}
-	if own != nil {
-		return own.Run(cmd, args)
 	}
 	return ask(q)
-}
-
-// runFallback answers a question whose files are the fallback's (or
-// none): the fallback's part, or a usage error when it has none.
-func (p *parts) runFallback(s *streams, cmd *cobra.Command, args []string) error {
-	if err := p.foreign(s.reg.Fallback().Name()); err != nil {
-		return err
-	}
-	if p.fallback == nil || p.fallback.Run == nil {
-		return clikit.Usage("%s answers questions about files only: name them with -f", cmd.CommandPath())
-	}
-	return p.fallback.Run(cmd, args)
 }
 
 // sharedFlag registers a flag every system's question reads by name,

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -28,7 +29,7 @@ func newWhoCanCmd(s *streams) *cobra.Command {
 		if err := clikit.CheckOutput(output, "text", "json", "csv"); err != nil {
 			return err
 		}
-		return p.answer(s, cmd, args, func(q *asked) error {
+		return p.answer(s, cmd, func(q *asked) error {
 			return askWhoCan(s, cmd, q, args, flagString(cmd, "action"), output)
 		})
 	}
@@ -84,4 +85,53 @@ func writeHolderLines(b *strings.Builder, how string, hs []holderLine) {
 		}
 		fmt.Fprintf(b, "  %-24s %s (%s)%s\n", h.name, what, how, h.where)
 	}
+}
+
+// askWhoCan answers who-can through a system's audit.WhoCanner.
+func askWhoCan(s *streams, cmd *cobra.Command, q *asked, words []string, action, output string) error {
+	w, err := capability[audit.WhoCanner](q, "who-can")
+	if err != nil {
+		return err
+	}
+	if !cmd.Flags().Changed("action") {
+		action = ""
+	}
+	m, err := q.loadFor("who-can", words)
+	if err != nil {
+		return err
+	}
+	ans, err := w.WhoCan(m, audit.Question{Words: words, Action: action})
+	if err != nil {
+		var u *audit.UsageError
+		if errors.As(err, &u) {
+			return clikit.Usage("%s: %w (who-can %s, e.g. who-can -f %s %s)", q.sys.Name(), err, w.WhoCanUsage().Words, q.named(), w.WhoCanUsage().Example)
+		}
+		var g *audit.Gated
+		if errors.As(err, &g) {
+			return writeGated(s, g, "allowed", output)
+		}
+		return answerErr(err)
+	}
+	return writeWhoCan(s, ans, output)
+}
+
+// writeWhoCan writes a who-can answer as -o asks; an incomplete answer is
+// exit 2 after what is known.
+func writeWhoCan(s *streams, ans *audit.WhoCan, output string) error {
+	var err error
+	switch output {
+	case "json":
+		err = clikit.WriteJSON(s.out, whoCanJSON(ans))
+	case "csv":
+		err = writeWhoCanCSV(s.out, ans)
+	default:
+		err = writeWhoCanText(s.out, ans)
+	}
+	if err != nil {
+		return clikit.Usage("writing output: %w", err)
+	}
+	if ans.Incomplete != "" {
+		return &clikit.ExitError{Code: ExitUsage, Err: errors.New(ans.Incomplete)}
+	}
+	return nil
 }

@@ -33,10 +33,6 @@ type Env interface {
 	WrapWidth() int
 	// Registry is the run's systems and rules.
 	Registry() *engine.Registry
-	// Preloaded are the files the command line already read to find their
-	// system, by the name given: a system reading its question's files
-	// itself takes them from here (standard input is In()).
-	Preloaded() map[string][]byte
 	// Warn says on standard error that a file of a directory search is not
 	// read, and why.
 	Warn(path, reason string)
@@ -59,6 +55,17 @@ type Env interface {
 	// PlaceJSON is place's JSON answer, for a command that embeds one
 	// (aclint test's place cases).
 	PlaceJSON(p *audit.Placement) any
+	// Diff writes a diff's answer as diff writes it, text or markdown, for
+	// a command that embeds one (drift): old and new are its sides, d the
+	// system's diff of them (nil when a side is refused); DiffJSON is its
+	// JSON, without the pairs.
+	Diff(w io.Writer, format string, old, new audit.DiffSide, d *audit.Diff, commentSize int) error
+	DiffJSON(old, new audit.DiffSide, d *audit.Diff) any
+	// Gated writes the answer of a question whose request never reaches
+	// the system's decision (audit.Gated), as -o asks: key is the answer's
+	// field in the command's JSON ("submitAllowed"); exit 1 when the
+	// request is refused, 2 when what becomes of it is not known.
+	Gated(g *audit.Gated, key, output string) error
 	// VerdictFlags registers -o and -q as every check command takes them.
 	VerdictFlags(c *cobra.Command, output *string, quiet *bool, jsonIs string)
 	// WhoCan writes who-can's answer as -o asks (text, json, csv), ending
@@ -118,11 +125,16 @@ type Extension struct {
 	// refuses the system's own flags, which that question cannot take.
 	Foreign func(system string) error
 	// Values are the system's flags as its Load reads them
-	// (engine.Options.Value), when it answers through its capabilities.
+	// (engine.Options.Value).
 	Values func() map[string]string
-	// Run answers when the files are the system's (or none are named and
-	// the system is the fallback).
-	Run func(cmd *cobra.Command, args []string) error
+	// Answers are the system's capabilities (audit.Loader and the
+	// questions it answers) bound to this command's flags and streams,
+	// asked in place of the registry's entry when the question's files are
+	// the system's (or none are named and the system is the fallback): a
+	// question whose flags are more than strings (YuniKorn's pod, group
+	// resolvers and running scheduler) reads them there. nil: the
+	// registry's entry is asked, with Values.
+	Answers audit.Loader
 	// Lint is the system's part of lint, which every input passes.
 	Lint *LintPart
 }

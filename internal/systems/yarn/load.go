@@ -32,7 +32,7 @@ func LoadSetup(ins []*engine.Input) (*Setup, error) {
 	refused := func(in *engine.Input, why string) error {
 		rep, _ := Sys{}.Lint(&engine.Input{Path: in.Path, Data: in.Data, Explicit: true}, engine.Options{})
 		return &audit.Refused{File: in.Path, Why: why, Command: "aclint lint " + in.Given(), Findings: rep.Findings,
-			Sources: map[string][]string{in.Path: strings.Split(string(in.Data), "\n")}}
+			Sources: map[string][]string{in.Path: strings.Split(string(in.Data), "\n")}, By: "YARN"}
 	}
 	var ruleFiles []*RuleFile
 	for _, in := range ins {

@@ -29,7 +29,7 @@ func (Sys) Load(ins []*engine.Input, opts engine.Options) (audit.Model, error) {
 	}
 	if tree.Errors() != nil {
 		return nil, &audit.Refused{File: in.Path, Why: "YTsaurus would refuse this tree (or aclint cannot read it), so it answers no question",
-			Command: "aclint lint --system ytsaurus " + in.Given(), Findings: Lint(doc, lo), Sources: map[string][]string{in.Path: doc.Lines()}}
+			Command: "aclint lint --system ytsaurus " + in.Given(), Findings: Lint(doc, lo), Sources: map[string][]string{in.Path: doc.Lines()}, By: "YTsaurus"}
 	}
 	// check's own flags (Extend), read by Check
 	tree.asked = askedFlags{columns: opts.Value("columns"), columnsSet: opts.Value("columns-set") == "true",

@@ -52,11 +52,20 @@ func (e *InputError) Unwrap() error { return e.Err }
 // pipeline, and settles ConfigMaps without the queue config key as
 // YuniKorn's key-by-key merge does. The notes say what the merge did.
 func Read(paths []string, opts ReadOptions) (docs []*config.Document, notes []string, err error) {
-	lopts := config.LoadOptions{Key: opts.Key, Stdin: opts.Stdin, Skip: opts.Skip, MaxSize: opts.MaxSize}
 	ins, err := input.Read(paths, input.Options{Stdin: opts.Stdin, Skip: opts.Skip, Warn: opts.Warn, Exts: Sys{}.Extensions(), Preloaded: opts.Preloaded, MaxSize: opts.MaxSize})
 	if err != nil {
 		return nil, nil, &InputError{err}
 	}
+	return Settle(paths, ins, opts)
+}
+
+// Settle is Read over inputs already read from paths (the command line
+// reads a question's files once, to find their system): each file found
+// in a directory that holds no queue config is passed over, and
+// ConfigMaps without the queue config key are settled as YuniKorn merges
+// them.
+func Settle(paths []string, ins []*engine.Input, opts ReadOptions) (docs []*config.Document, notes []string, err error) {
+	lopts := config.LoadOptions{Key: opts.Key, Stdin: opts.Stdin, Skip: opts.Skip, MaxSize: opts.MaxSize}
 	var absent []*config.KeyAbsentError
 	found := map[string]bool{}
 	for _, in := range ins {
@@ -176,6 +185,12 @@ func (e *RejectedError) Error() string {
 // rejects it, less the errors tolerate accepts (place answers for a freshly
 // started scheduler, which runs a partition whose rules cannot be built).
 func Load(paths []string, opts ReadOptions, tolerate func(engine.Finding) bool) (*Loaded, error) {
+	return LoadRead(paths, nil, opts, tolerate)
+}
+
+// LoadRead is Load over inputs already read from paths (Settle); ins nil
+// reads them here.
+func LoadRead(paths []string, ins []*engine.Input, opts ReadOptions, tolerate func(engine.Finding) bool) (*Loaded, error) {
 	var read []*config.Document
 	var warnings []string
 	if len(paths) == 0 {
@@ -189,7 +204,12 @@ func Load(paths []string, opts ReadOptions, tolerate func(engine.Finding) bool) 
 	if read == nil {
 		var merged []string // what the ConfigMap merge did: said, not part of the answers
 		var err error
-		if read, merged, err = Read(paths, opts); err != nil {
+		if ins != nil {
+			read, merged, err = Settle(paths, ins, opts)
+		} else {
+			read, merged, err = Read(paths, opts)
+		}
+		if err != nil {
 			return nil, err
 		}
 		warnings = append(warnings, merged...)

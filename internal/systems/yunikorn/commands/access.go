@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"github.com/aclint/aclint/internal/audit"
 	"github.com/aclint/aclint/internal/clikit"
 
 	"github.com/spf13/cobra"
@@ -11,73 +12,68 @@ import (
 
 // accessPart is YuniKorn's part of access: every queue for USER, or a pod.
 func accessPart(s *streams) *clikit.Extension {
-	var (
-		a         auditFlags
-		groups    string
-		req       requestFlags
-		resolvers resolverFlags
-	)
+	q := &question{s: s}
 	return &clikit.Extension{
 		Use:     "access USER | access --pod POD.yaml [--namespace NS.yaml] (--submitter USER | --without-admission-controller)",
 		Long:    accessLong,
 		Example: accessExample,
 		Words:   "USER",
 		Foreign: func(system string) error {
-			if req.pod != "" {
+			if q.req.pod != "" {
 				return clikit.Usage("--pod is a Kubernetes pod, which %s never sees: give USER", system)
 			}
-			return foreign(system, &req, a.key)
+			return foreign(system, &q.req, q.key)
 		},
 		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) != 1 && (req.pod == "" || len(args) != 0) {
+			if len(args) != 1 && (q.req.pod == "" || len(args) != 0) {
 				return clikit.Usage("access needs USER (USER may be left out with --pod), got %d argument(s)\nrun 'aclint access --help' for usage", len(args))
 			}
 			return nil
 		},
 		Flags: func(c *cobra.Command) {
 			f := c.Flags()
-			f.StringVar(&groups, "groups", "", "comma-separated groups as the request carries them (default: the resolver finds them)")
-			a.register(s, f, "queues where the user has neither submit nor admin", "text, json or csv")
+			f.StringVar(&q.groups, "groups", "", "comma-separated groups as the request carries them (default: the resolver finds them)")
+			q.auditFlags(c, "queues where the user has neither submit nor admin", "text, json or csv")
 			completeScope(s, c)
-			req.register(s, f)
-			resolvers.register(s, c)
+			q.req.register(s, f)
+			q.resolvers.register(s, c)
 		},
-		Run: func(cmd *cobra.Command, args []string) error {
-			l, err := load(s, a.files, a.key, nil)
-			if err != nil {
-				return err
-			}
-			notes := l.Notes
-			var q acl.Query
-			pr, err := askFor(cmd, &q, args, groups, &req, &resolvers, l.Config.Doc.Settings)
-			if err != nil {
-				return err
-			}
-			if pr != nil && !pr.Reaches() {
-				format := a.output
-				if format == "csv" {
-					format = "text"
-				}
-				return clikit.WriteVerdict(s.env.Out(), gateVerdict(pr.Gate, "rows"), format, false)
-			}
-			if pr != nil {
-				notes = append(notes, pr.Notes()...)
-			}
-			f, end := s.env.Access(a.output, a.onlyAccess)
-			if err := f.Head(yunikorn.AccessHead(q.User)); err != nil {
-				end()
-				return clikit.Usage("writing output: %w", err)
-			}
-			grants := yunikorn.Grants{}
-			begin := func(res acl.AccessResult) error { return f.Section(yunikorn.AccessSection(res, q.User, notes)) }
-			emit := func(row acl.AccessRow) error { return f.Row(grants.Row(row)) }
-			if err := l.Policy.Access(q, a.scope(), begin, emit); err != nil {
-				end()
-				return clikit.Usage("%w", err)
-			}
-			return end()
-		},
+		Answers: q,
 	}
+}
+
+// AccessUsage is how YuniKorn's access reads its words.
+func (q *question) AccessUsage() audit.Usage {
+	return audit.Usage{Words: "USER", Example: "alice --groups data-eng", Files: "-f queues.yaml"}
+}
+
+// Access lists the user's submit and admin access on every queue of
+// every partition (or the pod's identity's), and the queue placement
+// would create for the user's request, row by row.
+func (q *question) Access(m audit.Model, qu audit.Question, scope audit.Scope, out audit.AccessWriter) error {
+	l := m.(loaded)
+	notes := l.Notes
+	var aq acl.Query
+	pr, err := askFor(q.cmd, &aq, qu.Words, q.groups, &q.req, &q.resolvers, l.Config.Doc.Settings)
+	if err != nil {
+		return err
+	}
+	if pr != nil && !pr.Reaches() {
+		return gated(pr.Gate)
+	}
+	if pr != nil {
+		notes = append(notes, pr.Notes()...)
+	}
+	if err := out.Head(yunikorn.AccessHead(aq.User)); err != nil {
+		return clikit.Usage("writing output: %w", err)
+	}
+	grants := yunikorn.Grants{}
+	begin := func(res acl.AccessResult) error { return out.Section(yunikorn.AccessSection(res, aq.User, notes)) }
+	emit := func(row acl.AccessRow) error { return out.Row(grants.Row(row)) }
+	if err := l.Policy.Access(aq, acl.Scope{Partition: scope.Partition, Under: scope.Under}, begin, emit); err != nil {
+		return clikit.Usage("%w", err)
+	}
+	return nil
 }
 
 // accessLong is the help of access, as YuniKorn's part of it heads it.

@@ -16,77 +16,72 @@ import (
 
 // checkPart is YuniKorn's part of check: PARTITION QUEUE USER, or a pod.
 func checkPart(s *streams) *clikit.Extension {
-	var (
-		files               []string
-		groups, action, key string
-		output              string
-		quiet, explain      bool
-		verbose             bool
-		resolvers           resolverFlags
-		req                 requestFlags
-	)
+	q := &question{s: s, onePath: true}
 	return &clikit.Extension{
 		Use:      "check PARTITION QUEUE USER | check PARTITION QUEUE --pod POD.yaml [--namespace NS.yaml] (--submitter USER | --without-admission-controller)",
 		Long:     checkLong,
 		Example:  checkExample,
 		Words:    "PARTITION QUEUE USER",
 		Complete: partitionQueueArgs(s, true),
-		Foreign:  func(system string) error { return foreign(system, &req, key) },
+		Foreign:  func(system string) error { return foreign(system, &q.req, q.key) },
 		Flags: func(c *cobra.Command) {
 			f := c.Flags()
-			s.configFlags(f, &files, &key)
-			f.StringVar(&groups, "groups", "", "comma-separated groups as the request carries them, used exactly as given")
-			f.StringVar(&action, "action", "submit", "access to check: submit or admin")
+			q.configFlags(c)
+			f.StringVar(&q.groups, "groups", "", "comma-separated groups as the request carries them, used exactly as given")
+			f.String("action", "submit", "access to check: submit or admin")
+			var output string
+			var quiet bool
 			clikit.VerdictFlags(f, &output, &quiet, "the decision, every ACL consulted and the notes")
-			req.register(s, f)
-			f.BoolVarP(&verbose, "verbose", "v", false, "also show the limits on an application of the user in the queue (submit only), as aclint limits gives them")
-			f.BoolVar(&explain, "explain", false, "also show how the groups were found (for LDAP: the filter sent and each memberOf value)")
-			resolvers.register(s, c)
+			q.req.register(s, f)
+			f.BoolVarP(&q.verbose, "verbose", "v", false, "also show the limits on an application of the user in the queue (submit only), as aclint limits gives them")
+			f.BoolVar(&q.explain, "explain", false, "also show how the groups were found (for LDAP: the filter sent and each memberOf value)")
+			q.resolvers.register(s, c)
 		},
-		Run: func(cmd *cobra.Command, args []string) error {
-			if len(args) != 3 && (req.pod == "" || len(args) != 2) {
-				if len(args) == 4 && !cmd.Flags().Changed("file") {
-					// aclint check queues.yaml default root.a alice: the file is -f's
-					return clikit.Usage("check needs PARTITION QUEUE USER, got 4 argument(s); if %s is the config, name it with -f: aclint check -f %s %s\nrun 'aclint check --help' for usage", args[0], args[0], strings.Join(args[1:], " "))
-				}
-				return clikit.Usage("check needs PARTITION QUEUE USER (USER may be left out with --pod), got %d argument(s)\nrun 'aclint check --help' for usage", len(args))
-			}
-			act, err := acl.ParseAction(action)
-			if err != nil {
-				return clikit.Usage("invalid --action: %w", err)
-			}
-			if err := clikit.CheckOutput(output, "text", "json"); err != nil {
-				return err
-			}
-			l, err := loadOne(s, files, key, nil)
-			if err != nil {
-				return err
-			}
-			q := acl.Query{Partition: args[0], Queue: args[1], Action: act}
-			pr, err := askFor(cmd, &q, args[2:], groups, &req, &resolvers, l.Config.Doc.Settings)
-			if err != nil {
-				return err
-			}
-			if pr != nil && !pr.Reaches() {
-				return s.env.Check(gateCheck(pr.Gate), output, quiet)
-			}
-			d, err := l.Policy.Decide(q)
-			if err != nil {
-				return answerErr(err)
-			}
-			d.Notes = append(l.Notes, d.Notes...)
-			if pr != nil {
-				d.Notes = append(d.Notes, pr.Notes()...)
-			}
-			var lim *limits.Answer
-			if verbose && act == acl.Submit && d.Reason == "" && !d.Parent {
-				if lim, err = limits.New(l.Config).Decided(l.Policy, d, q.Tags); err != nil {
-					return clikit.Usage("%w", err)
-				}
-			}
-			return s.env.Check(decisionVerdict(d, lim, explain), output, quiet)
-		},
+		Answers: q,
 	}
+}
+
+// CheckUsage is how YuniKorn's check reads its words.
+func (q *question) CheckUsage() audit.Usage {
+	return audit.Usage{Words: "PARTITION QUEUE USER", Example: "default root.prod.etl alice", Files: "-f queues.yaml"}
+}
+
+// Check decides an access question as YuniKorn does: the request as the
+// flags describe it (a pod through the admission controller), the ACLs
+// from the queue up to root, and with -v the limits on the user's
+// applications there.
+func (q *question) Check(m audit.Model, qu audit.Question) (*audit.Verdict, error) {
+	l, args := m.(loaded), qu.Words
+	if err := q.CheckWords("check", args); err != nil {
+		return nil, err
+	}
+	act, err := action(qu.Action)
+	if err != nil {
+		return nil, err
+	}
+	aq := acl.Query{Partition: args[0], Queue: args[1], Action: act}
+	pr, err := askFor(q.cmd, &aq, args[2:], q.groups, &q.req, &q.resolvers, l.Config.Doc.Settings)
+	if err != nil {
+		return nil, err
+	}
+	if pr != nil && !pr.Reaches() {
+		return gateCheck(pr.Gate), nil
+	}
+	d, err := l.Policy.Decide(aq)
+	if err != nil {
+		return nil, answerErr(err)
+	}
+	d.Notes = append(l.Notes, d.Notes...)
+	if pr != nil {
+		d.Notes = append(d.Notes, pr.Notes()...)
+	}
+	var lim *limits.Answer
+	if q.verbose && act == acl.Submit && d.Reason == "" && !d.Parent {
+		if lim, err = limits.New(l.Config).Decided(l.Policy, d, aq.Tags); err != nil {
+			return nil, clikit.Usage("%w", err)
+		}
+	}
+	return decisionVerdict(d, lim, q.explain), nil
 }
 
 // checkLong is the help of check, as YuniKorn's part of it heads it.

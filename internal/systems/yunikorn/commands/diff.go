@@ -1,8 +1,6 @@
 package commands
 
 import (
-	"fmt"
-
 	"github.com/aclint/aclint/internal/audit"
 	"github.com/aclint/aclint/internal/clikit"
 
@@ -10,95 +8,51 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/aclint/aclint/internal/engine"
-	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 	"github.com/aclint/aclint/internal/systems/yunikorn/config"
 )
 
-// side is one config of a diff.
-type side struct {
-	name     string
-	cfg      *config.Config
-	policy   *acl.Policy
-	accepted bool
-	errors   []engine.Finding
-}
-
-func loadSide(s *streams, path, key string) (*side, error) {
-	docs, err := loadInputs(s, []string{path}, key, false)
-	if err != nil {
-		return nil, err
-	}
-	l := yunikorn.Accept(docs, nil)
-	for _, w := range l.Warnings {
-		fmt.Fprintln(s.env.Err(), "aclint: "+engine.Printable(w))
-	}
-	return &side{name: l.Config.Doc.Describe(), cfg: l.Config, policy: l.Policy, accepted: len(l.Errors) == 0, errors: l.Errors}, nil
-}
-
 // diffPart is YuniKorn's part of diff: two queue configs, partition by
-// partition and queue by queue.
+// partition and queue by queue. A config YuniKorn rejects is a side of the
+// answer, not an error: a change that makes YuniKorn reject its config
+// fails the gate.
 func diffPart(s *streams) *clikit.Extension {
-	var key string
+	q := &question{s: s, refusedSides: true}
 	return &clikit.Extension{
 		Long:    diffLong,
 		Example: diffExample,
-		Foreign: func(system string) error { return foreign(system, nil, key) },
+		Foreign: func(system string) error { return foreign(system, nil, q.key) },
 		Flags: func(c *cobra.Command) {
-			c.Flags().StringVar(&key, "key", config.DefaultKey, "ConfigMap data key holding the queue config")
+			q.cmd = c
+			c.Flags().StringVar(&q.key, "key", config.DefaultKey, "ConfigMap data key holding the queue config")
 		},
-		Run: func(cmd *cobra.Command, args []string) error {
-			f := cmd.Flags()
-			outputs, _ := f.GetStringArray("output")
-			targets, err := clikit.ParseDiffOutputs(outputs)
-			if err != nil {
-				return err
-			}
-			commentSize, _ := f.GetInt("comment-size")
-			flat, _ := f.GetBool("flat")
-			failOnGain, _ := f.GetBool("fail-on-gain")
-			// the two configs load at the same time: they are independent
-			type loaded struct {
-				sd  *side
-				err error
-			}
-			oldc := make(chan loaded, 1)
-			go func() {
-				sd, err := loadSide(s, args[0], key)
-				oldc <- loaded{sd, err}
-			}()
-			new, err := loadSide(s, args[1], key)
-			o := <-oldc
-			if o.err != nil {
-				return o.err
-			}
-			if err != nil {
-				return err
-			}
-			old := o.sd
-			d := &diffRun{old: old, new: new, grouped: &audit.Grouped{}, flat: flat}
-			if old.accepted && new.accepted {
-				d.res = yunikorn.DiffTo(old.policy, new.policy, d.grouped.Add)
-				d.grouped.Merge()
-			}
-			if err := writeDiffOutputs(s, targets, d, commentSize); err != nil {
-				return err
-			}
-			gains := d.grouped.Gains
-			switch {
-			case old.accepted && !new.accepted:
-				return &clikit.ExitError{Code: clikit.ExitFail}
-			case !old.accepted && !new.accepted:
-				// a gate that compared nothing must not pass
-				return clikit.Usage("both configs are rejected by YuniKorn: nothing was compared; fix them first (aclint lint %s %s)", args[0], args[1])
-			case !old.accepted && failOnGain:
-				return clikit.Usage("OLD is rejected by YuniKorn, so nothing was compared and --fail-on-gain cannot tell what NEW grants; review NEW's access with aclint access or aclint matrix")
-			case failOnGain && gains > 0:
-				return &clikit.ExitError{Code: clikit.ExitFail}
-			}
-			return nil
-		},
+		Answers: q,
 	}
+}
+
+// Diff compares access between two configs YuniKorn accepts: for every
+// partition and queue in both, who gains or loses submit or admin, with
+// the ACL entry that grants (NEW) or granted (OLD) it.
+func (q *question) Diff(old, new audit.Model, _ audit.DiffSides) (*audit.Diff, error) {
+	return diffOf(old.(loaded).Loaded, new.(loaded).Loaded), nil
+}
+
+// diffOf is the diff between two configs YuniKorn accepts, in every
+// system's shape (diff, and drift's from what runs).
+func diffOf(o, n *yunikorn.Loaded) *audit.Diff {
+	res := yunikorn.DiffTo(o.Policy, n.Policy, func(audit.Change) {})
+	d := &audit.Diff{System: yunikorn.System, By: "YuniKorn", ObjectWord: "queue", SectionWord: "partition", RuleWord: "ACL entry",
+		Old: o.Config.Doc.Describe(), New: n.Config.Doc.Describe(), Warnings: res.Warnings,
+		SectionsAdded: res.PartitionsAdded, SectionsRemoved: res.PartitionsRemoved,
+		Changes: func(emit func(audit.Change)) { yunikorn.DiffTo(o.Policy, n.Policy, emit) },
+		Detail:  []audit.Field{{Key: "partitionsAdded", Value: nonNil(res.PartitionsAdded)}, {Key: "partitionsRemoved", Value: nonNil(res.PartitionsRemoved)}}}
+	for _, c := range res.Queues {
+		if c.Added {
+			d.Added = append(d.Added, audit.Object{Section: c.Partition, Name: c.Queue})
+		} else {
+			d.Removed = append(d.Removed, audit.Object{Section: c.Partition, Name: c.Queue})
+		}
+	}
+	return d
 }
 
 // diffLong is the help of diff, as YuniKorn's part of it heads it.

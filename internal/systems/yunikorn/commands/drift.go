@@ -24,8 +24,8 @@ type driftResult struct {
 	file, running *side
 	fileSum       string
 	runSum        string
-	source        string // where the running config came from
-	diff          *diffRun
+	source        string      // where the running config came from
+	diff          *audit.Diff // nil: not compared (the file is rejected)
 	// contents are where the file and the scheduler's config differ
 	// field by field (at most maxContents of them); empty when they
 	// configure the same
@@ -104,7 +104,7 @@ FILE cannot be read.`,
 			if err != nil {
 				return err
 			}
-			write := func(w io.Writer, format string) error { return writeDrift(w, format, d, commentSize) }
+			write := func(w io.Writer, format string) error { return writeDrift(s, w, format, d, commentSize) }
 			if err := clikit.WriteDiffTargets(s.env.Out(), targets, write); err != nil {
 				return err
 			}
@@ -159,18 +159,35 @@ func (s *streams) drift(files []string, runPath, key string) (*driftResult, erro
 	}
 	toSide := func(docs []*config.Document) *side {
 		l := yunikorn.Accept(docs, nil)
-		return &side{name: l.Config.Doc.Describe(), cfg: l.Config, policy: l.Policy, accepted: len(l.Errors) == 0, errors: l.Errors}
+		return &side{name: l.Config.Doc.Describe(), l: l, accepted: len(l.Errors) == 0, errors: l.Errors}
 	}
 	d.running, d.file = toSide(runDocs), toSide(fileDocs)
 	if !d.running.accepted {
 		return nil, clikit.Usage("%s: aclint reads the running config as one YuniKorn would refuse, though the scheduler runs it; this is aclint's error, please report it (aclint lint %s)", run.File, run.File)
 	}
-	d.diff = &diffRun{old: d.running, new: d.file, grouped: &audit.Grouped{}}
 	if d.file.accepted {
-		d.diff.res = yunikorn.DiffTo(d.running.policy, d.file.policy, d.diff.grouped.Add)
-		d.diff.grouped.Merge()
+		d.diff = diffOf(d.running.l, d.file.l)
 	}
 	return d, nil
+}
+
+// side is one config drift compares: the running one, or the file's.
+type side struct {
+	name     string
+	l        *yunikorn.Loaded
+	accepted bool
+	errors   []engine.Finding
+}
+
+// diffSide is the side as a diff's answer has it.
+func (sd *side) diffSide(label string) audit.DiffSide {
+	out := audit.DiffSide{Label: label, Name: sd.name}
+	if !sd.accepted {
+		doc := sd.l.Config.Doc
+		out.Refused = &audit.Refused{File: sd.name, Why: "YuniKorn rejects this config", Findings: sd.errors,
+			Sources: map[string][]string{doc.File: doc.Lines()}, By: "YuniKorn", OnReload: "YuniKorn keeps running the old config"}
+	}
+	return out
 }
 
 // settingDiffs compares the settings a ConfigMap carries (the shim passes
@@ -249,7 +266,7 @@ func (sd settingDiff) line() string {
 	return s
 }
 
-func writeDrift(w io.Writer, format string, d *driftResult, commentSize int) error {
+func writeDrift(s *streams, w io.Writer, format string, d *driftResult, commentSize int) error {
 	verdict := d.verdict()
 	answer := "running"
 	switch {
@@ -264,7 +281,7 @@ func writeDrift(w io.Writer, format string, d *driftResult, commentSize int) err
 			"configDiffers": nonNil(d.contents), "settings": nonNilSettings(d.settings)}
 		if !d.sumSame() {
 			v["fileAccepted"] = d.file.accepted
-			v["diff"] = diffHead(d.diff)
+			v["diff"] = s.env.DiffJSON(d.running.diffSide("OLD"), d.file.diffSide("NEW"), d.diff)
 		}
 		return clikit.WriteJSON(w, v)
 	case "markdown":
@@ -279,7 +296,7 @@ func writeDrift(w io.Writer, format string, d *driftResult, commentSize int) err
 		if d.sumSame() {
 			return nil
 		}
-		return writeDiffMarkdown(w, d.diff, commentSize, nil)
+		return s.env.Diff(w, "markdown", d.running.diffSide("OLD"), d.file.diffSide("NEW"), d.diff, commentSize)
 	}
 	bw := bufio.NewWriter(w)
 	engine.Fprintf(bw, "%s\n", verdict)
@@ -290,7 +307,8 @@ func writeDrift(w io.Writer, format string, d *driftResult, commentSize int) err
 		if d.file.accepted {
 			fmt.Fprintln(bw, "applying this file would change, from what runs:")
 		}
-		if err := writeDiffText(bw, d.diff); err != nil {
+		bw.Flush()
+		if err := s.env.Diff(w, "text", d.running.diffSide("OLD"), d.file.diffSide("NEW"), d.diff, 0); err != nil {
 			return err
 		}
 	}

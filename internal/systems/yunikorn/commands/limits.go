@@ -47,7 +47,7 @@ func newLimitsCmd(s *streams) *cobra.Command {
 				return err
 			}
 			if pr != nil && !pr.Reaches() {
-				return clikit.WriteVerdict(s.env.Out(), gateVerdict(pr.Gate, "submitAllowed"), output, false)
+				return s.env.Gated(gated(pr.Gate), "submitAllowed", output)
 			}
 			a, err := answerLimits(l.Config, l.Policy, q)
 			if err != nil {

@@ -53,7 +53,7 @@ func loadAs(s *streams, files []string, pre map[string][]byte, key string, toler
 		fetched[k] = v
 	}
 	opts := s.readOptions(key, false)
-	opts.Preloaded = s.withPreloaded(fetched)
+	opts.Preloaded = fetched
 	opts.OnePath = onePath
 	l, err := yunikorn.Load(files, opts, tolerate)
 	if l != nil {
@@ -97,7 +97,7 @@ func loadInputs(s *streams, paths []string, key string, verbose bool) ([]*config
 		return nil, err
 	}
 	opts := s.readOptions(key, verbose)
-	opts.Preloaded = s.withPreloaded(fetched)
+	opts.Preloaded = fetched
 	docs, notes, err := yunikorn.Read(paths, opts)
 	if err != nil {
 		return nil, clikit.Usage("%w", err)
@@ -106,20 +106,4 @@ func loadInputs(s *streams, paths []string, key string, verbose bool) ([]*config
 		fmt.Fprintln(s.env.Err(), "aclint: "+engine.Printable(n))
 	}
 	return docs, nil
-}
-
-// withPreloaded adds the files a question already read to those fetched
-// from a running scheduler.
-func (s *streams) withPreloaded(fetched map[string][]byte) map[string][]byte {
-	if len(s.env.Preloaded()) == 0 {
-		return fetched
-	}
-	out := map[string][]byte{}
-	for k, v := range s.env.Preloaded() {
-		out[k] = v
-	}
-	for k, v := range fetched {
-		out[k] = v
-	}
-	return out
 }

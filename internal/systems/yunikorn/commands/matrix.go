@@ -1,14 +1,9 @@
 package commands
 
 import (
-	"bytes"
+	"github.com/aclint/aclint/internal/audit"
 
 	"github.com/aclint/aclint/internal/clikit"
-	"github.com/aclint/aclint/internal/progress"
-
-	"bufio"
-	"encoding/csv"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -21,84 +16,68 @@ import (
 // partition against everyone, each principal an ACL names, --subjects and
 // the users of --groups-file.
 func matrixPart(s *streams) *clikit.Extension {
-	var (
-		a          auditFlags
-		groupsFile string
-	)
+	q := &question{s: s}
 	return &clikit.Extension{
 		Long:    matrixLong,
 		Example: matrixExample,
 		Foreign: func(system string) error {
-			if groupsFile != "" {
+			if q.groupsFile != "" {
 				return clikit.Usage("--groups-file is for %s configs: with %s files, name the subjects with --subjects", s.env.Registry().Fallback().Name(), system)
 			}
-			return foreign(system, nil, a.key)
+			return foreign(system, nil, q.key)
 		},
 		Flags: func(c *cobra.Command) {
-			f := c.Flags()
-			f.StringVar(&groupsFile, "groups-file", "", "add the users of this groups file, each with its groups")
-			a.register(s, f, "queues where no subject has access", "text, csv or json")
+			c.Flags().StringVar(&q.groupsFile, "groups-file", "", "add the users of this groups file, each with its groups")
+			q.auditFlags(c, "queues where no subject has access", "text, csv or json")
 			completeScope(s, c)
 		},
-		Run: func(cmd *cobra.Command, args []string) error {
-			subjects, _ := cmd.Flags().GetString("subjects")
-			layout, _ := cmd.Flags().GetString("layout")
-			width, _ := cmd.Flags().GetInt("width")
-			l, err := load(s, a.files, a.key, nil)
-			if err != nil {
-				return err
-			}
-			p := l.Policy
-			principals, err := matrixPrincipals(s, p, subjects, groupsFile)
-			if err != nil {
-				return err
-			}
-			names := make([]string, len(principals))
-			for i, pr := range principals {
-				names[i] = pr.String()
-			}
-			scope := a.scope()
-			// --only-access: a row where nobody has access is left out
-			rows := func(emit func(part, queue string, cells []acl.Cell) error) error {
-				return p.Matrix(principals, scope, func(part, queue string, cells []acl.Cell) error {
-					progress.Answered()
-					if a.onlyAccess && acl.NoneHas(cells) {
-						return nil
-					}
-					return emit(part, queue, cells)
-				})
-			}
-			w := bufio.NewWriter(s.env.Out())
-			switch a.output {
-			case "csv":
-				err = writeMatrixCSV(w, rows, names)
-			case "json":
-				err = writeMatrixJSON(w, rows, names)
-			default:
-				err = writeMatrixText(s, w, rows, names, clikit.TerminalWidth(width), layout)
-			}
-			if ferr := w.Flush(); err == nil {
-				err = ferr
-			}
-			if err != nil {
-				return clikit.Usage("%w", err)
-			}
-			return nil
-		},
+		Answers: q,
 	}
 }
 
-func parseSubjects(list string) ([]acl.Principal, error) {
-	var out []acl.Principal
-	for _, s := range clikit.ParseList(list) {
-		kind, name, ok := strings.Cut(s, ":")
-		switch {
-		case !ok:
-			kind, name = "user", s
-		case kind != "user" && kind != "group":
-			return nil, clikit.Usage("--subjects %q: write user:NAME or group:NAME", s)
+// Matrix shows every queue against everyone, every principal an ACL
+// names, --subjects and the users of --groups-file, row by row: a cell is
+// admin (and submit), submit or none.
+func (q *question) Matrix(m audit.Model, mq audit.MatrixQuestion, out audit.MatrixWriter) error {
+	p := m.(loaded).Policy
+	principals, err := matrixPrincipals(q.s, p, mq.Subjects, q.groupsFile)
+	if err != nil {
+		return err
+	}
+	names := make([]string, len(principals))
+	for i, pr := range principals {
+		names[i] = pr.String()
+	}
+	head := audit.MatrixHead{System: yunikorn.System, Subjects: names, SectionWord: "partition", ObjectWord: "queue",
+		Legend: "admin (and submit) or submit", Grows: []string{acl.NoAccess.String(), acl.SubmitOnly.String(), acl.SubmitAdmin.String()}, PathSep: "."}
+	if len(names) == 1 {
+		head.Preamble = []string{"no ACL names a user or a group, so only everyone (\"*\") has a column; add columns with --subjects"}
+	}
+	if err := out.Head(head); err != nil {
+		return err
+	}
+	return p.Matrix(principals, acl.Scope{Partition: mq.Scope.Partition, Under: mq.Scope.Under}, func(part, queue string, cells []acl.Cell) error {
+		row := audit.MatrixRow{Section: part, Object: queue, Cells: make([]string, len(cells))}
+		for i, c := range cells {
+			row.Cells[i] = c.String()
 		}
-		out = append(out, acl.Principal{Kind: kind, Name: name})
+		return out.Row(row)
+	})
+}
+
+// parseSubjects reads --subjects: a bare NAME is a user.
+func parseSubjects(list []audit.Subject) ([]acl.Principal, error) {
+	var out []acl.Principal
+	for _, s := range list {
+		kind := s.Kind
+		switch kind {
+		case "":
+			kind = "user"
+		case "user", "group":
+		default:
+			return nil, clikit.Usage("--subjects %q: write user:NAME or group:NAME", s.Kind+":"+s.Name)
+		}
+		out = append(out, acl.Principal{Kind: kind, Name: s.Name})
 	}
 	return out, nil
 }
@@ -141,65 +120,10 @@ memory. The text table splits its columns to fit the terminal (COLUMNS, or --wid
 const matrixExample = `  aclint matrix -f queues.yaml
   aclint matrix --subjects user:alice,group:data-eng -o csv > access.csv`
 
-// matrixRows streams a matrix's rows to emit, in order.
-type matrixRows = func(emit func(part, queue string, cells []acl.Cell) error) error
-
-// writeMatrixCSV writes the matrix as CSV, row by row.
-func writeMatrixCSV(w *bufio.Writer, rows matrixRows, names []string) (err error) {
-	cw := csv.NewWriter(w)
-	cw.Write(clikit.PrintableFields(append([]string{"partition", "queue"}, names...)))
-	cw.Flush()
-	// the names go through encoding/csv for its quoting; the
-	// cells are fixed words that never need it and are written
-	// as they are, which keeps a large matrix bound by writing
-	var head bytes.Buffer
-	hw := csv.NewWriter(&head)
-	cellText := [...]string{acl.NoAccess: ",-", acl.SubmitOnly: ",submit", acl.SubmitAdmin: ",admin"}
-	// most queues write no ACL and repeat the row before them:
-	// the cells are rendered again only when they change
-	var last []acl.Cell
-	var tail []byte
-	err = rows(func(part, queue string, cells []acl.Cell) error {
-		head.Reset()
-		hw.Write([]string{part, queue})
-		hw.Flush()
-		w.Write(bytes.TrimSuffix(head.Bytes(), []byte("\n")))
-		if last == nil || !acl.SameCells(last, cells) {
-			last = append(last[:0], cells...)
-			tail = tail[:0]
-			for _, c := range cells {
-				tail = append(tail, cellText[c]...)
-			}
-			tail = append(tail, '\n')
-		}
-		_, err := w.Write(tail)
-		return err
-	})
-	return err
-}
-
-// writeMatrixJSON streams the matrix's one JSON shape.
-func writeMatrixJSON(w *bufio.Writer, rows matrixRows, names []string) (err error) {
-	js := &clikit.Stream{W: w}
-	js.Open("rows", "system", yunikorn.System, "subjects", names, "notes", []string{})
-	err = rows(func(part, queue string, cells []acl.Cell) error {
-		vals := make([]string, len(cells))
-		for i, c := range cells {
-			vals[i] = c.String()
-		}
-		js.Item(clikit.Object{{Key: "section", Value: part}, {Key: "object", Value: queue}, {Key: "cells", Value: vals}})
-		return js.Err()
-	})
-	if cerr := js.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
 // matrixPrincipals are a YuniKorn matrix's columns: everyone first (access
 // where an ACL says "*"), then every principal an ACL names, --subjects
 // and the users of --groups-file with their groups.
-func matrixPrincipals(s *streams, p *acl.Policy, subjects, groupsFile string) ([]acl.Principal, error) {
+func matrixPrincipals(s *streams, p *acl.Policy, subjects []audit.Subject, groupsFile string) ([]acl.Principal, error) {
 	extra, err := parseSubjects(subjects)
 	if err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"github.com/aclint/aclint/internal/audit"
 	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 
@@ -11,16 +12,10 @@ import (
 )
 
 // placePart is YuniKorn's part of place: its question (PARTITION USER,
-// or a pod), its flags, and its answer when the files are YuniKorn's.
+// or a pod) and its flags. A freshly started scheduler runs a partition
+// whose rules cannot be built, so that error does not refuse the config.
 func placePart(s *streams) *clikit.Extension {
-	var (
-		files              []string
-		groups, queue, key string
-		output             string
-		req                requestFlags
-		forced, quiet      bool
-		resolvers          resolverFlags
-	)
+	q := &question{s: s, onePath: true, tolerate: func(f engine.Finding) bool { return f.Rule == "placement-rules-unbuildable" }}
 	return &clikit.Extension{
 		Use:      "place [-f FILE] PARTITION USER [--groups g1,g2] [--queue NAME] [--tag KEY=VALUE]... | place --pod POD.yaml [--namespace NS.yaml] (--submitter USER | --without-admission-controller)",
 		Long:     placeLong,
@@ -28,70 +23,76 @@ func placePart(s *streams) *clikit.Extension {
 		Words:    "PARTITION USER",
 		Complete: partitionQueueArgs(s, false),
 		Foreign: func(system string) error {
-			if forced {
+			if q.forced {
 				return clikit.Usage("--forced tags a YuniKorn application (application.create.force); a %s question has no such tag: leave it out", system)
 			}
-			return foreign(system, &req, key)
+			return foreign(system, &q.req, q.key)
 		},
 		Flags: func(c *cobra.Command) {
 			f := c.Flags()
-			s.configFlags(f, &files, &key)
-			f.StringVar(&groups, "groups", "", "comma-separated groups as the request carries them (YuniKorn: default none, so the resolver runs; YARN: in order, the first is the primary group)")
-			f.StringVar(&queue, "queue", "", "the queue the application asks for (default: none)")
-			f.BoolVar(&forced, "forced", false, "the application is forced (tag application.create.force=true), as on recovery")
-			req.register(s, f)
+			q.configFlags(c)
+			f.StringVar(&q.groups, "groups", "", "comma-separated groups as the request carries them (YuniKorn: default none, so the resolver runs; YARN: in order, the first is the primary group)")
+			f.StringVar(&q.queue, "queue", "", "the queue the application asks for (default: none)")
+			f.BoolVar(&q.forced, "forced", false, "the application is forced (tag application.create.force=true), as on recovery")
+			q.req.register(s, f)
+			var output string
+			var quiet bool
 			clikit.VerdictFlags(f, &output, &quiet, "the application, every rule's result, the queue and the submit decision")
-			resolvers.register(s, c)
+			q.resolvers.register(s, c)
 		},
-		Run: func(cmd *cobra.Command, args []string) error {
-			if err := placeArgs(&req)(cmd, args); err != nil {
-				return err
-			}
-			if err := clikit.CheckOutput(output, "text", "json"); err != nil {
-				return err
-			}
-			var q acl.Query
-			if err := resolvers.subject(cmd, &q, ""); err != nil {
-				return err
-			}
-			l, err := loadOne(s, files, key, func(f engine.Finding) bool { return f.Rule == "placement-rules-unbuildable" })
-			if err != nil {
-				return err
-			}
-			tags, pr, err := req.read(l.Config.Doc.Settings)
-			if err != nil {
-				return err
-			}
-			if pr != nil && (cmd.Flags().Changed("queue") || cmd.Flags().Changed("groups")) {
-				return clikit.Usage("--pod gives the queue, user, groups and tags: leave out --queue and --groups")
-			}
-			if pr != nil && !pr.Reaches() {
-				return s.env.Place(gatePlacement(pr.Gate), output, quiet)
-			}
-			app, derived := placeApp(args, pr, tags, queue, groups)
-			if forced {
-				app.Tags["application.create.force"] = "true"
-			}
-			app.Resolvers, app.Resolver = q.Resolvers, q.Resolver
-			res, err := l.Placer.Place(app)
-			if err != nil {
-				return clikit.Usage("%w", err)
-			}
-			res.Notes = append(l.Notes, res.Notes...)
-			if derived != nil {
-				res.Notes = append(res.Notes, derived.Notes...)
-			}
-			lim, err := placedLimits(l.Config, l.Policy, res, app.Tags)
-			if err != nil {
-				return err
-			}
-			if lim != nil && derived != nil && req.ns == "" && lim.Dynamic() {
-				lim.Notes = append(lim.Notes, "the namespace was not given (--namespace): its quota annotations would set the new queue's limits, so the limits shown leave them out")
-				res.Notes = append(res.Notes, "the limits shown for the new queue leave out the namespace's quota annotations, which were not given (--namespace NS.yaml)")
-			}
-			return s.env.Place(placeAnswer(app, res, derived, lim), output, quiet)
-		},
+		Answers: q,
 	}
+}
+
+// PlaceUsage is how YuniKorn's place reads its words.
+func (q *question) PlaceUsage() audit.Usage {
+	return audit.Usage{Words: "PARTITION USER", Example: "default alice --groups dev --tag namespace=team-a", Files: "-f queues.yaml"}
+}
+
+// Place runs YuniKorn's placement for one application (the words and
+// flags', or a pod's as the admission controller and the shim make it),
+// with the submit check on the queue and the limits there.
+func (q *question) Place(m audit.Model, qu audit.Question) (*audit.Placement, error) {
+	l, args := m.(loaded), qu.Words
+	if err := q.CheckWords("place", args); err != nil {
+		return nil, err
+	}
+	var aq acl.Query
+	if err := q.resolvers.subject(q.cmd, &aq, ""); err != nil {
+		return nil, err
+	}
+	tags, pr, err := q.req.read(l.Config.Doc.Settings)
+	if err != nil {
+		return nil, err
+	}
+	if pr != nil && (q.cmd.Flags().Changed("queue") || q.cmd.Flags().Changed("groups")) {
+		return nil, clikit.Usage("--pod gives the queue, user, groups and tags: leave out --queue and --groups")
+	}
+	if pr != nil && !pr.Reaches() {
+		return gatePlacement(pr.Gate), nil
+	}
+	app, derived := placeApp(args, pr, tags, q.queue, q.groups)
+	if q.forced {
+		app.Tags["application.create.force"] = "true"
+	}
+	app.Resolvers, app.Resolver = aq.Resolvers, aq.Resolver
+	res, err := l.Placer.Place(app)
+	if err != nil {
+		return nil, clikit.Usage("%w", err)
+	}
+	res.Notes = append(l.Notes, res.Notes...)
+	if derived != nil {
+		res.Notes = append(res.Notes, derived.Notes...)
+	}
+	lim, err := placedLimits(l.Config, l.Policy, res, app.Tags)
+	if err != nil {
+		return nil, err
+	}
+	if lim != nil && derived != nil && q.req.ns == "" && lim.Dynamic() {
+		lim.Notes = append(lim.Notes, "the namespace was not given (--namespace): its quota annotations would set the new queue's limits, so the limits shown leave them out")
+		res.Notes = append(res.Notes, "the limits shown for the new queue leave out the namespace's quota annotations, which were not given (--namespace NS.yaml)")
+	}
+	return placeAnswer(app, res, derived, lim), nil
 }
 
 // placeLong is YuniKorn's help of place.

@@ -1,14 +1,11 @@
 package commands
 
 import (
-	"io"
-
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/aclint/aclint/internal/audit"
 	"github.com/aclint/aclint/internal/clikit"
-	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/systems/yunikorn"
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 
@@ -103,37 +100,7 @@ func podUser(pr *placement.PodRequest, args []string, groups string) (string, []
 	return user, pr.App.Groups, nil
 }
 
-// gateVerdict is the answer for a pod that never reaches the core: the
-// admission controller refuses it (exit 1, "rejected" with the controller's
-// own message) or it is not YuniKorn's (exit 2). key is the answer's field
-// in the command's JSON (placed, allowed, submitAllowed).
-func gateVerdict(g admission.Gate, key string) clikit.Verdict {
-	msg, first, code, said := g.Bypass, "not scheduled by YuniKorn", clikit.ExitUsage, g.Bypass
-	if g.Rejected != "" {
-		msg, first, code = g.Rejected, "rejected", clikit.ExitFail
-		said = "the admission controller refuses to create the pod: " + msg
-	}
-	return clikit.Verdict{Code: code,
-		Text: func(w io.Writer) error {
-			_, err := engine.Fprintf(w, "%s\nreason: %s\n", first, said)
-			if err == nil && g.Why != "" {
-				_, err = engine.Fprintf(w, "why: %s\n", g.Why)
-			}
-			return err
-		},
-		JSON: func() any {
-			out := map[string]any{key: false, "reason": msg, "admission": first}
-			if key == "placed" {
-				out["queue"] = nil
-			}
-			if g.Why != "" {
-				out["why"] = g.Why
-			}
-			return out
-		}}
-}
-
-// gateCheck is gateVerdict for check, in the shape of every check's
+// gateCheck is a pod that never reaches the core, for check, in the shape of every check's
 // verdict: a pod the admission controller refuses is denied (exit 1), one
 // YuniKorn does not schedule is not known (exit 2).
 func gateCheck(g admission.Gate) *audit.Verdict {

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/aclint/aclint/internal/clikit"
@@ -60,25 +61,17 @@ func scopeFlags(f *pflag.FlagSet, partition, under *string, onlyAccess *bool, ro
 	f.BoolVar(onlyAccess, "only-access", false, "leave out "+rows)
 }
 
-// auditFlags are what the audits over a whole config (access, matrix) take
-// alike: the config, its scope, and the output format.
-type auditFlags struct {
-	files            []string
-	key, output      string
-	partition, under string
-	onlyAccess       bool
+// auditFlags registers what the audits over a whole config (access,
+// matrix) take alike: the config, its scope, and the output format
+// (formats, the -o values); rows says what --only-access leaves out. The
+// command line reads the scope and the format by name.
+func (q *question) auditFlags(c *cobra.Command, rows, formats string) {
+	q.configFlags(c)
+	var partition, under string
+	var only bool
+	scopeFlags(c.Flags(), &partition, &under, &only, rows)
+	c.Flags().StringP("output", "o", "text", "output format: "+formats)
 }
-
-// register adds the flags; rows says what --only-access leaves out,
-// formats the -o values.
-func (a *auditFlags) register(s *streams, f *pflag.FlagSet, rows, formats string) {
-	s.configFlags(f, &a.files, &a.key)
-	scopeFlags(f, &a.partition, &a.under, &a.onlyAccess, rows)
-	f.StringVarP(&a.output, "output", "o", "text", "output format: "+formats)
-}
-
-// scope is the audit's acl.Scope.
-func (a *auditFlags) scope() acl.Scope { return acl.Scope{Partition: a.partition, Under: a.under} }
 
 // foreign refuses, for a question about another system's files, the
 // flags only a YuniKorn question reads: the request's (--pod, --tag and

@@ -3,6 +3,8 @@ package commands
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/aclint/aclint/internal/audit"
+
 	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/systems/yunikorn"
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
@@ -10,68 +12,65 @@ import (
 
 // whoCanPart is YuniKorn's part of who-can: PARTITION QUEUE, or a pod.
 func whoCanPart(s *streams) *clikit.Extension {
-	var (
-		files               []string
-		action, key, output string
-		req                 requestFlags
-		resolvers           resolverFlags
-	)
+	q := &question{s: s, onePath: true}
 	return &clikit.Extension{
 		Use:      "who-can PARTITION QUEUE",
 		Long:     whoCanLong,
 		Example:  whoCanExample,
 		Words:    "PARTITION QUEUE",
 		Complete: partitionQueueArgs(s, true),
-		Foreign:  func(system string) error { return foreign(system, &req, key) },
+		Foreign:  func(system string) error { return foreign(system, &q.req, q.key) },
 		Flags: func(c *cobra.Command) {
 			f := c.Flags()
-			s.configFlags(f, &files, &key)
-			f.StringVar(&action, "action", "submit", "access to list: submit or admin")
-			f.StringVarP(&output, "output", "o", "text", "output format: text, json or csv")
-			req.register(s, f)
-			resolvers.register(s, c)
+			q.configFlags(c)
+			f.String("action", "submit", "access to list: submit or admin")
+			f.StringP("output", "o", "text", "output format: text, json or csv")
+			q.req.register(s, f)
+			q.resolvers.register(s, c)
 		},
-		Run: func(cmd *cobra.Command, args []string) error {
-			if len(args) != 2 {
-				return clikit.Usage("who-can needs PARTITION QUEUE")
-			}
-			act, err := acl.ParseAction(action)
-			if err != nil {
-				return clikit.Usage("invalid --action: %w", err)
-			}
-			l, err := loadOne(s, files, key, nil)
-			if err != nil {
-				return err
-			}
-			q := acl.Query{Partition: args[0]}
-			pr, err := askFor(cmd, &q, nil, "", &req, &resolvers, l.Config.Doc.Settings)
-			if err != nil {
-				return err
-			}
-			if pr != nil && !pr.Reaches() {
-				format := output
-				if format == "csv" {
-					format = "text"
-				}
-				return clikit.WriteVerdict(s.env.Out(), gateVerdict(pr.Gate, "allowed"), format, false)
-			}
-			var sub *acl.Subject
-			if pr != nil {
-				if sub, err = podSubject(l.Policy, args[0], q); err != nil {
-					return err
-				}
-			}
-			r, err := l.Policy.WhoCanFor(args[0], args[1], act, sub, q.Tags)
-			if err != nil {
-				return answerErr(err)
-			}
-			r.Notes = append(l.Notes, r.Notes...)
-			if pr != nil {
-				r.Notes = append(r.Notes, pr.Notes()...)
-			}
-			return s.env.WhoCan(yunikorn.WhoCanAnswer(r), output)
-		},
+		Answers: q,
 	}
+}
+
+// WhoCanUsage is how YuniKorn's who-can reads its words.
+func (q *question) WhoCanUsage() audit.Usage {
+	return audit.Usage{Words: "PARTITION QUEUE", Example: "default root.prod.etl", Files: "-f queues.yaml"}
+}
+
+// WhoCan lists who YuniKorn lets do the action on a queue, or on one that
+// placement would create; with --pod, only the pod's own request.
+func (q *question) WhoCan(m audit.Model, qu audit.Question) (*audit.WhoCan, error) {
+	l, args := m.(loaded), qu.Words
+	if err := q.CheckWords("who-can", args); err != nil {
+		return nil, err
+	}
+	act, err := action(qu.Action)
+	if err != nil {
+		return nil, err
+	}
+	aq := acl.Query{Partition: args[0]}
+	pr, err := askFor(q.cmd, &aq, nil, "", &q.req, &q.resolvers, l.Config.Doc.Settings)
+	if err != nil {
+		return nil, err
+	}
+	if pr != nil && !pr.Reaches() {
+		return nil, gated(pr.Gate)
+	}
+	var sub *acl.Subject
+	if pr != nil {
+		if sub, err = podSubject(l.Policy, args[0], aq); err != nil {
+			return nil, err
+		}
+	}
+	r, err := l.Policy.WhoCanFor(args[0], args[1], act, sub, aq.Tags)
+	if err != nil {
+		return nil, answerErr(err)
+	}
+	r.Notes = append(l.Notes, r.Notes...)
+	if pr != nil {
+		r.Notes = append(r.Notes, pr.Notes()...)
+	}
+	return yunikorn.WhoCanAnswer(r), nil
 }
 
 // whoCanLong is the help of who-can, as YuniKorn's part of it heads it.
