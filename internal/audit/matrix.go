@@ -19,6 +19,8 @@ type MatrixQuestion struct {
 }
 
 // MatrixWriter receives a matrix: its head once, then its rows in order.
+// A row's Cells may be reused for the next row once Row returns (a large
+// matrix is never held): a writer that keeps a row copies them.
 type MatrixWriter interface {
 	Head(h MatrixHead) error
 	Row(r MatrixRow) error
@@ -43,6 +45,10 @@ type MatrixHead struct {
 	// object above it that was listed.
 	Grows   []string
 	PathSep string
+	// Words, when set, are the words a row's Codes index: a system whose
+	// cells take a few words gives each row as Codes (one byte a cell), so
+	// that a matrix of a hundred million cells costs what its bytes cost.
+	Words []string
 	// Preamble are lines the text says before the matrix.
 	Preamble []string
 	Notes    []string
@@ -54,6 +60,14 @@ type MatrixHead struct {
 type MatrixRow struct {
 	Section, Object string
 	Cells           []string
+	// Codes are the cells as indexes into MatrixHead.Words, in place of
+	// Cells (nil when the row gives Cells); an index past Words is a cell
+	// not known.
+	Codes []uint8
+	// Same says the cells are the row before's (most objects of a large
+	// tree write no rule of their own): a writer need not read them again.
+	// False is always right.
+	Same bool
 }
 
 // NoAccess is a matrix cell of a subject with no access; UnknownCell is one

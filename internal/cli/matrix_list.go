@@ -1,92 +1,122 @@
 package cli
 
 import (
-	"bufio"
+	"slices"
 	"strings"
 
 	"github.com/aclint/aclint/internal/audit"
 	"github.com/aclint/aclint/internal/engine"
 )
 
-// writeList is the list layout of a matrix: each object with who has
-// what there, grouped by the cell's word.
-func (c *matrixCollect) writeList(w *bufio.Writer) {
+// growing is the state of the list layout of a matrix whose access only
+// grows down a path: the listed ancestors of the current object, each
+// with its cells' ranks (their place in MatrixHead.Grows).
+type growing struct {
+	stack    []grownLevel
+	ranks    []int8    // the current row's
+	codeRank [256]int8 // each code's rank, for rows given as codes
+}
+
+type grownLevel struct {
+	path  string
+	ranks []int8
+}
+
+// rank is a cell word's place in MatrixHead.Grows, found by a look along
+// its few words; a word it does not list is the least access.
+func (c *matrixCollect) rank(word string) int8 {
+	for i, w := range c.head.Grows {
+		if w == word {
+			return int8(i)
+		}
+	}
+	return 0
+}
+
+// listHead opens the list layout: one line per object, written as the
+// rows come.
+func (c *matrixCollect) listHead() {
 	names := c.head.Subjects
-	engine.Fprintf(w, "%d subjects, one line per %s: who has what there (%s)\n", len(names), c.head.ObjectWord, c.head.Legend)
-	for _, r := range c.rows {
-		var parts []string
-		seen := map[string]int{}
-		var words []string
-		for i, cell := range r.Cells {
-			if cell == audit.NoAccess {
-				continue
-			}
-			if _, ok := seen[cell]; !ok {
-				seen[cell] = len(words)
-				words = append(words, cell)
-				parts = append(parts, cell+":")
-			}
-			k := seen[cell]
-			parts[k] += " " + names[i] + ","
-		}
-		what := "no one"
-		if len(parts) > 0 {
-			for i := range parts {
-				parts[i] = strings.TrimSuffix(parts[i], ",")
-			}
-			what = strings.Join(parts, "; ")
-		}
-		engine.Fprintf(w, "%s  %s\n", engine.Printable(c.label(r)), engine.Printable(what))
+	if c.head.Grows == nil {
+		engine.Fprintf(c.w, "%d subjects, one line per %s: who has what there (%s)\n", len(names), c.head.ObjectWord, c.head.Legend)
+		return
+	}
+	engine.Fprintf(c.w, "%d subjects, one line per %s: who gains %s there; a %s with nothing new has what its parent has\n", len(names), c.head.ObjectWord, c.head.Legend, c.head.ObjectWord)
+	for i := range c.grows.codeRank {
+		c.grows.codeRank[i] = c.rank(c.codes.word[i])
 	}
 }
 
-// writeGrowing is the list layout of a matrix whose access only grows
-// down a path: each object with what it adds to the nearest object above
-// it that was listed, the most access first.
-func (c *matrixCollect) writeGrowing(w *bufio.Writer) {
-	names, sep := c.head.Subjects, c.head.PathSep
-	engine.Fprintf(w, "%d subjects, one line per %s: who gains %s there; a %s with nothing new has what its parent has\n", len(names), c.head.ObjectWord, c.head.Legend, c.head.ObjectWord)
-	rank := map[string]int{}
-	for i, word := range c.head.Grows {
-		rank[word] = i
+// listRow is one object's line of the list layout: who has what there,
+// grouped by the cell's word; or, when access only grows down a path,
+// what it adds to the nearest object above it that was listed, the most
+// access first.
+func (c *matrixCollect) listRow(r audit.MatrixRow) {
+	if c.head.Grows != nil {
+		c.growRow(r)
+		return
 	}
-	type level struct {
-		path  string
-		cells []string
+	names := c.head.Subjects
+	var parts []string
+	seen := map[string]int{}
+	for i, cell := range c.cellsOf(r) {
+		if cell == audit.NoAccess {
+			continue
+		}
+		if _, ok := seen[cell]; !ok {
+			seen[cell] = len(parts)
+			parts = append(parts, cell+":")
+		}
+		parts[seen[cell]] += " " + names[i] + ","
 	}
-	var stack []level // the listed ancestors of the current object
-	for _, r := range c.rows {
-		path := c.label(r)
-		for len(stack) > 0 && !strings.HasPrefix(path, stack[len(stack)-1].path+sep) {
-			stack = stack[:len(stack)-1]
+	what := "no one"
+	if len(parts) > 0 {
+		for i := range parts {
+			parts[i] = strings.TrimSuffix(parts[i], ",")
 		}
-		var parent []string
-		if len(stack) > 0 {
-			parent = stack[len(stack)-1].cells
-		}
-		gains := make([][]string, len(c.head.Grows))
-		for i, cell := range r.Cells {
-			if parent != nil && rank[parent[i]] >= rank[cell] {
-				continue
-			}
-			if cell != audit.NoAccess {
-				gains[rank[cell]] = append(gains[rank[cell]], names[i])
-			}
-		}
-		stack = append(stack, level{path, r.Cells})
-		what := "no one"
-		if parent != nil {
-			what = "nothing new"
-		}
-		var parts []string
-		for k := len(gains) - 1; k >= 0; k-- {
-			if len(gains[k]) > 0 {
-				parts = append(parts, c.head.Grows[k]+": "+strings.Join(gains[k], ", "))
-			}
-		}
-		if len(parts) > 0 {
-			what = strings.Join(parts, "; ")
-		}
-		engine.Fprintf(w, "%s  %s\n", engine.Printable(path), engine.Printable(what))
+		what = strings.Join(parts, "; ")
 	}
+	engine.Fprintf(c.w, "%s  %s\n", engine.Printable(c.label(r)), engine.Printable(what))
+}
+
+func (c *matrixCollect) growRow(r audit.MatrixRow) {
+	g, names, sep := &c.grows, c.head.Subjects, c.head.PathSep
+	path := c.label(r)
+	for len(g.stack) > 0 && !strings.HasPrefix(path, g.stack[len(g.stack)-1].path+sep) {
+		g.stack = g.stack[:len(g.stack)-1]
+	}
+	if !r.Same || g.ranks == nil {
+		g.ranks = g.ranks[:0]
+		for _, code := range r.Codes {
+			g.ranks = append(g.ranks, g.codeRank[code])
+		}
+		for _, cell := range r.Cells {
+			g.ranks = append(g.ranks, c.rank(cell))
+		}
+	}
+	var parent []int8
+	if len(g.stack) > 0 {
+		parent = g.stack[len(g.stack)-1].ranks
+	}
+	gains := make([][]string, len(c.head.Grows))
+	for i, k := range g.ranks {
+		if k > 0 && (parent == nil || parent[i] < k) {
+			gains[k] = append(gains[k], names[i])
+		}
+	}
+	g.stack = append(g.stack, grownLevel{path, slices.Clone(g.ranks)})
+	what := "no one"
+	if parent != nil {
+		what = "nothing new"
+	}
+	var parts []string
+	for k := len(gains) - 1; k >= 0; k-- {
+		if len(gains[k]) > 0 {
+			parts = append(parts, c.head.Grows[k]+": "+strings.Join(gains[k], ", "))
+		}
+	}
+	if len(parts) > 0 {
+		what = strings.Join(parts, "; ")
+	}
+	engine.Fprintf(c.w, "%s  %s\n", engine.Printable(path), engine.Printable(what))
 }

@@ -6,9 +6,10 @@ package cli
 
 import (
 	"bufio"
-	"encoding/csv"
+	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/aclint/aclint/internal/audit"
@@ -53,11 +54,11 @@ func askMatrix(s *streams, q *asked, ask matrixAsk) error {
 // finishes it, and is exit 2 when a cell is not known.
 func newMatrixOut(s *streams, ask matrixAsk) (out audit.MatrixWriter, end func() error) {
 	w := bufio.NewWriter(s.out)
-	col := &matrixCollect{ask: ask}
+	col := &matrixCollect{ask: ask, w: w, width: clikit.TerminalWidth(ask.width)}
 	out = col
 	switch ask.output {
 	case "csv":
-		out = &matrixCSVOut{collect: col, cw: csv.NewWriter(w)}
+		out = &matrixCSVOut{collect: col}
 	case "json":
 		out = &matrixJSONOut{collect: col, js: &clikit.Stream{W: w}}
 	}
@@ -65,14 +66,12 @@ func newMatrixOut(s *streams, ask matrixAsk) (out audit.MatrixWriter, end func()
 		var err error
 		switch o := out.(type) {
 		case *matrixCSVOut:
-			o.cw.Flush()
-			err = o.cw.Error()
 		case *matrixJSONOut:
 			if o.js.Started() {
 				err = o.js.Close()
 			}
 		default:
-			err = col.writeText(w, clikit.TerminalWidth(ask.width))
+			err = col.writeText()
 		}
 		if ferr := w.Flush(); err == nil {
 			err = ferr
@@ -88,31 +87,94 @@ func newMatrixOut(s *streams, ask matrixAsk) (out audit.MatrixWriter, end func()
 }
 
 // matrixCollect keeps what every format needs: the head, whether a cell
-// is not known, and (for text, which aligns its columns) the rows.
+// is not known, and for the text grid, which aligns its columns, the
+// rows; the text list is written as the rows come.
 type matrixCollect struct {
 	ask     matrixAsk
+	w       *bufio.Writer
+	width   int
 	head    audit.MatrixHead
 	rows    []audit.MatrixRow
 	unknown bool
+	// list: the text is the list layout, streamed
+	list  bool
+	grows growing
+	// last are the cells of the row before and whether they had access:
+	// most objects write no rule and repeat the row before them
+	last    []string
+	lastAny bool
+	changed bool // the last row kept had other cells than the one before
+	codes   codeTable
 }
 
-func (c *matrixCollect) Head(h audit.MatrixHead) error { c.head = h; return nil }
+// cellsOf is a row's cells as words: a row given as codes is looked up
+// (into a buffer the next row reuses).
+func (c *matrixCollect) cellsOf(r audit.MatrixRow) []string {
+	if r.Codes == nil {
+		return r.Cells
+	}
+	k := &c.codes
+	k.cells = k.cells[:0]
+	for _, code := range r.Codes {
+		k.cells = append(k.cells, k.word[code])
+	}
+	return k.cells
+}
+
+func (c *matrixCollect) Head(h audit.MatrixHead) error {
+	c.head = h
+	c.codes.set(h)
+	c.list = c.ask.layout == "list" || c.ask.layout == "auto" && gridBlocks(h.Subjects, c.width-40) > clikit.MaxGridBlocks
+	if !c.list {
+		return nil
+	}
+	for _, l := range h.Preamble {
+		engine.Fprintf(c.w, "%s\n", l)
+	}
+	c.listHead()
+	return nil
+}
 
 // keep reports whether --only-access keeps a row, noting a cell not known.
 func (c *matrixCollect) keep(r audit.MatrixRow) bool {
 	progress.Answered()
-	any := false
-	for _, cell := range r.Cells {
-		c.unknown = c.unknown || cell == audit.UnknownCell
-		any = any || cell != audit.NoAccess
+	if r.Codes != nil {
+		k := &c.codes
+		if k.last == nil || !r.Same && !bytes.Equal(k.last, r.Codes) {
+			c.changed = true
+			k.last = append(k.last[:0], r.Codes...)
+			c.lastAny = false
+			for _, code := range r.Codes {
+				c.unknown = c.unknown || k.unknown[code]
+				c.lastAny = c.lastAny || k.access[code]
+			}
+		}
+		return c.lastAny || !c.ask.only
 	}
-	return any || !c.ask.only
+	if c.last == nil || !r.Same && !slices.Equal(c.last, r.Cells) {
+		c.changed = true
+		c.last = append(c.last[:0], r.Cells...)
+		c.lastAny = false
+		for _, cell := range r.Cells {
+			c.unknown = c.unknown || cell == audit.UnknownCell
+			c.lastAny = c.lastAny || cell != audit.NoAccess
+		}
+	}
+	return c.lastAny || !c.ask.only
 }
 
+// Row writes a row of the text list, or keeps a copy for the grid (the
+// writer of rows may reuse their cells).
 func (c *matrixCollect) Row(r audit.MatrixRow) error {
-	if c.keep(r) {
-		c.rows = append(c.rows, r)
+	if !c.keep(r) {
+		return nil
 	}
+	if c.list {
+		c.listRow(r)
+		return nil
+	}
+	r.Cells, r.Codes = slices.Clone(c.cellsOf(r)), nil
+	c.rows = append(c.rows, r)
 	return nil
 }
 
@@ -127,18 +189,15 @@ func (c *matrixCollect) label(r audit.MatrixRow) string {
 	return r.Section + "/" + r.Object
 }
 
-func (c *matrixCollect) writeText(w *bufio.Writer, width int) error {
-	names := c.head.Subjects
+// writeText ends the text: the grid, now that every row is known, and
+// the notes.
+func (c *matrixCollect) writeText() error {
+	w, width, names := c.w, c.width, c.head.Subjects
+	if c.list {
+		return c.writeNotes(w)
+	}
 	for _, l := range c.head.Preamble {
 		engine.Fprintf(w, "%s\n", l)
-	}
-	if c.ask.layout == "list" || c.ask.layout == "auto" && gridBlocks(names, width-40) > clikit.MaxGridBlocks {
-		if c.head.Grows != nil {
-			c.writeGrowing(w)
-			return c.writeNotes(w)
-		}
-		c.writeList(w)
-		return c.writeNotes(w)
 	}
 	qw := len(c.head.ObjectWord)
 	for _, r := range c.rows {
@@ -205,43 +264,4 @@ func gridBlocks(names []string, width int) int {
 		start = end
 	}
 	return blocks
-}
-
-type matrixCSVOut struct {
-	*collect
-	cw *csv.Writer
-}
-
-type collect = matrixCollect
-
-func (o *matrixCSVOut) Head(h audit.MatrixHead) error {
-	o.collect.head = h
-	return o.cw.Write(clikit.PrintableFields(append([]string{csvWord(h.SectionWord), csvWord(h.ObjectWord)}, h.Subjects...)))
-}
-
-func (o *matrixCSVOut) Row(r audit.MatrixRow) error {
-	if !o.keep(r) {
-		return nil
-	}
-	return o.cw.Write(clikit.PrintableFields(append([]string{r.Section, r.Object}, r.Cells...)))
-}
-
-// matrixJSONOut streams matrix's one JSON shape (docs/audits.md).
-type matrixJSONOut struct {
-	*collect
-	js *clikit.Stream
-}
-
-func (o *matrixJSONOut) Head(h audit.MatrixHead) error {
-	o.collect.head = h
-	o.js.Open("rows", "system", h.System, "subjects", h.Subjects, "notes", clikit.NonNil(h.Notes))
-	return o.js.Err()
-}
-
-func (o *matrixJSONOut) Row(r audit.MatrixRow) error {
-	if !o.keep(r) {
-		return nil
-	}
-	o.js.Item(clikit.Object{{Key: "section", Value: r.Section}, {Key: "object", Value: r.Object}, {Key: "cells", Value: r.Cells}})
-	return o.js.Err()
 }

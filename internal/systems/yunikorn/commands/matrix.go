@@ -49,19 +49,25 @@ func (q *question) Matrix(m audit.Model, mq audit.MatrixQuestion, out audit.Matr
 		names[i] = pr.String()
 	}
 	head := audit.MatrixHead{System: yunikorn.System, Subjects: names, SectionWord: "partition", ObjectWord: "queue",
-		Legend: "admin (and submit) or submit", Grows: []string{acl.NoAccess.String(), acl.SubmitOnly.String(), acl.SubmitAdmin.String()}, PathSep: "."}
+		Legend: "admin (and submit) or submit", Grows: []string{acl.NoAccess.String(), acl.SubmitOnly.String(), acl.SubmitAdmin.String()}, PathSep: ".",
+		Words: []string{acl.NoAccess: acl.NoAccess.String(), acl.SubmitOnly: acl.SubmitOnly.String(), acl.SubmitAdmin: acl.SubmitAdmin.String()}}
 	if len(names) == 1 {
 		head.Preamble = []string{"no ACL names a user or a group, so only everyone (\"*\") has a column; add columns with --subjects"}
 	}
 	if err := out.Head(head); err != nil {
 		return err
 	}
+	codes := make([]uint8, len(names)) // one row's cells, reused (MatrixWriter)
+	var last []acl.Cell
 	return p.Matrix(principals, acl.Scope{Partition: mq.Scope.Partition, Under: mq.Scope.Under}, func(part, queue string, cells []acl.Cell) error {
-		row := audit.MatrixRow{Section: part, Object: queue, Cells: make([]string, len(cells))}
-		for i, c := range cells {
-			row.Cells[i] = c.String()
+		same := last != nil && acl.SameCells(last, cells)
+		if !same {
+			last = append(last[:0], cells...)
+			for i, c := range cells {
+				codes[i] = uint8(c)
+			}
 		}
-		return out.Row(row)
+		return out.Row(audit.MatrixRow{Section: part, Object: queue, Codes: codes[:len(cells)], Same: same})
 	})
 }
 
