@@ -3,6 +3,8 @@ package audit
 import (
 	"hash/fnv"
 	"slices"
+
+	"github.com/aclint/aclint/internal/engine"
 )
 
 // Differ is a Loader that compares two models of its inputs (aclint diff
@@ -20,6 +22,9 @@ type Differ interface {
 type DiffSides struct {
 	Old, New string
 	MaxInput int64
+	// Seen is the run's files read, where a system reading a neighbouring
+	// file remembers it.
+	Seen *engine.ReadSet
 }
 
 // Diff is what changes between two models.

@@ -101,7 +101,7 @@ func askDiff(s *streams, old, new *asked, ask diffAsk) error {
 	r.new = audit.DiffSide{Label: "NEW", Name: ask.args[1], Refused: refn}
 	r.sides()
 	if refo == nil && refn == nil {
-		if r.d, err = df.Diff(mo, mn, audit.DiffSides{Old: old.named(), New: new.named(), MaxInput: s.maxInput}); err != nil {
+		if r.d, err = df.Diff(mo, mn, audit.DiffSides{Old: old.named(), New: new.named(), MaxInput: s.maxInput, Seen: s.seen}); err != nil {
 			return answerErr(err)
 		}
 		r.compared()

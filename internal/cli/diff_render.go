@@ -25,7 +25,7 @@ func writeDiffTargets(s *streams, r *diffRun) error {
 			files = append(files, fmt.Sprintf("`%s` (%s)", t.Path, t.Format))
 		}
 	}
-	return clikit.WriteDiffTargets(s.out, r.ask.targets, func(w io.Writer, format string) error {
+	return clikit.WriteDiffTargets(s.out, s.seen, r.ask.targets, func(w io.Writer, format string) error {
 		switch format {
 		case "json":
 			return writeDiffJSON(w, r)

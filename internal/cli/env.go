@@ -22,6 +22,7 @@ func (e env) In() io.Reader                          { return e.s.in }
 func (e env) Out() io.Writer                         { return e.s.out }
 func (e env) Err() io.Writer                         { return e.s.err }
 func (e env) MaxInput() int64                        { return e.s.maxInput }
+func (e env) Seen() *engine.ReadSet                  { return e.s.seen }
 func (e env) Registry() *engine.Registry             { return e.s.reg }
 func (e env) Warn(path, reason string)               { e.s.warnInput(path, reason) }
 func (e env) Usage(format string, args ...any) error { return clikit.Usage(format, args...) }

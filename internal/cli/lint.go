@@ -92,7 +92,7 @@ func (o *lintOptions) resolve(s *streams, cmd *cobra.Command, args []string) err
 	if len(args) > 0 {
 		first = args[0]
 	}
-	files, err := newSettingsFinder(s.reg, o.configFile, first)
+	files, err := newSettingsFinder(s.reg, s.seen, o.configFile, first)
 	if err != nil {
 		return err
 	}

@@ -49,7 +49,7 @@ func fixJobs(s *streams, jobs []lintJob, o *lintOptions) (map[*engine.Input]*eng
 			if err != nil {
 				return nil, clikit.Usage("%s: %w", file, err)
 			}
-			raw, err := input.ReadFile(file, s.maxInput)
+			raw, err := input.ReadFile(file, s.maxInput, s.seen)
 			if err != nil {
 				return nil, clikit.Usage("%s: %w", file, err)
 			}

@@ -181,7 +181,7 @@ func (o *lintOptions) engineOptions(s *streams) engine.Options {
 			}
 		}
 	}
-	opts.MaxSize = s.maxInput
+	opts.MaxSize, opts.Seen = s.maxInput, s.seen
 	return opts
 }
 

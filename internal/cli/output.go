@@ -107,13 +107,13 @@ func writeOutputs(s *streams, targets []outputTarget, rep *output.Report) error 
 		switch {
 		case t.inside != "":
 			// named by the repository's .aclint.yaml: confined to it
-			err = safewrite.Inside(t.inside, t.path, fill)
+			err = safewrite.Inside(t.inside, t.path, s.seen, fill)
 		case t.path == "/dev/stdout":
 			err = fill(s.out)
 		case t.path == "/dev/stderr":
 			err = fill(s.err)
 		default:
-			err = safewrite.Output(t.path, fill)
+			err = safewrite.Output(t.path, s.seen, fill)
 		}
 		if err != nil {
 			return clikit.Usage("writing %s output to %s: %w", t.format, t.path, err)
@@ -126,15 +126,16 @@ func writeOutputs(s *streams, targets []outputTarget, rep *output.Report) error 
 // --config, or the nearest one above the file, read once per file.
 type settingsFinder struct {
 	reg      *engine.Registry // the rules settings may name
+	seen     *engine.ReadSet  // the run's files read
 	explicit *settings.Settings
 	run      *settings.Settings // for run-wide defaults: fail-on, key, output
 	loaded   map[string]*settings.Settings
 }
 
-func newSettingsFinder(reg *engine.Registry, configFile, firstArg string) (*settingsFinder, error) {
-	f := &settingsFinder{reg: reg, loaded: map[string]*settings.Settings{}}
+func newSettingsFinder(reg *engine.Registry, seen *engine.ReadSet, configFile, firstArg string) (*settingsFinder, error) {
+	f := &settingsFinder{reg: reg, seen: seen, loaded: map[string]*settings.Settings{}}
 	if configFile != "" {
-		s, err := settings.Load(configFile, reg)
+		s, err := settings.Load(configFile, reg, seen)
 		if err != nil {
 			return nil, settingsErr(configFile, err)
 		}
@@ -161,7 +162,7 @@ func (f *settingsFinder) load(path string) (*settings.Settings, error) {
 	if s, ok := f.loaded[path]; ok {
 		return s, nil
 	}
-	s, err := settings.LoadFound(path, f.reg)
+	s, err := settings.LoadFound(path, f.reg, f.seen)
 	if err != nil {
 		return nil, settingsErr(path, err)
 	}

@@ -46,7 +46,7 @@ func (s *streams) question(files []string) (*asked, error) {
 			return s.questionInDirs(files)
 		}
 	}
-	ins, err := input.Read(files, input.Options{Stdin: s.in, Warn: s.warnInput, MaxSize: s.maxInput})
+	ins, err := input.Read(files, input.Options{Stdin: s.in, Warn: s.warnInput, MaxSize: s.maxInput, Seen: s.seen})
 	if err != nil {
 		return nil, clikit.Usage("%w", err)
 	}
@@ -55,7 +55,7 @@ func (s *streams) question(files []string) (*asked, error) {
 
 // asked is a question of sys's inputs.
 func (s *streams) asked(sys engine.System, ins []*engine.Input) *asked {
-	return &asked{reg: s.reg, sys: sys, caps: sys, ins: ins, opts: engine.Options{MaxSize: s.maxInput}}
+	return &asked{reg: s.reg, sys: sys, caps: sys, ins: ins, opts: engine.Options{MaxSize: s.maxInput, Seen: s.seen}}
 }
 
 // questionInDirs reads a question's files when some are directories: each
@@ -67,7 +67,7 @@ func (s *streams) questionInDirs(files []string) (*asked, error) {
 	if slices.Contains(files, "-") {
 		return nil, clikit.Usage("-f - and a directory: a question is asked of one system's files, from standard input or from files, not both")
 	}
-	ins, err := input.Read(files, input.Options{Warn: s.warnInput, Exts: s.reg.Extensions(), MaxSize: s.maxInput})
+	ins, err := input.Read(files, input.Options{Warn: s.warnInput, Exts: s.reg.Extensions(), MaxSize: s.maxInput, Seen: s.seen})
 	if err != nil {
 		return nil, clikit.Usage("%w", err)
 	}

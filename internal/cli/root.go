@@ -42,6 +42,8 @@ type streams struct {
 	// reg is the systems aclint checks and their rules: every command asks
 	// it, never a system by name
 	reg *engine.Registry
+	// seen is the files this run read: no output of the run replaces one
+	seen *engine.ReadSet
 }
 
 // NewRoot builds the aclint command tree, for Execute and for generating
@@ -52,7 +54,7 @@ func NewRoot(reg *engine.Registry, stdin io.Reader, stdout, stderr io.Writer) *c
 }
 
 func newRoot(reg *engine.Registry, stdin io.Reader, stdout, stderr io.Writer) (*cobra.Command, *streams) {
-	s := &streams{in: stdin, rawErr: stderr, reg: reg}
+	s := &streams{in: stdin, rawErr: stderr, reg: reg, seen: &engine.ReadSet{}}
 	// everything written passes the progress line first (output and the
 	// line never share a row) and then a SafeWriter: text from the files
 	// aclint reads cannot drive the terminal or a CI log. rawOut skips the
@@ -199,7 +201,7 @@ func collectLintInputs(s *streams, paths []string, verbose bool, system string) 
 	}
 	// every system's endings, also under --system: a file of another
 	// system found in a directory is then named as skipped (-v)
-	ins, err := input.Read(paths, input.Options{Stdin: s.in, Skip: skip, Warn: s.warnInput, Exts: s.reg.Extensions(), MaxSize: s.maxInput})
+	ins, err := input.Read(paths, input.Options{Stdin: s.in, Skip: skip, Warn: s.warnInput, Exts: s.reg.Extensions(), MaxSize: s.maxInput, Seen: s.seen})
 	if err != nil {
 		return nil, clikit.Usage("%w", err)
 	}

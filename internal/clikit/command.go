@@ -26,6 +26,10 @@ type Env interface {
 	Out() io.Writer
 	Err() io.Writer
 	MaxInput() int64
+	// Seen is the run's files read: every file a system's command reads
+	// is remembered there (input.ReadFile's seen), and no output of the
+	// run replaces one (safewrite).
+	Seen() *engine.ReadSet
 	// Version is aclint's version, as aclint version says it.
 	Version() string
 	// WrapWidth is the width to wrap text to on standard output: the

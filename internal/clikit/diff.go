@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aclint/aclint/internal/audit"
+	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/safewrite"
 )
 
@@ -101,13 +102,13 @@ func ParseDiffOutputs(values []string) ([]DiffOutput, error) {
 
 // WriteDiffTargets writes every -o of a diff, YuniKorn's or YARN's: to
 // standard output, or to its file through safewrite.
-func WriteDiffTargets(out io.Writer, targets []DiffOutput, write func(w io.Writer, format string) error) error {
+func WriteDiffTargets(out io.Writer, seen *engine.ReadSet, targets []DiffOutput, write func(w io.Writer, format string) error) error {
 	for _, t := range targets {
 		var err error
 		if t.Path == "" {
 			err = write(out, t.Format)
 		} else {
-			err = safewrite.Output(t.Path, func(w io.Writer) error { return write(w, t.Format) })
+			err = safewrite.Output(t.Path, seen, func(w io.Writer) error { return write(w, t.Format) })
 		}
 		if err != nil {
 			where := "standard output"

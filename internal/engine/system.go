@@ -112,6 +112,10 @@ type Options struct {
 	// neighbouring file, an inflated value); 0 is the input pipeline's
 	// default (--max-input-size).
 	MaxSize int64
+	// Seen is the run's files read: a system reading a file besides its
+	// input (a neighbouring yarn-site.xml) remembers it there, so that no
+	// output of the run replaces it.
+	Seen *ReadSet
 }
 
 // Value is the setting of that name, or "".
@@ -124,7 +128,7 @@ func (o Options) WithValue(name, value string) Options {
 		vs[k] = v
 	}
 	vs[name] = value
-	return Options{Values: vs, MaxSize: o.MaxSize}
+	return Options{Values: vs, MaxSize: o.MaxSize, Seen: o.Seen}
 }
 
 // System is one kind of access control aclint checks. Adding a system is

@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/aclint/aclint/internal/engine"
 )
 
 // A file in a repository may name other files: .aclint.yaml is found next
@@ -59,7 +61,7 @@ func RepoRoot(dir string) string {
 // inside), and anything but a regular file: a FIFO or /dev/stdin would
 // hang the run (and the language server, which would read its own
 // JSON-RPC stream), a device would never end.
-func ReadConfined(root, path string, max int64) ([]byte, error) {
+func ReadConfined(root, path string, max int64, seen *engine.ReadSet) ([]byte, error) {
 	absRoot, err := filepath.Abs(root)
 	if err != nil {
 		return nil, err
@@ -106,7 +108,7 @@ func ReadConfined(root, path string, max int64) ([]byte, error) {
 	if now, err := f.Stat(); err != nil || !now.Mode().IsRegular() || !os.SameFile(fi, now) {
 		return nil, refuse("it changed while aclint opened it")
 	}
-	return readOpen(f, fi, path, limit(max))
+	return readOpen(f, fi, path, limit(max), seen)
 }
 
 // KindOf names a file that is not regular, for messages that refuse it.

@@ -6,7 +6,6 @@ package input
 
 import (
 	"github.com/aclint/aclint/internal/progress"
-	"sync"
 
 	"errors"
 	"fmt"
@@ -113,7 +112,7 @@ func ReadAll(r io.Reader, name string, max int64) ([]byte, error) {
 // DefaultMaxSize). A FIFO or a device is read as a stream, so
 // <(kubectl ...) works, and /dev/zero ends at the limit. A path that a file
 // in a repository names is read by ReadConfined instead.
-func ReadFile(path string, max int64) ([]byte, error) {
+func ReadFile(path string, max int64, seen *engine.ReadSet) ([]byte, error) {
 	max = limit(max)
 	f, err := os.Open(path)
 	if err != nil {
@@ -127,13 +126,15 @@ func ReadFile(path string, max int64) ([]byte, error) {
 	if info.IsDir() {
 		return nil, errors.New("is a directory")
 	}
-	return readOpen(f, info, path, max)
+	return readOpen(f, info, path, max, seen)
 }
 
-// readOpen reads the open file f (info is its Stat) up to max bytes.
-func readOpen(f *os.File, info os.FileInfo, path string, max int64) ([]byte, error) {
+// readOpen reads the open file f (info is its Stat) up to max bytes; a
+// regular file is remembered in seen, which no output of the run may
+// replace.
+func readOpen(f *os.File, info os.FileInfo, path string, max int64, seen *engine.ReadSet) ([]byte, error) {
 	if info.Mode().IsRegular() {
-		remember(info)
+		seen.Add(info)
 	}
 	if size := info.Size(); info.Mode().IsRegular() && size > 0 {
 		if size > max {
@@ -180,6 +181,9 @@ type Options struct {
 	// Exts are the endings a directory search reads (case-insensitive):
 	// the systems' (engine.Registry.Extensions) for aclint lint.
 	Exts []string
+	// Seen is the run's files read, where each regular file read is
+	// remembered (no output of the run may replace one).
+	Seen *engine.ReadSet
 	// Preloaded are inputs already read, by the name they are given
 	// under (a running scheduler's config fetched over HTTP): they are
 	// taken as they are, never looked for on disk.
@@ -208,7 +212,7 @@ func Read(paths []string, opts Options) ([]*engine.Input, error) {
 			continue
 		}
 		if p == "-" {
-			name, data, err := ReadSource(p, opts.Stdin, opts.MaxSize)
+			name, data, err := ReadSource(p, opts.Stdin, opts.MaxSize, opts.Seen)
 			if err != nil {
 				return nil, err
 			}
@@ -226,7 +230,7 @@ func Read(paths []string, opts Options) ([]*engine.Input, error) {
 				}
 				continue
 			}
-			_, data, err := ReadSource(p, nil, opts.MaxSize)
+			_, data, err := ReadSource(p, nil, opts.MaxSize, opts.Seen)
 			if err != nil {
 				return nil, err
 			}
@@ -291,7 +295,7 @@ func Read(paths []string, opts Options) ([]*engine.Input, error) {
 			if dup(fi) {
 				return nil
 			}
-			data, err := ReadFile(f, opts.MaxSize)
+			data, err := ReadFile(f, opts.MaxSize, opts.Seen)
 			if err != nil {
 				var tl *TooLargeError
 				if errors.As(err, &tl) {
@@ -313,7 +317,7 @@ func Read(paths []string, opts Options) ([]*engine.Input, error) {
 // ReadSource reads one input named on the command line: a file, or "-" for
 // standard input (named "<stdin>"). An empty standard input is an error: a
 // failed pipe must not be read as an empty input.
-func ReadSource(path string, stdin io.Reader, max int64) (name string, data []byte, err error) {
+func ReadSource(path string, stdin io.Reader, max int64, seen *engine.ReadSet) (name string, data []byte, err error) {
 	if path == "-" {
 		if stdin == nil {
 			stdin = os.Stdin
@@ -334,7 +338,7 @@ func ReadSource(path string, stdin io.Reader, max int64) (name string, data []by
 		progress.File(len(data))
 		return "<stdin>", data, nil
 	}
-	data, err = ReadFile(path, max)
+	data, err = ReadFile(path, max, seen)
 	var tl *TooLargeError
 	if errors.As(err, &tl) {
 		return path, nil, err
@@ -378,43 +382,3 @@ type described struct {
 
 func (d *described) Error() string { return d.msg }
 func (d *described) Unwrap() error { return d.err }
-
-// The regular files this process read, so that no output is written over
-// one of them (IsInput): `convert yarn cs.xml -o cs.xml` or
-// `report -o html=q.yaml -f q.yaml` would replace the config they read.
-var (
-	readMu sync.Mutex
-	read   []os.FileInfo
-)
-
-// remember adds a file to those read, once: a long-running process (the
-// language server re-reading .aclint.yaml on every request) keeps one entry
-// per file, not one per read.
-func remember(info os.FileInfo) {
-	readMu.Lock()
-	defer readMu.Unlock()
-	for _, r := range read {
-		if os.SameFile(r, info) {
-			return
-		}
-	}
-	read = append(read, info)
-}
-
-// IsInput reports whether path is a file this process read as an input,
-// under any name: the same file through a link, a hard link or another
-// spelling of the path is the same file.
-func IsInput(path string) bool {
-	info, err := os.Stat(path)
-	if err != nil {
-		return false
-	}
-	readMu.Lock()
-	defer readMu.Unlock()
-	for _, r := range read {
-		if os.SameFile(r, info) {
-			return true
-		}
-	}
-	return false
-}

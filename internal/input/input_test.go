@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/aclint/aclint/internal/engine"
 )
 
 // Read: files and directories (searched for the endings asked, hidden
@@ -78,31 +80,40 @@ func TestRead(t *testing.T) {
 }
 
 // TestRememberOnce: reading the same file again does not grow what the
-// process remembers (the language server reads .aclint.yaml on every
-// request).
+// run remembers (the language server reads .aclint.yaml on every
+// request); a file read through every kind of read is remembered, in the
+// run's own set only.
 func TestRememberOnce(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "f.yaml")
+	dir := t.TempDir()
+	p := filepath.Join(dir, "f.yaml")
 	if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ReadFile(p, 0); err != nil {
-		t.Fatal(err)
-	}
-	readMu.Lock()
-	n := len(read)
-	readMu.Unlock()
-	for i := 0; i < 100; i++ {
-		if _, err := ReadFile(p, 0); err != nil {
+	seen, other := &engine.ReadSet{}, &engine.ReadSet{}
+	for i := 0; i < 101; i++ {
+		if _, err := ReadFile(p, 0, seen); err != nil {
 			t.Fatal(err)
 		}
 	}
-	readMu.Lock()
-	grew := len(read) - n
-	readMu.Unlock()
-	if grew != 0 {
-		t.Errorf("read 101 times, remembered %d more times", grew)
+	if !seen.Has(p) || other.Has(p) {
+		t.Errorf("read into one set: in it %v, in another %v", seen.Has(p), other.Has(p))
 	}
-	if !IsInput(p) {
-		t.Error("a file read is not an input")
+	for name, read := range map[string]func(string, *engine.ReadSet) error{
+		"ReadSource":   func(f string, s *engine.ReadSet) error { _, _, err := ReadSource(f, nil, 0, s); return err },
+		"ReadConfined": func(f string, s *engine.ReadSet) error { _, err := ReadConfined(dir, f, 0, s); return err },
+		"Read":         func(f string, s *engine.ReadSet) error { _, err := Read([]string{f}, Options{Seen: s}); return err },
+		"Read (a directory)": func(f string, s *engine.ReadSet) error {
+			_, err := Read([]string{dir}, Options{Seen: s, Exts: []string{".yaml"}})
+			return err
+		},
+	} {
+		s := &engine.ReadSet{}
+		if err := read(p, s); err != nil || !s.Has(p) {
+			t.Errorf("%s: %v, remembered %v", name, err, s.Has(p))
+		}
+	}
+	var none *engine.ReadSet // the language server's: remembers nothing
+	if _, err := ReadFile(p, 0, none); err != nil || none.Has(p) {
+		t.Errorf("a nil set: %v", err)
 	}
 }

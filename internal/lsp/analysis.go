@@ -220,7 +220,7 @@ func (c *settingsCache) forFile(path string) (*settings.Settings, error) {
 	if e, ok := c.files[p]; ok && e.mod.Equal(info.ModTime()) && e.size == info.Size() {
 		return e.set, e.err
 	}
-	set, err := settings.LoadFound(p, c.reg)
+	set, err := settings.LoadFound(p, c.reg, nil) // the language server writes no file: nothing to keep from being overwritten
 	c.files[p] = cachedSettings{mod: info.ModTime(), size: info.Size(), set: set, err: err}
 	return set, err
 }

@@ -19,7 +19,7 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/aclint/aclint/internal/input"
+	"github.com/aclint/aclint/internal/engine"
 )
 
 // temps are the temporary files being written, removed on SIGINT or
@@ -84,9 +84,10 @@ var (
 // file (or a new one) is replaced atomically, through a temporary file
 // that is synced before the rename; a symbolic link is followed to its
 // target; a device, a FIFO or /dev/stdout is written through, never
-// replaced; a directory is an error.
-func Output(path string, fill func(io.Writer) error) error {
-	if input.IsInput(path) {
+// replaced; a directory is an error; a file the run read (seen) is
+// refused.
+func Output(path string, seen *engine.ReadSet, fill func(io.Writer) error) error {
+	if seen.Has(path) {
 		return errIsInput
 	}
 	if streamPath(path) {
@@ -210,7 +211,7 @@ func syncDir(dir string) {
 // it must be relative and stay inside root (no "..", no absolute path, no
 // link that leads out), and it must be a regular file or not exist yet.
 // os.Root holds every step of the path inside root, links included.
-func Inside(root, rel string, fill func(io.Writer) error) error {
+func Inside(root, rel string, seen *engine.ReadSet, fill func(io.Writer) error) error {
 	if !filepath.IsLocal(rel) {
 		return fmt.Errorf("output path %q must be relative and stay inside %s (it comes from the repository's settings; give -o FORMAT=PATH on the command line to write elsewhere)", rel, root)
 	}
@@ -219,7 +220,7 @@ func Inside(root, rel string, fill func(io.Writer) error) error {
 		return err
 	}
 	defer r.Close()
-	if input.IsInput(filepath.Join(root, rel)) {
+	if seen.Has(filepath.Join(root, rel)) {
 		return fmt.Errorf("output path %q: %w", rel, errIsInput)
 	}
 	if info, err := r.Lstat(rel); err == nil && !info.Mode().IsRegular() {

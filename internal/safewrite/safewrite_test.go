@@ -2,7 +2,6 @@ package safewrite
 
 import (
 	"errors"
-	"github.com/aclint/aclint/internal/input"
 	"io"
 	"io/fs"
 	"os"
@@ -12,6 +11,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/aclint/aclint/internal/engine"
+	"github.com/aclint/aclint/internal/input"
 )
 
 func text(s string) func(io.Writer) error {
@@ -49,12 +51,12 @@ func noTemps(t *testing.T, dir string) {
 func TestOutputRegularAndNew(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "out.sarif")
-	if err := Output(p, text("one")); err != nil || read(t, p) != "one" {
+	if err := Output(p, nil, text("one")); err != nil || read(t, p) != "one" {
 		t.Fatalf("new file: %v", err)
 	}
 	os.Chmod(p, 0o600)
 	before := inode(t, p)
-	if err := Output(p, text("two")); err != nil || read(t, p) != "two" {
+	if err := Output(p, nil, text("two")); err != nil || read(t, p) != "two" {
 		t.Fatalf("replace: %v", err)
 	}
 	fi, _ := os.Stat(p)
@@ -65,7 +67,7 @@ func TestOutputRegularAndNew(t *testing.T) {
 		t.Error("a regular file was not replaced through a rename")
 	}
 	noTemps(t, dir)
-	if err := Output(dir, text("x")); err == nil {
+	if err := Output(dir, nil, text("x")); err == nil {
 		t.Error("a directory was written")
 	}
 }
@@ -76,7 +78,7 @@ func TestOutputFollowsLinks(t *testing.T) {
 	os.WriteFile(target, []byte("old"), 0o644)
 	link := filepath.Join(dir, "link.json")
 	os.Symlink(target, link)
-	if err := Output(link, text("new")); err != nil {
+	if err := Output(link, nil, text("new")); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Lstat(link); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
@@ -87,20 +89,20 @@ func TestOutputFollowsLinks(t *testing.T) {
 	}
 	dangling := filepath.Join(dir, "dangling.json")
 	os.Symlink("made.json", dangling)
-	if err := Output(dangling, text("made")); err != nil || read(t, filepath.Join(dir, "made.json")) != "made" {
+	if err := Output(dangling, nil, text("made")); err != nil || read(t, filepath.Join(dir, "made.json")) != "made" {
 		t.Errorf("a dangling link did not create its target: %v", err)
 	}
 }
 
 func TestOutputThroughDevicesAndFIFOs(t *testing.T) {
-	if err := Output("/dev/null", text("x")); err != nil {
+	if err := Output("/dev/null", nil, text("x")); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Stat("/dev/null"); err != nil || fi.Mode()&fs.ModeCharDevice == 0 {
 		t.Fatal("/dev/null is no longer a device")
 	}
 	if _, err := os.Stat("/dev/full"); err == nil {
-		err := Output("/dev/full", text("x"))
+		err := Output("/dev/full", nil, text("x"))
 		if err == nil || !errors.Is(err, syscall.ENOSPC) {
 			t.Errorf("/dev/full: got %v, want no space left", err)
 		}
@@ -118,7 +120,7 @@ func TestOutputThroughDevicesAndFIFOs(t *testing.T) {
 		b, _ := os.ReadFile(fifo)
 		got <- string(b)
 	}()
-	if err := Output(fifo, text("through")); err != nil {
+	if err := Output(fifo, nil, text("through")); err != nil {
 		t.Fatal(err)
 	}
 	if s := <-got; s != "through" {
@@ -135,7 +137,7 @@ func TestInsideConfines(t *testing.T) {
 	os.Symlink(outside, filepath.Join(root, "escape"))
 	os.Symlink(filepath.Join(outside, "victim"), filepath.Join(root, "link.sarif"))
 	for _, rel := range []string{"../x.sarif", "/tmp/x.sarif", "a/../../x.sarif", "escape/x.sarif", "link.sarif"} {
-		if err := Inside(root, rel, text("x")); err == nil {
+		if err := Inside(root, rel, nil, text("x")); err == nil {
 			t.Errorf("%s: written, want refused", rel)
 		}
 	}
@@ -143,7 +145,7 @@ func TestInsideConfines(t *testing.T) {
 		t.Errorf("something was written outside: %v", entries)
 	}
 	os.Mkdir(filepath.Join(root, "reports"), 0o755)
-	if err := Inside(root, "reports/a.sarif", text("ok")); err != nil || read(t, filepath.Join(root, "reports/a.sarif")) != "ok" {
+	if err := Inside(root, "reports/a.sarif", nil, text("ok")); err != nil || read(t, filepath.Join(root, "reports/a.sarif")) != "ok" {
 		t.Errorf("inside: %v", err)
 	}
 	noTemps(t, filepath.Join(root, "reports"))
@@ -217,7 +219,7 @@ func TestInterruptRemovesTemp(t *testing.T) {
 			os.WriteFile(filepath.Join(dir, "ready"), nil, 0o644)
 			time.Sleep(time.Minute)
 		}
-		Output(filepath.Join(dir, "out.json"), text("x"))
+		Output(filepath.Join(dir, "out.json"), nil, text("x"))
 		return
 	}
 	dir := t.TempDir()
@@ -296,23 +298,28 @@ func TestOutputNeverOverAnInput(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "queues.yaml")
 	os.WriteFile(in, []byte("partitions: []\n"), 0o644)
-	if _, err := input.ReadFile(in, 0); err != nil {
+	seen := &engine.ReadSet{}
+	if _, err := input.ReadFile(in, 0, seen); err != nil {
 		t.Fatal(err)
 	}
 	link := filepath.Join(dir, "link.html")
 	os.Symlink(in, link)
 	for _, p := range []string{in, link, filepath.Join(dir, ".", "queues.yaml")} {
-		if err := Output(p, text("<html>")); err == nil || !strings.Contains(err.Error(), "one of this run's inputs") {
+		if err := Output(p, seen, text("<html>")); err == nil || !strings.Contains(err.Error(), "one of this run's inputs") {
 			t.Errorf("%s: %v", p, err)
 		}
 	}
-	if err := Inside(dir, "queues.yaml", text("<html>")); err == nil || !strings.Contains(err.Error(), "one of this run's inputs") {
+	if err := Inside(dir, "queues.yaml", seen, text("<html>")); err == nil || !strings.Contains(err.Error(), "one of this run's inputs") {
 		t.Errorf("Inside: %v", err)
 	}
 	if read(t, in) != "partitions: []\n" {
 		t.Fatal("the input was replaced")
 	}
-	if err := Output(filepath.Join(dir, "report.html"), text("<html>")); err != nil {
+	if err := Output(filepath.Join(dir, "report.html"), seen, text("<html>")); err != nil {
 		t.Error(err)
+	}
+	// another run, which did not read it, may write it
+	if err := Output(in, &engine.ReadSet{}, text("partitions: [] # rewritten\n")); err != nil {
+		t.Errorf("a run that did not read it: %v", err)
 	}
 }

@@ -21,17 +21,17 @@ func TestLoadFoundRefusesWhatIsNotAFileOfTheRepository(t *testing.T) {
 		t.Skip("no mkfifo")
 	}
 	var ce *input.ConfinedError
-	if _, err := LoadFound(p, testRegistry); !errors.As(err, &ce) || ce.Why != "it is a FIFO, not a regular file" {
+	if _, err := LoadFound(p, testRegistry, nil); !errors.As(err, &ce) || ce.Why != "it is a FIFO, not a regular file" {
 		t.Errorf("a FIFO: %v", err)
 	}
 	os.Remove(p)
 	os.Symlink("/etc/passwd", p)
-	if _, err := LoadFound(p, testRegistry); !errors.As(err, &ce) || ce.Why != "it is a link that leads out of the repository" {
+	if _, err := LoadFound(p, testRegistry, nil); !errors.As(err, &ce) || ce.Why != "it is a link that leads out of the repository" {
 		t.Errorf("a link out: %v", err)
 	}
 	os.Remove(p)
 	os.WriteFile(p, []byte("fail-on: error\n"), 0o644)
-	if s, err := LoadFound(p, testRegistry); err != nil || s == nil {
+	if s, err := LoadFound(p, testRegistry, nil); err != nil || s == nil {
 		t.Errorf("a regular file: %v", err)
 	}
 }

@@ -6,12 +6,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/aclint/aclint/internal/input"
 	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/aclint/aclint/internal/input"
 
 	"gopkg.in/yaml.v3"
 
@@ -46,8 +47,8 @@ func (e *Error) Error() string { return fmt.Sprintf("%s:%d:%d: %s", e.Path, e.Li
 // Load reads and checks the settings file named by --config: the user's
 // own path, read whatever it is. Unknown keys, unknown rules and bad
 // values are errors that name the nearest valid choice.
-func Load(path string, reg *engine.Registry) (*Settings, error) {
-	data, err := input.ReadFile(path, 0) // settings are small: the default bound
+func Load(path string, reg *engine.Registry, seen *engine.ReadSet) (*Settings, error) {
+	data, err := input.ReadFile(path, 0, seen) // settings are small: the default bound
 	if err != nil {
 		return nil, err
 	}
@@ -59,8 +60,8 @@ func Load(path string, reg *engine.Registry) (*Settings, error) {
 // repository (input.ReadConfined). A committed .aclint.yaml that links to
 // /etc/shadow would otherwise be printed in a YAML error, and one that is
 // a FIFO or a link to /dev/stdin would hang lint and the language server.
-func LoadFound(path string, reg *engine.Registry) (*Settings, error) {
-	data, err := input.ReadConfined(input.RepoRoot(filepath.Dir(path)), path, 0)
+func LoadFound(path string, reg *engine.Registry, seen *engine.ReadSet) (*Settings, error) {
+	data, err := input.ReadConfined(input.RepoRoot(filepath.Dir(path)), path, 0, seen)
 	if err != nil {
 		return nil, err
 	}

@@ -1,10 +1,11 @@
 package settings
 
 import (
-	"github.com/aclint/aclint/internal/systems"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/aclint/aclint/internal/systems"
 
 	"github.com/aclint/aclint/internal/engine"
 )
@@ -53,7 +54,7 @@ func TestLoadAndFind(t *testing.T) {
 	if abs, _ := filepath.Abs(found); abs != p {
 		t.Fatalf("Find = %q, want %q", found, p)
 	}
-	s, err := Load(found, testRegistry)
+	s, err := Load(found, testRegistry, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

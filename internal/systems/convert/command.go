@@ -61,7 +61,7 @@ func newConvertYarnCmd(env clikit.Env) *cobra.Command {
 				if _, err := env.Out().Write(res.YAML); err != nil {
 					return clikit.Usage("writing output: %w", err)
 				}
-			} else if err := safewrite.Output(output, func(w io.Writer) error { _, err := w.Write(res.YAML); return err }); err != nil {
+			} else if err := safewrite.Output(output, env.Seen(), func(w io.Writer) error { _, err := w.Write(res.YAML); return err }); err != nil {
 				return clikit.Usage("writing %s: %w", output, err)
 			}
 			var b strings.Builder

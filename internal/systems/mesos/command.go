@@ -130,7 +130,7 @@ unknown ACTION, usage).`,
 // loadFile reads an ACL file for mesos check, refusing one Mesos refuses
 // to start with, showing why.
 func loadFile(env clikit.Env, file string) (*ACLs, error) {
-	name, data, err := input.ReadSource(file, env.In(), env.MaxInput())
+	name, data, err := input.ReadSource(file, env.In(), env.MaxInput(), env.Seen())
 	if err != nil {
 		return nil, env.Usage("%w", err)
 	}

@@ -34,7 +34,7 @@ yarn.scheduler.capacity. and yarn.acl keys). See docs/yarn.md.`,
 func loadFiles(env clikit.Env, files []string) (*Setup, error) {
 	var ins []*engine.Input
 	for _, file := range files {
-		name, data, err := input.ReadSource(file, env.In(), env.MaxInput())
+		name, data, err := input.ReadSource(file, env.In(), env.MaxInput(), env.Seen())
 		if err != nil {
 			return nil, env.Usage("%w", err)
 		}
@@ -108,7 +108,7 @@ an answer aclint cannot know, usage).`,
 			if len(args) != 0 {
 				return nil, cobra.ShellCompDirectiveNoFileComp
 			}
-			return queueNames(files, env.MaxInput()), cobra.ShellCompDirectiveNoFileComp
+			return queueNames(files, env.MaxInput(), env.Seen()), cobra.ShellCompDirectiveNoFileComp
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var act Action
@@ -257,11 +257,11 @@ func checkJSON(s *Setup, ans Answer, user string, groups []string, a Action) che
 // queueNames are the queues of the files -f names, for completion: the
 // tree as the scheduler builds it, whether or not it would start with it;
 // nothing when a file cannot be read.
-func queueNames(files []string, max int64) []string {
+func queueNames(files []string, max int64, seen *engine.ReadSet) []string {
 	var confs []*Conf
 	var fs *CS
 	for _, f := range files {
-		data, err := input.ReadFile(f, max)
+		data, err := input.ReadFile(f, max, seen)
 		if err != nil {
 			return nil
 		}

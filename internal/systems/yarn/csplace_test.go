@@ -3,9 +3,10 @@ package yarn
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/aclint/aclint/internal/engine"
 	"strings"
 	"testing"
+
+	"github.com/aclint/aclint/internal/engine"
 )
 
 // placeCase is one case of testdata/harness/place341.jsonl.gz: files,

@@ -163,8 +163,8 @@ func (Sys) Matrix(m audit.Model, q audit.MatrixQuestion, out audit.MatrixWriter)
 // everyone else.
 func (Sys) Diff(old, new audit.Model, sides audit.DiffSides) (*audit.Diff, error) {
 	o, n := old.(*Setup), new.(*Setup)
-	ReadSiteBeside(o, sides.Old, sides.MaxInput)
-	ReadSiteBeside(n, sides.New, sides.MaxInput)
+	ReadSiteBeside(o, sides.Old, engine.Options{MaxSize: sides.MaxInput, Seen: sides.Seen})
+	ReadSiteBeside(n, sides.New, engine.Options{MaxSize: sides.MaxInput, Seen: sides.Seen})
 	res := Diff(o, n)
 	d := &audit.Diff{System: System, By: "YARN", ObjectWord: "queue", SectionWord: "partition", Notes: res.Notes}
 	for _, q := range res.Added {

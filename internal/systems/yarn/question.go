@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/aclint/aclint/internal/engine"
 )
 
 // Setup is what the ResourceManager reads for queue ACLs: the files in
@@ -294,11 +296,11 @@ func (s *Setup) ACLName(a Action) string {
 // ReadSiteBeside fills in yarn.acl.enable from the yarn-site.xml next to a
 // capacity-scheduler.xml when the files given did not say it (as lint
 // reads it).
-func ReadSiteBeside(s *Setup, path string, max int64) {
+func ReadSiteBeside(s *Setup, path string, opts engine.Options) {
 	if s.FS || s.Known {
 		return
 	}
-	if si := aclEnableFor(s.Conf, path, nil, max); si.known {
+	if si := aclEnableFor(s.Conf, path, nil, opts); si.known {
 		s.Known, s.ACLEnable, s.ACLEnableFrom = true, si.enabled, si.from
 	}
 }

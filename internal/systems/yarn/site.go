@@ -73,12 +73,12 @@ type siteInfo struct {
 // directory, where Hadoop's configuration directory keeps it. That
 // neighbour is read only when it is a regular file within --max-input-size:
 // never a FIFO, a device or a link.
-func aclEnableFor(c *Conf, path string, related []*engine.Input, max int64) siteInfo {
+func aclEnableFor(c *Conf, path string, related []*engine.Input, opts engine.Options) siteInfo {
 	if SiteFile(c) {
 		if filepath.Base(c.File) == coreName {
 			// core-site.xml: the yarn-site.xml read after it has the
 			// last word on yarn.acl.enable
-			if ys, _ := yarnSite(path, related, max); ys != nil {
+			if ys, _ := yarnSite(path, related, opts); ys != nil {
 				si := siteOf(NewSetup([]*Conf{c, ys}).Conf)
 				si.conf = c
 				return si
@@ -86,7 +86,7 @@ func aclEnableFor(c *Conf, path string, related []*engine.Input, max int64) site
 		}
 		return siteOf(c)
 	}
-	sc, why := yarnSite(path, related, max)
+	sc, why := yarnSite(path, related, opts)
 	if sc == nil {
 		return siteInfo{why: why}
 	}
@@ -96,7 +96,7 @@ func aclEnableFor(c *Conf, path string, related []*engine.Input, max int64) site
 // yarnSite is the yarn-site.xml read with a file: the one linted with it
 // (in its directory, or the only one given), else the one beside it. nil
 // with why when none can be told or read.
-func yarnSite(path string, related []*engine.Input, max int64) (*Conf, string) {
+func yarnSite(path string, related []*engine.Input, opts engine.Options) (*Conf, string) {
 	var given []*engine.Input
 	for _, in := range related {
 		if filepath.Base(in.Path) == siteName {
@@ -130,14 +130,15 @@ func yarnSite(path string, related []*engine.Input, max int64) (*Conf, string) {
 		}
 		return sc, ""
 	}
-	return neighbour(path, siteName, max)
+	return neighbour(path, siteName, opts)
 }
 
 // neighbour reads the file called name in path's directory, as Hadoop's
 // configuration directory keeps the files together: only a regular file
 // within --max-input-size, never a FIFO, a device or a link. nil with ""
 // when there is none; nil with why when there is one aclint skipped.
-func neighbour(path, name string, max int64) (*Conf, string) {
+func neighbour(path, name string, opts engine.Options) (*Conf, string) {
+	max := opts.MaxSize
 	if max <= 0 {
 		max = input.DefaultMaxSize
 	}
@@ -156,7 +157,7 @@ func neighbour(path, name string, max int64) (*Conf, string) {
 	case info.Size() > max:
 		return nil, fmt.Sprintf("%s is larger than --max-input-size (%s), so it was skipped", site, input.FormatSize(max))
 	}
-	data, err := input.ReadFile(site, max)
+	data, err := input.ReadFile(site, max, opts.Seen)
 	if err != nil {
 		return nil, fmt.Sprintf("%s could not be read (%v)", site, err)
 	}
@@ -171,7 +172,7 @@ func neighbour(path, name string, max int64) (*Conf, string) {
 // one linted with it (in its directory, or the only one), else the one
 // next to it. The Capacity Scheduler's configuration is the two together,
 // so a queue ACL in yarn-site.xml is read for the queues that file lists.
-func csPartner(path string, related []*engine.Input, max int64) *Conf {
+func csPartner(path string, related []*engine.Input, opts engine.Options) *Conf {
 	var given []*engine.Input
 	for _, in := range related {
 		if filepath.Base(in.Path) == csName {
@@ -194,7 +195,7 @@ func csPartner(path string, related []*engine.Input, max int64) *Conf {
 		}
 		return c
 	}
-	c, _ := neighbour(path, csName, max)
+	c, _ := neighbour(path, csName, opts)
 	return c
 }
 

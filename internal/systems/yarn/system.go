@@ -155,10 +155,10 @@ func (sys Sys) Lint(in *engine.Input, opts engine.Options) (*engine.Report, erro
 	if err != nil {
 		return nil, err
 	}
-	site := aclEnableFor(c, in.Path, in.Related, opts.MaxSize)
+	site := aclEnableFor(c, in.Path, in.Related, opts)
 	var partner *Conf
 	if SiteFile(c) {
-		partner = csPartner(in.Path, in.Related, opts.MaxSize)
+		partner = csPartner(in.Path, in.Related, opts)
 	}
 	cs := ReadCS(c)
 	if cs.Truncated {
@@ -194,7 +194,7 @@ func lintFS(in *engine.Input, rep *engine.Report, opts engine.Options, reader au
 	}
 	// the yarn-site.xml beside it says which scheduler runs; its
 	// yarn.acl.enable does not matter to the Fair Scheduler's own check
-	site := aclEnableFor(tree.Conf, in.Path, in.Related, opts.MaxSize)
+	site := aclEnableFor(tree.Conf, in.Path, in.Related, opts)
 	rep.Findings = lintTree(tree.Conf, tree, siteInfo{conf: site.conf}, nil, reader)
 	rep.Parsed = &parsed{conf: tree.Conf, cs: tree}
 	return rep, nil

@@ -35,7 +35,7 @@ forced with --system ytsaurus).`,
 // loadYTTree reads a tree document (or a node's @acl hanging at path) and
 // refuses one YTsaurus would not hold, showing why.
 func loadTree(env clikit.Env, file, path string) (*Tree, error) {
-	name, data, err := input.ReadSource(file, env.In(), env.MaxInput())
+	name, data, err := input.ReadSource(file, env.In(), env.MaxInput(), env.Seen())
 	if err != nil {
 		return nil, env.Usage("%w", err)
 	}

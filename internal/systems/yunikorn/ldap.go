@@ -13,8 +13,8 @@ import (
 
 // LintLDAP checks a directory of YuniKorn's LDAP settings (the Secret the
 // scheduler mounts at /run/secrets/ldap) as YuniKorn reads it at start.
-func LintLDAP(dir string) ([]Finding, error) {
-	s, issues, err := resolve.ReadLDAPDir(dir)
+func LintLDAP(dir string, seen *engine.ReadSet) ([]Finding, error) {
+	s, issues, err := resolve.ReadLDAPDir(dir, seen)
 	if err != nil {
 		return nil, err
 	}
@@ -66,7 +66,7 @@ func LDAPExample(tmp, text string) ([]Finding, error) {
 	if err := ldapExample(tmp, text); err != nil {
 		return nil, err
 	}
-	fs, err := LintLDAP(tmp)
+	fs, err := LintLDAP(tmp, nil)
 	for i := range fs {
 		fs[i].Pos.File = strings.TrimPrefix(fs[i].Pos.File, tmp+string(filepath.Separator))
 	}

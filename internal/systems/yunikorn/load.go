@@ -21,6 +21,9 @@ type ReadOptions struct {
 	// MaxSize is the largest input read, and what a gzipped value may
 	// inflate to (0: input.DefaultMaxSize): --max-input-size.
 	MaxSize int64
+	// Seen is the run's files read, where each is remembered (no output
+	// of the run may replace one).
+	Seen *engine.ReadSet
 	// Skip is told about each file a directory search passes over (nil:
 	// nothing is said); Warn about each it refuses to read.
 	Skip, Warn func(path, reason string)
@@ -52,7 +55,7 @@ func (e *InputError) Unwrap() error { return e.Err }
 // pipeline, and settles ConfigMaps without the queue config key as
 // YuniKorn's key-by-key merge does. The notes say what the merge did.
 func Read(paths []string, opts ReadOptions) (docs []*config.Document, notes []string, err error) {
-	ins, err := input.Read(paths, input.Options{Stdin: opts.Stdin, Skip: opts.Skip, Warn: opts.Warn, Exts: Sys{}.Extensions(), Preloaded: opts.Preloaded, MaxSize: opts.MaxSize})
+	ins, err := input.Read(paths, input.Options{Stdin: opts.Stdin, Skip: opts.Skip, Warn: opts.Warn, Exts: Sys{}.Extensions(), Preloaded: opts.Preloaded, MaxSize: opts.MaxSize, Seen: opts.Seen})
 	if err != nil {
 		return nil, nil, &InputError{err}
 	}
@@ -65,7 +68,7 @@ func Read(paths []string, opts ReadOptions) (docs []*config.Document, notes []st
 // ConfigMaps without the queue config key are settled as YuniKorn merges
 // them.
 func Settle(paths []string, ins []*engine.Input, opts ReadOptions) (docs []*config.Document, notes []string, err error) {
-	lopts := config.LoadOptions{Key: opts.Key, Stdin: opts.Stdin, Skip: opts.Skip, MaxSize: opts.MaxSize}
+	lopts := config.LoadOptions{Key: opts.Key, Stdin: opts.Stdin, Skip: opts.Skip, MaxSize: opts.MaxSize, Seen: opts.Seen}
 	var absent []*config.KeyAbsentError
 	found := map[string]bool{}
 	for _, in := range ins {

@@ -105,7 +105,7 @@ FILE cannot be read.`,
 				return err
 			}
 			write := func(w io.Writer, format string) error { return writeDrift(s, w, format, d, commentSize) }
-			if err := clikit.WriteDiffTargets(s.env.Out(), targets, write); err != nil {
+			if err := clikit.WriteDiffTargets(s.env.Out(), s.env.Seen(), targets, write); err != nil {
 				return err
 			}
 			switch {

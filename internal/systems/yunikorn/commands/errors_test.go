@@ -36,7 +36,7 @@ func TestErrorsKeepTheirCause(t *testing.T) {
 // nothing said, the default input bound.
 type fakeEnv struct{ clikit.Env }
 
-func (fakeEnv) MaxInput() int64              { return input.DefaultMaxSize }
-func (fakeEnv) Registry() *engine.Registry   { return engine.NewRegistry(yunikorn.System, Sys{}) }
-func (fakeEnv) Preloaded() map[string][]byte { return nil }
-func (fakeEnv) Warn(string, string)          {}
+func (fakeEnv) MaxInput() int64            { return input.DefaultMaxSize }
+func (fakeEnv) Registry() *engine.Registry { return engine.NewRegistry(yunikorn.System, Sys{}) }
+func (fakeEnv) Seen() *engine.ReadSet      { return nil }
+func (fakeEnv) Warn(string, string)        {}

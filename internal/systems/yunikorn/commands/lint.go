@@ -38,7 +38,7 @@ func lintPart(s *streams) *clikit.Extension {
 				// password, and any file in it (a misnamed bindpassword) may
 				// be it: no snippet of it is shown and no fingerprint hashes
 				// its text
-				fs, err := yunikorn.LintLDAP(ldapDir)
+				fs, err := yunikorn.LintLDAP(ldapDir, s.env.Seen())
 				if err != nil {
 					return nil, "", clikit.Usage("--ldap-config: %w", err)
 				}

@@ -18,7 +18,7 @@ const maxRefusalErrors = 10
 // readOptions are the input options of the YuniKorn commands; verbose
 // names the files a directory search skips.
 func (s *streams) readOptions(key string, verbose bool) yunikorn.ReadOptions {
-	opts := yunikorn.ReadOptions{Key: key, Stdin: s.env.In(), Warn: s.env.Warn, Elsewhere: s.env.Registry().Elsewhere, MaxSize: s.env.MaxInput()}
+	opts := yunikorn.ReadOptions{Key: key, Stdin: s.env.In(), Warn: s.env.Warn, Elsewhere: s.env.Registry().Elsewhere, MaxSize: s.env.MaxInput(), Seen: s.env.Seen()}
 	if verbose {
 		opts.Skip = func(p, reason string) { fmt.Fprintf(s.env.Err(), "aclint: skipping %s: %s\n", p, reason) }
 	}

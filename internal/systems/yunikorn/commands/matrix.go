@@ -135,7 +135,7 @@ func matrixPrincipals(s *streams, p *acl.Policy, subjects []audit.Subject, group
 		return nil, err
 	}
 	if groupsFile != "" {
-		gf, err := resolve.LoadFile(groupsFile, s.env.MaxInput())
+		gf, err := resolve.LoadFile(groupsFile, s.env.MaxInput(), s.env.Seen())
 		if err != nil {
 			return nil, clikit.Usage("--groups-file: %w", err)
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/aclint/aclint/internal/audit"
 	"github.com/aclint/aclint/internal/clikit"
+	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/systems/yunikorn"
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 
@@ -25,10 +26,11 @@ type requestFlags struct {
 	submitter, subGroups string
 	without              bool
 	max                  func() int64 // --max-input-size, for the manifests
+	seen                 *engine.ReadSet
 }
 
 func (r *requestFlags) register(s *streams, f *pflag.FlagSet) {
-	r.max = s.env.MaxInput
+	r.max, r.seen = s.env.MaxInput, s.env.Seen()
 	f.StringArrayVar(&r.tags, "tag", nil, "a tag of the request KEY=VALUE, e.g. namespace=team-a (repeatable); decides what tag rules create")
 	f.StringVar(&r.pod, "pod", "", "read the request from a pod (or workload) manifest as the admission controller and the Kubernetes shim do: its tags, queue and identity")
 	f.StringVar(&r.ns, "namespace", "", "with --pod: the pod's namespace manifest, for its yunikorn.apache.org annotations")
@@ -65,13 +67,13 @@ func (r *requestFlags) read(settings map[string]config.Setting) (map[string]stri
 		t, err := parseTags(r.tags)
 		return t, nil, err
 	}
-	pod, err := input.ReadFile(r.pod, r.max())
+	pod, err := input.ReadFile(r.pod, r.max(), r.seen)
 	if err != nil {
 		return nil, nil, clikit.Usage("--pod: %w", err)
 	}
 	var ns []byte
 	if r.ns != "" {
-		if ns, err = input.ReadFile(r.ns, r.max()); err != nil {
+		if ns, err = input.ReadFile(r.ns, r.max(), r.seen); err != nil {
 			return nil, nil, clikit.Usage("--namespace: %w", err)
 		}
 	}

@@ -65,7 +65,7 @@ Exit codes: 0 written, 2 a config YuniKorn rejects or an input or output error.`
 				}
 				return nil
 			}
-			if err := safewrite.Output(path, func(f io.Writer) error { return htmlreport.Write(f, data) }); err != nil {
+			if err := safewrite.Output(path, s.env.Seen(), func(f io.Writer) error { return htmlreport.Write(f, data) }); err != nil {
 				return clikit.Usage("writing %s: %w", path, err)
 			}
 			return nil

@@ -25,10 +25,11 @@ type resolverFlags struct {
 	ldap                                    map[string]*string // setting name -> flag value
 	insecure, ssl                           string
 	max                                     func() int64 // --max-input-size, for the groups and password files
+	seen                                    *engine.ReadSet
 }
 
 func (f *resolverFlags) register(s *streams, c *cobra.Command) {
-	f.max = s.env.MaxInput
+	f.max, f.seen = s.env.MaxInput, s.env.Seen()
 	fl := c.Flags()
 	fl.StringVar(&f.name, "resolver", "", "where groups come from when the request carries none: "+strings.Join(resolve.Names, ", ")+" (default: the first partition's usergroupresolver, as in YuniKorn)")
 	fl.StringVar(&f.groupsFile, "groups-file", "", "YAML or JSON file of users' groups, for --resolver file")
@@ -49,13 +50,13 @@ func (f *resolverFlags) register(s *streams, c *cobra.Command) {
 
 // options builds what the resolvers need from the flags.
 func (f *resolverFlags) options(c *cobra.Command) resolve.Options {
-	return resolve.Options{GroupsFile: f.groupsFile, MaxSize: f.max(), LDAP: func() (*resolve.LDAPSettings, error) { return f.ldapSettings(c) }}
+	return resolve.Options{GroupsFile: f.groupsFile, MaxSize: f.max(), Seen: f.seen, LDAP: func() (*resolve.LDAPSettings, error) { return f.ldapSettings(c) }}
 }
 
 // ldapSettings reads the settings directory like YuniKorn, then applies the
 // --ldap-* overrides and the password from a file or ACLINT_LDAP_PASSWORD.
 func (f *resolverFlags) ldapSettings(c *cobra.Command) (*resolve.LDAPSettings, error) {
-	s, issues, err := resolve.ReadLDAPDir(f.ldapDir)
+	s, issues, err := resolve.ReadLDAPDir(f.ldapDir, f.seen)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) || c.Flags().Changed("ldap-config") {
 			return nil, err
@@ -81,7 +82,7 @@ func (f *resolverFlags) ldapSettings(c *cobra.Command) (*resolve.LDAPSettings, e
 		set(resolve.LDAPSSL, f.ssl)
 	}
 	if f.passwordFile != "" {
-		b, err := input.ReadFile(f.passwordFile, f.max())
+		b, err := input.ReadFile(f.passwordFile, f.max(), f.seen)
 		if err != nil {
 			return nil, fmt.Errorf("--ldap-bind-password-file: %v", err)
 		}

@@ -52,7 +52,7 @@ func (s *streams) serverOptionFlags(f *pflag.FlagSet) {
 }
 
 func (s *streams) runningOptions() running.Options {
-	return running.Options{Timeout: s.server.timeout, MaxSize: s.env.MaxInput(), CAFile: s.server.caFile, Headers: s.server.headers}
+	return running.Options{Timeout: s.server.timeout, MaxSize: s.env.MaxInput(), CAFile: s.server.caFile, Headers: s.server.headers, Seen: s.env.Seen()}
 }
 
 // fetchServers replaces each --server among paths by the URL of the config

@@ -96,7 +96,7 @@ func runTests(s *streams, cmd *cobra.Command, paths, files []string, key, output
 	var parsed []*expect.File
 	var problems []string
 	for _, p := range paths {
-		src, err := input.ReadFile(p, s.env.MaxInput())
+		src, err := input.ReadFile(p, s.env.MaxInput(), s.env.Seen())
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) && p == expect.DefaultFile {
 				return clikit.Usage("no %s here: name a test file, or write one with 'aclint test --generate -f queues.yaml %s' (docs/test.md)", expect.DefaultFile, expect.DefaultFile)
@@ -181,7 +181,7 @@ func testEnv(s *streams, cmd *cobra.Command, f *expect.File, files []string, key
 		files = f.Config
 		pre = map[string][]byte{}
 		for _, p := range files {
-			data, err := input.ReadConfined(root, p, s.env.MaxInput())
+			data, err := input.ReadConfined(root, p, s.env.MaxInput(), s.env.Seen())
 			if err != nil {
 				return expect.Env{}, clikit.Usage("%s: config: %w", f.Path, err)
 			}

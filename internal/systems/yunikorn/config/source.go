@@ -1,9 +1,10 @@
 package config
 
 import (
+	"path/filepath"
+
 	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/input"
-	"path/filepath"
 
 	"bytes"
 	"compress/gzip"
@@ -49,6 +50,8 @@ type LoadOptions struct {
 	// MaxSize is the largest input read, and what a gzipped value may
 	// inflate to (0: input.DefaultMaxSize): --max-input-size.
 	MaxSize int64
+	// Seen is the run's files read, where each is remembered.
+	Seen *engine.ReadSet
 }
 
 func (o LoadOptions) key() string {
@@ -85,7 +88,7 @@ func (e *KeyAbsentError) Error() string {
 // them (read through the input pipeline). Every queue config found becomes
 // a Document.
 func Load(path string, opts LoadOptions) ([]*Document, error) {
-	ins, err := input.Read([]string{path}, input.Options{Stdin: opts.Stdin, Skip: opts.Skip, Exts: []string{".yaml", ".yml"}, MaxSize: opts.MaxSize})
+	ins, err := input.Read([]string{path}, input.Options{Stdin: opts.Stdin, Skip: opts.Skip, Exts: []string{".yaml", ".yml"}, MaxSize: opts.MaxSize, Seen: opts.Seen})
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/input"
 
 	"gopkg.in/yaml.v3"
@@ -40,8 +41,8 @@ func (e *FileError) Error() string { return fmt.Sprintf("%s:%d: %s", e.Path, e.L
 
 // LoadFile reads and checks a groups file, up to max bytes (0:
 // input.DefaultMaxSize).
-func LoadFile(path string, max int64) (*File, error) {
-	data, err := input.ReadFile(path, max)
+func LoadFile(path string, max int64, seen *engine.ReadSet) (*File, error) {
+	data, err := input.ReadFile(path, max, seen)
 	if err != nil {
 		return nil, err
 	}

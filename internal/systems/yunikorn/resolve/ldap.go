@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/input"
 
 	"github.com/go-ldap/ldap/v3"
@@ -78,7 +79,7 @@ type LDAPIssue struct {
 // ReadLDAPDir reads the settings directory as YuniKorn's ReadLdapConfig
 // does: one file per setting, trimmed; Kubernetes' "..data" entries and
 // directories are skipped; a value that fails its check is ignored.
-func ReadLDAPDir(dir string) (LDAPSettings, []LDAPIssue, error) {
+func ReadLDAPDir(dir string, seen *engine.ReadSet) (LDAPSettings, []LDAPIssue, error) {
 	s := DefaultLDAPSettings()
 	s.Dir = dir
 	entries, err := os.ReadDir(dir)
@@ -92,7 +93,7 @@ func ReadLDAPDir(dir string) (LDAPSettings, []LDAPIssue, error) {
 			continue
 		}
 		path := filepath.Join(dir, name)
-		raw, err := input.ReadFile(path, 0) // a Secret's files: at most 1 MiB each
+		raw, err := input.ReadFile(path, 0, seen) // a Secret's files: at most 1 MiB each
 		if err != nil {
 			issues = append(issues, LDAPIssue{path, false, fmt.Sprintf("cannot be read (%v): YuniKorn skips it", err)})
 			continue

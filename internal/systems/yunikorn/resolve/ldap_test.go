@@ -12,7 +12,7 @@ import (
 // TestLDAPAgainstSlapd resolves groups against a real OpenLDAP server.
 func TestLDAPAgainstSlapd(t *testing.T) {
 	srv := slapdtest.Start(t)
-	s, issues, err := ReadLDAPDir(srv.WriteSettings(t, nil))
+	s, issues, err := ReadLDAPDir(srv.WriteSettings(t, nil), nil)
 	if err != nil || len(issues) != 0 {
 		t.Fatalf("settings: %v %v", err, issues)
 	}

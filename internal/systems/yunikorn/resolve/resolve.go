@@ -8,6 +8,7 @@ import (
 	"os/user"
 	"strconv"
 
+	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/input"
 )
 
@@ -44,6 +45,8 @@ type Options struct {
 	// read only as a regular file inside this directory (input.ReadConfined).
 	GroupsRoot string
 	MaxSize    int64 // the largest groups file read (0: input.DefaultMaxSize)
+	// Seen is the run's files read, where the groups file is remembered.
+	Seen *engine.ReadSet
 	// LDAP reads the LDAP settings when an ldap resolver is needed; nil
 	// means none are available.
 	LDAP func() (*LDAPSettings, error)
@@ -66,13 +69,13 @@ func New(name string, opts Options) (Resolver, error) {
 			return nil, fmt.Errorf("the file resolver reads --groups-file FILE; none was given")
 		}
 		if opts.GroupsRoot != "" {
-			data, err := input.ReadConfined(opts.GroupsRoot, opts.GroupsFile, opts.MaxSize)
+			data, err := input.ReadConfined(opts.GroupsRoot, opts.GroupsFile, opts.MaxSize, opts.Seen)
 			if err != nil {
 				return nil, err
 			}
 			return ParseFile(opts.GroupsFile, data)
 		}
-		return LoadFile(opts.GroupsFile, opts.MaxSize)
+		return LoadFile(opts.GroupsFile, opts.MaxSize, opts.Seen)
 	case "ldap":
 		if opts.LDAP == nil {
 			return nil, fmt.Errorf("the ldap resolver needs YuniKorn's LDAP settings: give --ldap-config DIR, or the user's groups with --groups")

@@ -82,7 +82,7 @@ func writeFile(t *testing.T, text string) string {
 }
 
 func TestFileResolver(t *testing.T) {
-	simple, err := LoadFile(writeFile(t, "carol: [eng, qa]\ndave: []\n"), 0)
+	simple, err := LoadFile(writeFile(t, "carol: [eng, qa]\ndave: []\n"), 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestFileResolver(t *testing.T) {
 	if r, _ := simple.Resolve("erin"); len(r.Groups) != 0 || !strings.Contains(r.Source, "no entry for erin") {
 		t.Errorf("unknown user: %+v", r)
 	}
-	full, err := LoadFile(writeFile(t, `{"users": {"carol": ["eng", "qa"]}, "groups": {"eng": ["staff", "all"], "qa": ["staff"], "staff": ["all"]}}`), 0)
+	full, err := LoadFile(writeFile(t, `{"users": {"carol": ["eng", "qa"]}, "groups": {"eng": ["staff", "all"], "qa": ["staff"], "staff": ["all"]}}`), 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +109,7 @@ func TestFileResolver(t *testing.T) {
 		"- a\n":                                             ":1: expected a mapping",
 		"a: [\n":                                            ":1: not valid YAML or JSON",
 	} {
-		_, err := LoadFile(writeFile(t, text), 0)
+		_, err := LoadFile(writeFile(t, text), 0, nil)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: error %v, want %q", text, err, want)
 		}
@@ -128,7 +128,7 @@ func TestFileResolverDiamonds(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		f, err := LoadFile(writeFile(t, b.String()), 0)
+		f, err := LoadFile(writeFile(t, b.String()), 0, nil)
 		if err != nil {
 			t.Error(err)
 			return

@@ -24,6 +24,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/input"
 	"github.com/aclint/aclint/internal/systems/yunikorn/config"
 )
@@ -40,6 +41,8 @@ type Options struct {
 	// Headers are sent with every request ("Name: value"), for the
 	// proxies people put in front of the scheduler (a bearer token).
 	Headers []string
+	// Seen is the run's files read, where CAFile is remembered.
+	Seen *engine.ReadSet
 }
 
 // Error is a failure to get an answer: where it was asked and why.
@@ -119,7 +122,7 @@ func (o Options) client() (*http.Client, error) {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.Proxy = http.ProxyFromEnvironment
 	if o.CAFile != "" {
-		pem, err := input.ReadFile(o.CAFile, o.MaxSize) // /dev/zero ends at the input limit
+		pem, err := input.ReadFile(o.CAFile, o.MaxSize, o.Seen) // /dev/zero ends at the input limit
 		if err != nil {
 			return nil, fmt.Errorf("--server-ca-file: %w", err)
 		}
