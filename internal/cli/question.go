@@ -71,6 +71,13 @@ func (s *streams) questionInDirs(files []string) (*asked, error) {
 	if err != nil {
 		return nil, clikit.Usage("%w", err)
 	}
+	// a directory that holds nothing to read must not leave the question
+	// to the others, or to the fallback's default
+	for _, f := range files {
+		if !slices.ContainsFunc(ins, func(in *engine.Input) bool { return in.Arg == f }) {
+			return nil, clikit.Usage("%s: no file aclint reads is in it (it reads %s): name the files with -f", f, clikit.JoinWords(s.reg.Extensions()))
+		}
+	}
 	var kept, fallback []*engine.Input
 	var sys engine.System
 	for _, in := range ins {

@@ -93,12 +93,13 @@ type Env interface {
 }
 
 // Extender is a system with a part in the shared commands (check, who-can,
-// access, matrix, diff, lint) beyond what its capabilities answer: flags
-// only its question has (YuniKorn's --pod, --tag and group resolvers, its
-// ConfigMap key, a running scheduler), and its own answer when the
-// question's files are its own. The command line builds each shared
-// command once, asks every Extender for its part, and hands the question
-// to the system whose files it is about.
+// access, matrix, diff, place, lint): flags only its question has
+// (YuniKorn's --pod, --tag and group resolvers, its ConfigMap key, a
+// running scheduler), handed to its capabilities as option values
+// (Extension.Values) or bound to them (Extension.Answers). The command
+// line builds each shared command once, asks every Extender for its part,
+// and asks the capabilities of the system whose files the question is
+// about; every answer is rendered by the command line.
 type Extender interface {
 	// Extend is the system's part of the named command; nil when it has
 	// none.
