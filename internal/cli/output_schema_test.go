@@ -70,6 +70,9 @@ func TestOutputSchemas(t *testing.T) {
 	acls2 := write("acls2.json", strings.Replace(read(acls), `"spark"`, `"spark", "x"`, 1))
 	tree2 := write("tree2.yaml", strings.Replace(read(tree), "subjects: [analysts], permissions: [read, write]", "subjects: [analysts], permissions: [read, write, remove]", 1))
 	fsFile, fsSite := ex+"yarn-fair/fair-scheduler.xml", ex+"yarn-fair/yarn-site.xml"
+	// sides the system refuses: YuniKorn's doubled space, a Mesos ACL kind it does not know
+	badQueues := write("bad.yaml", "partitions:\n  - name: default\n    queues:\n      - name: root\n        submitacl: \"a  b\"\n")
+	badACLs := write("bad.json", `{"register_frameworks": [{"principals": {"values": ["a"]}, "rolez": {"type": "ANY"}}]}`)
 	runs := map[string][][]string{
 		"check": {
 			{"check", "-f", queues, "default", "root.prod.etl", "alice"},
@@ -104,6 +107,9 @@ func TestOutputSchemas(t *testing.T) {
 			{"diff", cs, cs2},
 			{"diff", "--flat", acls, acls2},
 			{"diff", tree, tree2},
+			{"diff", queues, badQueues},
+			{"diff", badQueues, badQueues},
+			{"diff", acls, badACLs},
 		},
 	}
 	for name, cmds := range runs {
