@@ -104,6 +104,7 @@ type matrixCollect struct {
 	last    []string
 	lastAny bool
 	changed bool // the last row kept had other cells than the one before
+	headed  bool // the head was given
 	codes   codeTable
 }
 
@@ -122,7 +123,7 @@ func (c *matrixCollect) cellsOf(r audit.MatrixRow) []string {
 }
 
 func (c *matrixCollect) Head(h audit.MatrixHead) error {
-	c.head = h
+	c.head, c.headed = h, true
 	c.codes.set(h)
 	c.list = c.ask.layout == "list" || c.ask.layout == "auto" && gridBlocks(h.Subjects, c.width-40) > clikit.MaxGridBlocks
 	if !c.list {
@@ -193,6 +194,9 @@ func (c *matrixCollect) label(r audit.MatrixRow) string {
 // the notes.
 func (c *matrixCollect) writeText() error {
 	w, width, names := c.w, c.width, c.head.Subjects
+	if !c.headed {
+		return nil // no head: the system refused the question, nothing is said
+	}
 	if c.list {
 		return c.writeNotes(w)
 	}
