@@ -98,6 +98,12 @@ func (s *streams) questionInDirs(files []string) (*asked, error) {
 		}
 		return s.asked(s.reg.Fallback(), fallback), nil
 	}
+	// the fallback's own files beside them are files of two systems too
+	for _, in := range fallback {
+		if fb := s.reg.Fallback(); fb.Detect(in) {
+			return nil, clikit.Usage("%s holds %s files and %s ones (%s, %s): a question is asked of one system's files; name them with -f", strings.Join(files, ", "), sys.Name(), fb.Name(), kept[0].Path, in.Path)
+		}
+	}
 	return s.questionOf(kept)
 }
 
