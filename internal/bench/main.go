@@ -32,10 +32,15 @@ import (
 func run(stdout io.Writer, name string, args ...string) (time.Duration, int64, error) {
 	cmd := exec.Command(name, args...)
 	cmd.Stdout = stdout
-	cmd.Stderr = io.Discard
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
 		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() == 2 {
-			return 0, 0, fmt.Errorf("%s %v: %v", name, args, err)
+			msg, _, _ := strings.Cut(strings.TrimSpace(stderr.String()), "\n")
+			if len(msg) > 300 {
+				msg = msg[:300] + "..."
+			}
+			return 0, 0, fmt.Errorf("%s %v: %v: %s", filepath.Base(name), args, err, msg)
 		}
 	}
 	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
@@ -238,7 +243,11 @@ func main() {
 		}
 		fc, cc, fm, cm, err := pair(*runs, out, floorCmd, append([]string{*bin}, r.cmd...))
 		if err != nil {
-			fail(err)
+			// a command that fails is a row that fails, said with why; the
+			// other rows are still measured
+			fmt.Printf("%-32s FAILED: %v\n", r.name, err)
+			failed++
+			continue
 		}
 		cr, mr := float64(cc)/float64(fc), float64(cm)/float64(fm)
 		mark := ""

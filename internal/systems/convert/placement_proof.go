@@ -50,7 +50,7 @@ const maxPlaceQuestions = 400_000
 
 // tooManyQuestions says that the placement is not proven, and what to do.
 func tooManyQuestions(what string) error {
-	return fmt.Errorf("the placement proof would ask more applications than aclint asks (%d; %s): placement is not proven, so nothing is written. A rule that makes a queue of a user's or a group's name over a large tree, with many names in the ACLs, multiplies the questions; ask the applications that matter with aclint place on the YARN files, and pin them with aclint test", maxPlaceQuestions, what)
+	return fmt.Errorf("the placement proof would ask more applications than aclint asks (%d; %s): placement is not proven, so nothing is written. Many users and groups named in the ACLs of a large tree, or a rule that makes a queue of a user's or a group's name, multiply the questions; ask the applications that matter with aclint place on the YARN files, and pin them with aclint test", maxPlaceQuestions, what)
 }
 
 // rep is a queue name and how someone no ACL names is answered for it.
