@@ -82,7 +82,15 @@ type placeQuestion struct {
 //
 // Both systems let a user in as an OR over the user and each group, so
 // one named subject at a time decides the ACLs' part.
-func placeQuestions(s *yarn.Setup, pl *yarn.CSPlacement, reps func(names []string) []rep) ([]placeQuestion, error) {
+//
+// Where no rule reacts to who asks (no user or group mapping, no queue of a
+// user's or a group's name), the queues a request for a name may be
+// checked on do not depend on who asks (scope finds them, from a probe
+// that no ACL names), and two subjects whose names the ACLs on those
+// queues' paths write alike are placed alike: of the subjects asking for
+// one name, one is asked per way those ACLs write them, which keeps the
+// proof linear in the named subjects and queues.
+func placeQuestions(s *yarn.Setup, pl *yarn.CSPlacement, reps func(names []string) []rep, scope func(q string) ([]aclNames, bool)) ([]placeQuestion, error) {
 	userRule, groupRule, firstGroup := false, false, false
 	ruleUsers, ruleGroups := map[string]bool{probeUser: true, "aclint.probe": true}, map[string]bool{probeGroup: true}
 	if pl != nil {
@@ -128,11 +136,11 @@ func placeQuestions(s *yarn.Setup, pl *yarn.CSPlacement, reps func(names []strin
 			ruleGroups[q.Name] = true
 		}
 	}
-	if groupRule {
-		// a request without groups gets the user's own name as its group
-		// from YuniKorn's resolver: a user named like a group a rule
-		// reacts to is placed by it
-		for g := range ruleGroups {
+	// a request without groups gets the user's own name as its group from
+	// YuniKorn's resolver: a user named like a group a rule reacts to (a
+	// g: mapping's, a group queue's) is placed by it
+	for g := range ruleGroups {
+		if g != probeGroup || groupRule {
 			ruleUsers[g] = true
 		}
 	}
@@ -184,16 +192,15 @@ func placeQuestions(s *yarn.Setup, pl *yarn.CSPlacement, reps func(names []strin
 	}
 	keys := make([]string, 0, len(named))
 	for k := range named {
-		keys = append(keys, k)
+		if k[2:] != "*" {
+			keys = append(keys, k)
+		}
 	}
 	sort.Strings(keys)
-	for _, k := range keys {
-		name := k[2:]
-		if name == "*" {
-			continue
-		}
-		// the queue names at and below the ACLs that name it, and one name
-		// of each kind elsewhere
+	// the queue names each subject asks for: at and below the ACLs that
+	// name it, one name of each kind elsewhere, and the names the rules
+	// choose from
+	mineOf := func(k string) []string {
 		var mine []string
 		in := map[string]bool{}
 		seen := map[*yarn.Queue]bool{}
@@ -221,28 +228,72 @@ func placeQuestions(s *yarn.Setup, pl *yarn.CSPlacement, reps func(names []strin
 				mine = append(mine, r.name)
 			}
 		}
-		mine = append(mine, chosen...)
-		ask := func(user string, groups []string) {
-			for _, q := range mine {
-				out = append(out, placeQuestion{user, groups, q})
-			}
-		}
-		// each with the groups the rules react to, one at a time: the
-		// ACLs let them in, the rules place them
+		return append(mine, chosen...)
+	}
+	// who a subject asks as: a user with the groups the rules react to, one
+	// list at a time (the ACLs let them in, the rules place them); a group
+	// alone (YuniKorn's resolver gives a user without groups their own
+	// name as a group), with each user the rules react to, and beside each
+	// group the rules react to
+	variantsOf := func(k string) []placeQuestion {
+		name := k[2:]
+		var out []placeQuestion
 		if k[0] == 'u' {
 			for _, l := range lists {
-				ask(name, l)
+				out = append(out, placeQuestion{user: name, groups: l})
 			}
-		} else {
-			ask(name, nil) // YuniKorn's resolver: the user's own name as a group
-			for _, u := range users {
-				ask(u, []string{name}) // and each user the rules react to
+			return out
+		}
+		out = append(out, placeQuestion{user: name})
+		for _, u := range users {
+			out = append(out, placeQuestion{user: u, groups: []string{name}})
+		}
+		for _, g := range sorted(ruleGroups) {
+			if g != name {
+				out = append(out, placeQuestion{user: probeUser, groups: []string{name, g}}, placeQuestion{user: probeUser, groups: []string{g, name}})
 			}
-			for _, g := range sorted(ruleGroups) {
-				if g != name {
-					ask(probeUser, []string{name, g})
-					ask(probeUser, []string{g, name})
+		}
+		return out
+	}
+	if userRule || groupRule || len(ruleUsers) > 2 || len(ruleGroups) > 1 || scope == nil {
+		for _, k := range keys {
+			for _, v := range variantsOf(k) {
+				for _, q := range mineOf(k) {
+					out = append(out, placeQuestion{v.user, v.groups, q})
 				}
+			}
+			if len(out) > maxPlaceQuestions {
+				return nil, tooManyQuestions("the users and groups the ACLs name, each on the queues below its ACLs, pass it")
+			}
+		}
+		return out, nil
+	}
+	// no rule reacts to who asks: by queue name, one subject per way the
+	// ACLs the request may be checked against write it
+	asking := map[string][]string{}
+	var qnames []string
+	for _, k := range keys {
+		for _, q := range mineOf(k) {
+			if asking[q] == nil {
+				qnames = append(qnames, q)
+			}
+			asking[q] = append(asking[q], k)
+		}
+	}
+	sort.Strings(qnames)
+	for _, q := range qnames {
+		acls, ok := scope(q)
+		seen := map[string]bool{}
+		for _, k := range asking[q] {
+			for _, v := range variantsOf(k) {
+				if ok {
+					key := profile(v, acls)
+					if seen[key] {
+						continue
+					}
+					seen[key] = true
+				}
+				out = append(out, placeQuestion{v.user, v.groups, q})
 			}
 		}
 		if len(out) > maxPlaceQuestions {
@@ -250,6 +301,56 @@ func placeQuestions(s *yarn.Setup, pl *yarn.CSPlacement, reps func(names []strin
 		}
 	}
 	return out, nil
+}
+
+// aclNames are the names one ACL writes, users and groups.
+type aclNames struct{ users, groups map[string]bool }
+
+// profile is how the ACLs write a subject asking as v: for each, whether
+// it names the user as a user or as a group (YuniKorn's resolver gives a
+// user without groups their own name), and each of the groups; with the
+// shape of the names (letters, digits, and every other character as it
+// is), so that only names no rule and no check can tell apart share one.
+func profile(v placeQuestion, acls []aclNames) string {
+	var b strings.Builder
+	b.WriteString(nameShape(v.user))
+	for _, g := range v.groups {
+		b.WriteByte('|')
+		b.WriteString(nameShape(g))
+	}
+	b.WriteByte('#')
+	for _, a := range acls {
+		bit := func(ok bool) {
+			if ok {
+				b.WriteByte('1')
+			} else {
+				b.WriteByte('0')
+			}
+		}
+		bit(a.users[v.user])
+		bit(a.groups[v.user])
+		for _, g := range v.groups {
+			bit(a.groups[g])
+			bit(a.users[g])
+		}
+	}
+	return b.String()
+}
+
+// nameShape is a name with each lower-case letter written a, each
+// upper-case one A and each digit 0.
+func nameShape(n string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z':
+			return 'a'
+		case r >= 'A' && r <= 'Z':
+			return 'A'
+		case r >= '0' && r <= '9':
+			return '0'
+		}
+		return r
+	}, n)
 }
 
 func sorted(m map[string]bool) []string {
@@ -293,7 +394,7 @@ func provePlacement(s *yarn.Setup, cfg *config.Config, pol *acl.Policy) ([]Place
 		}
 		return out
 	}
-	qs, err := placeQuestions(s, pl, reps)
+	qs, err := placeQuestions(s, pl, reps, proofScope(s, cfg, ask))
 	if err != nil {
 		return nil, 0, err
 	}
@@ -315,6 +416,106 @@ func provePlacement(s *yarn.Setup, cfg *config.Config, pol *acl.Policy) ([]Place
 	}
 	asked := len(qs)
 	return out, asked, nil
+}
+
+// proofScope finds, for a queue name, the ACLs any request for it may be
+// checked against, in both systems: those on the paths of every queue a
+// probe that no ACL names is placed in, tried on, or created under (the
+// probe is refused wherever a subject can be, so it meets every queue the
+// rules try). ok is false when that cannot be told: an answer that is not
+// known, or a queue YARN creates from a template ACL.
+func proofScope(s *yarn.Setup, cfg *config.Config, ask func(u string, gl []string, q string) (*yarn.Placement, *placement.Result, error)) func(q string) ([]aclNames, bool) {
+	yq := map[string][]*yarn.Queue{} // by lower-case path
+	for _, q := range s.CS.ByPath {
+		yq[strings.ToLower(q.Path)] = append(yq[strings.ToLower(q.Path)], q)
+	}
+	kq := map[string]*config.Queue{}
+	for _, p := range cfg.Partitions {
+		if p.CanonicalName() == "default" && p.Root != nil {
+			p.Root.Walk(func(q *config.Queue) { kq[strings.ToLower(q.Path())] = q })
+		}
+	}
+	return func(q string) ([]aclNames, bool) {
+		// the name itself, as a path, below root, and as any queue's
+		// short name or path's tail: what YARN may take it for, and the
+		// queues it is created under
+		cands := []string{q, "root." + q}
+		if q != "" {
+			var tails []string
+			for p := range yq {
+				if strings.HasSuffix(p, "."+strings.ToLower(q)) {
+					tails = append(tails, p)
+				}
+			}
+			if len(tails) == 1 {
+				// a short name YARN takes for one queue (one that names
+				// several is refused before any ACL is read)
+				cands = append(cands, tails...)
+			}
+		}
+		for _, gl := range [][]string{nil, {probeGroup}} {
+			y, yk, err := ask(probeUser, gl, q)
+			if y.Unknown != "" || y.ACLTemplate != "" || err != nil || yk.Crash != "" {
+				return nil, false
+			}
+			cands = append(cands, y.Queue, y.CreatedUnder, yk.Queue, yk.CreatedUnder, "root.default")
+			if y.ACL != nil && y.ACL.Queue != nil {
+				cands = append(cands, y.ACL.Queue.Path) // the queue YARN checked, placed or not
+			}
+			for _, st := range y.Steps {
+				cands = append(cands, st.Queue)
+			}
+			for _, st := range yk.Rules {
+				cands = append(cands, st.Queue)
+				if d := st.Decision; d != nil {
+					cands = append(cands, d.Queue, d.Deciding)
+				}
+			}
+			if d := yk.Decision; d != nil {
+				cands = append(cands, d.Queue, d.Deciding)
+			}
+		}
+		var out []aclNames
+		seen := map[string]bool{}
+		for _, c := range cands {
+			parts := strings.Split(strings.ToLower(c), ".")
+			for i := range parts {
+				path := strings.Join(parts[:i+1], ".")
+				if path == "" || seen[path] {
+					continue
+				}
+				seen[path] = true
+				for _, y := range yq[path] {
+					for _, a := range []yarn.Action{yarn.Submit, yarn.Administer} {
+						out = append(out, aclNames{set(y.ACL[a].UserNames()), set(y.ACL[a].GroupNames())})
+					}
+				}
+				if k := kq[path]; k != nil {
+					for _, raw := range []string{k.SubmitACL.Value, k.AdminACL.Value} {
+						_, us, gs := acl.Parse(raw).Grants()
+						out = append(out, aclNames{entryNames(us), entryNames(gs)})
+					}
+				}
+			}
+		}
+		return out, true
+	}
+}
+
+func set(names []string) map[string]bool {
+	out := make(map[string]bool, len(names))
+	for _, n := range names {
+		out[n] = true
+	}
+	return out
+}
+
+func entryNames(es []acl.Entry) map[string]bool {
+	out := make(map[string]bool, len(es))
+	for _, e := range es {
+		out[e.Name] = true
+	}
+	return out
 }
 
 // differenceKind groups the applications placed differently by what each
