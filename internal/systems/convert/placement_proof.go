@@ -3,6 +3,7 @@ package convert
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/aclint/aclint/internal/systems/yarn"
@@ -197,6 +198,18 @@ func placeQuestions(s *yarn.Setup, pl *yarn.CSPlacement, reps func(names []strin
 		}
 	}
 	sort.Strings(keys)
+	// the names of each kind, kinds in the order first met
+	var byKind [][]string
+	kindAt := map[string]int{}
+	for _, r := range kinds {
+		i, ok := kindAt[r.kind]
+		if !ok {
+			i = len(byKind)
+			kindAt[r.kind] = i
+			byKind = append(byKind, nil)
+		}
+		byKind[i] = append(byKind[i], r.name)
+	}
 	// the queue names each subject asks for: at and below the ACLs that
 	// name it, one name of each kind elsewhere, and the names the rules
 	// choose from
@@ -221,11 +234,12 @@ func placeQuestions(s *yarn.Setup, pl *yarn.CSPlacement, reps func(names []strin
 		for _, q := range named[k] {
 			walk(q)
 		}
-		took := map[string]bool{}
-		for _, r := range kinds {
-			if !in[r.name] && !took[r.kind] {
-				took[r.kind] = true
-				mine = append(mine, r.name)
+		for _, ns := range byKind {
+			for _, n := range ns {
+				if !in[n] {
+					mine = append(mine, n)
+					break
+				}
 			}
 		}
 		return append(mine, chosen...)
@@ -272,7 +286,14 @@ func placeQuestions(s *yarn.Setup, pl *yarn.CSPlacement, reps func(names []strin
 	// ACLs the request may be checked against write it
 	asking := map[string][]string{}
 	var qnames []string
+	variants := map[string][]placeQuestion{}
+	shapes := map[string][]string{} // each variant's names' shapes
 	for _, k := range keys {
+		vs := variantsOf(k)
+		variants[k] = vs
+		for _, v := range vs {
+			shapes[k] = append(shapes[k], variantShape(v))
+		}
 		for _, q := range mineOf(k) {
 			if asking[q] == nil {
 				qnames = append(qnames, q)
@@ -283,11 +304,12 @@ func placeQuestions(s *yarn.Setup, pl *yarn.CSPlacement, reps func(names []strin
 	sort.Strings(qnames)
 	for _, q := range qnames {
 		acls, ok := scope(q)
+		prof := newProfiler(acls)
 		seen := map[string]bool{}
 		for _, k := range asking[q] {
-			for _, v := range variantsOf(k) {
+			for i, v := range variants[k] {
 				if ok {
-					key := profile(v, acls)
+					key := prof.key(v, shapes[k][i])
 					if seen[key] {
 						continue
 					}
@@ -306,33 +328,67 @@ func placeQuestions(s *yarn.Setup, pl *yarn.CSPlacement, reps func(names []strin
 // aclNames are the names one ACL writes, users and groups.
 type aclNames struct{ users, groups map[string]bool }
 
-// profile is how the ACLs write a subject asking as v: for each, whether
-// it names the user as a user or as a group (YuniKorn's resolver gives a
-// user without groups their own name), and each of the groups; with the
-// shape of the names (letters, digits, and every other character as it
-// is), so that only names no rule and no check can tell apart share one.
-func profile(v placeQuestion, acls []aclNames) string {
+// profiler says how the ACLs a request for one name may be checked
+// against write a subject: for each name, the set of those ACLs that name
+// it as a user, and as a group.
+type profiler struct {
+	users, groups map[string][]uint64
+	words         int
+}
+
+func newProfiler(acls []aclNames) *profiler {
+	p := &profiler{users: map[string][]uint64{}, groups: map[string][]uint64{}, words: (len(acls) + 63) / 64}
+	mark := func(m map[string][]uint64, name string, i int) {
+		bits := m[name]
+		if bits == nil {
+			bits = make([]uint64, p.words)
+			m[name] = bits
+		}
+		bits[i/64] |= 1 << (i % 64)
+	}
+	for i, a := range acls {
+		for u := range a.users {
+			mark(p.users, u, i)
+		}
+		for g := range a.groups {
+			mark(p.groups, g, i)
+		}
+	}
+	return p
+}
+
+// key is how the ACLs write a subject asking as v, with the shape of its
+// names (variantShape): which of them name the user as a user, or as a
+// group (YuniKorn's resolver gives a user without groups their own name),
+// and each of the groups, as a group or as a user. Subjects with one key
+// are placed alike.
+func (p *profiler) key(v placeQuestion, shape string) string {
+	var b strings.Builder
+	b.WriteString(shape)
+	put := func(bits []uint64) {
+		b.WriteByte('#')
+		for _, w := range bits {
+			b.WriteString(strconv.FormatUint(w, 36))
+			b.WriteByte(',')
+		}
+	}
+	put(p.users[v.user])
+	put(p.groups[v.user])
+	for _, g := range v.groups {
+		put(p.groups[g])
+		put(p.users[g])
+	}
+	return b.String()
+}
+
+// variantShape is the shape of a subject's names (nameShape): its user's,
+// then each group's.
+func variantShape(v placeQuestion) string {
 	var b strings.Builder
 	b.WriteString(nameShape(v.user))
 	for _, g := range v.groups {
 		b.WriteByte('|')
 		b.WriteString(nameShape(g))
-	}
-	b.WriteByte('#')
-	for _, a := range acls {
-		bit := func(ok bool) {
-			if ok {
-				b.WriteByte('1')
-			} else {
-				b.WriteByte('0')
-			}
-		}
-		bit(a.users[v.user])
-		bit(a.groups[v.user])
-		for _, g := range v.groups {
-			bit(a.groups[g])
-			bit(a.users[g])
-		}
 	}
 	return b.String()
 }
@@ -435,6 +491,27 @@ func proofScope(s *yarn.Setup, cfg *config.Config, ask func(u string, gl []strin
 			p.Root.Walk(func(q *config.Queue) { kq[strings.ToLower(q.Path())] = q })
 		}
 	}
+	// the ACLs of the queues at a path, in both systems, read once each
+	cache := map[string][]aclNames{}
+	aclsAt := func(path string) []aclNames {
+		if out, ok := cache[path]; ok {
+			return out
+		}
+		var out []aclNames
+		for _, y := range yq[path] {
+			for _, a := range []yarn.Action{yarn.Submit, yarn.Administer} {
+				out = append(out, aclNames{set(y.ACL[a].UserNames()), set(y.ACL[a].GroupNames())})
+			}
+		}
+		if k := kq[path]; k != nil {
+			for _, raw := range []string{k.SubmitACL.Value, k.AdminACL.Value} {
+				_, us, gs := acl.Parse(raw).Grants()
+				out = append(out, aclNames{entryNames(us), entryNames(gs)})
+			}
+		}
+		cache[path] = out
+		return out
+	}
 	return func(q string) ([]aclNames, bool) {
 		// the name itself, as a path, below root, and as any queue's
 		// short name or path's tail: what YARN may take it for, and the
@@ -485,17 +562,7 @@ func proofScope(s *yarn.Setup, cfg *config.Config, ask func(u string, gl []strin
 					continue
 				}
 				seen[path] = true
-				for _, y := range yq[path] {
-					for _, a := range []yarn.Action{yarn.Submit, yarn.Administer} {
-						out = append(out, aclNames{set(y.ACL[a].UserNames()), set(y.ACL[a].GroupNames())})
-					}
-				}
-				if k := kq[path]; k != nil {
-					for _, raw := range []string{k.SubmitACL.Value, k.AdminACL.Value} {
-						_, us, gs := acl.Parse(raw).Grants()
-						out = append(out, aclNames{entryNames(us), entryNames(gs)})
-					}
-				}
+				out = append(out, aclsAt(path)...)
 			}
 		}
 		return out, true
