@@ -140,13 +140,7 @@ func aclsOnSetup(t *testing.T, text string) *yarn.Setup {
 // must cost well under sixteen times the CPU.
 func TestConvertLinear(t *testing.T) {
 	gen := func(queues, names int) *yarn.Setup {
-		var b strings.Builder
-		b.WriteString("<configuration>\n")
-		prop := func(k, v string) {
-			b.WriteString("<property><name>yarn.scheduler.capacity." + k + "</name><value>" + v + "</value></property>\n")
-		}
-		prop("root.acl_submit_applications", " ")
-		prop("root.acl_administer_queue", " admins")
+		b, prop := csWithAdmins()
 		var leaves []string
 		for i := 0; i < queues; i++ {
 			leaves = append(leaves, "q"+strconv.Itoa(i))
@@ -186,13 +180,7 @@ func TestConvertLinear(t *testing.T) {
 // on some 20 leaves: 670,000 applications the other way, past the proof's
 // bound) convert, proven, asking far fewer.
 func TestPlacementProofScalesWithoutRules(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("<configuration>\n")
-	prop := func(k, v string) {
-		b.WriteString("<property><name>yarn.scheduler.capacity." + k + "</name><value>" + v + "</value></property>\n")
-	}
-	prop("root.acl_submit_applications", " ")
-	prop("root.acl_administer_queue", " admins")
+	b, prop := csWithAdmins()
 	r := rand.New(rand.NewSource(3))
 	var depts []string
 	for d := 0; d < 20; d++ {
@@ -222,4 +210,17 @@ func TestPlacementProofScalesWithoutRules(t *testing.T) {
 	if res.PlaceAsked > maxPlaceQuestions/4 {
 		t.Errorf("%d applications asked: every named subject on every queue below its ACLs?", res.PlaceAsked)
 	}
+}
+
+// csWithAdmins starts a capacity-scheduler.xml whose root lets no one
+// submit and the admins group administer; prop adds a property.
+func csWithAdmins() (b *strings.Builder, prop func(k, v string)) {
+	b = &strings.Builder{}
+	b.WriteString("<configuration>\n")
+	prop = func(k, v string) {
+		b.WriteString("<property><name>yarn.scheduler.capacity." + k + "</name><value>" + v + "</value></property>\n")
+	}
+	prop("root.acl_submit_applications", " ")
+	prop("root.acl_administer_queue", " admins")
+	return b, prop
 }
