@@ -36,16 +36,8 @@ func (e env) Refused(r *audit.Refused) error {
 	return refusedErr(r.File, r.Why, r.Command, r.Findings, lines)
 }
 
-func (e env) Verdict(ok bool, code int, text func(io.Writer) error, json func() any, output string, quiet bool) error {
-	return clikit.WriteVerdict(e.s.out, clikit.Verdict{OK: ok, Code: code, Text: text, JSON: json}, output, quiet)
-}
-
 func (e env) Check(v *audit.Verdict, output string, quiet bool) error {
 	return writeVerdict(e.s, v, output, quiet)
-}
-
-func (e env) Place(p *audit.Placement, output string, quiet bool) error {
-	return writePlacement(e.s, p, output, quiet)
 }
 
 func (e env) PlaceJSON(p *audit.Placement) any { return placeJSON(p) }
@@ -87,24 +79,6 @@ func systemCommands(s *streams) []*cobra.Command {
 		}
 	}
 	return out
-}
-
-func (e env) WhoCan(ans *audit.WhoCan, output string) error { return writeWhoCan(e.s, ans, output) }
-
-func (e env) Access(output string, only bool) (audit.AccessWriter, func() error) {
-	w := bufio.NewWriter(e.s.out)
-	r := newAccessRenderer(w, output)
-	return &accessFilter{r: r, only: only}, func() error {
-		err := r.end()
-		if ferr := w.Flush(); err == nil {
-			err = ferr
-		}
-		return err
-	}
-}
-
-func (e env) Matrix(output, layout string, width int, only bool) (audit.MatrixWriter, func() error) {
-	return newMatrixOut(e.s, matrixAsk{output: output, layout: layout, width: width, only: only})
 }
 
 func (e env) Version() string { v, _ := buildInfo(); return v }

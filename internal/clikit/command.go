@@ -44,18 +44,10 @@ type Env interface {
 	Usage(format string, args ...any) error
 	// Refused exits 2 with the errors of inputs the system refuses.
 	Refused(r *audit.Refused) error
-	// Verdict writes a check command's answer as -o (text or json) and
-	// -q ask, and ends with its exit code: 0 when ok, else code (1 when
-	// code is 0).
-	Verdict(ok bool, code int, text func(io.Writer) error, json func() any, output string, quiet bool) error
 	// Check writes a check's verdict as -o (text or json) and -q ask: the
 	// one rendering of every system's check, exit 0 allowed, 1 denied, 2
 	// not known.
 	Check(v *audit.Verdict, output string, quiet bool) error
-	// Place writes place's answer as -o (text or json) and -q ask: the
-	// one rendering of every system's place, exit 0 placed, 1 rejected,
-	// 2 not known.
-	Place(p *audit.Placement, output string, quiet bool) error
 	// PlaceJSON is place's JSON answer, for a command that embeds one
 	// (aclint test's place cases).
 	PlaceJSON(p *audit.Placement) any
@@ -72,17 +64,6 @@ type Env interface {
 	Gated(g *audit.Gated, key, output string) error
 	// VerdictFlags registers -o and -q as every check command takes them.
 	VerdictFlags(c *cobra.Command, output *string, quiet *bool, jsonIs string)
-	// WhoCan writes who-can's answer as -o asks (text, json, csv), ending
-	// with exit 2 when the answer is incomplete: the one rendering of
-	// every system's who-can.
-	WhoCan(ans *audit.WhoCan, output string) error
-	// Access renders access's listing as -o asks, leaving out the rows
-	// without access when only is set; end finishes the output.
-	Access(output string, only bool) (w audit.AccessWriter, end func() error)
-	// Matrix renders a matrix as -o, --layout and --width ask, leaving
-	// out the rows where nobody has access when only is set; end finishes
-	// the output (exit 2 when a cell is not known).
-	Matrix(output, layout string, width int, only bool) (w audit.MatrixWriter, end func() error)
 	// Load reads files, finds their system and loads them into its model
 	// (a refusal is exit 2 with its errors); system is "" and m nil when
 	// the files are no capability system's.
