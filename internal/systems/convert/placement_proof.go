@@ -2,6 +2,7 @@ package convert
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -91,7 +92,7 @@ type placeQuestion struct {
 // queues' paths write alike are placed alike: of the subjects asking for
 // one name, one is asked per way those ACLs write them, which keeps the
 // proof linear in the named subjects and queues.
-func placeQuestions(s *yarn.Setup, pl *yarn.CSPlacement, reps func(names []string) []rep, scope func(q string) ([]aclNames, bool)) ([]placeQuestion, error) {
+func placeQuestions(s *yarn.Setup, pl *yarn.CSPlacement, reps func(names []string) []rep, scope func(q string) (acls []aclNames, sig string, ok bool)) ([]placeQuestion, error) {
 	userRule, groupRule, firstGroup := false, false, false
 	ruleUsers, ruleGroups := map[string]bool{probeUser: true, "aclint.probe": true}, map[string]bool{probeGroup: true}
 	if pl != nil {
@@ -302,10 +303,25 @@ func placeQuestions(s *yarn.Setup, pl *yarn.CSPlacement, reps func(names []strin
 		}
 	}
 	sort.Strings(qnames)
+	// the names of one queue (its path, its probes below) are asked by the
+	// same subjects and checked on the same queues: the subjects picked
+	// for one are picked for the others
+	type picked struct {
+		asking []string
+		picks  []placeQuestion
+	}
+	bySig := map[string]picked{}
 	for _, q := range qnames {
-		acls, ok := scope(q)
+		acls, sig, ok := scope(q)
+		if p, hit := bySig[sig]; ok && hit && slices.Equal(p.asking, asking[q]) {
+			for _, v := range p.picks {
+				out = append(out, placeQuestion{v.user, v.groups, q})
+			}
+			continue
+		}
 		prof := newProfiler(acls)
 		seen := map[string]bool{}
+		var picks []placeQuestion
 		for _, k := range asking[q] {
 			for i, v := range variants[k] {
 				if ok {
@@ -315,8 +331,12 @@ func placeQuestions(s *yarn.Setup, pl *yarn.CSPlacement, reps func(names []strin
 					}
 					seen[key] = true
 				}
+				picks = append(picks, v)
 				out = append(out, placeQuestion{v.user, v.groups, q})
 			}
+		}
+		if ok {
+			bySig[sig] = picked{asking[q], picks}
 		}
 		if len(out) > maxPlaceQuestions {
 			return nil, tooManyQuestions("the users and groups the ACLs name, each on the queues below its ACLs, pass it")
@@ -480,7 +500,7 @@ func provePlacement(s *yarn.Setup, cfg *config.Config, pol *acl.Policy) ([]Place
 // probe is refused wherever a subject can be, so it meets every queue the
 // rules try). ok is false when that cannot be told: an answer that is not
 // known, or a queue YARN creates from a template ACL.
-func proofScope(s *yarn.Setup, cfg *config.Config, ask func(u string, gl []string, q string) (*yarn.Placement, *placement.Result, error)) func(q string) ([]aclNames, bool) {
+func proofScope(s *yarn.Setup, cfg *config.Config, ask func(u string, gl []string, q string) (*yarn.Placement, *placement.Result, error)) func(q string) ([]aclNames, string, bool) {
 	yq := map[string][]*yarn.Queue{} // by lower-case path
 	for _, q := range s.CS.ByPath {
 		yq[strings.ToLower(q.Path)] = append(yq[strings.ToLower(q.Path)], q)
@@ -512,7 +532,7 @@ func proofScope(s *yarn.Setup, cfg *config.Config, ask func(u string, gl []strin
 		cache[path] = out
 		return out
 	}
-	return func(q string) ([]aclNames, bool) {
+	return func(q string) ([]aclNames, string, bool) {
 		// the name itself, as a path, below root, and as any queue's
 		// short name or path's tail: what YARN may take it for, and the
 		// queues it is created under
@@ -533,7 +553,7 @@ func proofScope(s *yarn.Setup, cfg *config.Config, ask func(u string, gl []strin
 		for _, gl := range [][]string{nil, {probeGroup}} {
 			y, yk, err := ask(probeUser, gl, q)
 			if y.Unknown != "" || y.ACLTemplate != "" || err != nil || yk.Crash != "" {
-				return nil, false
+				return nil, "", false
 			}
 			cands = append(cands, y.Queue, y.CreatedUnder, yk.Queue, yk.CreatedUnder, "root.default")
 			if y.ACL != nil && y.ACL.Queue != nil {
@@ -552,20 +572,31 @@ func proofScope(s *yarn.Setup, cfg *config.Config, ask func(u string, gl []strin
 				cands = append(cands, d.Queue, d.Deciding)
 			}
 		}
-		var out []aclNames
+		// the paths, sorted: their ACLs in that order, and the paths as the
+		// scope's signature (two names with one signature are checked on
+		// the same queues)
 		seen := map[string]bool{}
+		var paths []string
 		for _, c := range cands {
 			parts := strings.Split(strings.ToLower(c), ".")
 			for i := range parts {
 				path := strings.Join(parts[:i+1], ".")
-				if path == "" || seen[path] {
-					continue
+				if path != "" && !seen[path] {
+					seen[path] = true
+					paths = append(paths, path)
 				}
-				seen[path] = true
-				out = append(out, aclsAt(path)...)
 			}
 		}
-		return out, true
+		sort.Strings(paths)
+		var out []aclNames
+		var queues []string // the paths of queues, which hold the ACLs
+		for _, p := range paths {
+			if as := aclsAt(p); len(as) > 0 {
+				out = append(out, as...)
+				queues = append(queues, p)
+			}
+		}
+		return out, strings.Join(queues, "\x00"), true
 	}
 }
 
