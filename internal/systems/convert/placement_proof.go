@@ -263,9 +263,18 @@ func placeQuestions(s *yarn.Setup, pl *yarn.CSPlacement, reps func(names []strin
 		for _, u := range users {
 			out = append(out, placeQuestion{user: u, groups: []string{name}})
 		}
-		for _, g := range sorted(ruleGroups) {
-			if g != name {
-				out = append(out, placeQuestion{user: probeUser, groups: []string{name, g}}, placeQuestion{user: probeUser, groups: []string{g, name}})
+		// where a rule reads the first group, each user the rules react to
+		// (whose queue the group's may hold) with it second: the rule
+		// places by the other, the ACLs let in by this one
+		pair := []string{probeUser}
+		if firstGroup {
+			pair = users
+		}
+		for _, u := range pair {
+			for _, g := range sorted(ruleGroups) {
+				if g != name {
+					out = append(out, placeQuestion{user: u, groups: []string{name, g}}, placeQuestion{user: u, groups: []string{g, name}})
+				}
 			}
 		}
 		return out
