@@ -296,3 +296,22 @@ func TestPlacementNotProvenPastTheBound(t *testing.T) {
 		t.Errorf("a tree past the bound: %v", err)
 	}
 }
+
+// TestPlacementProofPrimaryGroupThenACLGroup: with %primary_group.%user, a
+// user the rules react to whose first group names a queue of theirs and
+// whose second group the ACLs let in (alice with groups root,dev lands in
+// root.alice in YARN, and YuniKorn rejects her) is a kind of difference the
+// proof finds, as asking everyone does.
+func TestPlacementProofPrimaryGroupThenACLGroup(t *testing.T) {
+	text := `<configuration>
+<property><name>yarn.scheduler.capacity.root.queues</name><value>alice,etl</value></property>
+<property><name>yarn.scheduler.capacity.root.acl_submit_applications</name><value>bob dev</value></property>
+<property><name>yarn.scheduler.capacity.root.acl_administer_queue</name><value> </value></property>
+<property><name>yarn.scheduler.capacity.root.etl.acl_submit_applications</name><value> etl</value></property>
+<property><name>yarn.scheduler.capacity.root.etl.queues</name><value>default</value></property>
+<property><name>yarn.scheduler.capacity.queue-mappings</name><value>u:%user:%primary_group.%user</value></property>
+<property><name>yarn.scheduler.capacity.queue-mappings-override.enable</name><value>true</value></property>
+</configuration>
+`
+	proofAgrees(t, aclsOnSetup(t, text), text)
+}
