@@ -46,6 +46,10 @@ func (d PlaceDifference) example() string {
 	return fmt.Sprintf("user %s (%s) asking for queue %s: YARN %s, YuniKorn %s", d.User, g, q, d.YARN, d.YuniKorn)
 }
 
+// probeDotUser is a user no rule names whose name has a dot (a queue of a
+// user's name is spelled otherwise).
+const probeDotUser = "aclint.probe"
+
 // maxPlaceQuestions bounds the placement proof: past it, convert says the
 // placement is not proven instead of asking fewer questions.
 const maxPlaceQuestions = 400_000
@@ -94,7 +98,7 @@ type placeQuestion struct {
 // proof linear in the named subjects and queues.
 func placeQuestions(s *yarn.Setup, pl *yarn.CSPlacement, reps func(names []string) []rep, scope func(q string) (acls []aclNames, sig string, ok bool)) ([]placeQuestion, error) {
 	userRule, groupRule, firstGroup := false, false, false
-	ruleUsers, ruleGroups := map[string]bool{probeUser: true, "aclint.probe": true}, map[string]bool{probeGroup: true}
+	ruleUsers, ruleGroups := map[string]bool{probeUser: true, probeDotUser: true}, map[string]bool{probeGroup: true}
 	if pl != nil {
 		for _, v := range pl.Views() {
 			switch v.Match {
@@ -279,7 +283,16 @@ func placeQuestions(s *yarn.Setup, pl *yarn.CSPlacement, reps func(names []strin
 		}
 		return out
 	}
-	if userRule || groupRule || len(ruleUsers) > 2 || len(ruleGroups) > 1 || scope == nil {
+	// a rule reacts to who asks when it makes a queue of their name or
+	// matches a user or group by name (the probes aside)
+	matches := false
+	for u := range ruleUsers {
+		matches = matches || u != probeUser && u != probeDotUser
+	}
+	for g := range ruleGroups {
+		matches = matches || g != probeGroup
+	}
+	if userRule || groupRule || matches || scope == nil {
 		for _, k := range keys {
 			for _, v := range variantsOf(k) {
 				for _, q := range mineOf(k) {
