@@ -45,8 +45,11 @@ func liveServer(files []string) string {
 // the limits the scheduler applies there (its usage says which). A user
 // or group without tracked usage has nothing running.
 func (s *streams) liveLimits(server string, a *limits.Answer) ([]liveCount, error) {
-	ctx := context.Background()
-	c := running.Client{Server: server, Options: s.runningOptions()}
+	ctx := s.serverContext()
+	c, err := s.client(server)
+	if err != nil {
+		return nil, err
+	}
 	var out []liveCount
 	user, err := c.User(ctx, a.Partition, a.User)
 	if err != nil {
@@ -58,6 +61,10 @@ func (s *streams) liveLimits(server string, a *limits.Answer) ([]liveCount, erro
 			return nil, clikit.Usage("%w", err)
 		}
 	}
+	queues, err := s.liveQueues(ctx, c, a)
+	if err != nil {
+		return nil, err
+	}
 	for _, lv := range a.Levels {
 		if lv.User != nil {
 			out = append(out, usageCounts("user", a.User, lv.Queue, lv.User, userNode(user, lv.Queue))...)
@@ -68,9 +75,9 @@ func (s *streams) liveLimits(server string, a *limits.Answer) ([]liveCount, erro
 		if lv.QueueOwn == nil || lv.Dynamic {
 			continue
 		}
-		q, err := c.Queue(ctx, a.Partition, lv.Queue)
-		if err != nil {
-			return nil, clikit.Usage("%w", err)
+		q := queues[strings.ToLower(lv.Queue)]
+		if q == nil {
+			return nil, clikit.Usage("%s: the scheduler's queue tree has no %s, where the config it runs has a limit", running.Label(server), running.Short(lv.Queue))
 		}
 		if q.MaxRunningApps > 0 {
 			out = append(out, liveCount{Who: "queue", Name: lv.Queue, Queue: lv.Queue, Limit: "maxapplications", Used: int64(q.RunningApps),
@@ -86,6 +93,29 @@ func (s *streams) liveLimits(server string, a *limits.Answer) ([]liveCount, erro
 			out = append(out, liveCount{Who: "queue", Name: lv.Queue, Queue: lv.Queue, Limit: "resources.max", Resource: r,
 				Used: q.Allocated[r], Max: q.Max[r], More: more(q.Max[r], q.Allocated[r]), Running: []string{}})
 		}
+	}
+	return out, nil
+}
+
+// liveQueues reads, in one request, the queues of the answer's path that
+// have limits of their own, by lower-cased name.
+func (s *streams) liveQueues(ctx context.Context, c *running.Client, a *limits.Answer) (map[string]*running.Queue, error) {
+	deepest := ""
+	for _, lv := range a.Levels {
+		if lv.QueueOwn != nil && !lv.Dynamic && len(lv.Queue) > len(deepest) {
+			deepest = lv.Queue
+		}
+	}
+	out := map[string]*running.Queue{}
+	if deepest == "" {
+		return out, nil
+	}
+	path, err := c.QueuePath(ctx, a.Partition, deepest)
+	if err != nil {
+		return nil, clikit.Usage("%w", err)
+	}
+	for _, q := range path {
+		out[strings.ToLower(q.Name)] = q
 	}
 	return out, nil
 }

@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"context"
 	"strings"
 
 	"github.com/aclint/aclint/internal/clikit"
@@ -51,7 +50,11 @@ func (s *streams) crossCheck(server, key string, runs []checked) error {
 			engine.Fprintf(s.env.Err(), "aclint: %s: empty: YuniKorn loads its built-in default in its place, not validated\n", doc.Describe())
 			continue
 		}
-		v, err := running.Validate(context.Background(), server, doc.Registered(), s.runningOptions())
+		client, err := s.client(server)
+		if err != nil {
+			return err
+		}
+		v, err := client.Validate(s.serverContext(), doc.Registered())
 		if err != nil {
 			return clikit.Usage("lint --server: %w", err)
 		}

@@ -2,7 +2,6 @@ package commands_test
 
 import (
 	"crypto/tls"
-	"encoding/json"
 	"encoding/pem"
 	"net"
 	"net/http"
@@ -60,30 +59,8 @@ func scheduler(t *testing.T, dir string, seen *http.Header) *httptest.Server {
 		w.WriteHeader(http.StatusNotFound)
 		w.Write([]byte(`{"status_code":404,"message":"User not found","description":"User not found"}`))
 	})
-	mux.HandleFunc("GET /ws/v1/partition/default/queue/{queue}", func(w http.ResponseWriter, r *http.Request) {
-		var find func(n map[string]any) map[string]any
-		find = func(n map[string]any) map[string]any {
-			if n["queuename"] == r.PathValue("queue") {
-				return n
-			}
-			children, _ := n["children"].([]any)
-			for _, c := range children {
-				if m, ok := c.(map[string]any); ok {
-					if f := find(m); f != nil {
-						return f
-					}
-				}
-			}
-			return nil
-		}
-		var tree map[string]any
-		json.Unmarshal(read("ws-v1-partition-default-queues.json"), &tree)
-		if q := find(tree); q != nil {
-			json.NewEncoder(w).Encode(q)
-			return
-		}
-		w.WriteHeader(http.StatusNotFound)
-		w.Write([]byte(`{"status_code":404,"message":"Queue not found","description":"Queue not found"}`))
+	mux.HandleFunc("GET /ws/v1/partition/default/queues", func(w http.ResponseWriter, r *http.Request) {
+		w.Write(read("ws-v1-partition-default-queues.json"))
 	})
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)

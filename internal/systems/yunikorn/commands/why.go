@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/aclint/aclint/internal/clikit"
+	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/systems/yunikorn/config"
 	"github.com/aclint/aclint/internal/systems/yunikorn/limits"
 	"github.com/aclint/aclint/internal/systems/yunikorn/running"
@@ -61,8 +62,8 @@ that is not YuniKorn's.`,
 			if server == "" {
 				return clikit.Usage("why asks a running scheduler: give its address with --server URL (as in http://yunikorn-service.yunikorn:9080)")
 			}
-			if s.server.timeout <= 0 {
-				return clikit.Usage("--server-timeout %s: give a positive time limit", s.server.timeout)
+			if err := s.checkServerTimes(); err != nil {
+				return err
 			}
 			r, err := s.why(args[0], server, partition, files, key)
 			if err != nil {
@@ -89,8 +90,11 @@ that is not YuniKorn's.`,
 
 // why asks the scheduler and answers.
 func (s *streams) why(id, server, partition string, files []string, key string) (*whyRun, error) {
-	ctx := context.Background()
-	c := running.Client{Server: server, Options: s.runningOptions()}
+	ctx := s.serverContext()
+	c, err := s.client(server)
+	if err != nil {
+		return nil, err
+	}
 	r := &whyRun{source: running.Label(server)}
 	app, err := c.Application(ctx, partition, id)
 	var nf *running.NotFound
@@ -116,15 +120,16 @@ func (s *streams) why(id, server, partition string, files []string, key string) 
 			return nil, clikit.Usage("%w", err)
 		}
 	}
-	for _, q := range queuePath(app.Queue) {
-		lq, err := c.Queue(ctx, partition, q)
-		if err != nil {
-			return nil, clikit.Usage("the scheduler has %s in %s, but says of that queue: %w", app.ID, app.Queue, err)
-		}
-		live.Queues = append(live.Queues, lq)
+	if live.Queues, err = c.QueuePath(ctx, partition, app.Queue); err != nil {
+		return nil, clikit.Usage("the scheduler has %s in %s, but: %w", running.Short(app.ID), running.Short(app.Queue), err)
 	}
 	if live.Active, err = c.Applications(ctx, partition, "active"); err != nil {
 		return nil, clikit.Usage("%w", err)
+	}
+	for _, a := range live.Active {
+		if a != nil && a.ID == app.ID && !strings.EqualFold(a.Queue, app.Queue) {
+			return nil, clikit.Usage("%s: the scheduler has %s in %s, and lists it active in %s: an application is in one queue", running.Label(server), running.Short(app.ID), running.Short(app.Queue), running.Short(a.Queue))
+		}
 	}
 	events, evErr := c.Events(ctx)
 	live.Events = events
@@ -150,9 +155,9 @@ func (s *streams) why(id, server, partition string, files []string, key string) 
 
 // finishedApp finds an application the partition no longer holds among
 // the rejected and the completed ones; none is exit 2.
-func finishedApp(ctx context.Context, c running.Client, partition, id string, nf *running.NotFound) (*running.Application, error) {
+func finishedApp(ctx context.Context, c *running.Client, partition, id string, nf *running.NotFound) (*running.Application, error) {
 	if strings.Contains(strings.ToLower(nf.Message), "partition") {
-		return nil, clikit.Usage("%s: the scheduler at %s has no partition %q (give it with --partition)", nf.Message, running.Label(c.Server), partition)
+		return nil, clikit.Usage("%s: the scheduler at %s has no partition %s (give it with --partition)", nf.Message, running.Label(c.Server), engine.Quote(running.Short(partition)))
 	}
 	active := 0
 	for _, state := range []string{"rejected", "completed", "active"} {
@@ -173,18 +178,8 @@ func finishedApp(ctx context.Context, c running.Client, partition, id string, nf
 			active = len(l)
 		}
 	}
-	return nil, clikit.Usage("the scheduler at %s has no application %q in partition %s, active, rejected or completed (%d active %s); an application the shim removed is forgotten at once, so one that ended may be gone",
-		running.Label(c.Server), id, partition, active, clikit.Plural(active, "application", "applications"))
-}
-
-// queuePath is a queue's path from root down: root, root.a, root.a.b.
-func queuePath(q string) []string {
-	var out []string
-	parts := strings.Split(q, ".")
-	for i := range parts {
-		out = append(out, strings.Join(parts[:i+1], "."))
-	}
-	return out
+	return nil, clikit.Usage("the scheduler at %s has no application %s in partition %s, active, rejected or completed (%d active %s); an application the shim removed is forgotten at once, so one that ended may be gone",
+		running.Label(c.Server), engine.Quote(running.Short(id)), running.Short(partition), active, clikit.Plural(active, "application", "applications"))
 }
 
 // whyLimits reads a config (the running one, or the user's) and answers

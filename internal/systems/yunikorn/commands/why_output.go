@@ -9,6 +9,7 @@ import (
 	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/systems/yunikorn/limits"
+	"github.com/aclint/aclint/internal/systems/yunikorn/running"
 	"github.com/aclint/aclint/internal/systems/yunikorn/why"
 )
 
@@ -63,29 +64,30 @@ func setBy(a *limits.Answer, h *why.Hold) *whereSet {
 
 // holdText says one hold in a line.
 func holdText(h *why.Hold) string {
-	who := fmt.Sprintf("%s %s's", h.Who, h.Name)
+	name, queue := running.Short(h.Name), running.Short(h.Queue)
+	who := fmt.Sprintf("%s %s's", h.Who, name)
 	switch {
 	case h.Who == "group" && h.Name == "*":
 		who = "the wildcard group's"
 	case h.Who == "queue":
-		who = fmt.Sprintf("queue %s's", h.Queue)
+		who = fmt.Sprintf("queue %s's", queue)
 	}
 	if h.Cluster {
 		return fmt.Sprintf("the cluster's capacity (root: what the nodes offer) of %s: %s allocated of %s, the ask needs %s (%s left)",
 			h.Resource, why.Quantity(h.Resource, h.Used), why.Quantity(h.Resource, h.Max), why.Quantity(h.Resource, h.Need), why.Quantity(h.Resource, h.Max-h.Used))
 	}
 	if h.Limit == "maxapplications" {
-		where := " in " + h.Queue
+		where := " in " + queue
 		if h.Who == "queue" {
 			where = ""
 		}
 		return fmt.Sprintf("%s maxapplications%s: %d of %d running%s, no more may start", who, where, h.Used, h.Max, holders(h.Holders))
 	}
-	where := " in " + h.Queue
+	where := " in " + queue
 	if h.Who == "queue" {
 		where = ""
 	}
-	return fmt.Sprintf("%s %s %s%s: %s used of %s, the ask needs %s (%s left)%s", who, h.Limit, h.Resource, where,
+	return fmt.Sprintf("%s %s %s%s: %s used of %s, the ask needs %s (%s left)%s", who, h.Limit, running.Short(h.Resource), where,
 		why.Quantity(h.Resource, h.Used), why.Quantity(h.Resource, h.Max), why.Quantity(h.Resource, h.Need), why.Quantity(h.Resource, h.Max-h.Used), holders(h.Holders))
 }
 
@@ -93,10 +95,23 @@ func holders(l []string) string {
 	if len(l) == 0 {
 		return ""
 	}
-	if len(l) > 10 {
-		return fmt.Sprintf(" (%s and %d more)", strings.Join(l[:10], ", "), len(l)-10)
+	return " (" + someOf(l) + ")"
+}
+
+// someOf names the first ten of l, each shortened, and counts the rest.
+func someOf(l []string) string {
+	var b strings.Builder
+	for i, s := range l {
+		if i == 10 {
+			fmt.Fprintf(&b, " and %d more", len(l)-10)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(running.Short(s))
 	}
-	return " (" + strings.Join(l, ", ") + ")"
+	return b.String()
 }
 
 // frees says what would free a hold.
@@ -104,9 +119,9 @@ func frees(h *why.Hold) string {
 	ending := "one of its running applications ending"
 	switch n := len(h.Holders); {
 	case n == 1:
-		ending = h.Holders[0] + " ending"
+		ending = running.Short(h.Holders[0]) + " ending"
 	case n > 1 && n <= 10:
-		ending = "one of " + strings.Join(h.Holders, ", ") + " ending"
+		ending = "one of " + someOf(h.Holders) + " ending"
 	}
 	switch {
 	case h.Cluster:
@@ -114,14 +129,15 @@ func frees(h *why.Hold) string {
 	case h.Limit == "maxapplications":
 		return fmt.Sprintf("%s, or the limit raised above %d", ending, h.Max)
 	}
-	by := fmt.Sprintf("%s's applications in %s", h.Name, h.Queue)
+	name, queue := running.Short(h.Name), running.Short(h.Queue)
+	by := fmt.Sprintf("%s's applications in %s", name, queue)
 	switch {
 	case h.Who == "group" && h.Name == "*":
-		by = fmt.Sprintf("the applications the wildcard group counts in %s", h.Queue)
+		by = fmt.Sprintf("the applications the wildcard group counts in %s", queue)
 	case h.Who == "group":
-		by = fmt.Sprintf("group %s's applications in %s", h.Name, h.Queue)
+		by = fmt.Sprintf("group %s's applications in %s", name, queue)
 	case h.Who == "queue":
-		by = fmt.Sprintf("the applications in %s", h.Queue)
+		by = fmt.Sprintf("the applications in %s", queue)
 	}
 	return fmt.Sprintf("%s of %s freed by %s, or the limit raised to at least %s",
 		why.Quantity(h.Resource, h.Need-(h.Max-h.Used)), h.Resource, by, why.Quantity(h.Resource, h.Used+h.Need))
@@ -131,7 +147,7 @@ func frees(h *why.Hold) string {
 func (r *whyRun) headline() string {
 	a := r.ans
 	app := a.App
-	where := fmt.Sprintf("%s (user %s, groups %s) in %s, partition %s", app.ID, app.User, limitsList(app.Groups), orNone(app.Queue), app.Partition)
+	where := fmt.Sprintf("%s (user %s, groups [%s]) in %s, partition %s", running.Short(app.ID), running.Short(app.User), someOf(app.Groups), orNone(running.Short(app.Queue)), running.Short(app.Partition))
 	switch a.State {
 	case "running":
 		return "running: " + where
@@ -140,7 +156,7 @@ func (r *whyRun) headline() string {
 	case "runnable":
 		return "runnable now: " + where + " is " + app.State + ", and no limit holds it: it waits for room on the nodes or its turn"
 	case "rejected":
-		return fmt.Sprintf("rejected: %s: the scheduler said %q", where, app.RejectedMessage)
+		return fmt.Sprintf("rejected: %s: the scheduler said %q", where, running.Short(app.RejectedMessage))
 	case "failed":
 		return "failed: " + where + " is " + app.State
 	case "new":
@@ -163,9 +179,9 @@ func (r *whyRun) detail() []string {
 	switch r.tracked {
 	case "":
 	case "*":
-		out = append(out, fmt.Sprintf("tracked under the wildcard group * (the scheduler's usage of %s says so): one tracker for every group it catches, so the applications of other users and groups count against its limits too", r.ans.App.User))
+		out = append(out, fmt.Sprintf("tracked under the wildcard group * (the scheduler's usage of %s says so): one tracker for every group it catches, so the applications of other users and groups count against its limits too", running.Short(r.ans.App.User)))
 	default:
-		out = append(out, fmt.Sprintf("tracked under group %s (the scheduler's usage of %s says so)", r.tracked, r.ans.App.User))
+		out = append(out, fmt.Sprintf("tracked under group %s (the scheduler's usage of %s says so)", running.Short(r.tracked), running.Short(r.ans.App.User)))
 	}
 	for _, h := range r.ans.Holds {
 		prefix := "held by "

@@ -13,6 +13,7 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -21,6 +22,8 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -33,6 +36,11 @@ import (
 type Options struct {
 	// Timeout bounds each request, connection to last byte.
 	Timeout time.Duration
+	// Deadline bounds every request of one run together
+	// (--server-deadline): a scheduler that answers each request just in
+	// time, or makes aclint ask many, cannot hold a run longer. Begin
+	// starts it.
+	Deadline time.Duration
 	// MaxSize bounds an answer's body (aclint's --max-input-size).
 	MaxSize int64
 	// CAFile is a PEM file of the certificate authorities that sign the
@@ -91,9 +99,10 @@ func endpoint(base, route string) (target, label string, err error) {
 	return u.String(), redact(u), nil
 }
 
-// Label is how aclint prints a --server URL: a password in it and the
-// values of its query (a ?token=) are hidden, as anything aclint writes
-// may end in a CI log or a pull request comment.
+// Label is how aclint prints a --server URL: its user information (a
+// token is often passed as the user part alone, https://TOKEN@host) is
+// left out whole, and the values of its query (a ?token=) are hidden, as
+// anything aclint writes may end in a CI log or a pull request comment.
 func Label(server string) string {
 	u, err := url.Parse(strings.TrimSpace(server))
 	if err != nil {
@@ -115,7 +124,17 @@ func redact(u *url.URL) string {
 		}
 		c.RawQuery = q.Encode()
 	}
-	return c.Redacted()
+	c.User = nil
+	return c.String()
+}
+
+// Begin starts the run's deadline: every request made with the context
+// it returns ends by then.
+func (o Options) Begin(parent context.Context) (context.Context, context.CancelFunc) {
+	if o.Deadline <= 0 {
+		return context.WithCancel(parent)
+	}
+	return context.WithTimeout(parent, o.Deadline)
 }
 
 func (o Options) client() (*http.Client, error) {
@@ -152,11 +171,9 @@ func (o Options) client() (*http.Client, error) {
 		}}, nil
 }
 
-func (o Options) do(ctx context.Context, method, target string, body []byte, accept string) (*http.Response, []byte, error) {
-	c, err := o.client()
-	if err != nil {
-		return nil, nil, err
-	}
+// do makes one request with c and reads its answer, bounded in size by
+// MaxSize, in time by Timeout and by ctx's deadline.
+func (o Options) do(ctx context.Context, c *http.Client, method, target string, body []byte, accept string) (*http.Response, []byte, error) {
 	req, err := http.NewRequestWithContext(ctx, method, target, bytes.NewReader(body))
 	if err != nil {
 		return nil, nil, err
@@ -173,6 +190,9 @@ func (o Options) do(ctx context.Context, method, target string, body []byte, acc
 	}
 	resp, err := c.Do(req)
 	if err != nil {
+		if e := o.late(ctx); e != nil {
+			return nil, nil, e
+		}
 		var ne net.Error
 		if errors.As(err, &ne) && ne.Timeout() {
 			return nil, nil, fmt.Errorf("no answer within %s (--server-timeout)", o.Timeout)
@@ -190,6 +210,9 @@ func (o Options) do(ctx context.Context, method, target string, body []byte, acc
 	}
 	data, err := readBody(resp.Body, resp.ContentLength, max)
 	if err != nil {
+		if e := o.late(ctx); e != nil {
+			return nil, nil, e
+		}
 		var ne net.Error
 		if errors.As(err, &ne) && ne.Timeout() {
 			return nil, nil, fmt.Errorf("the answer did not end within %s (--server-timeout)", o.Timeout)
@@ -200,6 +223,14 @@ func (o Options) do(ctx context.Context, method, target string, body []byte, acc
 		return nil, nil, fmt.Errorf("the answer is larger than %d bytes, aclint's limit (--max-input-size)", max)
 	}
 	return resp, data, nil
+}
+
+// late is the error of a run whose deadline passed, nil while it holds.
+func (o Options) late(ctx context.Context) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("the scheduler did not answer everything aclint asks within %s, the limit of the whole run (--server-deadline)", o.Deadline)
+	}
+	return nil
 }
 
 // readBody reads at most max+1 bytes. With a Content-Length the buffer is
@@ -269,17 +300,18 @@ func describeDial(err error) error {
 //
 // The second result is the URL asked, as aclint prints it (Label): the
 // name the config goes by in every output.
-func Config(ctx context.Context, server string, o Options) ([]byte, string, error) {
-	target, label, err := endpoint(server, ConfigPath)
+func (c *Client) Config(ctx context.Context) ([]byte, string, error) {
+	o := c.Options
+	target, label, err := endpoint(c.Server, ConfigPath)
 	if err != nil {
 		return nil, "", err
 	}
-	resp, data, err := o.do(ctx, http.MethodGet, target, nil, "application/x-yaml")
+	resp, data, err := o.do(ctx, c.http, http.MethodGet, target, nil, "application/x-yaml")
 	if err != nil {
 		return nil, label, &Error{label, err}
 	}
 	if resp.StatusCode != http.StatusOK {
-		return nil, label, &Error{label, fmt.Errorf("answered %s%s: is this a YuniKorn scheduler's REST address (port 9080)?", resp.Status, short(data))}
+		return nil, label, &Error{label, fmt.Errorf("answered %s%s: is this a YuniKorn scheduler's REST address (port 9080)?", resp.Status, o.snippet(data, target))}
 	}
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch mt {
@@ -291,7 +323,7 @@ func Config(ctx context.Context, server string, o Options) ([]byte, string, erro
 		if config.IsRunningWithoutConfig(data) {
 			return nil, label, &Error{label, errors.New("the scheduler runs no config yet: its answer has the deadlock settings and no partitions, as yunikorn-core answers before a resource manager (the Kubernetes shim) has registered with it; ask again once the shim is up")}
 		}
-		return nil, label, &Error{label, fmt.Errorf("answered something that is not a YuniKorn scheduler's config (it needs partitions, a checksum and the keys only a running scheduler's config has: extra or the deadlock settings)%s", short(data))}
+		return nil, label, &Error{label, fmt.Errorf("answered something that is not a YuniKorn scheduler's config (it needs partitions, a checksum and the keys only a running scheduler's config has: extra or the deadlock settings)%s", o.snippet(data, target))}
 	}
 	return data, label, nil
 }
@@ -308,21 +340,22 @@ type Verdict struct {
 
 // Validate asks POST /ws/v1/validate-conf whether the scheduler would load
 // text (configs.LoadSchedulerConfigFromByteArray).
-func Validate(ctx context.Context, server string, text []byte, o Options) (Verdict, error) {
-	target, label, err := endpoint(server, ValidatePath)
+func (c *Client) Validate(ctx context.Context, text []byte) (Verdict, error) {
+	o := c.Options
+	target, label, err := endpoint(c.Server, ValidatePath)
 	if err != nil {
 		return Verdict{}, err
 	}
-	resp, data, err := o.do(ctx, http.MethodPost, target, text, "application/json")
+	resp, data, err := o.do(ctx, c.http, http.MethodPost, target, text, "application/json")
 	if err != nil {
 		return Verdict{}, &Error{label, err}
 	}
 	if resp.StatusCode != http.StatusOK {
-		return Verdict{}, &Error{label, fmt.Errorf("answered %s%s", resp.Status, short(data))}
+		return Verdict{}, &Error{label, fmt.Errorf("answered %s%s", resp.Status, o.snippet(data, target))}
 	}
 	v, ok := parseVerdict(data)
 	if !ok {
-		return Verdict{}, &Error{label, fmt.Errorf("answered something that is not validate-conf's {\"allowed\": true or false, \"reason\": ...}, which confirms nothing%s", short(data))}
+		return Verdict{}, &Error{label, fmt.Errorf("answered something that is not validate-conf's {\"allowed\": true or false, \"reason\": ...}, which confirms nothing%s", o.snippet(data, target))}
 	}
 	return v, nil
 }
@@ -377,13 +410,66 @@ func parseVerdict(data []byte) (Verdict, bool) {
 	return v, true
 }
 
-func short(b []byte) string {
+// snippet is the start of an answer, quoted, for an error that says what
+// the scheduler answered: every secret aclint sent is hidden in it first
+// (a proxy or a hostile server may echo the request's headers back), then
+// it is cut to a line's length.
+func (o Options) snippet(b []byte, target string) string {
 	s := strings.TrimSpace(string(b))
 	if s == "" {
 		return ""
+	}
+	if len(s) > 64<<10 {
+		s = s[:64<<10] // what is hidden is looked for in the start alone: the rest is cut anyway
+	}
+	s = authEcho().ReplaceAllString(s, "${1}${2}xxxxx")
+	for _, secret := range o.secrets(target) {
+		s = strings.ReplaceAll(s, secret, "xxxxx")
 	}
 	if len(s) > 120 {
 		s = s[:120] + "..."
 	}
 	return fmt.Sprintf(" (%q)", strings.ToValidUTF8(s, "?"))
+}
+
+// authEcho matches a credential header as an echo of the request would
+// carry it: its value is hidden whatever it is. (Compiled where an error
+// is written, which is rare.)
+func authEcho() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)((?:proxy-)?authorization|cookie|x-api-key|x-auth-token)(["']?\s*[:=]\s*["']?(?:\[\s*["'])?)(?:(?:basic|bearer|token|negotiate)\s+)?[^\s"',;}\]]+`)
+}
+
+// secrets are the values aclint sends that must never be printed: each
+// header's value and each of its words, the URL's user, password and
+// query values, and the Basic credentials Go sends for a user in the URL.
+func (o Options) secrets(target string) []string {
+	var out []string
+	add := func(v string) {
+		if len(v) >= 3 {
+			out = append(out, v, url.QueryEscape(v), url.PathEscape(v))
+		}
+	}
+	for _, h := range o.Headers {
+		_, v, _ := strings.Cut(h, ":")
+		add(strings.TrimSpace(v))
+		for _, w := range strings.Fields(v) {
+			add(w)
+		}
+	}
+	if u, err := url.Parse(target); err == nil {
+		if u.User != nil {
+			pw, _ := u.User.Password()
+			add(u.User.Username())
+			add(pw)
+			add(base64.StdEncoding.EncodeToString([]byte(u.User.Username() + ":" + pw)))
+		}
+		for _, vs := range u.Query() {
+			for _, v := range vs {
+				add(v)
+			}
+		}
+	}
+	// the longest first, so that a value is hidden whole before a word of it
+	slices.SortFunc(out, func(a, b string) int { return len(b) - len(a) })
+	return out
 }

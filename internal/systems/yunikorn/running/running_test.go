@@ -33,7 +33,10 @@ func TestReadBodyDoesNotDouble(t *testing.T) {
 // TestLabelHidesSecrets: what aclint prints of a --server URL.
 func TestLabelHidesSecrets(t *testing.T) {
 	for in, want := range map[string]string{
-		"http://admin:pw@host:9080/?token=abc": "http://admin:xxxxx@host:9080/?token=xxxxx",
+		"http://admin:pw@host:9080/?token=abc": "http://host:9080/?token=xxxxx",
+		"http://T0K3NUSER@host:9080":           "http://host:9080",
+		"https://T0K3NUSER:@host":              "https://host",
+		"http://T%30K3N:p%40ss@host/a%20b":     "http://host/a%20b",
 		"https://host/ws/v1/config":            "https://host/ws/v1/config",
 		"http://host:9080":                     "http://host:9080",
 		"http://a b:pw@host%zz":                "http://...",
@@ -43,7 +46,7 @@ func TestLabelHidesSecrets(t *testing.T) {
 		}
 	}
 	target, label, err := endpoint("http://u:pw@h:1/base/?token=abc", ConfigPath)
-	if err != nil || target != "http://u:pw@h:1/base/ws/v1/config?token=abc" || strings.Contains(label, "pw") || strings.Contains(label, "abc") {
+	if err != nil || target != "http://u:pw@h:1/base/ws/v1/config?token=abc" || strings.Contains(label, "pw") || strings.Contains(label, "abc") || strings.Contains(label, "u@") {
 		t.Errorf("endpoint: %q %q %v", target, label, err)
 	}
 }

@@ -33,14 +33,13 @@ why() {
 	for a in "$@"; do
 		save "/ws/v1/partition/default/application/$a"
 		local j; j=$(curl -s "$S/partition/default/application/$a")
-		local user queue; user=$(printf '%s' "$j" | sed -n 's/.*"user":"\([^"]*\)".*/\1/p'); queue=$(printf '%s' "$j" | sed -n 's/.*"queueName":"\([^"]*\)".*/\1/p')
+		local user; user=$(printf '%s' "$j" | sed -n 's/.*"user":"\([^"]*\)".*/\1/p')
 		[ -n "$user" ] && save "/ws/v1/partition/default/usage/user/$user"
 		for g in $(curl -s "$S/partition/default/usage/user/$user" | sed -n 's/.*"groups":{\([^}]*\)}.*/\1/p' | tr ',' '\n' | sed 's/.*:"\([^"]*\)"/\1/' | sort -u) $(printf '%s' "$j" | sed -n 's/.*"groups":\[\([^]]*\)\].*/\1/p' | tr -d '"' | tr ',' ' '); do
 			save "/ws/v1/partition/default/usage/group/$g"
 		done
-		local q="$queue"
-		while [ -n "$q" ]; do save "/ws/v1/partition/default/queue/$q"; case "$q" in *.*) q=${q%.*};; *) q="";; esac; done
 	done
+	save /ws/v1/partition/default/queues
 	for st in active rejected completed; do save "/ws/v1/partition/default/applications/$st"; done
 	save /ws/v1/partition/default/usage/groups
 	save "/ws/v1/events/batch?count=10000"
