@@ -17,7 +17,10 @@ import (
 
 // liveCount is one limit's live count on a running scheduler: what the
 // user, the group or the queue has running (or uses) against it, and how
-// many more (or how much more) it may start.
+// many more (or how much more) it may start. Running lists the
+// applications a maxapplications count counts, once per level: a resource
+// limit's count is an amount, and repeating the list under each of a
+// level's resources made 40,000 applications under 400 limits 332 MB.
 type liveCount struct {
 	Who      string   `json:"who"`
 	Name     string   `json:"name"`
@@ -27,7 +30,7 @@ type liveCount struct {
 	Used     int64    `json:"used"`
 	Max      int64    `json:"max"`
 	More     int64    `json:"more"`
-	Running  []string `json:"running"`
+	Running  []string `json:"running,omitempty"`
 }
 
 // liveServer is the --server among a command's config paths, "" when none.
@@ -81,7 +84,7 @@ func (s *streams) liveLimits(server string, a *limits.Answer) ([]liveCount, erro
 		}
 		if q.MaxRunningApps > 0 {
 			out = append(out, liveCount{Who: "queue", Name: lv.Queue, Queue: lv.Queue, Limit: "maxapplications", Used: int64(q.RunningApps),
-				Max: int64(q.MaxRunningApps), More: more(int64(q.MaxRunningApps), int64(q.RunningApps)), Running: []string{}})
+				Max: int64(q.MaxRunningApps), More: more(int64(q.MaxRunningApps), int64(q.RunningApps))})
 		}
 		for _, r := range slices.Sorted(maps.Keys(q.Max)) {
 			if lv.QueueOwn.MaxResources == nil {
@@ -91,7 +94,7 @@ func (s *streams) liveLimits(server string, a *limits.Answer) ([]liveCount, erro
 				continue
 			}
 			out = append(out, liveCount{Who: "queue", Name: lv.Queue, Queue: lv.Queue, Limit: "resources.max", Resource: r,
-				Used: q.Allocated[r], Max: q.Max[r], More: more(q.Max[r], q.Allocated[r]), Running: []string{}})
+				Used: q.Allocated[r], Max: q.Max[r], More: more(q.Max[r], q.Allocated[r])})
 		}
 	}
 	return out, nil
@@ -162,7 +165,7 @@ func usageCounts(who, name, queue string, f *limits.Figure, n *running.UsageNode
 			}
 		}
 		out = append(out, liveCount{Who: who, Name: name, Queue: queue, Limit: "maxresources", Resource: r, Used: used, Max: max,
-			More: more(max, used), Running: running})
+			More: more(max, used)})
 	}
 	return out
 }
