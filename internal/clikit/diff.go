@@ -288,15 +288,24 @@ func MDCode(s string) string {
 // MDText escapes the characters that Markdown or HTML would read inside a
 // line of text (a finding's message), so that it shows as written: links
 // and images need "[", emphasis "*", "_" and "~", code "`", tables "|",
-// HTML "<" and "&". Blanks are kept as non-breaking where two follow each
+// HTML "<" and "&"; an @-mention ("@org/team" at a word's start) is kept
+// from notifying anyone. Blanks are kept as non-breaking where two follow each
 // other, so a doubled space in a quoted ACL stays visible.
 func MDText(s string) string {
 	var b strings.Builder
+	last, mention := ' ', false
 	for _, r := range strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s) {
 		if strings.ContainsRune("\\`*_[]<>|~&", r) {
 			b.WriteByte('\\')
 		}
+		if mention && wordRune(r) {
+			// "@team" would notify a team where a comment is posted: a
+			// zero-width space after the @ keeps it text
+			b.WriteString("&#8203;")
+		}
 		b.WriteRune(r)
+		mention = r == '@' && !wordRune(last) // alice@corp is an address, not a mention
+		last = r
 	}
 	return strings.ReplaceAll(b.String(), "  ", " &nbsp;")
 }
@@ -324,4 +333,9 @@ func MDCauseBlocks(causes []*audit.Cause, what string, line func(*audit.Cause) s
 		}
 	}
 	return blocks
+}
+
+// wordRune is a rune of a GitHub user or team name.
+func wordRune(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-'
 }

@@ -1,6 +1,10 @@
 package lsp
 
 import (
+	"sort"
+
+	"github.com/aclint/aclint/internal/engine"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -14,11 +18,107 @@ const (
 
 // text is one document's content with its line starts, for converting
 // between aclint's positions (1-based line, 1-based column in characters)
-// and the protocol's.
+// and the protocol's. A long line (a one-line XML or JSON file) is
+// indexed once, the first time a position in it is asked: every position
+// is then found from the nearest mark, not by walking the line from its
+// start (which made an outline of a one-line 872 KB file take 38 s).
 type text struct {
 	s      string
 	starts []int
 	enc    string
+
+	mu    sync.Mutex
+	marks map[int]*lineMarks
+}
+
+// markStep is how many characters lie between two marks of a long line,
+// and longLine the length past which a line is indexed.
+const (
+	markStep = 64
+	longLine = 4 * markStep
+)
+
+// lineMarks are a long line's marks: at character k*markStep, its byte
+// offset in the line and the units (in the agreed encoding) before it.
+type lineMarks struct{ bytes, units []int }
+
+// lineMarks returns the marks of line i, whose text is l; nil for a line
+// short enough to walk.
+func (t *text) lineMarks(i int, l string) *lineMarks {
+	if len(l) <= longLine {
+		return nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if m := t.marks[i]; m != nil {
+		return m
+	}
+	m := &lineMarks{}
+	c, u := 0, 0
+	for b, r := range l {
+		if c%markStep == 0 {
+			m.bytes = append(m.bytes, b)
+			m.units = append(m.units, u)
+		}
+		c++
+		u += t.runeUnits(r, b, l)
+	}
+	if t.marks == nil {
+		t.marks = map[int]*lineMarks{}
+	}
+	t.marks[i] = m
+	return m
+}
+
+// runeUnits is how many units rune r at byte b of l counts.
+func (t *text) runeUnits(r rune, b int, l string) int {
+	switch t.enc {
+	case encUTF8:
+		if r == utf8.RuneError {
+			_, size := utf8.DecodeRuneInString(l[b:])
+			return size
+		}
+		return utf8.RuneLen(r)
+	case encUTF32:
+		return 1
+	}
+	return utf16.RuneLen(r) // an invalid byte is one U+FFFD: one unit
+}
+
+// byteAt is the byte index in line i (text l) of character column col
+// (1-based), clamped to the line.
+func (t *text) byteAt(i int, l string, col int) int {
+	m := t.lineMarks(i, l)
+	if m == nil || col <= 1 {
+		return byteCol(l, col)
+	}
+	k := min((col-1)/markStep, len(m.bytes)-1)
+	return m.bytes[k] + byteCol(l[m.bytes[k]:], col-k*markStep)
+}
+
+// mark is the last mark of m at or before byte b.
+func (m *lineMarks) mark(b int) int {
+	return sort.Search(len(m.bytes), func(k int) bool { return m.bytes[k] > b }) - 1
+}
+
+// unitsTo counts line i (text l) up to byte b in the agreed encoding.
+func (t *text) unitsTo(i int, l string, b int) int {
+	m := t.lineMarks(i, l)
+	if m == nil {
+		return t.units(l[:b])
+	}
+	k := m.mark(b)
+	return m.units[k] + t.units(l[m.bytes[k]:b])
+}
+
+// runesTo counts the characters of line i (text l) before byte b.
+func (t *text) runesTo(i int, l string, b int) int {
+	m := t.lineMarks(i, l)
+	if m == nil {
+		return utf8.RuneCountInString(l[:b])
+	}
+	k := m.mark(b)
+	return k*markStep + utf8.RuneCountInString(l[m.bytes[k]:b])
 }
 
 func newText(s, enc string) *text {
@@ -82,10 +182,11 @@ func (t *text) pos(line, col int) Position {
 	}
 	if line > len(t.starts) {
 		last := len(t.starts) - 1
-		return Position{Line: last, Character: t.units(t.lineText(last))}
+		l := t.lineText(last)
+		return Position{Line: last, Character: t.unitsTo(last, l, len(l))}
 	}
 	l := t.lineText(line - 1)
-	return Position{Line: line - 1, Character: t.units(l[:byteCol(l, col)])}
+	return Position{Line: line - 1, Character: t.unitsTo(line-1, l, t.byteAt(line-1, l, col))}
 }
 
 // offset is the byte offset of a protocol position, clamped to its line
@@ -99,6 +200,11 @@ func (t *text) offset(p Position) int {
 	}
 	l := t.lineText(p.Line)
 	i, n := 0, 0
+	if m := t.lineMarks(p.Line, l); m != nil {
+		k := sort.Search(len(m.units), func(k int) bool { return m.units[k] > p.Character }) - 1
+		k = max(k, 0)
+		i, n = m.bytes[k], m.units[k]
+	}
 	for i < len(l) && n < p.Character {
 		r, size := utf8.DecodeRuneInString(l[i:])
 		switch t.enc {
@@ -120,7 +226,7 @@ func (t *text) column(p Position) (line, col int) {
 		return p.Line + 1, 1
 	}
 	off := t.offset(p) - t.starts[p.Line]
-	return p.Line + 1, utf8.RuneCountInString(t.lineText(p.Line)[:off]) + 1
+	return p.Line + 1, t.runesTo(p.Line, t.lineText(p.Line), off) + 1
 }
 
 // token is the range of the YAML token starting at aclint's position:
@@ -132,42 +238,8 @@ func (t *text) token(line, col int) Range {
 		return Range{start, start}
 	}
 	l := t.lineText(line - 1)
-	i := byteCol(l, col)
-	j := i
-	switch {
-	case i < len(l) && (l[i] == '"' || l[i] == '\''):
-		q := l[i]
-		j = i + 1
-		for j < len(l) {
-			if l[j] == '\\' && q == '"' {
-				j += 2
-				continue
-			}
-			if l[j] == q {
-				if q == '\'' && j+1 < len(l) && l[j+1] == '\'' {
-					j += 2
-					continue
-				}
-				j++
-				break
-			}
-			j++
-		}
-		j = min(j, len(l))
-	default:
-		for j < len(l) {
-			c := l[j]
-			if c == ' ' || c == '\t' || c == ',' || c == ']' || c == '}' || c == '#' || (c == ':' && (j+1 == len(l) || l[j+1] == ' ')) {
-				break
-			}
-			j++
-		}
-		if j == i && i < len(l) {
-			_, size := utf8.DecodeRuneInString(l[i:])
-			j = i + size
-		}
-	}
-	return Range{start, Position{Line: line - 1, Character: t.units(l[:j])}}
+	j := engine.TokenEnd(l, t.byteAt(line-1, l, col))
+	return Range{start, Position{Line: line - 1, Character: t.unitsTo(line-1, l, j)}}
 }
 
 // contains reports whether p lies in r (end included: a cursor just past a

@@ -313,7 +313,9 @@ func GitHub(w io.Writer, r *Report) error {
 		cmd := map[engine.Severity]string{engine.Error: "error", engine.Warning: "warning", engine.Info: "notice"}[f.Severity]
 		start, end := r.span(f)
 		props := []string{
-			"file=" + ghProperty.Replace(engine.Printable(r.relPath(f.Pos.File))),
+			// the runner decodes %0A to the newline a file's name may hold, so
+			// the annotation lands on that file; the rest is made printable
+			"file=" + engine.Printable(ghProperty.Replace(r.relPath(f.Pos.File))),
 			fmt.Sprintf("line=%d", f.Pos.Line),
 			fmt.Sprintf("col=%d", start),
 			fmt.Sprintf("endColumn=%d", end-1),

@@ -181,6 +181,24 @@ func TestGitHubEscaping(t *testing.T) {
 	}
 }
 
+// TestGitHubFileNameNewline: a file name's newline is written as the
+// runner's %0A, which it decodes back to the name, never as a literal \n
+// (a file that does not exist) nor as itself (a workflow command of its
+// own).
+func TestGitHubFileNameNewline(t *testing.T) {
+	name := "a\n::error::x.yaml"
+	r := &Report{Sources: Sources{name: {"x: 1"}}, Findings: []engine.Finding{{
+		Rule: "r", Severity: engine.Info, Pos: config.Position{File: name, Line: 1, Col: 1}, Message: "m"}}}
+	var b bytes.Buffer
+	if err := GitHub(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	want := "::notice file=a%0A%3A%3Aerror%3A%3Ax.yaml,line=1,col=1,endColumn=1,title=aclint r::m\n"
+	if b.String() != want {
+		t.Errorf("got  %q\nwant %q", b.String(), want)
+	}
+}
+
 // TestSARIFTagsBySystem: each rule is tagged with the system it checks,
 // not with YuniKorn for every rule; the engine's own rules with aclint.
 func TestSARIFTagsBySystem(t *testing.T) {

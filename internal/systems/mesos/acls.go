@@ -20,6 +20,7 @@ type Document struct {
 	Syntax *SyntaxError // the reason Mesos cannot read the file as JSON
 	starts []int        // byte offset of each line
 	text   string       // Src as a string, which values and lines are cut from
+	cols   engine.Columns
 }
 
 // Parse reads an ACL file. It never fails: a file Mesos cannot read keeps
@@ -41,12 +42,11 @@ func Parse(file string, data []byte) *Document {
 func (d *Document) Pos(off int) engine.Position {
 	off = max(0, min(off, len(d.Src)))
 	line := sort.Search(len(d.starts), func(i int) bool { return d.starts[i] > off }) - 1
-	col := 1
-	for i := d.starts[line]; i < off; {
-		_, n := utf8.DecodeRune(d.Src[i:])
-		i += n
-		col++
+	end := len(d.text)
+	if line+1 < len(d.starts) {
+		end = d.starts[line+1]
 	}
+	col := d.cols.ColOf(line, d.text[d.starts[line]:end], off-d.starts[line])
 	return engine.Position{File: d.File, Line: line + 1, Col: col}
 }
 

@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 
@@ -32,6 +31,7 @@ type ykModel struct {
 	l     *Loaded
 	doc   *config.Document
 	lines []string
+	cols  engine.Columns // the lines' character columns
 }
 
 // model is the YuniKorn model of what Lint parsed for file; nil for a
@@ -73,7 +73,9 @@ func (m *ykModel) nodeSpan(n *yaml.Node, file string) (audit.Span, bool) {
 	if p.File != file || p.Inner != "" {
 		return audit.Span{}, false
 	}
-	return audit.Span{From: p, To: engine.Position{File: file, Line: p.Line, Col: tokenEnd(m.line(p.Line), p.Col)}}, true
+	l := m.line(p.Line)
+	end := engine.TokenEnd(l, m.cols.ByteOf(p.Line, l, p.Col))
+	return audit.Span{From: p, To: engine.Position{File: file, Line: p.Line, Col: m.cols.ColOf(p.Line, l, end)}}, true
 }
 
 func (m *ykModel) line(n int) string {
@@ -81,52 +83,6 @@ func (m *ykModel) line(n int) string {
 		return ""
 	}
 	return m.lines[n-1]
-}
-
-// tokenEnd is the character column just past the YAML token starting at
-// col: a quoted scalar to its closing quote, a plain one to the next
-// space, separator or comment; at least one character when the line has
-// one.
-func tokenEnd(l string, col int) int {
-	rs := []rune(l)
-	i := col - 1
-	if i < 0 || i > len(rs) {
-		return col
-	}
-	j := i
-	switch {
-	case i < len(rs) && (rs[i] == '"' || rs[i] == '\''):
-		q := rs[i]
-		j = i + 1
-		for j < len(rs) {
-			if rs[j] == '\\' && q == '"' {
-				j += 2
-				continue
-			}
-			if rs[j] == q {
-				if q == '\'' && j+1 < len(rs) && rs[j+1] == '\'' {
-					j += 2
-					continue
-				}
-				j++
-				break
-			}
-			j++
-		}
-		j = min(j, len(rs))
-	default:
-		for j < len(rs) {
-			c := rs[j]
-			if c == ' ' || c == '\t' || c == ',' || c == ']' || c == '}' || c == '#' || (c == ':' && (j+1 == len(rs) || rs[j+1] == ' ')) {
-				break
-			}
-			j++
-		}
-		if j == i && i < len(rs) {
-			j = i + 1
-		}
-	}
-	return j + 1
 }
 
 // within reports whether at lies in s, its end included: a cursor just
@@ -439,7 +395,8 @@ func (m *ykModel) blockSpan(n *yaml.Node, file string) (audit.Span, bool) {
 	if end.File != file || end.Line < start.Line {
 		end = start
 	}
-	return audit.Span{From: start, To: engine.Position{File: file, Line: end.Line, Col: utf8.RuneCountInString(m.line(end.Line)) + 1}}, true
+	l := m.line(end.Line)
+	return audit.Span{From: start, To: engine.Position{File: file, Line: end.Line, Col: m.cols.ColOf(end.Line, l, len(l))}}, true
 }
 
 // Definition goes from a placement rule's queue name (a fixed rule, its

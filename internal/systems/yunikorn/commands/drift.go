@@ -285,18 +285,11 @@ func writeDrift(s *streams, w io.Writer, format string, d *driftResult, commentS
 		}
 		return clikit.WriteJSON(w, v)
 	case "markdown":
-		if _, err := engine.Fprintf(w, "**%s**\n\n", clikit.MDText(verdict)); err != nil {
+		head := d.markdownHead(verdict, commentSize)
+		if _, err := io.WriteString(w, head); err != nil || d.sumSame() {
 			return err
 		}
-		for _, l := range d.detailLines() {
-			if _, err := engine.Fprintf(w, "- %s\n", clikit.MDText(l)); err != nil {
-				return err
-			}
-		}
-		if d.sumSame() {
-			return nil
-		}
-		return s.env.Diff(w, "markdown", d.running.diffSide("OLD"), d.file.diffSide("NEW"), d.diff, commentSize)
+		return s.env.Diff(w, "markdown", d.running.diffSide("OLD"), d.file.diffSide("NEW"), d.diff, max(commentSize-len(head), commentSize/2))
 	}
 	bw := bufio.NewWriter(w)
 	engine.Fprintf(bw, "%s\n", verdict)
@@ -313,6 +306,28 @@ func writeDrift(s *streams, w io.Writer, format string, d *driftResult, commentS
 		}
 	}
 	return bw.Flush()
+}
+
+// markdownHead is the verdict and the detail lines as Markdown, within
+// the comment's size: where a diff follows, the lines take at most half of
+// it, and the lines past that are counted, not shown.
+func (d *driftResult) markdownHead(verdict string, commentSize int) string {
+	var b strings.Builder
+	engine.Fprintf(&b, "**%s**\n\n", clikit.MDText(verdict))
+	budget := commentSize
+	if !d.sumSame() {
+		budget = commentSize / 2
+	}
+	lines := d.detailLines()
+	for i, l := range lines {
+		line := "- " + clikit.MDText(engine.Printable(l)) + "\n"
+		if commentSize > 0 && b.Len()+len(line) > budget-100 {
+			fmt.Fprintf(&b, "- and %d more (the comment's size, --comment-size %d, is reached: aclint drift -o text lists every one)\n", len(lines)-i, commentSize)
+			break
+		}
+		b.WriteString(line)
+	}
+	return b.String()
 }
 
 // detailLines are the field differences a forged answer shows, and the
