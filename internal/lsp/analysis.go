@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -28,6 +29,10 @@ type analysis struct {
 	// parsed is what the system read while linting (YuniKorn: the
 	// documents), so a hover does not parse the same bytes again
 	parsed any
+	// outline is the version's symbols, built once for the outline and
+	// the folding an editor asks one after the other
+	outline     sync.Once
+	outlineSyms []DocumentSymbol
 }
 
 // analyze lints one version of a document as `aclint lint PATH` lints the
@@ -78,11 +83,27 @@ func (an *analysis) diagnostics(d *document, rulesURL string) []Diagnostic {
 	if an.failure != "" {
 		return append(out, Diagnostic{Range: an.t.token(1, 1), Severity: 1, Source: "aclint", Message: an.failure})
 	}
-	for _, f := range an.findings {
+	findings := an.findings
+	if len(findings) > maxDiagnostics {
+		// the most severe first: an error is never left out for a warning
+		findings = slices.Clone(findings)
+		slices.SortStableFunc(findings, func(a, b engine.Finding) int { return severity(a.Severity) - severity(b.Severity) })
+		findings = findings[:maxDiagnostics]
+	}
+	for _, f := range findings {
 		out = append(out, an.diagnostic(d.uri, f, rulesURL))
+	}
+	if n := len(an.findings) - len(findings); n > 0 {
+		out = append(out, Diagnostic{Range: an.t.token(1, 1), Severity: 3, Source: "aclint",
+			Message: fmt.Sprintf("%d more findings are not shown: the editor is sent the first %d, the most severe first (aclint lint lists them all)", n, maxDiagnostics)})
 	}
 	return out
 }
+
+// maxDiagnostics bounds what one document publishes: 45,500 findings of
+// a generated tree were a message of tens of megabytes, built and sent
+// again on every edit, that no one reads in an editor.
+const maxDiagnostics = 1000
 
 func severity(s engine.Severity) int {
 	switch s {

@@ -1,8 +1,10 @@
 package lsp
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aclint/aclint/internal/budget"
+	"github.com/aclint/aclint/internal/systems/ytsaurus/gen"
 )
 
 // walkPos and walkOffset are positions found by walking the line from its
@@ -133,5 +136,55 @@ func TestLongLineOutline(t *testing.T) {
 		if ratio > budget.Limit(14) && large > 200*time.Millisecond {
 			t.Errorf("%s: eight times the line costs %.1f times the CPU: every position walked from the line's start?", name, ratio)
 		}
+	}
+}
+
+// TestOutlineBounded: the 45,500 findings of a 7.6 MB YTsaurus tree are
+// published as the first maxDiagnostics and one that counts the rest; its
+// outline lists the
+// first maxSymbols symbols and one that counts the rest, and allocates a
+// few times the document to answer (about 150 times before: a 48.9 MB
+// tree took the server past 4 GiB); folding is bounded the same way.
+func TestOutlineBounded(t *testing.T) {
+	c := start(t, testOptions())
+	c.initialize()
+	text := string(gen.YTTree(50000))
+	uri, _ := fileURI(t, "tree.yaml", text)
+	c.open(uri, text)
+	diags := c.diagnostics(uri).Diagnostics
+	if len(diags) != maxDiagnostics+1 || !strings.Contains(diags[maxDiagnostics].Message, "more findings are not shown") {
+		t.Errorf("%d diagnostics published", len(diags))
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	r := c.call("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": uri}})
+	runtime.ReadMemStats(&after)
+	var syms []DocumentSymbol
+	if err := json.Unmarshal(r.Result, &syms); err != nil || len(syms) == 0 {
+		t.Fatalf("%v %.300s", err, r.Result)
+	}
+	n := 0
+	var count func(DocumentSymbol)
+	count = func(s DocumentSymbol) {
+		n++
+		for _, c := range s.Children {
+			count(c)
+		}
+	}
+	for _, s := range syms {
+		count(s)
+	}
+	last := syms[len(syms)-1]
+	if n != maxSymbols+1 || !strings.HasSuffix(last.Name, "more not listed") {
+		t.Errorf("%d symbols, the last %q", n, last.Name)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > uint64(40*len(text)) {
+		t.Errorf("the outline allocated %d MB for a %d MB document", alloc>>20, len(text)>>20)
+	}
+	f := c.call("textDocument/foldingRange", map[string]any{"textDocument": map[string]any{"uri": uri}})
+	var folds []FoldingRange
+	if err := json.Unmarshal(f.Result, &folds); err != nil || len(folds) > maxSymbols {
+		t.Errorf("%d folds, %v", len(folds), err)
 	}
 }

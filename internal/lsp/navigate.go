@@ -7,6 +7,8 @@ package lsp
 // units. A system without them answers nothing.
 
 import (
+	"fmt"
+
 	"github.com/aclint/aclint/internal/audit"
 	"github.com/aclint/aclint/internal/engine"
 )
@@ -44,24 +46,67 @@ func (an *analysis) hover(pos Position) *Hover {
 
 // symbols is the document's outline, as its system gives it.
 func (an *analysis) symbols() []DocumentSymbol {
+	an.outline.Do(func() { an.outlineSyms = an.buildSymbols() })
+	return an.outlineSyms
+}
+
+func (an *analysis) buildSymbols() []DocumentSymbol {
 	out := []DocumentSymbol{}
 	n, ok := an.sys.(audit.Navigator)
 	if !ok || !an.answers() {
 		return out
 	}
 	syms, _ := safely(func() ([]audit.Symbol, bool) { return n.Symbols(an.parsed, an.path), true })
-	for _, s := range syms {
-		out = append(out, an.symbol(s))
+	left := maxSymbols
+	for i, s := range syms {
+		if left <= 0 {
+			return append(out, an.notListed(syms[i:], syms[i-1]))
+		}
+		out = append(out, an.symbol(s, &left))
 	}
 	return out
 }
 
-func (an *analysis) symbol(s audit.Symbol) DocumentSymbol {
+// maxSymbols bounds an outline: a tree of 50,000 nodes, each with its
+// entries, would be an answer many times the document's size (a 48.9 MB
+// YTsaurus tree took the server past 4 GiB), and no one reads an outline
+// that long. Past it, one last symbol counts what is not listed.
+const maxSymbols = 10000
+
+// symbolString is LSP's SymbolKind.String: the note is no part of the
+// document's structure.
+const symbolString = 15
+
+// symbol converts s and its children while left lasts.
+func (an *analysis) symbol(s audit.Symbol, left *int) DocumentSymbol {
+	*left--
 	d := DocumentSymbol{Name: s.Name, Detail: s.Detail, Kind: int(s.Kind), Range: an.span(s.Range), SelectionRange: an.span(s.Selection)}
 	for _, c := range s.Children {
-		d.Children = append(d.Children, an.symbol(c))
+		if *left <= 0 {
+			break
+		}
+		d.Children = append(d.Children, an.symbol(c, left))
 	}
 	return d
+}
+
+// notListed is the symbol that stands for rest, the symbols past the
+// outline's bound, placed where the last one listed ends.
+func (an *analysis) notListed(rest []audit.Symbol, last audit.Symbol) DocumentSymbol {
+	n := 0
+	var count func(audit.Symbol)
+	count = func(s audit.Symbol) {
+		n++
+		for _, c := range s.Children {
+			count(c)
+		}
+	}
+	for _, s := range rest {
+		count(s)
+	}
+	end := an.span(last.Range).End
+	return DocumentSymbol{Name: fmt.Sprintf("%d more not listed", n), Detail: fmt.Sprintf("the outline lists the first %d symbols", maxSymbols),
+		Kind: symbolString, Range: Range{end, end}, SelectionRange: Range{end, end}}
 }
 
 // folding folds each symbol that spans more than one line.

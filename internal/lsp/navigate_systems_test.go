@@ -44,7 +44,7 @@ func TestNavigationEverySystem(t *testing.T) {
 			[]string{"**submit** ACL of queue `root.prod`", "users alice and groups data.eng"},
 			"<value>etl,reports", 12, "yarn.scheduler.capacity.root.prod.reports"},
 		{"mesos-acls.json", "run_tasks", `{"principals": {"values": ["ops"]}`, 3,
-			[]string{"**run_tasks[1]**", "first entry of run_tasks whose principals and users both match", "permissive (false)"}, "", 0, ""},
+			[]string{"**run\\_tasks\\[1\\]**", "first entry of `run_tasks` whose principals and users both match", "permissive (false)"}, "", 0, ""},
 		{"ytsaurus-tree.yaml", "//home/reports", "subjects: [analysts], permissions: [read, write]", 12,
 			[]string{"**analysts** — group"},
 			"subjects: [analysts], permissions: [read, write]", 12, "  analysts: {}"},
@@ -100,4 +100,68 @@ func TestNavigationEverySystem(t *testing.T) {
 		}
 	}
 	c.stop()
+}
+
+// outsideCode is md without its code spans and its backslash escapes,
+// where Markdown is inert: what is left is what Markdown reads.
+func outsideCode(md string) string {
+	var b strings.Builder
+	for i := 0; i < len(md); {
+		if md[i] == '\\' {
+			i += 2
+			continue
+		}
+		if md[i] != '`' {
+			b.WriteByte(md[i])
+			i++
+			continue
+		}
+		j := i
+		for j < len(md) && md[j] == '`' {
+			j++
+		}
+		fence := md[i:j]
+		end := strings.Index(md[j:], fence)
+		if end < 0 {
+			b.WriteString(md[i:])
+			break
+		}
+		i = j + end + len(fence)
+	}
+	return b.String()
+}
+
+// TestHoverEscapesNames: names from YARN, Mesos and YTsaurus documents
+// reach hover Markdown escaped: a name with backticks cannot close its
+// code span, and an image or a link in a name is text, never a remote
+// image the editor fetches.
+func TestHoverEscapesNames(t *testing.T) {
+	c := start(t, testOptions())
+	c.initialize()
+	evil := "x`![i](http://evil.example/p.png)`[l](http://evil.example)<img src=x>"
+	for _, tc := range []struct {
+		name, text, at string
+	}{
+		{"capacity-scheduler.xml", "<configuration>\n<property><name>yarn.scheduler.capacity.root.queues</name><value>q</value></property>\n" +
+			"<property><name>yarn.scheduler.capacity.root.q.acl_submit_applications</name><value>" + strings.ReplaceAll(evil, "<", "&lt;") + " g</value></property>\n</configuration>\n", "acl_submit_applications"},
+		{"mesos-acls.json", `{"run_tasks": [{"principals": {"values": ["` + evil + `"]}, "users": {"type": "ANY"}}]}` + "\n", `"principals"`},
+		{"tree.yaml", "users:\n  '" + evil + "': {member_of: ['" + evil + "']}\ngroups:\n  '" + evil + "': {}\nnodes:\n  \"//home\":\n    owner: '" + evil + "'\n    acl: [{action: allow, subjects: ['" + evil + "'], permissions: [read]}]\n", `"//home"`},
+	} {
+		uri, _ := fileURI(t, tc.name, tc.text)
+		c.open(uri, tc.text)
+		c.diagnostics(uri)
+		r := c.call("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": posOf(t, tc.text, tc.at, 2)})
+		var h *Hover
+		_ = json.Unmarshal(r.Result, &h)
+		if h == nil {
+			t.Errorf("%s: no hover: %s", tc.name, r.Result)
+			continue
+		}
+		text := outsideCode(h.Contents.Value)
+		for _, bad := range []string{"](http", "<img", "![i]"} {
+			if strings.Contains(text, bad) {
+				t.Errorf("%s: %q live in the hover:\n%s", tc.name, bad, h.Contents.Value)
+			}
+		}
+	}
 }

@@ -122,8 +122,13 @@ type document struct {
 	text  *text
 	timer *time.Timer
 	// the analysis of one version, computed once and shared by
-	// diagnostics and requests
-	an *analysis
+	// diagnostics and requests; busy is closed when the analysis under
+	// way (of version busyFor) ends, so that a request and the
+	// diagnostics never lint the same version twice at once (which held
+	// two parses of a large document)
+	an      *analysis
+	busy    chan struct{}
+	busyFor int
 	// what the system parsed for the last analysed version, kept from a
 	// change until the next analysis, which may build on it
 	previous any
@@ -640,6 +645,12 @@ func (s *Server) analyze(uri string) (*document, *analysis) {
 		s.mu.Unlock()
 		return nil, nil
 	}
+	for d.busy != nil && d.busyFor == d.version {
+		wait := d.busy
+		s.mu.Unlock()
+		<-wait
+		s.mu.Lock()
+	}
 	if an := d.an; an != nil && an.version == d.version {
 		s.mu.Unlock()
 		return d, an
@@ -651,13 +662,22 @@ func (s *Server) analyze(uri string) (*document, *analysis) {
 	}
 	t, version := d.text, d.version
 	previous := d.previous // the last version's parse, for an edit inside a value
+	done := make(chan struct{})
+	d.busy, d.busyFor = done, version
 	s.mu.Unlock()
-	an := analyze(d.path, t, version, s.settings, previous)
-	s.mu.Lock()
-	if d.version == version {
-		d.an, d.previous = an, nil
-	}
-	s.mu.Unlock()
+	var an *analysis
+	defer func() {
+		s.mu.Lock()
+		if an != nil && d.version == version {
+			d.an, d.previous = an, nil
+		}
+		if d.busy == done {
+			d.busy = nil
+		}
+		close(done) // even if the analysis panicked: no request waits for ever
+		s.mu.Unlock()
+	}()
+	an = analyze(d.path, t, version, s.settings, previous)
 	return d, an
 }
 

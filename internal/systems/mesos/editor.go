@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aclint/aclint/internal/audit"
+	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/engine"
 )
 
@@ -58,10 +59,10 @@ func (Sys) Hover(p any, at engine.Position) (audit.Hover, bool) {
 				continue
 			}
 			var b strings.Builder
-			fmt.Fprintf(&b, "**%s** (%s)\n\n", e.Name(), k.Message)
-			fmt.Fprintf(&b, "- principals: %s\n", describe(e.Subject))
-			fmt.Fprintf(&b, "- %s: %s\n", k.Object, describe(e.Object))
-			fmt.Fprintf(&b, "\nMesos' local authorizer takes the first entry of %s whose principals and %s both match a request; when none does, permissive (%v) decides.\n", k.Key, k.Object, a.Permissive)
+			fmt.Fprintf(&b, "**%s** (%s)\n\n", clikit.MDText(e.Name()), clikit.MDText(k.Message))
+			fmt.Fprintf(&b, "- principals: %s\n", clikit.MDText(describe(e.Subject)))
+			fmt.Fprintf(&b, "- %s: %s\n", k.Object, clikit.MDText(describe(e.Object)))
+			fmt.Fprintf(&b, "\nMesos' local authorizer takes the first entry of %s whose principals and %s both match a request; when none does, permissive (%v) decides.\n", clikit.MDCode(k.Key), k.Object, a.Permissive)
 			if e.Subject != nil && e.Subject.MatchesNothing() || e.Object != nil && e.Object.MatchesNothing() {
 				b.WriteString("\nThis entry matches no request: an empty list of values is matched by nothing.\n")
 			}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/aclint/aclint/internal/audit"
+	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/engine"
 )
 
@@ -101,7 +102,7 @@ func (Sys) Hover(p any, at engine.Position) (audit.Hover, bool) {
 	span := propSpan(at.File, pr)
 	if q, a, ok := st.aclOf(pr); ok {
 		var b strings.Builder
-		fmt.Fprintf(&b, "**%s** ACL of queue `%s` (%s)\n\n", a, q.Path, pr.Name)
+		fmt.Fprintf(&b, "**%s** ACL of queue %s (%s)\n\n", a, clikit.MDCode(q.Path), clikit.MDText(pr.Name))
 		switch {
 		case pr.Ignored:
 			b.WriteString("Ignored: an earlier property of the same name is final, and Configuration keeps it.\n")
@@ -110,7 +111,7 @@ func (Sys) Hover(p any, at engine.Position) (audit.Hover, bool) {
 		case q.Unknown[a]:
 			b.WriteString("Its value uses `${...}`: what it grants is not known to aclint.\n")
 		default:
-			fmt.Fprintf(&b, "YARN reads it as %s.\n", describeACL(q.ACL[a]))
+			fmt.Fprintf(&b, "YARN reads it as %s.\n", clikit.MDText(describeACL(q.ACL[a])))
 		}
 		if a == Submit {
 			b.WriteString("\nSubmitting is allowed to whoever may submit or administer here or on any ancestor; there is no deny.\n")
@@ -118,13 +119,13 @@ func (Sys) Hover(p any, at engine.Position) (audit.Hover, bool) {
 		return audit.Hover{Markdown: b.String(), From: span.From, To: span.To}, true
 	}
 	if q, name, ok := st.queueNamed(pr, at, inValue); ok {
-		md := fmt.Sprintf("queue `%s`\n\n%s\n", q.Path, queueText(q))
+		md := fmt.Sprintf("queue %s\n\n%s\n", clikit.MDCode(q.Path), queueText(q))
 		if name != "" {
 			return audit.Hover{Markdown: md, From: engine.Position{File: at.File, Line: at.Line, Col: wordStart(pr, at)}, To: engine.Position{File: at.File, Line: at.Line, Col: wordStart(pr, at) + len(name)}}, true
 		}
 	}
 	if q := st.queueOf(pr); q != nil {
-		return audit.Hover{Markdown: fmt.Sprintf("`%s` of queue `%s`\n\n%s\n", strings.TrimPrefix(pr.Name, CSPrefix+q.Path+"."), q.Path, queueText(q)), From: span.From, To: span.To}, true
+		return audit.Hover{Markdown: fmt.Sprintf("%s of queue %s\n\n%s\n", clikit.MDCode(strings.TrimPrefix(pr.Name, CSPrefix+q.Path+".")), clikit.MDCode(q.Path), queueText(q)), From: span.From, To: span.To}, true
 	}
 	return audit.Hover{}, false
 }
@@ -247,7 +248,7 @@ func queueText(q *Queue) string {
 		case q.From[a] == nil:
 			b.WriteString("nobody here (not set); the ancestors' ACLs still apply")
 		default:
-			b.WriteString(describeACL(q.ACL[a]))
+			b.WriteString(clikit.MDText(describeACL(q.ACL[a])))
 		}
 		b.WriteString("\n")
 	}

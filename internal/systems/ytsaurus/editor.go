@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/aclint/aclint/internal/audit"
+	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/engine"
 )
 
@@ -63,17 +64,17 @@ func (Sys) Hover(p any, at engine.Position) (audit.Hover, bool) {
 	for _, n := range t.Order {
 		if span := t.word(n.At, n.Path); n.At.Line == at.Line && inSpan(span, at) {
 			var b strings.Builder
-			fmt.Fprintf(&b, "**%s**\n\n", n.Path)
+			fmt.Fprintf(&b, "**%s**\n\n", clikit.MDText(n.Path))
 			if n.Inherit {
 				b.WriteString("Inherits its parent's ACEs (inherit_acl true): its effective ACL is theirs, then its own.\n")
 			} else {
 				b.WriteString("Does not inherit (inherit_acl false): only its own ACEs apply.\n")
 			}
 			for _, a := range n.ACL {
-				fmt.Fprintf(&b, "- ACE #%d: %s\n", a.Index, aceDetail(a))
+				fmt.Fprintf(&b, "- ACE #%d: %s\n", a.Index, clikit.MDText(aceDetail(a)))
 			}
 			if n.Owner != "" {
-				fmt.Fprintf(&b, "- owner: %s\n", n.Owner)
+				fmt.Fprintf(&b, "- owner: %s\n", clikit.MDText(n.Owner))
 			}
 			return audit.Hover{Markdown: b.String(), From: span.From, To: span.To}, true
 		}
@@ -124,12 +125,12 @@ func subjectText(s *Subject) string {
 	if s.Builtin {
 		what = "built-in " + what
 	}
-	fmt.Fprintf(&b, "**%s** — %s\n\n", s.Name, what)
+	fmt.Fprintf(&b, "**%s** — %s\n\n", clikit.MDText(s.Name), what)
 	if len(s.MemberOf) > 0 {
-		fmt.Fprintf(&b, "- member of: %s\n", strings.Join(s.MemberOf, ", "))
+		fmt.Fprintf(&b, "- member of: %s\n", clikit.MDText(strings.Join(s.MemberOf, ", ")))
 	}
 	if len(s.Aliases) > 0 {
-		fmt.Fprintf(&b, "- aliases: %s\n", strings.Join(s.Aliases, ", "))
+		fmt.Fprintf(&b, "- aliases: %s\n", clikit.MDText(strings.Join(s.Aliases, ", ")))
 	}
 	if s.Banned {
 		b.WriteString("- banned: every request of the user is refused\n")
