@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"fmt"
 	"math/rand"
 	"reflect"
 	"sort"
@@ -223,4 +224,56 @@ func csWithAdmins() (b *strings.Builder, prop func(k, v string)) {
 	prop("root.acl_submit_applications", " ")
 	prop("root.acl_administer_queue", " admins")
 	return b, prop
+}
+
+// TestProofScalesWithMappingsAndQueues: the placement proof's cost grows
+// with the product of the questions and the rules a question passes, no
+// more: YuniKorn's rules are built once per config (not per question: with
+// N u: mappings that was N³, 216 mappings 82.6 s), a queue is found among
+// its siblings by name, and the queues a short name may mean are indexed
+// (with Q queues and no rules that was Q²: 16,000 queues 173 s).
+func TestProofScalesWithMappingsAndQueues(t *testing.T) {
+	gen := func(leaves, mappings int) *yarn.Setup {
+		var b strings.Builder
+		prop := func(n, v string) { fmt.Fprintf(&b, "<property><name>%s</name><value>%s</value></property>\n", n, v) }
+		b.WriteString("<configuration>\n")
+		var qs, ms []string
+		for i := 0; i < leaves; i++ {
+			qs = append(qs, "q"+strconv.Itoa(i))
+			prop("yarn.scheduler.capacity.root.q"+strconv.Itoa(i)+".capacity", "1w")
+		}
+		prop("yarn.scheduler.capacity.root.queues", strings.Join(qs, ","))
+		for i := 0; i < mappings; i++ {
+			ms = append(ms, fmt.Sprintf("u:user%d:q%d", i, i%leaves))
+		}
+		if len(ms) > 0 {
+			prop("yarn.scheduler.capacity.queue-mappings", strings.Join(ms, ","))
+		}
+		b.WriteString("</configuration>\n")
+		return aclsOnSetup(t, b.String())
+	}
+	cost := func(s *yarn.Setup) time.Duration {
+		return budget.Best(1, func() {
+			if _, err := FromYARN(s); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	for _, tc := range []struct {
+		what         string
+		small, large *yarn.Setup
+		bound        float64 // make bench's budget; make test allows twice it
+	}{
+		// linear: measured 4.6x (12.8x when every short name scanned every queue)
+		{"queues, no rules: 2,000 and 8,000", gen(2000, 0), gen(8000, 0), 6},
+		// each of N users passes up to N rules: measured 8.4x (13x when the rules were built for every question)
+		{"u: mappings: 40 and 160", gen(20, 40), gen(20, 160), 6},
+	} {
+		a, b := cost(tc.small), cost(tc.large)
+		ratio := float64(b) / float64(max(a, time.Millisecond))
+		t.Logf("%s: %v, %v: %.1fx", tc.what, a, b, ratio)
+		if ratio > budget.Limit(tc.bound) && b > 300*time.Millisecond {
+			t.Errorf("%s: four times the input cost %.1f times the CPU (%v, %v)", tc.what, ratio, a, b)
+		}
+	}
 }

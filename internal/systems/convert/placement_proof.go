@@ -524,8 +524,15 @@ func provePlacement(s *yarn.Setup, cfg *config.Config, pol *acl.Policy) ([]Place
 // known, or a queue YARN creates from a template ACL.
 func proofScope(s *yarn.Setup, cfg *config.Config, ask func(u string, gl []string, q string) (*yarn.Placement, *placement.Result, error)) func(q string) ([]aclNames, string, bool) {
 	yq := map[string][]*yarn.Queue{} // by lower-case path
+	tails := map[string][]string{}   // the paths ending in .NAME, by NAME (a short name or a path's tail)
 	for _, q := range s.CS.ByPath {
-		yq[strings.ToLower(q.Path)] = append(yq[strings.ToLower(q.Path)], q)
+		p := strings.ToLower(q.Path)
+		if _, seen := yq[p]; !seen {
+			for i := strings.IndexByte(p, '.'); i >= 0; i = next(p, i) {
+				tails[p[i+1:]] = append(tails[p[i+1:]], p)
+			}
+		}
+		yq[p] = append(yq[p], q)
 	}
 	kq := map[string]*config.Queue{}
 	for _, p := range cfg.Partitions {
@@ -559,18 +566,10 @@ func proofScope(s *yarn.Setup, cfg *config.Config, ask func(u string, gl []strin
 		// short name or path's tail: what YARN may take it for, and the
 		// queues it is created under
 		cands := []string{q, "root." + q}
-		if q != "" {
-			var tails []string
-			for p := range yq {
-				if strings.HasSuffix(p, "."+strings.ToLower(q)) {
-					tails = append(tails, p)
-				}
-			}
-			if len(tails) == 1 {
-				// a short name YARN takes for one queue (one that names
-				// several is refused before any ACL is read)
-				cands = append(cands, tails...)
-			}
+		if ts := tails[strings.ToLower(q)]; q != "" && len(ts) == 1 {
+			// a short name YARN takes for one queue (one that names
+			// several is refused before any ACL is read)
+			cands = append(cands, ts...)
 		}
 		for _, gl := range [][]string{nil, {probeGroup}} {
 			y, yk, err := ask(probeUser, gl, q)
@@ -620,6 +619,15 @@ func proofScope(s *yarn.Setup, cfg *config.Config, ask func(u string, gl []strin
 		}
 		return out, strings.Join(queues, "\x00"), true
 	}
+}
+
+// next is the index of the dot after the one at i in p, -1 when none.
+func next(p string, i int) int {
+	j := strings.IndexByte(p[i+1:], '.')
+	if j < 0 {
+		return -1
+	}
+	return i + 1 + j
 }
 
 func set(names []string) map[string]bool {

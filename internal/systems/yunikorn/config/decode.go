@@ -72,6 +72,7 @@ func Decode(doc *Document) *Config {
 			q.Index = int32(c.NumQueues)
 			c.NumQueues++
 			q.setPath()
+			q.indexChildren()
 		})
 	}
 	progress.Queues(c.NumQueues)

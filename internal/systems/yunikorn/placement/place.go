@@ -95,16 +95,6 @@ type Result struct {
 	Crash string
 }
 
-// Placer places applications on one config YuniKorn accepts.
-type Placer struct {
-	cfg    *config.Config
-	policy *acl.Policy
-}
-
-// New prepares a config for placement questions.
-func New(cfg *config.Config, policy *acl.Policy) *Placer {
-	return &Placer{cfg: cfg, policy: policy}
-}
 
 // Place answers where app lands, as AddApplication on a freshly started
 // scheduler does. An error is a question without an answer: an unknown
@@ -126,7 +116,7 @@ func (pl *Placer) Place(app App) (*Result, error) {
 		res.Reason = sub.Reason
 		return res, nil
 	}
-	rules, err := Build(part)
+	rules, err := pl.rules(part)
 	if err != nil {
 		var be *BuildError
 		if errors.As(err, &be) {
@@ -185,17 +175,7 @@ var errCrash = errors.New("crash")
 
 // lookup is getQueueInternal: the whole name lower-cased, from root.
 func (c *run) lookup(name string) *config.Queue {
-	parts := strings.Split(name, ".")
-	if strings.ToLower(parts[0]) != "root" {
-		return nil
-	}
-	q := c.part.Root
-	for _, p := range parts[1:] {
-		if q = q.Child(p); q == nil {
-			return nil
-		}
-	}
-	return q
+	return c.pl.queue(c.part, name)
 }
 
 // place is PlaceApplication, then AddApplication's queue lookup and
@@ -518,7 +498,7 @@ func (c *run) rule(r *Rule) (name, filter, reason string, err error) {
 // (nil) and no rule creates it without tags, it names the tags of a request
 // that a tag rule would create it for.
 func (pl *Placer) Creates(part *config.Partition, queue string, sub acl.Subject, tags map[string]string) acl.Creation {
-	rules, err := Build(part)
+	rules, err := pl.rules(part)
 	if err != nil {
 		return acl.Creation{Why: "the partition's placement rules cannot be built, so a freshly started scheduler places nothing"}
 	}
@@ -667,7 +647,7 @@ var dnsLabel = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)
 // tried. A rule is reached only when the rules before it do not place the
 // request: the ways are listed in that order.
 func (pl *Placer) Ways(part *config.Partition, queue string, given map[string]string) acl.Creation {
-	rules, err := Build(part)
+	rules, err := pl.rules(part)
 	if err != nil {
 		return acl.Creation{Why: "the partition's placement rules cannot be built, so a freshly started scheduler places nothing"}
 	}
@@ -762,7 +742,7 @@ func reading(r *Rule) reads {
 // rule that creates it; "" when the request lands in an existing queue or
 // is rejected.
 func (pl *Placer) Lands(part *config.Partition, sub acl.Subject, tags map[string]string) (string, string, string) {
-	rules, err := Build(part)
+	rules, err := pl.rules(part)
 	if err != nil || sub.Reason != "" {
 		return "", "", ""
 	}
