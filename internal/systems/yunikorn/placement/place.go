@@ -95,7 +95,6 @@ type Result struct {
 	Crash string
 }
 
-
 // Place answers where app lands, as AddApplication on a freshly started
 // scheduler does. An error is a question without an answer: an unknown
 // partition, or groups aclint cannot know.
