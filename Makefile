@@ -7,7 +7,7 @@ BIN := bin/aclint
 COMMIT := $(shell git rev-parse HEAD 2>/dev/null)$(shell git status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo -dirty)
 EPOCH := $(or $(SOURCE_DATE_EPOCH),$(shell git log -1 --format=%ct 2>/dev/null),0)
 
-.PHONY: release report-screenshot all build test vet fmt-check unit fuzz bench docs example clean sarif-schema schema-tools man tools
+.PHONY: release report-screenshot all build test vet deadcode fmt-check unit fuzz bench docs example clean sarif-schema schema-tools man tools
 
 all: build
 
@@ -29,7 +29,7 @@ release:
 
 ## test: formatting, vet, unit + testscript + conformance tests, docs freshness, SARIF schema,
 ## scale budget, and every fuzz target's seed corpus and saved crashers (deterministic: what CI runs)
-test: fmt-check vet sarif-schema schema-tools tools unit
+test: fmt-check vet deadcode sarif-schema schema-tools tools unit
 
 ## tools: say, in one line each, which optional test tools are missing (their tests skip
 ## outside CI and fail in it)
@@ -52,6 +52,11 @@ tools:
 	@if ! command -v umoci >/dev/null 2>&1; then \
 		if [ -n "$$CI" ]; then echo "make test: umoci is missing in CI: .ci/run installs it"; exit 1; fi; \
 		echo "make test: umoci is not installed: the release image is not unpacked (apt-get install umoci, or run .ci/run)"; fi
+
+## deadcode: no function that nothing reaches, tests included (x/tools' deadcode, pinned)
+deadcode:
+	@out=$$($(GO) run golang.org/x/tools/cmd/deadcode@v0.47.0 -test ./... 2>&1) || { echo "$$out"; exit 1; }; \
+	if [ -n "$$out" ]; then echo "make test: unreachable functions (remove them):"; echo "$$out"; exit 1; fi
 
 fmt-check:
 	@out=$$(gofmt -l . | grep -v '^vendor/'); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

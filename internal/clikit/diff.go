@@ -243,11 +243,6 @@ func MDCauseLine(c *audit.Cause, holder string, queues []string, word string) st
 		len(queues), Plural(len(queues), word, word+"s"), tail, list)
 }
 
-func DiffCounts(gains, losses, added, removed int) string {
-	return fmt.Sprintf("%d %s, %d %s, %d %s added, %d removed", gains, Plural(gains, "gain", "gains"), losses, Plural(losses, "loss", "losses"),
-		added, Plural(added, "queue", "queues"), removed)
-}
-
 // MDHolder names the ACL entry that decides: the queue, the field, the
 // entry and where it is written.
 func MDHolder(h *audit.Grant) string {

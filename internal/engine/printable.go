@@ -300,13 +300,6 @@ func Fprintf(w io.Writer, format string, args ...any) (int, error) {
 	return fmt.Fprintf(w, format, wrapped...)
 }
 
-// Sprintf is Fprintf into a string.
-func Sprintf(format string, args ...any) string {
-	var b strings.Builder
-	Fprintf(&b, format, args...)
-	return b.String()
-}
-
 // textArg formats its value as fmt would, then escapes the result.
 type textArg struct{ v any }
 

@@ -9,8 +9,6 @@ package yarn
 import (
 	"sort"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 )
 
 // ACL is an AccessControlList as `new AccessControlList(value)` builds it.
@@ -148,31 +146,6 @@ func javaTrim(s string) string {
 		j--
 	}
 	return s[i:j]
-}
-
-// javaIsBlank is commons-lang3's StringUtils.isBlank: empty, or every
-// character is Character.isWhitespace.
-func javaIsBlank(s string) bool {
-	for _, r := range s {
-		if !javaIsWhitespace(r) {
-			return false
-		}
-	}
-	return true
-}
-
-// javaIsWhitespace is Character.isWhitespace: the Unicode space, line and
-// paragraph separators except the non-breaking ones (U+00A0, U+2007,
-// U+202F), and \t \n \v \f \r and U+001C to U+001F. Invalid UTF-8 is not
-// whitespace.
-func javaIsWhitespace(r rune) bool {
-	switch r {
-	case '\t', '\n', '\v', '\f', '\r', 0x1C, 0x1D, 0x1E, 0x1F:
-		return true
-	case 0xA0, 0x2007, 0x202F, utf8.RuneError:
-		return false
-	}
-	return unicode.In(r, unicode.Zs, unicode.Zl, unicode.Zp)
 }
 
 // UserNames are the distinct users, sorted as Hadoop's TreeSet holds them.

@@ -5,7 +5,6 @@ package yarn
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -142,17 +141,6 @@ an answer aclint cannot know, usage).`,
 	f.StringVar(&action, "action", "submit", "submit or admin")
 	env.VerdictFlags(c, &output, &quiet, "the question, the decision and the ACLs consulted")
 	return c
-}
-
-func aclText(q *Queue, a Action) string {
-	if q.From[a] == nil {
-		if q.Path == "root" {
-			return `not set: root's default "*" (everyone)`
-		}
-		return `not set: the default " " (no one)`
-	}
-	p := q.From[a]
-	return fmt.Sprintf("%q %s:%d:%d", p.Value, p.File, p.ValuePos.Line, p.ValuePos.Col)
 }
 
 // yarnNotes are what an answer's verdict does not say: a submission to a

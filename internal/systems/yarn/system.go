@@ -53,18 +53,6 @@ func (Sys) Detect(in *engine.Input) bool {
 		bytes.Contains(in.Data, []byte("mapred.capacity-scheduler.")) || bytes.Contains(in.Data, []byte("mapred.queue."))
 }
 
-// LooksLikeXML reports whether a file's first bytes start an XML document
-// whose first element YARN's files have (<configuration> or
-// <allocations>): a cheap test before reading a whole file.
-func LooksLikeXML(head []byte) bool {
-	switch firstElement(head) {
-	case "configuration", "allocations":
-		return true
-	}
-	// a prolog longer than the head: read the file to be sure
-	return len(head) >= 4096 && bytes.HasPrefix(bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n"), []byte("<"))
-}
-
 // IsAllocationFile reports whether data is a Fair Scheduler allocation
 // file: its first element is <allocations>.
 func IsAllocationFile(data []byte) bool { return firstElement(data) == "allocations" }

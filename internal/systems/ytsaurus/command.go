@@ -303,11 +303,6 @@ func checkJSON(r *Response) checkDoc {
 	return out
 }
 
-func describeACE(tree *Tree, node string, a *ACE) string {
-	pos := tree.Doc.Pos(a.At)
-	return fmt.Sprintf("ACE #%d at %s (%s): %s %s for %s, %s", a.Index, node, pos, a.Action, a.Permissions.Describe(), strings.Join(a.Subjects, ", "), a.Mode)
-}
-
 // plural picks the word for a count: 1 entry, 2 entries.
 func plural(n int, one, many string) string {
 	if n == 1 {

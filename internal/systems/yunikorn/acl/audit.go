@@ -456,16 +456,6 @@ func (p *Policy) Matrix(principals []Principal, scope Scope, emit func(partition
 	return nil
 }
 
-// NoneHas reports whether no cell of a matrix row has access.
-func NoneHas(cells []Cell) bool {
-	for _, c := range cells {
-		if c != NoAccess {
-			return false
-		}
-	}
-	return true
-}
-
 // principalIndex finds the matrix columns an ACL entry lets in: a user
 // entry its user, a group entry the group and every user known to be in it.
 // The wildcard lets in every column, the "everyone" one included.
