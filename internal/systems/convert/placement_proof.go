@@ -523,17 +523,7 @@ func provePlacement(s *yarn.Setup, cfg *config.Config, pol *acl.Policy) ([]Place
 // rules try). ok is false when that cannot be told: an answer that is not
 // known, or a queue YARN creates from a template ACL.
 func proofScope(s *yarn.Setup, cfg *config.Config, ask func(u string, gl []string, q string) (*yarn.Placement, *placement.Result, error)) func(q string) ([]aclNames, string, bool) {
-	yq := map[string][]*yarn.Queue{} // by lower-case path
-	tails := map[string][]string{}   // the paths ending in .NAME, by NAME (a short name or a path's tail)
-	for _, q := range s.CS.ByPath {
-		p := strings.ToLower(q.Path)
-		if _, seen := yq[p]; !seen {
-			for i := strings.IndexByte(p, '.'); i >= 0; i = next(p, i) {
-				tails[p[i+1:]] = append(tails[p[i+1:]], p)
-			}
-		}
-		yq[p] = append(yq[p], q)
-	}
+	yq, tails := yarnQueues(s)
 	kq := map[string]*config.Queue{}
 	for _, p := range cfg.Partitions {
 		if p.CanonicalName() == "default" && p.Root != nil {
@@ -596,19 +586,7 @@ func proofScope(s *yarn.Setup, cfg *config.Config, ask func(u string, gl []strin
 		// the paths, sorted: their ACLs in that order, and the paths as the
 		// scope's signature (two names with one signature are checked on
 		// the same queues)
-		seen := map[string]bool{}
-		var paths []string
-		for _, c := range cands {
-			parts := strings.Split(strings.ToLower(c), ".")
-			for i := range parts {
-				path := strings.Join(parts[:i+1], ".")
-				if path != "" && !seen[path] {
-					seen[path] = true
-					paths = append(paths, path)
-				}
-			}
-		}
-		sort.Strings(paths)
+		paths := pathsOf(cands)
 		var out []aclNames
 		var queues []string // the paths of queues, which hold the ACLs
 		for _, p := range paths {
@@ -619,6 +597,43 @@ func proofScope(s *yarn.Setup, cfg *config.Config, ask func(u string, gl []strin
 		}
 		return out, strings.Join(queues, "\x00"), true
 	}
+}
+
+// yarnQueues are YARN's queues by lower-case path, and the paths that end
+// in .NAME by NAME (a short name or a path's tail), indexed once: a name
+// looked up among 16,000 queues is then one map access.
+func yarnQueues(s *yarn.Setup) (map[string][]*yarn.Queue, map[string][]string) {
+	yq := map[string][]*yarn.Queue{}
+	tails := map[string][]string{}
+	for _, q := range s.CS.ByPath {
+		p := strings.ToLower(q.Path)
+		if _, seen := yq[p]; !seen {
+			for i := strings.IndexByte(p, '.'); i >= 0; i = next(p, i) {
+				tails[p[i+1:]] = append(tails[p[i+1:]], p)
+			}
+		}
+		yq[p] = append(yq[p], q)
+	}
+	return yq, tails
+}
+
+// pathsOf is every queue path the names and their ancestors make,
+// lower-cased, each once, sorted.
+func pathsOf(names []string) []string {
+	seen := map[string]bool{}
+	var paths []string
+	for _, c := range names {
+		parts := strings.Split(strings.ToLower(c), ".")
+		for i := range parts {
+			path := strings.Join(parts[:i+1], ".")
+			if path != "" && !seen[path] {
+				seen[path] = true
+				paths = append(paths, path)
+			}
+		}
+	}
+	sort.Strings(paths)
+	return paths
 }
 
 // next is the index of the dot after the one at i in p, -1 when none.
