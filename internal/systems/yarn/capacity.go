@@ -80,10 +80,9 @@ func (s *Setup) CapacityRefused() *CapacityRefusal {
 	if s.FS || s.CS == nil {
 		return nil
 	}
-	if p, ok := s.Conf.Get(legacyModeKey); ok {
-		if v, known := javaBoolean(p.Value); known && !v {
-			return &CapacityRefusal{At: p, Unknown: legacyModeKey + " is false: the Capacity Scheduler then checks capacities its non-legacy way, which aclint does not model"}
-		}
+	legacyDeep, r := s.legacyMode()
+	if r != nil {
+		return r
 	}
 	for _, p := range s.Conf.Props {
 		if strings.HasPrefix(p.Name, CSPrefix) && strings.Contains(p.Name, ".accessible-node-labels.") && strings.HasSuffix(p.Name, "capacity") {
@@ -95,7 +94,10 @@ func (s *Setup) CapacityRefused() *CapacityRefusal {
 		// parseQueue reads the queue's children (getQueues) before it
 		// builds the queue and reads its capacity
 		if p := q.QueuesTooDeep; p != nil {
-			return capacityOf{}, &CapacityRefusal{At: p, Queue: q.Path, Reason: "Variable substitution depth too large: 20 " + p.Value}
+			return capacityOf{}, &CapacityRefusal{At: p, Queue: q.Path, Reason: tooDeepMessage(p.Value)}
+		}
+		if r := s.flagsTooDeep(q); r != nil {
+			return capacityOf{}, r
 		}
 		// AbstractCSQueue.setupQueueConfigs: the ACLs (getAcls: submit,
 		// then administer), the capacities, then the state
@@ -140,6 +142,9 @@ func (s *Setup) CapacityRefused() *CapacityRefusal {
 		if len(kids) == 0 {
 			return self, nil
 		}
+		if legacyDeep != nil {
+			return self, legacyDeep // setChildQueues reads the mode first
+		}
 		r = s.setChildQueues(q, self, kids, caps)
 		if r != nil {
 			for _, c := range kids {
@@ -151,13 +156,35 @@ func (s *Setup) CapacityRefused() *CapacityRefusal {
 		}
 		return self, r
 	}
-	_, r := walk(s.CS.Root)
+	_, r = walk(s.CS.Root)
 	if r == nil && s.CS.Truncated {
 		// no limit may hide a refusal: what was read is checked above, and
 		// what lies past the limit is not known
 		return &CapacityRefusal{Unknown: fmt.Sprintf("the queue tree is deeper than %d levels or has more than %d queues, past what aclint reads", maxDepth, maxQueues)}
 	}
 	return r
+}
+
+// legacyMode reads legacy-queue-mode.enabled as setChildQueues does for
+// each parent once its children are built (getBoolean, default true):
+// deep is the refusal its ${...} chain throws there; r says the mode is
+// not legacy, or not known, before any queue is checked.
+func (s *Setup) legacyMode() (deep, r *CapacityRefusal) {
+	p, ok := s.Conf.Get(legacyModeKey)
+	if !ok || !p.HasValue {
+		return nil, nil
+	}
+	v, e := s.Conf.Expand(p.Value)
+	switch e {
+	case TooDeep:
+		return &CapacityRefusal{At: p, Reason: tooDeepMessage(p.Value)}, nil
+	case NotKnown:
+		return nil, &CapacityRefusal{At: p, Unknown: legacyModeKey + " uses ${...}, which Configuration substitutes from settings aclint does not have: whether capacities are checked the legacy way is not known"}
+	}
+	if v, known := javaBoolean(v); known && !v {
+		return nil, &CapacityRefusal{At: p, Unknown: legacyModeKey + " is false: the Capacity Scheduler then checks capacities its non-legacy way, which aclint does not model"}
+	}
+	return nil, nil
 }
 
 // capacity reads a queue's capacity as getNonLabeledQueueCapacity and
@@ -180,7 +207,7 @@ func (s *Setup) capacity(q *Queue) (capacityOf, *CapacityRefusal) {
 	case NotKnown:
 		return out, &CapacityRefusal{At: p, Queue: q.Path, Unknown: p.Name + " uses ${...}, which Configuration substitutes from settings aclint does not have"}
 	case TooDeep:
-		return out, &CapacityRefusal{At: p, Queue: q.Path, Reason: "Variable substitution depth too large: 20 " + p.Value}
+		return out, &CapacityRefusal{At: p, Queue: q.Path, Reason: tooDeepMessage(p.Value)}
 	}
 	if absoluteResource.MatchString(v) || absoluteResource.MatchString(strings.ReplaceAll(v, " ", "")) {
 		out.absolute = true
@@ -232,7 +259,7 @@ func (s *Setup) maximumCapacity(q *Queue) *CapacityRefusal {
 	case NotKnown:
 		return nil
 	case TooDeep:
-		return &CapacityRefusal{At: p, Queue: q.Path, Reason: "Variable substitution depth too large: 20 " + p.Value}
+		return &CapacityRefusal{At: p, Queue: q.Path, Reason: tooDeepMessage(p.Value)}
 	}
 	if absoluteResource.MatchString(v) || absoluteResource.MatchString(strings.ReplaceAll(v, " ", "")) {
 		return nil
@@ -270,26 +297,52 @@ func (s *Setup) setChildQueues(q *Queue, self capacityOf, kids []*Queue, caps []
 		return nil // weights: no sum to check
 	}
 	parentPercent := self.weight < 0 // the parent's own type: a weight, or a percentage
-	allowZero := false
-	if p, ok := s.Conf.Get(CSPrefix + q.Path + ".allow-zero-capacity-sum"); ok {
-		allowZero, _ = javaBoolean(p.Value)
+	allowZero, zeroUnknown, r := s.allowZeroSum(q)
+	if r != nil {
+		return r
 	}
 	var sum float32
 	for _, c := range caps {
 		sum += c.pct
 	}
 	name := q.Name
+	var refusal string
 	if float32(math.Abs(float64(1-sum))) > precision {
 		if float32(math.Abs(float64(sum))) > precision {
 			return &CapacityRefusal{At: at, Queue: q.Path, Reason: fmt.Sprintf("Illegal capacity sum of %s for children of queue %s for label=. It should be either 0 or 1.0", javaFloat(sum), name)}
 		}
-		if parentPercent && float32(math.Abs(float64(self.pct))) > precision && !allowZero {
-			return &CapacityRefusal{At: at, Queue: q.Path, Reason: fmt.Sprintf("Illegal capacity sum of %s for children of queue %s for label=. It is set to 0, but parent percent != 0, and doesn't allow children capacity to set to 0", javaFloat(sum), name)}
+		if parentPercent && float32(math.Abs(float64(self.pct))) > precision {
+			refusal = fmt.Sprintf("Illegal capacity sum of %s for children of queue %s for label=. It is set to 0, but parent percent != 0, and doesn't allow children capacity to set to 0", javaFloat(sum), name)
 		}
-	} else if parentPercent && float32(math.Abs(float64(self.pct))) <= 0 && !allowZero {
-		return &CapacityRefusal{At: at, Queue: q.Path, Reason: fmt.Sprintf("Illegal capacity sum of %s for children of queue %s for label=. queue=%s has zero capacity, but childqueues have positive capacities", javaFloat(sum), name, name)}
+	} else if parentPercent && float32(math.Abs(float64(self.pct))) <= 0 {
+		refusal = fmt.Sprintf("Illegal capacity sum of %s for children of queue %s for label=. queue=%s has zero capacity, but childqueues have positive capacities", javaFloat(sum), name, name)
 	}
-	return nil
+	switch {
+	case refusal == "" || allowZero:
+		return nil
+	case zeroUnknown != nil:
+		return zeroUnknown // the answer turns on a value aclint cannot read
+	}
+	return &CapacityRefusal{At: at, Queue: q.Path, Reason: refusal}
+}
+
+// allowZeroSum reads a parent's allow-zero-capacity-sum as setChildQueues
+// does for percentage children (getBoolean, default false): r is the
+// refusal its ${...} chain throws, unknown says aclint cannot follow it.
+func (s *Setup) allowZeroSum(q *Queue) (allow bool, unknown, r *CapacityRefusal) {
+	p, ok := s.Conf.Get(CSPrefix + q.Path + ".allow-zero-capacity-sum")
+	if !ok || !p.HasValue {
+		return false, nil, nil
+	}
+	v, e := s.Conf.Expand(p.Value)
+	switch e {
+	case TooDeep:
+		return false, nil, &CapacityRefusal{At: p, Queue: q.Path, Reason: tooDeepMessage(p.Value)}
+	case NotKnown:
+		return false, &CapacityRefusal{At: p, Queue: q.Path, Unknown: p.Name + " uses ${...}, which Configuration substitutes from settings aclint does not have"}, nil
+	}
+	allow, _ = javaBoolean(v)
+	return allow, nil, nil
 }
 
 // javaFloatSyntax is what Java's Float.parseFloat takes once trimmed

@@ -150,7 +150,7 @@ func checkNotes(s *Setup, ans Answer, a Action) []string {
 	if a == Submit && ans.Queue.IsParentQueue() {
 		notes = append(notes, ParentQueueNote(ans.Queue, s.FS))
 	}
-	if a == Submit && ans.Stopped == "" && !s.FS && ans.Queue.Stopped != nil {
+	if a == Submit && ans.Stopped == "" && s.refusesSubmission(ans.Queue) {
 		notes = append(notes, ans.Queue.StoppedNote())
 	}
 	return notes

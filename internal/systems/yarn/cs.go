@@ -90,7 +90,12 @@ func ParentQueueNote(q *Queue, fs bool) string {
 	if fs {
 		return q.Path + " is a parent queue: this is its ACL answer, but the Fair Scheduler puts applications only in leaf queues (QueueManager.getLeafQueue finds none there), so an application submitted to it is rejected"
 	}
-	return q.Path + " is a parent queue: this is its ACL answer, but the Capacity Scheduler runs applications only in leaf queues (CapacityScheduler.addApplication rejects one submitted to a non-leaf queue)"
+	note := q.Path + " is a parent queue: this is its ACL answer, but the Capacity Scheduler runs applications only in leaf queues (CapacityScheduler.addApplication rejects one submitted to a non-leaf queue)"
+	if q.Stopped != nil {
+		// validateSubmitApplication, the STOPPED check, is a leaf's
+		note += "; it is STOPPED too, which decides nothing here: only a leaf queue checks its state (AbstractLeafQueue.validateSubmitApplication)"
+	}
+	return note
 }
 
 // CS is a capacity-scheduler.xml read as a queue tree.

@@ -137,107 +137,154 @@ func colonFields(s string) []string {
 	return out
 }
 
-// ReadCSPlacement reads the placement rules of a setup.
+// placementReader reads the placement values as the Capacity Scheduler
+// does at start, each through Configuration.get: the first value that
+// throws (a ${...} chain too deep, an illegal mapping) is the refusal.
+type placementReader struct {
+	s  *Setup
+	pl *CSPlacement
+}
+
+// get is Configuration.get of key: ok is false when it is not set, throws
+// (pl.Refused) or cannot be followed (pl.Unknown).
+func (r placementReader) get(key string) (string, *Property, bool) {
+	p, ok := r.s.Conf.Get(key)
+	if !ok || !p.HasValue {
+		return "", nil, false
+	}
+	v, e := r.s.Conf.Expand(p.Value)
+	switch {
+	case e == TooDeep:
+		r.refuse(p, tooDeepMessage(p.Value)) // the ResourceManager stops here
+		return "", p, false
+	case e != Expanded:
+		if r.pl.Unknown == "" {
+			r.pl.Unknown = fmt.Sprintf("%s:%d:%d: %s uses ${...}, which aclint cannot follow as Configuration does", p.File, p.ValuePos.Line, p.ValuePos.Col, key)
+		}
+		return "", p, false
+	}
+	return v, p, true
+}
+
+// refuse keeps the first refusal: what Hadoop throws first stops it.
+func (r placementReader) refuse(p *Property, msg string) {
+	if r.pl.Refused == "" {
+		r.pl.Refused, r.pl.RefusedAt = msg, p
+	}
+}
+
+// ReadCSPlacement reads the placement rules of a setup, in the order
+// CapacityScheduler.updatePlacementRules and CSMappingPlacementRule.initialize
+// read them: the rule list, the override flag, the format, the mappings.
 func (s *Setup) ReadCSPlacement() *CSPlacement {
 	pl := &CSPlacement{}
-	get := func(key string) (string, *Property, bool) {
-		p, ok := s.Conf.Get(key)
-		if !ok || !p.HasValue {
-			return "", nil, false
-		}
-		v, e := s.Conf.Expand(p.Value)
-		if e != Expanded {
-			if pl.Unknown == "" {
-				pl.Unknown = fmt.Sprintf("%s:%d:%d: %s uses ${...}, which aclint cannot follow as Configuration does", p.File, p.ValuePos.Line, p.ValuePos.Col, key)
-			}
-			return "", p, false
-		}
-		return v, p, true
-	}
-	if v, p, ok := get(placementRulesKey); ok {
-		for _, r := range trimmedStrings(v) {
-			if r != "user-group" && r != "app-name" {
-				pl.Unknown = fmt.Sprintf("%s:%d:%d: %s names %q, a placement rule class of its own: aclint reads only the mapping rules (user-group, app-name)", p.File, p.ValuePos.Line, p.ValuePos.Col, placementRulesKey, r)
+	r := placementReader{s: s, pl: pl}
+	if v, p, ok := r.get(placementRulesKey); ok {
+		for _, name := range trimmedStrings(v) {
+			if name != "user-group" && name != "app-name" {
+				pl.Unknown = fmt.Sprintf("%s:%d:%d: %s names %q, a placement rule class of its own: aclint reads only the mapping rules (user-group, app-name)", p.File, p.ValuePos.Line, p.ValuePos.Col, placementRulesKey, name)
 			}
 		}
 	}
-	if v, p, ok := get(mappingOverrideKey); ok {
+	if v, p, ok := r.get(mappingOverrideKey); ok {
 		b, _ := javaBoolean(v)
 		pl.Override, pl.OverrideFrom = b, p
 	}
 	format := "legacy"
-	fv, fp, fok := get(ruleFormatKey)
+	fv, fp, fok := r.get(ruleFormatKey)
 	if fok {
 		format = fv // Configuration.get: not trimmed
 	}
-	refuse := func(p *Property, msg string) *CSPlacement {
-		pl.Refused, pl.RefusedAt, pl.Rules = msg, p, nil
-		return pl
-	}
-	switch format {
-	case "legacy":
-		v, p, _ := get(QueueMappingKey)
-		for _, m := range trimmedStrings(v) {
-			f := colonFields(m)
-			if len(f) != 3 {
-				return refuse(p, "Illegal queue mapping "+m)
-			}
-			var r MappingRule
-			switch f[0] {
-			case "u":
-				r.Match, r.MatchValue = matchUser, f[1]
-				if f[1] == "%user" {
-					r.Match = matchAll
-				}
-			case "g":
-				r.Match, r.MatchValue = matchGroup, f[1]
-			default:
-				return refuse(p, "unknown mapping prefix "+f[0])
-			}
-			r.Text, r.Action, r.Pattern, r.Create, r.Fallback, r.From = m, actPlace, f[2], true, fallDefault, p
-			pl.Rules = append(pl.Rules, r)
-		}
-		v, p, _ = get(appNameMappingKey)
-		for _, m := range trimmedStrings(v) {
-			f := colonFields(m)
-			if len(f) != 2 {
-				return refuse(p, "Illegal queue mapping "+m)
-			}
-			pl.Rules = append(pl.Rules, MappingRule{Text: m, Match: matchApp, MatchValue: f[0], Action: actPlace, Pattern: f[1], Create: true, Fallback: fallDefault, From: p})
-		}
-	case "json":
+	switch {
+	case pl.Refused != "":
+	case format == "legacy":
+		r.legacy()
+	case format == "json":
 		pl.JSON = true
-		v, p, ok := get(ruleJSONKey)
-		if !ok || v == "" {
-			fv, fp, ok := get(ruleJSONFileKey)
-			if !ok || fv == "" {
-				return pl // "Starting with no mapping rules!"
-			}
-			// MappingRuleCreator.getMappingRulesFromFile: the file's
-			// contents, read as the inline value is
-			rf := s.ruleFile(javaTrim(fv))
-			if rf == nil {
-				pl.Unknown = fmt.Sprintf("%s:%d:%d: the mapping rules are in %s, a file on the ResourceManager: give it with -f (aclint reads a JSON file named like it), or inline the rules in %s", fp.File, fp.ValuePos.Line, fp.ValuePos.Col, javaTrim(fv), ruleJSONKey)
-				return pl
-			}
-			v, p = rf.Data, &Property{File: rf.Path, Name: ruleJSONFileKey, Value: rf.Data, HasValue: true, Pos: Pos{Line: 1, Col: 1}, NamePos: Pos{Line: 1, Col: 1}, ValuePos: Pos{Line: 1, Col: 1}}
-		}
-		rules, err := readJSONRules(v)
-		if err != nil {
-			if _, ok := err.(unknownJSON); ok {
-				pl.Unknown = fmt.Sprintf("%s:%d:%d: %v", p.File, p.ValuePos.Line, p.ValuePos.Col, err)
-				return pl
-			}
-			return refuse(p, err.Error())
-		}
-		for i := range rules {
-			rules[i].From = p
-		}
-		pl.Rules = rules
+		r.json()
 	default:
-		return refuse(fp, fmt.Sprintf("Illegal queue mapping format '%s' please use 'legacy' or 'json'", format))
+		r.refuse(fp, fmt.Sprintf("Illegal queue mapping format '%s' please use 'legacy' or 'json'", format))
+	}
+	if pl.Refused != "" {
+		pl.Rules = nil
 	}
 	return pl
+}
+
+// legacy is parseLegacyMappingRules: queue-mappings, then the
+// application-name mappings.
+func (r placementReader) legacy() {
+	v, p, _ := r.get(QueueMappingKey)
+	for _, m := range trimmedStrings(v) {
+		f := colonFields(m)
+		if len(f) != 3 {
+			r.refuse(p, "Illegal queue mapping "+m)
+			return
+		}
+		var rule MappingRule
+		switch f[0] {
+		case "u":
+			rule.Match, rule.MatchValue = matchUser, f[1]
+			if f[1] == "%user" {
+				rule.Match = matchAll
+			}
+		case "g":
+			rule.Match, rule.MatchValue = matchGroup, f[1]
+		default:
+			r.refuse(p, "unknown mapping prefix "+f[0])
+			return
+		}
+		rule.Text, rule.Action, rule.Pattern, rule.Create, rule.Fallback, rule.From = m, actPlace, f[2], true, fallDefault, p
+		r.pl.Rules = append(r.pl.Rules, rule)
+	}
+	if r.pl.Refused != "" {
+		return
+	}
+	v, p, _ = r.get(appNameMappingKey)
+	for _, m := range trimmedStrings(v) {
+		f := colonFields(m)
+		if len(f) != 2 {
+			r.refuse(p, "Illegal queue mapping "+m)
+			return
+		}
+		r.pl.Rules = append(r.pl.Rules, MappingRule{Text: m, Match: matchApp, MatchValue: f[0], Action: actPlace, Pattern: f[1], Create: true, Fallback: fallDefault, From: p})
+	}
+}
+
+// json is parseJSONMappingRules: the inline rules, else the file's.
+func (r placementReader) json() {
+	pl := r.pl
+	v, p, ok := r.get(ruleJSONKey)
+	if pl.Refused != "" {
+		return
+	}
+	if !ok || v == "" {
+		fv, fp, ok := r.get(ruleJSONFileKey)
+		if !ok || fv == "" {
+			return // "Starting with no mapping rules!"
+		}
+		// MappingRuleCreator.getMappingRulesFromFile: the file's
+		// contents, read as the inline value is
+		rf := r.s.ruleFile(javaTrim(fv))
+		if rf == nil {
+			pl.Unknown = fmt.Sprintf("%s:%d:%d: the mapping rules are in %s, a file on the ResourceManager: give it with -f (aclint reads a JSON file named like it), or inline the rules in %s", fp.File, fp.ValuePos.Line, fp.ValuePos.Col, javaTrim(fv), ruleJSONKey)
+			return
+		}
+		v, p = rf.Data, &Property{File: rf.Path, Name: ruleJSONFileKey, Value: rf.Data, HasValue: true, Pos: Pos{Line: 1, Col: 1}, NamePos: Pos{Line: 1, Col: 1}, ValuePos: Pos{Line: 1, Col: 1}}
+	}
+	rules, err := readJSONRules(v)
+	if err != nil {
+		if _, ok := err.(unknownJSON); ok {
+			pl.Unknown = fmt.Sprintf("%s:%d:%d: %v", p.File, p.ValuePos.Line, p.ValuePos.Col, err)
+			return
+		}
+		r.refuse(p, err.Error())
+		return
+	}
+	for i := range rules {
+		rules[i].From = p
+	}
+	pl.Rules = rules
 }
 
 // unknownJSON is JSON aclint does not read as Jackson would.

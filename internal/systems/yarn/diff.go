@@ -1,6 +1,7 @@
 package yarn
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"sort"
@@ -75,10 +76,11 @@ func Diff(old, new *Setup) *DiffResult {
 	}
 	probes = append(probes, probe{"wildcard", "*", diffProbe, []string{diffProbe}})
 	for _, p := range paths {
+		r.Notes = append(r.Notes, stateChange(old.CS.ByPath[p], new.CS.ByPath[p], old, new)...)
 		for _, a := range []Action{Submit, Administer} {
 			for _, pr := range probes {
-				was := old.grant(old.CS.ByPath[p], pr.user, pr.groups, a)
-				is := new.grant(new.CS.ByPath[p], pr.user, pr.groups, a)
+				was := old.access(old.CS.ByPath[p], pr.user, pr.groups, a)
+				is := new.access(new.CS.ByPath[p], pr.user, pr.groups, a)
 				switch {
 				case was == nil && is != nil:
 					r.Changes = append(r.Changes, Change{Queue: p, Action: a, Kind: pr.kind, Name: pr.name, Gained: true, Via: is})
@@ -89,6 +91,28 @@ func Diff(old, new *Setup) *DiffResult {
 		}
 	}
 	return r
+}
+
+// access is the grant that lets user act on q, as check answers it: none
+// for a submission to a leaf queue that is STOPPED, whatever its ACLs say.
+func (s *Setup) access(q *Queue, user string, groups []string, a Action) *Holder {
+	if a == Submit && s.refusesSubmission(q) {
+		return nil
+	}
+	return s.grant(q, user, groups, a)
+}
+
+// stateChange says when a queue in both setups starts or stops taking
+// submissions: its ACLs may be the same, and who may submit there changes.
+func stateChange(oq, nq *Queue, old, new *Setup) []string {
+	was, is := old.refusesSubmission(oq), new.refusesSubmission(nq)
+	switch {
+	case !was && is:
+		return []string{fmt.Sprintf("NEW: %s is STOPPED (%s at %s:%d:%d): it takes no submission, so whoever its ACLs let submit loses that", nq.Path, nq.Stopped.Name, nq.Stopped.File, nq.Stopped.ValuePos.Line, nq.Stopped.ValuePos.Col)}
+	case was && !is:
+		return []string{fmt.Sprintf("NEW: %s is no longer STOPPED: whoever its ACLs let submit may submit there again", nq.Path)}
+	}
+	return nil
 }
 
 // Subject is a matrix column: a user alone, a group's member, or everyone
@@ -132,7 +156,7 @@ func (s *Setup) Cell(q *Queue, x Subject) string {
 	adm := s.grant(q, user, groups, Administer)
 	sub := s.grant(q, user, groups, Submit)
 	// a STOPPED queue takes no submission, whoever its ACLs let in
-	stopped := !s.FS && q.Stopped != nil
+	stopped := s.refusesSubmission(q)
 	switch {
 	case adm != nil && stopped:
 		return "admin, stopped"

@@ -71,7 +71,7 @@ func (Sys) Access(m audit.Model, q audit.Question, scope audit.Scope, out audit.
 		row := audit.AccessRow{Section: "default", Object: qu.Path, Kind: queueKind(qu)}
 		for _, a := range []Action{Submit, Administer} {
 			h := s.grant(qu, user, groups, a)
-			if a == Submit && !s.FS && qu.Stopped != nil {
+			if a == Submit && s.refusesSubmission(qu) {
 				h = nil // a STOPPED queue takes no submission (its kind says so)
 			}
 			c := audit.Cell{By: holderGrant(h)}

@@ -2,6 +2,7 @@ package yarn
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -48,9 +49,19 @@ type Setup struct {
 	// for PlaceFS
 	fsOnce       sync.Once
 	fsPolicyRead fsPolicyRead
-	// site is the site files' merged configuration of a Fair Scheduler
-	// setup (Conf is then the allocation file's)
+	// site is the site files' merged configuration: the ResourceManager's
+	// own, which never sees capacity-scheduler.xml's properties (Conf is
+	// the Capacity Scheduler's, or a Fair Scheduler's allocation file's)
 	site *Conf
+}
+
+// rmConf is the ResourceManager's own configuration, where yarn.acl.enable
+// and yarn.admin.acl are read and expanded.
+func (s *Setup) rmConf() *Conf {
+	if s.site != nil {
+		return s.site
+	}
+	return s.Conf
 }
 
 // NewFSSetup is the setup of a Fair Scheduler: its allocation file's queue
@@ -105,13 +116,19 @@ func NewSetup(files []*Conf) *Setup {
 	load(sites)
 	var si siteInfo
 	run := schedulerOf(nil)
+	var rm *Conf
 	if len(sites) > 0 {
 		si = siteOf(merged)
 		run = schedulerOf(merged)
 		run.Given = true
+		if len(others) > 0 {
+			// the ResourceManager's own configuration stays as it is:
+			// capacity-scheduler.xml goes into the scheduler's copy
+			rm = &Conf{File: merged.File, set: maps.Clone(merged.set), final: maps.Clone(merged.final)}
+		}
 	}
 	load(others)
-	s := &Setup{Conf: merged, CS: ReadCS(merged), ACLEnable: si.enabled, Known: si.known, ACLEnableFrom: si.from, EnableWhy: si.why, Scheduler: run}
+	s := &Setup{Conf: merged, CS: ReadCS(merged), ACLEnable: si.enabled, Known: si.known, ACLEnableFrom: si.from, EnableWhy: si.why, Scheduler: run, site: rm}
 	s.Unknown = append(merged.Unknown, s.CS.Unknown...)
 	return s
 }
@@ -274,7 +291,7 @@ func (s *Setup) Check(q *Queue, user string, groups []string, a Action) Answer {
 		ans.Known = false
 		ans.Why = "the ACLs deny it, but queue ACLs count only when yarn.acl.enable is true (default false): " + s.EnableHint()
 	}
-	if a == Submit && !s.FS && q.Stopped != nil && ans.Known && ans.Allowed {
+	if a == Submit && s.refusesSubmission(q) && ans.Known && ans.Allowed {
 		ans.Allowed, ans.Stopped = false, q.StoppedNote()
 	}
 	return ans

@@ -124,7 +124,9 @@ func register(r *engine.Rule, check func(s *state, report reporter)) *engine.Rul
 // yarn.acl.enable as the file (when it is a yarn-site.xml) or the
 // yarn-site.xml next to path sets it.
 func Lint(c *Conf, path string) []engine.Finding {
-	return lintTree(c, ReadCS(c), aclEnableFor(c, path, nil, engine.Options{}), csPartner(path, nil, engine.Options{}), nil)
+	site := aclEnableFor(c, path, nil, engine.Options{})
+	site.dir = rmDir(c, path, nil, engine.Options{})
+	return lintTree(c, ReadCS(c), site, csPartner(path, nil, engine.Options{}), nil)
 }
 
 // lintTree runs YARN's rules over a queue tree: a Capacity Scheduler

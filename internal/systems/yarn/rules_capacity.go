@@ -2,6 +2,7 @@ package yarn
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/aclint/aclint/internal/engine"
@@ -88,7 +89,7 @@ func capacityHint(r *CapacityRefusal) string {
 
 // substitution reports a refusal of Configuration's ${...} limit.
 func (r *CapacityRefusal) substitution() bool {
-	return strings.HasPrefix(r.Reason, "Variable substitution depth too large")
+	return strings.HasPrefix(r.Reason, substPrefix)
 }
 
 // usesSubstitution reports whether a value of c uses ${...}: its chain may
@@ -185,23 +186,51 @@ func ruleRuleSubstitutionTooDeep() *engine.Rule {
 		if s.cs == nil || s.cs.FS {
 			return
 		}
-		setup := &Setup{Conf: s.conf, CS: s.cs}
-		if sc := s.site.conf; sc != nil && sc != s.conf && usesSubstitution(s.conf) {
-			setup = NewSetup([]*Conf{sc, s.conf})
-		}
-		r := setup.CapacityRefused()
-		switch {
-		case r != nil && !r.substitution():
-			return // the tree is refused first, for another reason: yarn-capacity-refused says so
-		case r == nil:
-			r = setup.SubstitutionRefused()
-		}
+		r := s.startSubstitution()
 		if r == nil || r.At == nil || r.At.File != s.conf.File {
 			return
 		}
 		report(r.At.ValuePos, fmt.Sprintf("the ResourceManager does not start with this file: Configuration.get throws %q reading %s (a ${...} chain of more than 20 substitutions)", r.Reason, r.At.Name),
 			"write the value itself, or a chain of at most 20 ${...} steps")
 	})
+}
+
+// startSubstitution is the first value whose ${...} chain stops the
+// ResourceManager, read from the files it reads with this one (rmDir) in
+// the order it reads them; nil when there is none, or when the files are
+// refused first for another reason (which that reason's rule says).
+func (s *state) startSubstitution() *CapacityRefusal {
+	dir := s.site.dir
+	if len(dir) == 0 {
+		dir = []*Conf{s.conf}
+	}
+	if !slices.ContainsFunc(dir, usesSubstitution) {
+		return nil // no ${...}: nothing to follow
+	}
+	setup := NewSetup(dir)
+	if r := setup.enableTooDeep(ACLEnableKey); r != nil {
+		return r
+	}
+	if len(setup.Unknown) > 0 {
+		return nil // an XInclude or a DOCTYPE: yarn-unread says so
+	}
+	if setup.Scheduler.Given && !setup.Scheduler.Reads(false) {
+		return setup.enableTooDeep(AdminACLKey) // capacity-scheduler.xml is not read
+	}
+	_, queues := setup.Conf.Get(RootQueuesKey)
+	switch {
+	case queues:
+		if r := setup.CapacityRefused(); r != nil && !r.substitution() {
+			return nil
+		} else if r != nil {
+			return r
+		}
+	case slices.ContainsFunc(dir, func(c *Conf) bool { return !SiteFile(c) }):
+		return nil // root has no queues: yarn-no-queues says so
+	}
+	// with no capacity-scheduler.xml, what the ResourceManager reads
+	// whatever its queues are
+	return setup.SubstitutionRefused()
 }
 
 // schedulerSetup is the setup the Capacity Scheduler reads for the linted

@@ -42,8 +42,8 @@ func ruleRulePlacementRefused() *engine.Rule {
 	}, func(s *state, report reporter) {
 		st := s.startPlacement()
 		pl, r := st.pl, st.refused
-		if !st.ok || r == nil || pl.Unknown != "" {
-			return
+		if !st.ok || r == nil || pl.Unknown != "" || strings.HasPrefix(r.Message, substPrefix) {
+			return // a ${...} chain too deep: yarn-substitution-too-deep says so
 		}
 		at := s.conf.RootPos
 		msg := fmt.Sprintf("the Capacity Scheduler refuses to start with these placement rules: %q (Hadoop 3.4, CSMappingPlacementRule.initialize)", r.Message)

@@ -64,6 +64,9 @@ type siteInfo struct {
 	// conf is the yarn-site.xml read, when there is one: the Capacity
 	// Scheduler's configuration starts from it, so its queue keys count
 	conf *Conf
+	// dir is the ResourceManager's configuration read with the file
+	// (rmDir): core-site.xml, yarn-site.xml, capacity-scheduler.xml
+	dir []*Conf
 }
 
 // aclEnableFor reads yarn.acl.enable for a file's ACLs: the file's own
@@ -93,13 +96,42 @@ func aclEnableFor(c *Conf, path string, related []*engine.Input, opts engine.Opt
 	return siteOf(sc)
 }
 
-// yarnSite is the yarn-site.xml read with a file: the one linted with it
-// (in its directory, or the only one given), else the one beside it. nil
-// with why when none can be told or read.
+// yarnSite is the yarn-site.xml read with a file (configFile).
 func yarnSite(path string, related []*engine.Input, opts engine.Options) (*Conf, string) {
+	return configFile(path, siteName, related, opts)
+}
+
+// rmDir is the ResourceManager's configuration as it reads it with the
+// file c: core-site.xml, yarn-site.xml and capacity-scheduler.xml, each c
+// itself when c is that file, else the one read with it (configFile). A
+// file that cannot be read as Hadoop reads it is left out.
+func rmDir(c *Conf, path string, related []*engine.Input, opts engine.Options) []*Conf {
+	self := filepath.Base(c.File)
+	switch {
+	case self == coreName || self == siteName || self == csName:
+	case SiteFile(c):
+		self = siteName
+	default:
+		self = csName
+	}
+	var dir []*Conf
+	for _, name := range [...]string{coreName, siteName, csName} {
+		if name == self {
+			dir = append(dir, c)
+		} else if f, _ := configFile(path, name, related, opts); f != nil {
+			dir = append(dir, f)
+		}
+	}
+	return dir
+}
+
+// configFile is the file called name read with a file: the one linted
+// with it (in its directory, or the only one given), else the one beside
+// it. nil with why when none can be told or read.
+func configFile(path, name string, related []*engine.Input, opts engine.Options) (*Conf, string) {
 	var given []*engine.Input
 	for _, in := range related {
-		if filepath.Base(in.Path) == siteName {
+		if filepath.Base(in.Path) == name {
 			given = append(given, in)
 		}
 	}
@@ -115,7 +147,7 @@ func yarnSite(path string, related []*engine.Input, opts engine.Options) (*Conf,
 	case pick == nil && len(given) == 1:
 		pick = given[0]
 	case pick == nil && len(given) > 1:
-		return nil, fmt.Sprintf("%d yarn-site.xml files are given and none is in its directory, so which one the ResourceManager reads with it is not known", len(given))
+		return nil, fmt.Sprintf("%d %s files are given and none is in its directory, so which one the ResourceManager reads with it is not known", len(given), name)
 	}
 	if pick != nil {
 		sc, _ := pick.Memo("yarn.conf", func() any {
@@ -130,7 +162,7 @@ func yarnSite(path string, related []*engine.Input, opts engine.Options) (*Conf,
 		}
 		return sc, ""
 	}
-	return neighbour(path, siteName, opts)
+	return neighbour(path, name, opts)
 }
 
 // neighbour reads the file called name in path's directory, as Hadoop's
@@ -207,9 +239,12 @@ func siteOf(sc *Conf) siteInfo {
 	if !ok {
 		return siteInfo{known: true, file: sc.File, conf: sc}
 	}
-	if strings.Contains(p.Value, "${") {
+	// getBoolean: the value expanded over the ResourceManager's own
+	// configuration (a chain too deep stops it: SubstitutionRefused)
+	val, e := sc.Expand(p.Value)
+	if e != Expanded {
 		return siteInfo{file: sc.File, conf: sc, why: fmt.Sprintf("yarn.acl.enable in %s uses ${...}, which Configuration substitutes from settings aclint does not have", sc.File)}
 	}
-	v, _ := javaBoolean(p.Value)
+	v, _ := javaBoolean(val)
 	return siteInfo{known: true, enabled: v, from: p, file: sc.File, conf: sc}
 }

@@ -37,7 +37,7 @@ func (q *Queue) readState(c *Conf, p *Property) {
 		q.stateProblem = &CapacityRefusal{At: p, Queue: q.Path, Unknown: p.Name + " uses ${...}, which Configuration substitutes from settings aclint does not have"}
 		return
 	case TooDeep:
-		q.stateProblem = &CapacityRefusal{At: p, Queue: q.Path, Reason: "Variable substitution depth too large: 20 " + p.Value}
+		q.stateProblem = &CapacityRefusal{At: p, Queue: q.Path, Reason: tooDeepMessage(p.Value)}
 		return
 	}
 	// StringUtils.toUpperCase: toUpperCase(Locale.ENGLISH), no trim
@@ -65,6 +65,15 @@ func (q *Queue) stateRefusal() *CapacityRefusal {
 		r.Source = stateSource
 	}
 	return q.stateProblem
+}
+
+// refusesSubmission is whether the queue's state refuses a submission the
+// ACLs let through: AbstractLeafQueue.validateSubmitApplication is a leaf's
+// check, so a STOPPED parent is answered by its ACLs, and the scheduler
+// refuses any submission to it as a non-leaf queue whatever its state
+// (ParentQueueNote).
+func (s *Setup) refusesSubmission(q *Queue) bool {
+	return !s.FS && q.Stopped != nil && !q.IsParentQueue()
 }
 
 // StoppedNote says why a submission to a STOPPED queue fails, naming the

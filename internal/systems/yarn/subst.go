@@ -114,12 +114,20 @@ func (c *Conf) Expand(value string) (string, Expansion) {
 	return "", TooDeep
 }
 
+// substPrefix starts the message of IllegalStateException that
+// substituteVars throws.
+const substPrefix = "Variable substitution depth too large: "
+
+// tooDeepMessage is Hadoop's message for a value whose chain is too deep:
+// the value as written, after MAX_SUBST.
+func tooDeepMessage(value string) string { return substPrefix + "20 " + value }
+
 // SubstitutionTooDeep reports whether Configuration.get would throw
 // "Variable substitution depth too large" for value (Expand), with
 // Hadoop's own message.
 func (c *Conf) SubstitutionTooDeep(value string) (bool, string) {
 	if _, e := c.Expand(value); e == TooDeep {
-		return true, "Variable substitution depth too large: 20 " + value
+		return true, tooDeepMessage(value)
 	}
 	return false, ""
 }
@@ -128,12 +136,31 @@ func (c *Conf) SubstitutionTooDeep(value string) (bool, string) {
 // chain is too deep: the ResourceManager reads the first before it builds
 // the queues (isAclEnabled), the second after (the authorizer's init).
 func (s *Setup) enableTooDeep(key string) *CapacityRefusal {
-	if s.Conf == nil {
+	c := s.rmConf()
+	if c == nil {
 		return nil
 	}
-	if p, ok := s.Conf.Get(key); ok && p.HasValue {
-		if deep, msg := s.Conf.SubstitutionTooDeep(p.Value); deep {
+	if p, ok := c.Get(key); ok && p.HasValue {
+		if deep, msg := c.SubstitutionTooDeep(p.Value); deep {
 			return &CapacityRefusal{At: p, Reason: msg}
+		}
+	}
+	return nil
+}
+
+// queueFlags are the booleans parseQueue reads of a queue before it
+// builds it (isReservable, isAutoCreateChildQueueEnabled,
+// isAutoQueueCreationV2Enabled), in that order.
+var queueFlags = [...]string{"reservable", "auto-create-child-queue.enabled", "auto-queue-creation-v2.enabled"}
+
+// flagsTooDeep is the first of q's queueFlags whose ${...} chain is too
+// deep, or nil.
+func (s *Setup) flagsTooDeep(q *Queue) *CapacityRefusal {
+	for _, k := range queueFlags {
+		if p, ok := s.queueKey(&s.keyBuf, q, k); ok && p.HasValue && strings.Contains(p.Value, "${") {
+			if deep, msg := s.Conf.SubstitutionTooDeep(p.Value); deep {
+				return &CapacityRefusal{At: p, Queue: q.Path, Reason: msg}
+			}
 		}
 	}
 	return nil
@@ -141,12 +168,24 @@ func (s *Setup) enableTooDeep(key string) *CapacityRefusal {
 
 // SubstitutionRefused is the first value whose ${...} chain is too deep
 // for Configuration outside the queue tree's own walk (CapacityRefused
-// reads each queue's .queues, ACLs, capacities and state as the Capacity
-// Scheduler builds it): yarn.acl.enable, read before the queues, and
-// yarn.admin.acl, read once they stand. nil: none.
+// reads each queue's .queues, flags, ACLs, capacities and state as
+// parseQueue builds it), in the order the ResourceManager reads them:
+// yarn.acl.enable, read before the queues; yarn.admin.acl, once they
+// stand (the authorizer's init); then the placement rules
+// (CapacityScheduler.updatePlacementRules, CSMappingPlacementRule.initialize:
+// the rule list, the override flag, the format, the mappings). nil: none.
 func (s *Setup) SubstitutionRefused() *CapacityRefusal {
 	if r := s.enableTooDeep(ACLEnableKey); r != nil {
 		return r
 	}
-	return s.enableTooDeep("yarn.admin.acl")
+	if r := s.enableTooDeep(AdminACLKey); r != nil {
+		return r
+	}
+	if s.FS || s.CS == nil {
+		return nil
+	}
+	if pl := s.ReadCSPlacement(); strings.HasPrefix(pl.Refused, substPrefix) {
+		return &CapacityRefusal{At: pl.RefusedAt, Reason: pl.Refused}
+	}
+	return nil
 }

@@ -144,6 +144,7 @@ func (sys Sys) Lint(in *engine.Input, opts engine.Options) (*engine.Report, erro
 		return nil, err
 	}
 	site := aclEnableFor(c, in.Path, in.Related, opts)
+	site.dir = rmDir(c, in.Path, in.Related, opts)
 	var partner *Conf
 	if SiteFile(c) {
 		partner = csPartner(in.Path, in.Related, opts)

@@ -40,7 +40,7 @@ func (s *Setup) WhoCan(q *Queue, a Action) *WhoCanResult {
 	if a == Submit && q.IsParentQueue() {
 		r.Notes = append(r.Notes, ParentQueueNote(q, s.FS))
 	}
-	if a == Submit && !s.FS && q.Stopped != nil {
+	if a == Submit && s.refusesSubmission(q) {
 		// whoever the ACLs list, no submission is accepted there
 		r.Notes = append(r.Notes, q.StoppedNote()+": the ACLs below say who passes the ACL check, and nobody's application is accepted")
 	}
