@@ -162,10 +162,13 @@ func ruleRuleSubstitutionTooDeep() *engine.Rule {
 		Summary:  "a ${...} chain Hadoop's Configuration gives up on",
 		Doc: "`Configuration.get` replaces each `${name}` of a value with the property `name` (or a system\n" +
 			"property, or `${env.NAME}`), again and again, at most 20 times (`MAX_SUBST`): a value that needs\n" +
-			"more throws \"Variable substitution depth too large: 20 ...\". The ResourceManager reads every\n" +
-			"queue's ACLs, queues, capacities and state when it starts, so such a value stops it. aclint follows\n" +
-			"a chain through the properties the files set (the JVM's system properties and the environment are\n" +
-			"not known to it, and a chain that reaches one is answered as not known).",
+			"more throws \"Variable substitution depth too large: 20 ...\". The ResourceManager expands at start\n" +
+			"`yarn.acl.enable`, every queue's `.queues`, flags, ACLs, capacities and state, `yarn.admin.acl` and\n" +
+			"the placement values, so such a value stops it. aclint follows a chain through the properties of\n" +
+			"`core-site.xml`, `yarn-site.xml` and `capacity-scheduler.xml` read together (each file with the\n" +
+			"others given with it or beside it), in the order Hadoop reads them, and reports it in the file\n" +
+			"that holds the value read. The JVM's system properties and the environment are not known to it: a\n" +
+			"chain that reaches one is answered as not known.",
 		Bad: csExample(
 			CSPrefix+"root.queues", "a",
 			CSPrefix+"root.a.capacity", "100",
