@@ -137,6 +137,9 @@ func groupQueues(s *yarn.Setup, under *yarn.Queue, leaf bool, parent func(*yarn.
 // parentOK says whether a queue can be a fixed parent rule's: a parent
 // queue of the tree, or (create) one that does not exist yet.
 func parentOK(s *yarn.Setup, path string, create bool) bool {
+	if stoppedAt(s, path) != nil {
+		return false // left out of the config, and YARN rejects what lands there
+	}
 	q := s.CS.ByPath[path]
 	if q == nil {
 		return create
@@ -144,11 +147,46 @@ func parentOK(s *yarn.Setup, path string, create bool) bool {
 	return q == s.CS.Root || q.IsParentQueue()
 }
 
+// stoppedAt is the queue that makes path take no application in YARN: the
+// queue itself when it is STOPPED, or, for a queue a rule would create, the
+// nearest queue above it that exists, when that one is STOPPED (a queue
+// created under a STOPPED parent takes its state). Such queues are left
+// out of the config, so a rule that places there is too. nil: none.
+func stoppedAt(s *yarn.Setup, path string) *yarn.Queue {
+	for p := path; p != ""; {
+		if q := s.CS.ByPath[p]; q != nil {
+			if Stopped(s, q) {
+				return q
+			}
+			return nil
+		}
+		i := strings.LastIndexByte(p, '.')
+		if i < 0 {
+			return nil
+		}
+		p = p[:i]
+	}
+	return nil
+}
+
+// stoppedWhy says what became of a rule that places in a queue YARN takes
+// no application in (stoppedAt).
+func stoppedWhy(q *yarn.Queue, path string) string {
+	where := path + " is STOPPED in YARN"
+	if q.Path != path {
+		where = path + " would be created under " + q.Path + ", which is STOPPED in YARN (a queue created there takes its state)"
+	}
+	return where + ": YARN rejects every application the rule places there, and the queue is left out of the YuniKorn config, so the rule is too (YuniKorn tries the next rule for those applications, which the proof lists)"
+}
+
 // fixedWhy says why a rule that places in one queue cannot be a YuniKorn
 // fixed rule: the queue does not exist and the rule may not create it (it
 // never places, in YARN either), or it is a parent queue (YARN rejects
 // what it places there; YuniKorn refuses such a rule); "" when it can.
 func fixedWhy(s *yarn.Setup, path string, create bool) string {
+	if at := stoppedAt(s, path); at != nil && !at.IsParentQueue() || at != nil && at.Path != path {
+		return stoppedWhy(at, path)
+	}
 	q := s.CS.ByPath[path]
 	switch {
 	case q == nil && !create:
@@ -227,6 +265,10 @@ func csRule(s *yarn.Setup, pl *yarn.CSPlacement, v yarn.RuleView, rs *rules) boo
 		}
 		if q := s.CS.ByPath[parent]; q == nil || !pl.Parent(q) {
 			return false // the Capacity Scheduler refuses it at start
+		}
+		if at := stoppedAt(s, parent); at != nil {
+			rs.note("placement rule %s: %s; not carried", v.Text, stoppedWhy(at, parent+".%user"))
+			return true
 		}
 		rs.add(rule("user", v.Create, "", rule("fixed", false, parent, nil, nil), f))
 	case t == "%primary_group" || t == "%secondary_group":

@@ -315,3 +315,40 @@ func TestPlacementProofPrimaryGroupThenACLGroup(t *testing.T) {
 `
 	proofAgrees(t, aclsOnSetup(t, text), text)
 }
+
+// TestMappingToStoppedQueue: a rule that places in a STOPPED queue, or
+// creates one under a STOPPED parent (which takes its state), is left out
+// with the queue, and a note says what became of it; YuniKorn loads what
+// convert writes, and the proof agrees with asking everyone.
+func TestMappingToStoppedQueue(t *testing.T) {
+	head := `<configuration>
+<property><name>yarn.scheduler.capacity.root.queues</name><value>a,default,p</value></property>
+<property><name>yarn.scheduler.capacity.root.a.capacity</name><value>40</value></property>
+<property><name>yarn.scheduler.capacity.root.default.capacity</name><value>40</value></property>
+<property><name>yarn.scheduler.capacity.root.p.capacity</name><value>20</value></property>
+<property><name>yarn.scheduler.capacity.root.p.auto-create-child-queue.enabled</name><value>true</value></property>
+<property><name>yarn.scheduler.capacity.root.acl_submit_applications</name><value> </value></property>
+<property><name>yarn.scheduler.capacity.root.acl_administer_queue</name><value>*</value></property>
+`
+	for _, tc := range []struct{ state, mappings, note string }{
+		{"root.a", "u:judy:root.a", "placement rule u:judy:root.a: root.a is STOPPED in YARN"},
+		{"root.a", "u:judy:root.a,u:%user:root.default", "placement rule u:judy:root.a: root.a is STOPPED in YARN"},
+		{"root.p", "u:%user:root.p.%user", "root.p.%user would be created under root.p, which is STOPPED in YARN"},
+		{"root.p", "u:%user:p.%user,u:bob:root.default", "root.p.%user would be created under root.p, which is STOPPED in YARN"},
+	} {
+		text := head + `<property><name>yarn.scheduler.capacity.` + tc.state + `.state</name><value>STOPPED</value></property>
+<property><name>yarn.scheduler.capacity.queue-mappings</name><value>` + tc.mappings + `</value></property>
+</configuration>
+`
+		s := aclsOnSetup(t, text)
+		res, err := FromYARN(s)
+		if err != nil {
+			t.Errorf("%s: %v", tc.mappings, err)
+			continue
+		}
+		if !strings.Contains(strings.Join(res.Notes, "\n"), tc.note) {
+			t.Errorf("%s: the notes do not say what became of the rule:\n%s", tc.mappings, strings.Join(res.Notes, "\n"))
+		}
+		proofAgrees(t, s, text)
+	}
+}
