@@ -96,7 +96,12 @@ type placeQuestion struct {
 // queues' paths write alike are placed alike: of the subjects asking for
 // one name, one is asked per way those ACLs write them, which keeps the
 // proof linear in the named subjects and queues.
-func placeQuestions(s *yarn.Setup, pl *yarn.CSPlacement, reps func(names []string) []rep, scope func(q string) (acls []aclNames, sig string, ok bool)) ([]placeQuestion, error) {
+//
+// Where neither system reads the queue an application asks for (a Fair
+// Scheduler policy without a specified rule, converted without a provided
+// rule: nameBlind), every request is placed as one that names none, so
+// only the few names of chosen are asked.
+func placeQuestions(s *yarn.Setup, pl *yarn.CSPlacement, nameBlind bool, reps func(names []string) []rep, scope func(q string) (acls []aclNames, sig string, ok bool)) ([]placeQuestion, error) {
 	userRule, groupRule, firstGroup := false, false, false
 	ruleUsers, ruleGroups := map[string]bool{probeUser: true, probeDotUser: true}, map[string]bool{probeGroup: true}
 	if pl != nil {
@@ -124,6 +129,15 @@ func placeQuestions(s *yarn.Setup, pl *yarn.CSPlacement, reps func(names []strin
 	names := map[*yarn.Queue][]string{}
 	var all []string
 	for _, q := range s.CS.ByPath {
+		if userRule {
+			ruleUsers[q.Name] = true
+		}
+		if groupRule {
+			ruleGroups[q.Name] = true
+		}
+		if nameBlind {
+			continue
+		}
 		ns := []string{q.Path}
 		if s.FS && q.Path != "root" {
 			ns = append(ns, strings.TrimPrefix(q.Path, "root."))
@@ -135,19 +149,30 @@ func placeQuestions(s *yarn.Setup, pl *yarn.CSPlacement, reps func(names []strin
 		ns = append(ns, q.Path+".aclint-probe-queue", q.Path+".aclint-probe-queue.aclint-probe-queue")
 		names[q] = ns
 		all = append(all, ns...)
-		if userRule {
-			ruleUsers[q.Name] = true
-		}
-		if groupRule {
-			ruleGroups[q.Name] = true
-		}
 	}
 	// a request without groups gets the user's own name as its group from
 	// YuniKorn's resolver: a user named like a group a rule reacts to (a
-	// g: mapping's, a group queue's) is placed by it
+	// g: mapping's, a group queue's) is placed by it; with groups, that
+	// user is placed as anyone the rules do not name (no rule reads the
+	// name, or it would be in ruleUsers), so it asks with none, unless an
+	// ACL names it as a user (then its access differs, and it asks as a
+	// user the rules react to)
+	aclUsers := map[string]bool{}
+	for _, q := range s.CS.ByPath {
+		for _, a := range []yarn.Action{yarn.Submit, yarn.Administer} {
+			for _, n := range q.ACL[a].UserNames() {
+				aclUsers[n] = true
+			}
+		}
+	}
+	groupUsers := map[string]bool{}
 	for g := range ruleGroups {
-		if g != probeGroup || groupRule {
+		switch {
+		case g == probeGroup && !groupRule, ruleUsers[g]:
+		case aclUsers[g]:
 			ruleUsers[g] = true
+		default:
+			groupUsers[g] = true
 		}
 	}
 	sort.Strings(all)
@@ -157,14 +182,7 @@ func placeQuestions(s *yarn.Setup, pl *yarn.CSPlacement, reps func(names []strin
 		lists = append(lists, []string{g})
 	}
 	if firstGroup {
-		gs := sorted(ruleGroups)
-		for _, a := range gs {
-			for _, b := range gs {
-				if a != b && (len(gs) <= 40 || a == probeGroup || b == probeGroup) {
-					lists = append(lists, []string{a, b})
-				}
-			}
-		}
+		lists = append(lists, groupPairs(sorted(ruleGroups))...)
 	}
 	users := sorted(ruleUsers)
 	// how someone no ACL names is answered for each queue name: a subject
@@ -172,15 +190,18 @@ func placeQuestions(s *yarn.Setup, pl *yarn.CSPlacement, reps func(names []strin
 	// queue answered each way, and the rules then place it where its ACLs
 	// may answer otherwise
 	kinds := reps(all)
-	if n := len(users) * len(lists) * (len(all) + len(chosen)); n > maxPlaceQuestions {
-		return nil, tooManyQuestions(fmt.Sprintf("%d applications (%d users the rules react to, %d group lists, %d queue names)", n, len(users), len(lists), len(all)+len(chosen)))
+	if n := (len(users)*len(lists) + len(groupUsers)) * (len(all) + len(chosen)); n > maxPlaceQuestions {
+		return nil, tooManyQuestions(fmt.Sprintf("%d applications (%d users the rules react to, %d group lists, %d queue names)", n, len(users)+len(groupUsers), len(lists), len(all)+len(chosen)))
 	}
 	var out []placeQuestion
-	for _, u := range users {
-		for _, q := range append([]string{"", "default", "aclint-probe-queue"}, all...) {
+	for _, q := range append(slices.Clone(chosen), all...) {
+		for _, u := range users {
 			for _, l := range lists {
 				out = append(out, placeQuestion{u, l, q})
 			}
+		}
+		for _, u := range sorted(groupUsers) {
+			out = append(out, placeQuestion{u, nil, q})
 		}
 	}
 	// the subjects the ACLs name: where the rules choose, and on the queues
@@ -367,6 +388,36 @@ func placeQuestions(s *yarn.Setup, pl *yarn.CSPlacement, reps func(names []strin
 	return out, nil
 }
 
+// groupPairs are the two-group lists asked where a rule reads the first
+// group: the rule places by the first, the ACLs (and YuniKorn's group
+// filters, which match any of a user's groups) may let in or place by the
+// second. Every ordered pair up to 40 groups; past that, each group with
+// one no rule names, in both orders, and each with its neighbours in
+// sorted order, in both orders: each relation between two groups (one
+// placed by before the other, or after) is asked, linear in the groups.
+func groupPairs(gs []string) [][]string {
+	var out [][]string
+	if len(gs) <= 40 {
+		for _, a := range gs {
+			for _, b := range gs {
+				if a != b {
+					out = append(out, []string{a, b})
+				}
+			}
+		}
+		return out
+	}
+	for i, a := range gs {
+		if a != probeGroup {
+			out = append(out, []string{a, probeGroup}, []string{probeGroup, a})
+		}
+		if i+1 < len(gs) && a != probeGroup && gs[i+1] != probeGroup {
+			out = append(out, []string{a, gs[i+1]}, []string{gs[i+1], a})
+		}
+	}
+	return out
+}
+
 // aclNames are the names one ACL writes, users and groups.
 type aclNames struct{ users, groups map[string]bool }
 
@@ -492,7 +543,7 @@ func provePlacement(s *yarn.Setup, cfg *config.Config, pol *acl.Policy) ([]Place
 		}
 		return out
 	}
-	qs, err := placeQuestions(s, pl, reps, proofScope(s, cfg, ask))
+	qs, err := placeQuestions(s, pl, !readsAskedQueue(s, cfg), reps, proofScope(s, cfg, ask))
 	if err != nil {
 		return nil, 0, err
 	}
@@ -514,6 +565,38 @@ func provePlacement(s *yarn.Setup, cfg *config.Config, pol *acl.Policy) ([]Place
 	}
 	asked := len(qs)
 	return out, asked, nil
+}
+
+// readsAskedQueue reports whether either system reads the queue an
+// application asks for: the Capacity Scheduler always does (without the
+// override flag, a named queue is where it goes); the Fair Scheduler
+// through a specified rule; YuniKorn through a provided rule, or when it
+// has no rule at all.
+func readsAskedQueue(s *yarn.Setup, cfg *config.Config) bool {
+	if !s.FS {
+		return true
+	}
+	rs, _, _ := s.FSRules()
+	for _, r := range rs {
+		for x := r; x != nil; x = x.Parent {
+			if x.Name == "specified" {
+				return true
+			}
+		}
+	}
+	for _, p := range cfg.Partitions {
+		if len(p.PlacementRules) == 0 {
+			return true // YuniKorn then places by a provided rule of its own
+		}
+		for _, r := range p.PlacementRules {
+			for x := r; x != nil; x = x.Parent {
+				if strings.EqualFold(x.Name.Value, "provided") {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // proofScope finds, for a queue name, the ACLs any request for it may be
