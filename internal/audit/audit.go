@@ -321,6 +321,21 @@ type Gated struct {
 	// Rejected: the request is refused (exit 1); otherwise what becomes
 	// of it is not aclint's to know (exit 2).
 	Rejected bool
+	// WhoCan and Access, when set, are the head of the command's answer
+	// the request was asked in: its JSON is that command's shape, with the
+	// gate under detail (Fields).
+	WhoCan *WhoCan
+	Access *AccessHead
+}
+
+// Fields are the gate as a JSON answer's detail: admission (its word),
+// reason and, when known, why.
+func (g *Gated) Fields() []Field {
+	fs := []Field{{Key: "admission", Value: g.Answer}, {Key: "reason", Value: g.Reason}}
+	if g.Why != "" {
+		fs = append(fs, Field{Key: "why", Value: g.Why})
+	}
+	return fs
 }
 
 func (g *Gated) Error() string { return g.Answer + ": " + g.Said }

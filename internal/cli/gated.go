@@ -29,11 +29,26 @@ func writeGated(s *streams, g *audit.Gated, key, output string) error {
 			}
 			return err
 		},
-		JSON: func() any {
-			out := map[string]any{key: false, "reason": g.Reason, "admission": g.Answer}
-			if g.Why != "" {
-				out["why"] = g.Why
-			}
-			return out
-		}}, output, false)
+		JSON: func() any { return gatedJSON(g, key) }}, output, false)
+}
+
+// gatedJSON is a gated answer in its command's JSON shape: who-can's and
+// access's with nothing listed and the gate under detail; otherwise key
+// false beside the gate's fields.
+func gatedJSON(g *audit.Gated, key string) any {
+	switch {
+	case g.WhoCan != nil:
+		w := *g.WhoCan
+		w.Detail = append(w.Detail, g.Fields()...)
+		if !g.Rejected && w.Incomplete == "" {
+			w.Incomplete = g.Said // what becomes of the pod is not known
+		}
+		return whoCanJSON(&w)
+	case g.Access != nil:
+		h := g.Access
+		return clikit.Object{{Key: "system", Value: h.System}, {Key: "subject", Value: h.Subject}, {Key: "actions", Value: clikit.NonNil(h.Actions)},
+			{Key: "notes", Value: clikit.NonNil(h.Notes)}, {Key: "sections", Value: []any{}}, {Key: "detail", Value: detailJSON(g.Fields())}}
+	}
+	out := clikit.Object{{Key: key, Value: false}}
+	return append(out, detailJSON(g.Fields())...)
 }

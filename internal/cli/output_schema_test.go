@@ -50,10 +50,12 @@ func outputSchema(t *testing.T, name string) *jsonschema.Schema {
 	return s
 }
 
-// TestOutputSchemas: check, who-can, diff and place write one JSON shape
-// for every system, held to schema/check.schema.json, who-can.schema.json,
-// diff.schema.json and place.schema.json: allowed and denied, a denial with its consulted rules,
-// YuniKorn's -v, a diff with --flat, for YuniKorn, YARN, Mesos and
+// TestOutputSchemas: check, who-can, access, matrix, diff and place write
+// one JSON shape for every system and every answer, held to
+// schema/COMMAND.schema.json: allowed and denied, a denial with its
+// consulted rules, YuniKorn's -v, a diff with --flat, an answer that is not
+// known, a side the system refuses, and a --pod the admission controller
+// refuses or leaves to another scheduler, for YuniKorn, YARN, Mesos and
 // YTsaurus files.
 func TestOutputSchemas(t *testing.T) {
 	dir := t.TempDir()
@@ -73,7 +75,33 @@ func TestOutputSchemas(t *testing.T) {
 	// sides the system refuses: YuniKorn's doubled space, a Mesos ACL kind it does not know
 	badQueues := write("bad.yaml", "partitions:\n  - name: default\n    queues:\n      - name: root\n        submitacl: \"a  b\"\n")
 	badACLs := write("bad.json", `{"register_frameworks": [{"principals": {"values": ["a"]}, "rolez": {"type": "ANY"}}]}`)
+	// pods: one whose user.info the controller refuses from the submitter,
+	// one in a namespace it bypasses, and one it lets through
+	pq, pns := ex+"placement/queues.yaml", ex+"placement/namespace.yaml"
+	refusedPod := write("refused-pod.yaml", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: team-a\n  annotations:\n    yunikorn.apache.org/user.info: '{\"user\":\"mallory\",\"groups\":[\"admins\"]}'\nspec:\n  containers:\n    - name: c\n      image: busybox\n")
+	bypassPod := write("bypass-pod.yaml", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: kube-system\nspec:\n  schedulerName: default-scheduler\n  containers:\n    - name: c\n      image: busybox\n")
+	bypassNS := write("kube-system.yaml", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: kube-system\n")
+	okPod := ex + "placement/pod.yaml"
+	refused := []string{"--pod", refusedPod, "--namespace", pns, "--submitter", "alice"}
+	bypassed := []string{"--pod", bypassPod, "--namespace", bypassNS, "--submitter", "alice"}
+	through := []string{"--pod", okPod, "--namespace", pns, "--submitter", "alice"}
+	with := func(args []string, extra []string) []string { return append(append([]string(nil), args...), extra...) }
 	runs := map[string][][]string{
+		"access": {
+			{"access", "-f", queues, "alice"},
+			{"access", "-f", cs, "-f", site, "alice", "--groups", "analysts"},
+			{"access", "-f", acls, "spark"},
+			{"access", "-f", tree, "alice"},
+			with([]string{"access", "-f", pq}, refused),
+			with([]string{"access", "-f", pq}, bypassed),
+			with([]string{"access", "-f", pq}, through),
+		},
+		"matrix": {
+			{"matrix", "-f", queues},
+			{"matrix", "-f", cs, "-f", site},
+			{"matrix", "-f", acls},
+			{"matrix", "-f", tree},
+		},
 		"check": {
 			{"check", "-f", queues, "default", "root.prod.etl", "alice"},
 			{"check", "-f", queues, "default", "root.prod.etl", "deployer", "-v"},
@@ -84,12 +112,17 @@ func TestOutputSchemas(t *testing.T) {
 			{"check", "-f", acls, "run_tasks", "spark", "etl"},
 			{"check", "-f", acls, "register_frameworks", "spark", "prod"},
 			{"check", "-f", tree, "alice", "read", "//home/reports"},
+			with([]string{"check", "-f", pq, "default", "root.default"}, refused),
+			with([]string{"check", "-f", pq, "default", "root.default"}, bypassed),
 		},
 		"who-can": {
 			{"who-can", "-f", queues, "default", "root.prod"},
 			{"who-can", "-f", cs, "-f", site, "root.prod"},
 			{"who-can", "-f", acls, "register_frameworks", "analytics"},
 			{"who-can", "-f", tree, "//home/analytics", "read"},
+			with([]string{"who-can", "-f", pq}, with(refused, []string{"default", "root.default"})),
+			with([]string{"who-can", "-f", pq}, with(bypassed, []string{"default", "root.default"})),
+			with([]string{"who-can", "-f", pq}, with(through, []string{"default", "root.default"})),
 		},
 		"place": {
 			{"place", "-f", queues, "default", "alice"},
@@ -99,6 +132,8 @@ func TestOutputSchemas(t *testing.T) {
 			{"place", "-f", cs, "alice"},
 			{"place", "-f", fsFile, "-f", fsSite, "alice", "--groups", "etl"},
 			{"place", "-f", fsFile, "-f", fsSite, "carol", "--queue", "root.prod"},
+			with([]string{"place", "-f", pq}, refused),
+			with([]string{"place", "-f", pq}, bypassed),
 		},
 		"diff": {
 			{"diff", queues, queues2},

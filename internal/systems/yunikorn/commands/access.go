@@ -59,7 +59,10 @@ func (q *question) Access(m audit.Model, qu audit.Question, scope audit.Scope, o
 		return err
 	}
 	if pr != nil && !pr.Reaches() {
-		return gated(pr.Gate)
+		g := gated(pr.Gate)
+		h := yunikorn.AccessHead(aq.User)
+		g.Access = &h
+		return g
 	}
 	if pr != nil {
 		notes = append(notes, pr.Notes()...)

@@ -54,7 +54,9 @@ func (q *question) WhoCan(m audit.Model, qu audit.Question) (*audit.WhoCan, erro
 		return nil, err
 	}
 	if pr != nil && !pr.Reaches() {
-		return nil, gated(pr.Gate)
+		g := gated(pr.Gate)
+		g.WhoCan = &audit.WhoCan{System: yunikorn.System, Action: string(act), Object: args[1]}
+		return nil, g
 	}
 	var sub *acl.Subject
 	if pr != nil {
