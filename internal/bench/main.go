@@ -220,7 +220,7 @@ func main() {
 		{"YARN lint (vs encoding/xml)", []string{"xml", csXML}, []string{"lint", "--color", "never", csXML}, 1.5, 2.0, false, false},
 		{"place --pod, 200k labels+annots", []string{"yaml", podFile}, []string{"place", "-f", small, "default", "--pod", podFile, "--without-admission-controller"}, 2.0, 2.0, false, false},
 		{"lint, 4,000 ConfigMap documents", []string{"configmaps", cmsFile}, []string{"lint", "--color", "never", "--fail-on", "error", cmsFile}, 4.0, 3.0, false, false},
-		{"convert yarn (vs aclint lint)", []string{"lint", "--color", "never", "--fail-on", "none", convertCS}, []string{"convert", "yarn", convertCS, convertSite, "-o", filepath.Join(dir, "converted.yaml")}, 15.0, 15.0, false, true},
+		{"convert yarn (vs aclint lint)", []string{"lint", "--color", "never", "--fail-on", "none", convertCS}, []string{"convert", "yarn", convertCS, convertSite, "-o", filepath.Join(dir, "converted.yaml")}, 8.0, 3.0, false, true},
 	}
 	if *only != "" {
 		rows = slices.DeleteFunc(rows, func(r row) bool { return !strings.Contains(r.name, *only) })

@@ -121,13 +121,11 @@ func candidates(s *yarn.Setup, cfg *config.Config, users, groups, bare, lost map
 		}
 		for i, q := range order {
 			for _, f := range yFields {
-				for _, u := range q.ACL[f].UserNames() {
+				q.ACL[f].EachUser(func(u string) {
 					mention(subject{catUser, u}, i, true)
 					mention(subject{catBare, u}, i, true)
-				}
-				for _, g := range q.ACL[f].GroupNames() {
-					mention(subject{catGroup, g}, i, true)
-				}
+				})
+				q.ACL[f].EachGroup(func(g string) { mention(subject{catGroup, g}, i, true) })
 			}
 			if kq[i] == nil {
 				continue

@@ -138,9 +138,12 @@ func aclsOnSetup(t *testing.T, text string) *yarn.Setup {
 // TestConvertLinear: the proof's work grows with queues plus names, not
 // with their product (asking every name on every queue took 40 s for 400
 // queues of 300 names). Four times the queues and four times the names
-// must cost well under sixteen times the CPU.
+// cost at most 4.5 times the CPU: on a flat tree of leaves, and on the
+// setup of issue 54 (finals in core-site.xml and yarn-site.xml,
+// yarn.acl.enable written ' true ', percentages under one parent and
+// weights under another).
 func TestConvertLinear(t *testing.T) {
-	gen := func(queues, names int) *yarn.Setup {
+	flat := func(queues, names int) *yarn.Setup {
 		b, prop := csWithAdmins()
 		var leaves []string
 		for i := 0; i < queues; i++ {
@@ -158,20 +161,77 @@ func TestConvertLinear(t *testing.T) {
 		b.WriteString("</configuration>\n")
 		return aclsOnSetup(t, b.String())
 	}
-	small, large := gen(100, 400), gen(400, 1600)
-	cost := func(s *yarn.Setup) time.Duration {
-		return budget.Best(2, func() {
-			if _, err := FromYARN(s); err != nil {
-				t.Fatal(err)
+	for _, tc := range []struct {
+		name string
+		gen  func(queues, names int) *yarn.Setup
+	}{{"flat", flat}, {"finals, ' true ', mixed capacities", func(q, n int) *yarn.Setup { return finalsSetup(t, q, n) }}} {
+		small, large := tc.gen(100, 400), tc.gen(400, 1600)
+		cost := func(s *yarn.Setup) time.Duration {
+			return budget.Best(3, func() {
+				if _, err := FromYARN(s); err != nil {
+					t.Fatal(err)
+				}
+			})
+		}
+		a, b := cost(small), cost(large)
+		ratio := float64(b) / float64(max(a, time.Millisecond))
+		t.Logf("%s: %v for 100 queues and 400 names, %v for 400 and 1,600: %.1fx", tc.name, a, b, ratio)
+		if ratio > 4.5 && b > 300*time.Millisecond {
+			t.Errorf("%s: four times the queues and names cost %.1f times the CPU (%v, %v): every name asked on every queue again?", tc.name, ratio, a, b)
+		}
+	}
+}
+
+// finalsSetup is issue 54's slow setup: a core-site.xml and a yarn-site.xml
+// with final properties (yarn.acl.enable written ' true ', final in both),
+// and a tree whose first half of parents give their leaves percentages and
+// the other half weights, each leaf's ACL naming 25 of names users.
+func finalsSetup(t *testing.T, queues, names int) *yarn.Setup {
+	t.Helper()
+	b, prop := csWithAdmins()
+	parents := max(queues/10, 2)
+	var ps []string
+	for p := 0; p < parents; p++ {
+		ps = append(ps, "p"+strconv.Itoa(p))
+	}
+	prop("root.queues", strings.Join(ps, ","))
+	r := rand.New(rand.NewSource(int64(queues)))
+	for i, p := range ps {
+		prop("root."+p+".capacity", "1w")
+		var leaves []string
+		for j := 0; j < queues/parents; j++ {
+			leaves = append(leaves, "q"+strconv.Itoa(j))
+		}
+		prop("root."+p+".queues", strings.Join(leaves, ","))
+		for _, l := range leaves {
+			if i%2 == 0 {
+				prop("root."+p+"."+l+".capacity", strconv.FormatFloat(100/float64(len(leaves)), 'f', 4, 64))
+			} else {
+				prop("root."+p+"."+l+".capacity", "2w")
 			}
-		})
+			var us []string
+			for k := 0; k < 25; k++ {
+				us = append(us, "u"+strconv.Itoa(r.Intn(names)))
+			}
+			prop("root."+p+"."+l+".acl_submit_applications", strings.Join(us, ",")+" g"+strconv.Itoa(r.Intn(names)))
+		}
 	}
-	a, b := cost(small), cost(large)
-	ratio := float64(b) / float64(max(a, time.Millisecond))
-	t.Logf("convert: %v for 100 queues and 400 names, %v for 400 and 1,600: %.1fx", a, b, ratio)
-	if ratio > 9 && b > 300*time.Millisecond {
-		t.Errorf("four times the queues and names cost %.1f times the CPU (%v, %v): every name asked on every queue again?", ratio, a, b)
+	b.WriteString("</configuration>\n")
+	final := func(name, text string) *yarn.Conf {
+		c, err := yarn.ReadConf(name, []byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
 	}
+	core := final("core-site.xml", "<configuration><property><name>hadoop.security.authorization</name><value>true</value><final>true</final></property><property><name>yarn.acl.enable</name><value> true </value><final>true</final></property></configuration>")
+	site := final("yarn-site.xml", "<configuration><property><name>yarn.acl.enable</name><value> true </value><final>true</final></property><property><name>yarn.admin.acl</name><value>admins</value><final>true</final></property></configuration>")
+	cs := final("capacity-scheduler.xml", b.String())
+	s := yarn.NewSetup([]*yarn.Conf{cs, site, core})
+	if why := s.Refused(); why != "" || !s.ACLEnable {
+		t.Fatalf("the setup does not start with ACLs on: %q (yarn.acl.enable %v)", why, s.ACLEnable)
+	}
+	return s
 }
 
 // TestPlacementProofScalesWithoutRules: with no rule that reacts to who

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/aclint/aclint/internal/systems/yarn"
@@ -160,9 +159,7 @@ func placeQuestions(s *yarn.Setup, pl *yarn.CSPlacement, nameBlind bool, reps fu
 	aclUsers := map[string]bool{}
 	for _, q := range s.CS.ByPath {
 		for _, a := range []yarn.Action{yarn.Submit, yarn.Administer} {
-			for _, n := range q.ACL[a].UserNames() {
-				aclUsers[n] = true
-			}
+			q.ACL[a].EachUser(func(n string) { aclUsers[n] = true })
 		}
 	}
 	groupUsers := map[string]bool{}
@@ -209,12 +206,8 @@ func placeQuestions(s *yarn.Setup, pl *yarn.CSPlacement, nameBlind bool, reps fu
 	named := map[string][]*yarn.Queue{} // "u:alice", "g:etl": the queues whose ACLs name them
 	for _, q := range s.CS.ByPath {
 		for _, a := range []yarn.Action{yarn.Submit, yarn.Administer} {
-			for _, n := range q.ACL[a].UserNames() {
-				named["u:"+n] = append(named["u:"+n], q)
-			}
-			for _, n := range q.ACL[a].GroupNames() {
-				named["g:"+n] = append(named["g:"+n], q)
-			}
+			q.ACL[a].EachUser(func(n string) { named["u:"+n] = append(named["u:"+n], q) })
+			q.ACL[a].EachGroup(func(n string) { named["g:"+n] = append(named["g:"+n], q) })
 		}
 	}
 	keys := make([]string, 0, len(named))
@@ -364,10 +357,21 @@ func placeQuestions(s *yarn.Setup, pl *yarn.CSPlacement, nameBlind bool, reps fu
 		}
 		prof := newProfiler(acls)
 		seen := map[string]bool{}
+		seenUnnamed := map[unnamedKey]bool{}
 		var picks []placeQuestion
 		for _, k := range asking[q] {
 			for i, v := range variants[k] {
-				if ok {
+				switch {
+				case !ok:
+				case prof.unnamed(v):
+					// no ACL here names any of its names: its key is its
+					// shape alone (profiler.key with every set empty)
+					uk := unnamedKey{shapes[k][i], len(v.groups)}
+					if seenUnnamed[uk] {
+						continue
+					}
+					seenUnnamed[uk] = true
+				default:
 					key := prof.key(v, shapes[k][i])
 					if seen[key] {
 						continue
@@ -457,12 +461,20 @@ func newProfiler(acls []aclNames) *profiler {
 // are placed alike.
 func (p *profiler) key(v placeQuestion, shape string) string {
 	var b strings.Builder
+	b.Grow(len(shape) + (2+2*len(v.groups))*(1+8*p.words))
 	b.WriteString(shape)
+	// each set as 0xfe when empty, else 0xff and its words' bytes (a set
+	// has no words or all of them, and neither byte is in a name's UTF-8)
 	put := func(bits []uint64) {
-		b.WriteByte('#')
+		if bits == nil {
+			b.WriteByte(0xfe)
+			return
+		}
+		b.WriteByte(0xff)
 		for _, w := range bits {
-			b.WriteString(strconv.FormatUint(w, 36))
-			b.WriteByte(',')
+			for i := 0; i < 8; i++ {
+				b.WriteByte(byte(w >> (8 * i)))
+			}
 		}
 	}
 	put(p.users[v.user])
@@ -472,6 +484,27 @@ func (p *profiler) key(v placeQuestion, shape string) string {
 		put(p.users[g])
 	}
 	return b.String()
+}
+
+// unnamedKey is profiler.key of a subject no ACL names: the shape of its
+// names and how many groups it carries.
+type unnamedKey struct {
+	shape  string
+	groups int
+}
+
+// unnamed reports whether no ACL of the profile names any of v's names,
+// as a user or as a group.
+func (p *profiler) unnamed(v placeQuestion) bool {
+	if p.users[v.user] != nil || p.groups[v.user] != nil {
+		return false
+	}
+	for _, g := range v.groups {
+		if p.groups[g] != nil || p.users[g] != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // variantShape is the shape of a subject's names (nameShape): its user's,
@@ -622,7 +655,10 @@ func proofScope(s *yarn.Setup, cfg *config.Config, ask func(u string, gl []strin
 		var out []aclNames
 		for _, y := range yq[path] {
 			for _, a := range []yarn.Action{yarn.Submit, yarn.Administer} {
-				out = append(out, aclNames{set(y.ACL[a].UserNames()), set(y.ACL[a].GroupNames())})
+				us, gs := map[string]bool{}, map[string]bool{}
+				y.ACL[a].EachUser(func(n string) { us[n] = true })
+				y.ACL[a].EachGroup(func(n string) { gs[n] = true })
+				out = append(out, aclNames{us, gs})
 			}
 		}
 		if k := kq[path]; k != nil {

@@ -154,6 +154,21 @@ func (a ACL) UserNames() []string { return names(a.Users) }
 // GroupNames are the distinct groups, sorted.
 func (a ACL) GroupNames() []string { return names(a.Groups) }
 
+// EachUser calls fn with each distinct user, in the order written: for
+// callers that only collect them (no sort, no slice).
+func (a ACL) EachUser(fn func(string)) { each(a.Users, fn) }
+
+// EachGroup calls fn with each distinct group, in the order written.
+func (a ACL) EachGroup(fn func(string)) { each(a.Groups, fn) }
+
+func each(es []Entry, fn func(string)) {
+	for _, e := range es {
+		if !e.Repeat {
+			fn(e.Name)
+		}
+	}
+}
+
 func names(es []Entry) []string {
 	out := make([]string, 0, len(es))
 	for _, e := range es {
