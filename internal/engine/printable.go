@@ -34,7 +34,30 @@ func unsafeRune(r rune) bool {
 // carriage returns as \n and \r, other ASCII controls as \xNN, unsafe runes
 // past ASCII as \uNNNN (which JSON reads back as the same rune), bytes that
 // are not UTF-8 as \xNN. Everything else is kept.
+//
+// It also keeps the text from reading as a GitHub Actions workflow command
+// wherever a layout puts it (commandSafe).
 func Printable(s string) string {
+	return commandSafe(printable(s))
+}
+
+// commandSafe keeps s from reading as a GitHub Actions workflow command
+// wherever a line puts it: the runner takes "::" at a line's start after
+// blanks (ActionCommand.TryParseV2 trims them: a name a listing indents is
+// at a line's start), and "##[" anywhere in a line (the legacy
+// ActionCommand.TryParse). The first ':' becomes \x3a, the '[' \x5b.
+func commandSafe(s string) string {
+	if t := strings.TrimLeft(s, " \t"); strings.HasPrefix(t, "::") {
+		i := len(s) - len(t)
+		s = s[:i] + `\x3a` + s[i+1:]
+	}
+	if strings.Contains(s, "##[") {
+		s = strings.ReplaceAll(s, "##[", `##\x5b`)
+	}
+	return s
+}
+
+func printable(s string) string {
 	if plainASCII(s) {
 		return s // the usual case: every finding's message goes through here
 	}
@@ -77,6 +100,11 @@ func isBadByte(s string, i int) bool {
 // by U+FFFD, one for one, so that a source line keeps its columns and a
 // caret under it still points at the right character.
 func Displayable(s string) string {
+	if strings.Contains(s, "##[") {
+		// the legacy workflow command reads "##[" anywhere in a line: its
+		// '[' is replaced, one for one
+		s = strings.ReplaceAll(s, "##[", "##\uFFFD")
+	}
 	if plainASCII(s) {
 		return s
 	}
@@ -149,7 +177,7 @@ func (s *SafeWriter) Write(p []byte) (int, error) {
 		if i < len(str) && str[i] != '\n' {
 			continue
 		}
-		b.WriteString(Printable(str[start:i]))
+		b.WriteString(printable(str[start:i]))
 		if i < len(str) {
 			b.WriteByte('\n')
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/aclint/aclint/internal/clikit"
+	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/safewrite"
 	"github.com/aclint/aclint/internal/systems/yarn"
 )
@@ -66,16 +67,16 @@ func newConvertYarnCmd(env clikit.Env) *cobra.Command {
 			}
 			var b strings.Builder
 			for _, n := range res.Notes {
-				fmt.Fprintf(&b, "note: %s\n", n)
+				engine.Fprintf(&b, "note: %s\n", n)
 			}
 			for _, n := range res.NotConverted {
-				fmt.Fprintf(&b, "not converted: %s\n", n)
+				engine.Fprintf(&b, "not converted: %s\n", n)
 			}
 			for _, d := range res.Differences {
-				fmt.Fprintf(&b, "differs: %s\n", d)
+				engine.Fprintf(&b, "differs: %s\n", d)
 			}
 			for _, d := range res.Placement {
-				fmt.Fprintf(&b, "differs: placement: %s\n", d)
+				engine.Fprintf(&b, "differs: placement: %s\n", d)
 			}
 			if len(res.Differences) == 0 {
 				b.WriteString("access is the same in YARN and in the YuniKorn config, for every queue, action, user and group the ACLs name, and everyone else\n")
