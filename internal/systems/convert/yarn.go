@@ -343,7 +343,7 @@ func notConverted(s *yarn.Setup) []string {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		out = append(out, fmt.Sprintf("%s (%d): not converted", k, counts[k]))
+		out = append(out, fmt.Sprintf("%s: %d %s, left out (convert carries the queues, their ACLs and placement)", k, counts[k], plural(counts[k], "setting", "settings")))
 	}
 	return out
 }

@@ -476,7 +476,7 @@ func (p *Policy) Target(part *config.Partition, path string, sub *Subject, tags 
 			return t, &QueryError{Msg: fmt.Sprintf("%s does not exist in partition %s, and this question gives no request tags: placement %s creates it only for a request with the tags %s; ask again with those tags, or check the nearest existing queue, %s%s",
 				t.Path, part.CanonicalName(), c.NeedsBy, DescribeTags(c.Tags), q.Path(), near), Tags: c.Tags}
 		}
-		return t, &QueryError{Msg: fmt.Sprintf("no such queue, and no placement rule creates it for this request: %s does not exist in partition %s (%s)%s", t.Path, part.CanonicalName(), c.Why, near)}
+		return t, &QueryError{Msg: fmt.Sprintf("no such queue, and no placement rule creates it for this request: %s does not exist in partition %s (%s)%s", t.Path, part.CanonicalName(), whyNotCreated(c.Why), near)}
 	}
 	t.Dynamic = true
 	t.Ways = c.Ways
@@ -816,4 +816,15 @@ func (p *Policy) nearMisses(d *Decision, target *config.Queue) {
 			}
 		}
 	}
+}
+
+// whyNotCreated is placement's reason for not creating a queue, without
+// the words the message already says ("no placement rule creates it for
+// this request (...)" is the reason in brackets).
+func whyNotCreated(why string) string {
+	const lead = "no placement rule creates it for this request ("
+	if inner, ok := strings.CutPrefix(why, lead); ok && strings.HasSuffix(inner, ")") {
+		return strings.TrimSuffix(inner, ")")
+	}
+	return why
 }
