@@ -150,7 +150,11 @@ func newSettingsFinder(reg *engine.Registry, seen *engine.ReadSet, configFile, f
 			dir = filepath.Dir(firstArg)
 		}
 	}
-	s, err := f.load(settings.Find(dir))
+	found, err := settings.Find(dir)
+	if err != nil {
+		return nil, clikit.Usage("%w", err)
+	}
+	s, err := f.load(found)
 	f.run = s
 	return f, err
 }
@@ -177,7 +181,11 @@ func (f *settingsFinder) forFile(file string) (*settings.Settings, error) {
 	if file == "<stdin>" {
 		return f.run, nil
 	}
-	return f.load(settings.Find(filepath.Dir(file)))
+	found, err := settings.Find(filepath.Dir(file))
+	if err != nil {
+		return nil, clikit.Usage("%w", err)
+	}
+	return f.load(found)
 }
 
 func settingsErr(path string, err error) error {

@@ -228,9 +228,9 @@ func (c *settingsCache) forFile(path string) (*settings.Settings, error) {
 	if !filepath.IsAbs(path) {
 		return nil, nil // an untitled document has no directory
 	}
-	p := settings.Find(filepath.Dir(path))
-	if p == "" {
-		return nil, nil
+	p, err := settings.Find(filepath.Dir(path))
+	if err != nil || p == "" {
+		return nil, err
 	}
 	info, err := os.Stat(p)
 	if err != nil {

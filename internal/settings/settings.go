@@ -19,8 +19,12 @@ import (
 	"github.com/aclint/aclint/internal/engine"
 )
 
-// FileName is the configuration file aclint looks for.
-const FileName = ".aclint.yaml"
+// FileName is the configuration file aclint looks for; AltFileName is
+// the other spelling, read as well (golangci-lint reads both of its own).
+const (
+	FileName    = ".aclint.yaml"
+	AltFileName = ".aclint.yml"
+)
 
 // Settings is one .aclint.yaml.
 type Settings struct {
@@ -181,24 +185,31 @@ func strings1(n *yaml.Node) ([]string, error) {
 	return out, nil
 }
 
-// Find looks for .aclint.yaml in dir and its parents, stopping after the
-// repository root (a directory holding .git). It returns "" when there is
-// none.
-func Find(dir string) string {
+// Find looks for .aclint.yaml, or .aclint.yml, in dir and its parents,
+// stopping after the repository root (a directory holding .git). It
+// returns "" when there is none, and an error when one directory holds
+// both: which one the team means is not aclint's to guess.
+func Find(dir string) (string, error) {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
-		return ""
+		return "", nil
 	}
 	for {
-		if p := filepath.Join(dir, FileName); fileExists(p) {
-			return relToWorkDir(p)
+		p, alt := filepath.Join(dir, FileName), filepath.Join(dir, AltFileName)
+		switch a, b := fileExists(p), fileExists(alt); {
+		case a && b:
+			return "", fmt.Errorf("%s and %s are both in %s: aclint reads one settings file per directory; keep one (the other is not read)", FileName, AltFileName, relToWorkDir(dir))
+		case a:
+			return relToWorkDir(p), nil
+		case b:
+			return relToWorkDir(alt), nil
 		}
 		if fileExists(filepath.Join(dir, ".git")) {
-			return ""
+			return "", nil
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return ""
+			return "", nil
 		}
 		dir = parent
 	}
