@@ -50,7 +50,10 @@ func TestLoadAndFind(t *testing.T) {
 	}
 	p := filepath.Join(dir, "a", FileName)
 	os.WriteFile(p, []byte("fail-on: info\nkey: batch.yaml\noutput: sarif=x.sarif\nignore: [\"b/**\"]\nrules: {shadowed-acl: off, yaml-syntax: error}\n"), 0o644)
-	found := Find(sub)
+	found, err := Find(sub)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if abs, _ := filepath.Abs(found); abs != p {
 		t.Fatalf("Find = %q, want %q", found, p)
 	}
