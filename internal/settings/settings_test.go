@@ -3,6 +3,7 @@ package settings
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/aclint/aclint/internal/systems"
@@ -68,8 +69,18 @@ func TestLoadAndFind(t *testing.T) {
 		t.Error("ignore globs are relative to the settings file")
 	}
 	os.Mkdir(filepath.Join(sub, ".git"), 0o755)
-	if Find(sub) != "" {
+	if f, err := Find(sub); f != "" || err != nil {
 		t.Error("the search stops at the repository root")
+	}
+	// the other spelling is read, and both in one directory is an error
+	alt := filepath.Join(sub, AltFileName)
+	os.WriteFile(alt, []byte("fail-on: info\n"), 0o644)
+	if f, err := Find(sub); err != nil || filepath.Base(f) != AltFileName {
+		t.Errorf("Find with %s: %q, %v", AltFileName, f, err)
+	}
+	os.WriteFile(filepath.Join(sub, FileName), []byte("fail-on: info\n"), 0o644)
+	if _, err := Find(sub); err == nil || !strings.Contains(err.Error(), "are both in") {
+		t.Errorf("both spellings: %v", err)
 	}
 }
 
