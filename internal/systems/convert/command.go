@@ -1,15 +1,11 @@
 package convert
 
 import (
-	"fmt"
-	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/aclint/aclint/internal/clikit"
-	"github.com/aclint/aclint/internal/engine"
-	"github.com/aclint/aclint/internal/safewrite"
 	"github.com/aclint/aclint/internal/systems/yarn"
 )
 
@@ -32,7 +28,7 @@ func (Commands) Commands(env clikit.Env) []*cobra.Command {
 
 func newConvertYarnCmd(env clikit.Env) *cobra.Command {
 	var (
-		output    string
+		outputs   []string
 		aclEnable string
 	)
 	c := &cobra.Command{
@@ -47,6 +43,10 @@ func newConvertYarnCmd(env clikit.Env) *cobra.Command {
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			targets, err := parseTargets(outputs)
+			if err != nil {
+				return err
+			}
 			system, m, err := env.Load(args)
 			if err != nil {
 				return err
@@ -58,48 +58,19 @@ func newConvertYarnCmd(env clikit.Env) *cobra.Command {
 			if err != nil {
 				return clikit.Usage("%w", err)
 			}
-			if output == "" || output == "-" {
-				if _, err := env.Out().Write(res.YAML); err != nil {
-					return clikit.Usage("writing output: %w", err)
+			for _, t := range targets {
+				if err := t.write(env, res); err != nil {
+					return err
 				}
-			} else if err := safewrite.Output(output, env.Seen(), func(w io.Writer) error { _, err := w.Write(res.YAML); return err }); err != nil {
-				return clikit.Usage("writing %s: %w", output, err)
 			}
-			var b strings.Builder
-			for _, n := range res.Notes {
-				engine.Fprintf(&b, "note: %s\n", n)
-			}
-			for _, n := range res.NotConverted {
-				engine.Fprintf(&b, "not converted: %s\n", n)
-			}
-			for _, d := range res.Differences {
-				engine.Fprintf(&b, "differs: %s\n", d)
-			}
-			for _, d := range res.Placement {
-				engine.Fprintf(&b, "differs: placement: %s\n", d)
-			}
-			if len(res.Differences) == 0 {
-				b.WriteString("access is the same in YARN and in the YuniKorn config, for every queue, action, user and group the ACLs name, and everyone else\n")
-			} else {
-				fmt.Fprintf(&b, "%d access answer(s) differ\n", len(res.Differences))
-			}
-			if len(res.Placement) == 0 {
-				fmt.Fprintf(&b, "placement is the same in YARN and in the YuniKorn config, for all %d applications that can tell them apart (every user, group list and requested queue the rules, ACLs and queues name)\n", res.PlaceAsked)
-			} else {
-				n := 0
-				for _, d := range res.Placement {
-					n += d.Like
-				}
-				fmt.Fprintf(&b, "%d of %d applications asked are placed differently, in %d %s\n", n, res.PlaceAsked, len(res.Placement), plural(len(res.Placement), "way", "ways"))
-			}
-			fmt.Fprint(env.Err(), b.String())
+			report(env.Err(), res)
 			if len(res.Differences) > 0 || len(res.Placement) > 0 {
 				return &clikit.ExitError{Code: clikit.ExitFail}
 			}
 			return nil
 		},
 	}
-	c.Flags().StringVarP(&output, "output", "o", "", "write the queues.yaml to this file (default: standard output)")
+	c.Flags().StringArrayVarP(&outputs, "output", "o", nil, "output: yaml (the queues.yaml, the default) or json (the whole answer), on standard output or FORMAT=PATH into a file (repeatable)")
 	c.Flags().StringVar(&aclEnable, "acl-enable", "", "yarn.acl.enable, when no yarn-site.xml is given: true or false")
 	return c
 }
@@ -124,7 +95,9 @@ name) in both, and prints each kind of application placed differently with an ex
 What is not converted (capacities, preemption, queues whose names YuniKorn refuses,
 placement rules YuniKorn has none for) is listed.
 
-The config goes to standard output, or to the file -o names; the report goes to
+-o says what goes where, as in lint: -o yaml (the default) writes the queues.yaml to
+standard output, -o json the whole answer (the config, every difference, what is not
+converted), and -o FORMAT=PATH writes a file instead (repeatable). The report goes to
 standard error.
 
 Exit codes: 0 the access and placement are the same, 1 they differ, 2 error (a file
@@ -132,5 +105,6 @@ YARN refuses, yarn.acl.enable unknown, a placement policy that comes from a yarn
 not given, something aclint cannot read as YARN does).`
 
 // convertYarnExample are newConvertYarnCmd's examples.
-const convertYarnExample = `  aclint convert yarn capacity-scheduler.xml yarn-site.xml -o queues.yaml
+const convertYarnExample = `  aclint convert yarn capacity-scheduler.xml yarn-site.xml -o yaml=queues.yaml
+  aclint convert yarn capacity-scheduler.xml yarn-site.xml -o yaml=queues.yaml -o json=convert.json
   aclint convert yarn fair-scheduler.xml`

@@ -116,7 +116,7 @@ func (e *OptionError) Error() string { return e.msg }
 // in. It then compares the two.
 func FromYARN(s *yarn.Setup) (*Result, error) {
 	if !s.FS && !s.Known {
-		return nil, fmt.Errorf("yarn.acl.enable is not known: give yarn-site.xml with -f (queue ACLs count only when it is true; default false)")
+		return nil, fmt.Errorf("yarn.acl.enable is not known: give yarn-site.xml beside the scheduler's file (aclint convert yarn capacity-scheduler.xml yarn-site.xml), or say it with --acl-enable true|false (queue ACLs count only when it is true; default false)")
 	}
 	if s.CS.Root.Name != "root" {
 		return nil, fmt.Errorf("the allocation file's root queue is named %q: the Fair Scheduler places it by comparing with \"root\" ignoring case, but its queues are then named %s.*, which aclint does not convert", s.CS.Root.Name, s.CS.Root.Name)
