@@ -764,14 +764,6 @@ func next(p string, i int) int {
 	return i + 1 + j
 }
 
-func set(names []string) map[string]bool {
-	out := make(map[string]bool, len(names))
-	for _, n := range names {
-		out[n] = true
-	}
-	return out
-}
-
 func entryNames(es []acl.Entry) map[string]bool {
 	out := make(map[string]bool, len(es))
 	for _, e := range es {
