@@ -24,6 +24,7 @@ func newAccessCmd(s *streams) *cobra.Command {
 		f.String("groups", "", "comma-separated groups of the subject, used exactly as given")
 	})
 	scopeFlags(f, "objects where the subject has no access")
+	f.Bool("all", false, "text: list every object, also those where the subject has no access (JSON and CSV always do)")
 	sharedFlag(f, "output", func(f *pflag.FlagSet) { f.StringP("output", "o", "text", "output format: text, json or csv") })
 	c.RunE = func(cmd *cobra.Command, args []string) error {
 		if err := clikit.CheckOutput(flagString(cmd, "output"), "text", "json", "csv"); err != nil {

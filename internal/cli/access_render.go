@@ -34,10 +34,21 @@ func askAccess(s *streams, cmd *cobra.Command, q *asked, words []string) error {
 	}
 	w := bufio.NewWriter(s.out)
 	r := newAccessRenderer(w, flagString(cmd, "output"))
-	f := &accessFilter{r: r, only: flagBool(cmd, "only-access")}
+	// text lists where the subject has access, unless --all: on 2,000
+	// queues, the rest is 2,000 lines of "-"; JSON and CSV, for scripts,
+	// list every object unless --only-access
+	output := flagString(cmd, "output")
+	f := &accessFilter{r: r, only: flagBool(cmd, "only-access") || output == "text" && !flagBool(cmd, "all")}
 	err = acc.Access(m, qu, scopeOf(cmd), f)
 	if err == nil {
 		err = r.end()
+	}
+	if err == nil && output == "text" && f.hidden > 0 && !flagBool(cmd, "only-access") {
+		word := f.head.ObjectWord
+		if word == "" {
+			word = "object"
+		}
+		_, err = engine.Fprintf(w, "%d %s where %s has no access not shown: --all lists them\n", f.hidden, clikit.Plural(f.hidden, word, word+"s"), f.head.Subject)
 	}
 	w.Flush()
 	if err != nil {
@@ -81,16 +92,21 @@ type accessFilter struct {
 	r       accessRenderer
 	only    bool
 	unknown bool
+	hidden  int // rows left out
+	head    audit.AccessHead
 }
 
-func (f *accessFilter) Head(h audit.AccessHead) error       { return f.r.Head(h) }
+func (f *accessFilter) Head(h audit.AccessHead) error       { f.head = h; return f.r.Head(h) }
 func (f *accessFilter) Section(s audit.AccessSection) error { return f.r.Section(s) }
 func (f *accessFilter) Row(r audit.AccessRow) error {
 	progress.Answered()
+	unknown := false
 	for _, c := range r.Cells {
-		f.unknown = f.unknown || c.Unknown
+		unknown = unknown || c.Unknown
 	}
-	if f.only && !r.HasAccess() {
+	f.unknown = f.unknown || unknown
+	if f.only && !r.HasAccess() && !unknown { // a ? is never left out
+		f.hidden++
 		return nil
 	}
 	return f.r.Row(r)

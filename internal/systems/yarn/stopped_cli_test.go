@@ -61,7 +61,7 @@ func TestStoppedParentAnsweredByACLs(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "nobody's application is accepted") {
 		t.Errorf("who-can on the leaf: exit %d\n%s", code, out)
 	}
-	code, out, _ = run("access", "-f", cs, "-f", site, "bob")
+	code, out, _ = run("access", "-f", cs, "-f", site, "bob", "--all")
 	if code != 0 || !strings.Contains(out, "root.ml (parent)") || !strings.Contains(lineWith(out, "root.ml (parent)"), "submit: user bob") ||
 		!strings.Contains(lineWith(out, "root.ml.x"), "submit: -") {
 		t.Errorf("access: exit %d\n%s", code, out)
