@@ -29,7 +29,7 @@ type MatrixWriter interface {
 // MatrixHead names a matrix's columns and parts.
 type MatrixHead struct {
 	System   string
-	Subjects []string // column names: "everyone", "user:alice", "principal:ops"
+	Subjects []string // column names: Everyone, "user:alice", "principal:ops"
 	// SectionWord and ObjectWord name a row's section and object in text
 	// and CSV headers: "partition" and "queue", "ACL kind" and "object".
 	SectionWord, ObjectWord string
@@ -76,3 +76,6 @@ const (
 	NoAccess    = "-"
 	UnknownCell = "?"
 )
+
+// Everyone is the matrix column of everyone no rule names, the first.
+const Everyone = "everyone"

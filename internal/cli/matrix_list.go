@@ -76,7 +76,35 @@ func (c *matrixCollect) listRow(r audit.MatrixRow) {
 		}
 		what = strings.Join(parts, "; ")
 	}
-	engine.Fprintf(c.w, "%s  %s\n", engine.Printable(c.label(r)), engine.Printable(what))
+	c.writeLine(c.label(r), what)
+}
+
+// writeLine writes an object's line of the list layout, wrapped at the
+// terminal's width (or --width) after a comma, each further line indented:
+// 361 subjects are a paragraph, not one line of 5,000 characters.
+func (c *matrixCollect) writeLine(label, what string) {
+	label, what = engine.Printable(label), engine.Printable(what)
+	width := max(c.width, 40)
+	line := label + "  "
+	for len(what) > 0 {
+		room := width - len(line)
+		cut := len(what)
+		if len(line)+len(what) > width {
+			// the last ", " that fits; else the first one there is
+			cut = strings.LastIndex(what[:max(min(room, len(what)), 0)], ", ")
+			if cut <= 0 {
+				if cut = strings.Index(what, ", "); cut < 0 {
+					cut = len(what)
+				}
+			}
+			if cut < len(what) {
+				cut++ // keep the comma on this line
+			}
+		}
+		engine.Fprintf(c.w, "%s%s\n", line, strings.TrimRight(what[:cut], " "))
+		what = strings.TrimLeft(what[cut:], " ")
+		line = "    "
+	}
 }
 
 func (c *matrixCollect) growRow(r audit.MatrixRow) {
@@ -101,6 +129,9 @@ func (c *matrixCollect) growRow(r audit.MatrixRow) {
 	gains := make([][]string, len(c.head.Grows))
 	for i, k := range g.ranks {
 		if k > 0 && (parent == nil || parent[i] < k) {
+			if len(gains[k]) == 1 && gains[k][0] == audit.Everyone {
+				continue // access only grows: everyone's says every subject's
+			}
 			gains[k] = append(gains[k], names[i])
 		}
 	}
@@ -118,5 +149,5 @@ func (c *matrixCollect) growRow(r audit.MatrixRow) {
 	if len(parts) > 0 {
 		what = strings.Join(parts, "; ")
 	}
-	engine.Fprintf(c.w, "%s  %s\n", engine.Printable(path), engine.Printable(what))
+	c.writeLine(path, what)
 }
