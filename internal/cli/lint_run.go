@@ -99,7 +99,7 @@ func writeLintOutput(s *streams, o *lintOptions, rep *output.Report, linted int)
 	if err := writeOutputs(s, o.targets, rep); err != nil {
 		return err
 	}
-	if len(findings) > 0 && !o.quiet && len(o.targets) > 0 && o.targets[0].format == "text" && o.targets[0].path == "" {
+	if !o.quiet && len(o.targets) > 0 && o.targets[0].format == "text" && o.targets[0].path == "" {
 		output.Summary(s.err, findings, linted)
 	}
 	for _, f := range findings {
