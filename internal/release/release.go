@@ -56,7 +56,8 @@ type Options struct {
 	// their names in the source directory.
 	Docs []string
 	// ManPages: the Unix archives carry a man page per command in
-	// man/man1, written by internal/mangen from the release's own tree
+	// man/man1 and the bash, zsh and fish completions in completions/,
+	// written by internal/mangen from the release's own tree
 	ManPages bool
 	Log      io.Writer
 }
@@ -154,14 +155,20 @@ func manPages(o Options, dir string) ([]entry, error) {
 	}
 	var out []entry
 	for _, f := range files {
-		if !strings.HasSuffix(f.Name(), ".1") {
-			continue
+		where := "man/man1/"
+		switch f.Name() {
+		case "aclint.bash", "_aclint", "aclint.fish":
+			where = "completions/" // beside the man pages: the shell completions
+		default:
+			if !strings.HasSuffix(f.Name(), ".1") {
+				continue
+			}
 		}
 		b, err := os.ReadFile(filepath.Join(dir, f.Name()))
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, entry{f.Name(), 0o644, b})
+		out = append(out, entry{where + f.Name(), 0o644, b})
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("internal/mangen wrote no man page into %s", dir)
@@ -227,7 +234,7 @@ func archive(o Options, p Platform, bin string, man []entry) (string, error) {
 	}
 	if p.OS != "windows" {
 		for _, m := range man {
-			entries = append(entries, entry{top + "/man/man1/" + m.name, m.mode, m.data})
+			entries = append(entries, entry{top + "/" + m.name, m.mode, m.data})
 		}
 	}
 	sort.Slice(entries, func(i, j int) bool { return entries[i].name < entries[j].name })

@@ -119,15 +119,24 @@ func TestArchives(t *testing.T) {
 		files := archiveFiles(t, filepath.Join(d, name))
 		var names []string
 		man := 0
+		var completions []string
 		for n := range files {
 			if strings.HasPrefix(n, top+"/man/man1/") && strings.HasSuffix(n, ".1") {
 				man++
-				if !strings.Contains(string(files[n]), ".TH \"ACLINT\"") {
+				if !strings.Contains(string(files[n]), ".TH \"ACLINT") {
 					t.Errorf("%s: %s is not a man page", name, n)
 				}
 				continue
 			}
+			if strings.HasPrefix(n, top+"/completions/") {
+				completions = append(completions, strings.TrimPrefix(n, top+"/completions/"))
+				continue
+			}
 			names = append(names, n)
+		}
+		sort.Strings(completions)
+		if want := "_aclint aclint.bash aclint.fish"; p.OS != "windows" && strings.Join(completions, " ") != want {
+			t.Errorf("%s: completions %v, want %s", name, completions, want)
 		}
 		if _, ok := files[top+"/man/man1/aclint-why.1"]; p.OS != "windows" && (man < 20 || !ok) {
 			t.Errorf("%s: %d man pages (aclint-why.1 among them: %v)", name, man, ok)
