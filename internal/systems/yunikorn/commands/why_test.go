@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/aclint/aclint/internal/replay"
 )
 
 // whyFixtures are what a real yunikorn-core answered in each scenario of
@@ -24,32 +26,13 @@ func recorded(t *testing.T, scenario string, step int) *httptest.Server {
 	return recordedAt(t, filepath.Join(whyFixtures, scenario, "rest", strconv.Itoa(step)))
 }
 
-// recordedAt serves the recorded answers in dir.
+// recordedAt serves the recorded answers in dir, as the walk-through of
+// docs/live.md does (internal/replay); a request not recorded fails the
+// test.
 func recordedAt(t *testing.T, dir string) *httptest.Server {
 	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		name := strings.TrimPrefix(r.URL.Path, "/ws/v1/")
-		name = strings.ReplaceAll(name, "/", "_")
-		if r.URL.RawQuery != "" {
-			name += "@" + r.URL.RawQuery
-		}
-		name = strings.ReplaceAll(name, "*", "%2A")
-		body, err := os.ReadFile(filepath.Join(dir, name))
-		if err != nil {
-			t.Errorf("%s %s was not recorded in %s", r.Method, r.URL, dir)
-			w.WriteHeader(http.StatusTeapot)
-			return
-		}
-		if name == "config" {
-			w.Header().Set("Content-Type", "application/x-yaml; charset=UTF-8")
-		} else {
-			w.Header().Set("Content-Type", "application/json; charset=UTF-8")
-		}
-		if st, err := os.ReadFile(filepath.Join(dir, name+".status")); err == nil {
-			code, _ := strconv.Atoi(strings.TrimSpace(string(st)))
-			w.WriteHeader(code)
-		}
-		w.Write(body)
+	srv := httptest.NewServer(replay.Handler(dir, func(r *http.Request) {
+		t.Errorf("%s %s was not recorded in %s", r.Method, r.URL, dir)
 	}))
 	t.Cleanup(srv.Close)
 	return srv
