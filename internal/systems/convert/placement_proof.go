@@ -149,29 +149,7 @@ func placeQuestions(s *yarn.Setup, pl *yarn.CSPlacement, nameBlind bool, reps fu
 		names[q] = ns
 		all = append(all, ns...)
 	}
-	// a request without groups gets the user's own name as its group from
-	// YuniKorn's resolver: a user named like a group a rule reacts to (a
-	// g: mapping's, a group queue's) is placed by it; with groups, that
-	// user is placed as anyone the rules do not name (no rule reads the
-	// name, or it would be in ruleUsers), so it asks with none, unless an
-	// ACL names it as a user (then its access differs, and it asks as a
-	// user the rules react to)
-	aclUsers := map[string]bool{}
-	for _, q := range s.CS.ByPath {
-		for _, a := range []yarn.Action{yarn.Submit, yarn.Administer} {
-			q.ACL[a].EachUser(func(n string) { aclUsers[n] = true })
-		}
-	}
-	groupUsers := map[string]bool{}
-	for g := range ruleGroups {
-		switch {
-		case g == probeGroup && !groupRule, ruleUsers[g]:
-		case aclUsers[g]:
-			ruleUsers[g] = true
-		default:
-			groupUsers[g] = true
-		}
-	}
+	groupUsers := groupAsUsers(s, ruleGroups, ruleUsers, groupRule)
 	sort.Strings(all)
 	chosen := []string{"", "default", "aclint-probe-queue"}
 	lists := [][]string{nil}
@@ -392,156 +370,31 @@ func placeQuestions(s *yarn.Setup, pl *yarn.CSPlacement, nameBlind bool, reps fu
 	return out, nil
 }
 
-// groupPairs are the two-group lists asked where a rule reads the first
-// group: the rule places by the first, the ACLs (and YuniKorn's group
-// filters, which match any of a user's groups) may let in or place by the
-// second. Every ordered pair up to 40 groups; past that, each group with
-// one no rule names, in both orders, and each with its neighbours in
-// sorted order, in both orders: each relation between two groups (one
-// placed by before the other, or after) is asked, linear in the groups.
-func groupPairs(gs []string) [][]string {
-	var out [][]string
-	if len(gs) <= 40 {
-		for _, a := range gs {
-			for _, b := range gs {
-				if a != b {
-					out = append(out, []string{a, b})
-				}
-			}
-		}
-		return out
-	}
-	for i, a := range gs {
-		if a != probeGroup {
-			out = append(out, []string{a, probeGroup}, []string{probeGroup, a})
-		}
-		if i+1 < len(gs) && a != probeGroup && gs[i+1] != probeGroup {
-			out = append(out, []string{a, gs[i+1]}, []string{gs[i+1], a})
+// groupAsUsers are the users named like a group a rule reacts to (a g:
+// mapping's, a group queue's): a request without groups gets the user's
+// own name as its group from YuniKorn's resolver, so such a user is placed
+// by it. With groups, that user is placed as anyone the rules do not name
+// (no rule reads the name, or it would be in ruleUsers), so it asks with
+// none; unless an ACL names it as a user, when its access differs and it
+// asks as a user the rules react to (it is added to ruleUsers).
+func groupAsUsers(s *yarn.Setup, ruleGroups, ruleUsers map[string]bool, groupRule bool) map[string]bool {
+	aclUsers := map[string]bool{}
+	for _, q := range s.CS.ByPath {
+		for _, a := range []yarn.Action{yarn.Submit, yarn.Administer} {
+			q.ACL[a].EachUser(func(n string) { aclUsers[n] = true })
 		}
 	}
-	return out
-}
-
-// aclNames are the names one ACL writes, users and groups.
-type aclNames struct{ users, groups map[string]bool }
-
-// profiler says how the ACLs a request for one name may be checked
-// against write a subject: for each name, the set of those ACLs that name
-// it as a user, and as a group.
-type profiler struct {
-	users, groups map[string][]uint64
-	words         int
-}
-
-func newProfiler(acls []aclNames) *profiler {
-	p := &profiler{users: map[string][]uint64{}, groups: map[string][]uint64{}, words: (len(acls) + 63) / 64}
-	mark := func(m map[string][]uint64, name string, i int) {
-		bits := m[name]
-		if bits == nil {
-			bits = make([]uint64, p.words)
-			m[name] = bits
-		}
-		bits[i/64] |= 1 << (i % 64)
-	}
-	for i, a := range acls {
-		for u := range a.users {
-			mark(p.users, u, i)
-		}
-		for g := range a.groups {
-			mark(p.groups, g, i)
-		}
-	}
-	return p
-}
-
-// key is how the ACLs write a subject asking as v, with the shape of its
-// names (variantShape): which of them name the user as a user, or as a
-// group (YuniKorn's resolver gives a user without groups their own name),
-// and each of the groups, as a group or as a user. Subjects with one key
-// are placed alike.
-func (p *profiler) key(v placeQuestion, shape string) string {
-	var b strings.Builder
-	b.Grow(len(shape) + (2+2*len(v.groups))*(1+8*p.words))
-	b.WriteString(shape)
-	// each set as 0xfe when empty, else 0xff and its words' bytes (a set
-	// has no words or all of them, and neither byte is in a name's UTF-8)
-	put := func(bits []uint64) {
-		if bits == nil {
-			b.WriteByte(0xfe)
-			return
-		}
-		b.WriteByte(0xff)
-		for _, w := range bits {
-			for i := 0; i < 8; i++ {
-				b.WriteByte(byte(w >> (8 * i)))
-			}
-		}
-	}
-	put(p.users[v.user])
-	put(p.groups[v.user])
-	for _, g := range v.groups {
-		put(p.groups[g])
-		put(p.users[g])
-	}
-	return b.String()
-}
-
-// unnamedKey is profiler.key of a subject no ACL names: the shape of its
-// names and how many groups it carries.
-type unnamedKey struct {
-	shape  string
-	groups int
-}
-
-// unnamed reports whether no ACL of the profile names any of v's names,
-// as a user or as a group.
-func (p *profiler) unnamed(v placeQuestion) bool {
-	if p.users[v.user] != nil || p.groups[v.user] != nil {
-		return false
-	}
-	for _, g := range v.groups {
-		if p.groups[g] != nil || p.users[g] != nil {
-			return false
-		}
-	}
-	return true
-}
-
-// variantShape is the shape of a subject's names (nameShape): its user's,
-// then each group's.
-func variantShape(v placeQuestion) string {
-	var b strings.Builder
-	b.WriteString(nameShape(v.user))
-	for _, g := range v.groups {
-		b.WriteByte('|')
-		b.WriteString(nameShape(g))
-	}
-	return b.String()
-}
-
-// nameShape is a name with each lower-case letter written a, each
-// upper-case one A and each digit 0.
-func nameShape(n string) string {
-	return strings.Map(func(r rune) rune {
+	groupUsers := map[string]bool{}
+	for g := range ruleGroups {
 		switch {
-		case r >= 'a' && r <= 'z':
-			return 'a'
-		case r >= 'A' && r <= 'Z':
-			return 'A'
-		case r >= '0' && r <= '9':
-			return '0'
+		case g == probeGroup && !groupRule, ruleUsers[g]:
+		case aclUsers[g]:
+			ruleUsers[g] = true
+		default:
+			groupUsers[g] = true
 		}
-		return r
-	}, n)
-}
-
-func sorted(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
 	}
-	sort.Strings(out)
-	return out
+	return groupUsers
 }
 
 // provePlacement asks YARN and the converted config where each class of

@@ -91,22 +91,8 @@ func (s *Setup) CapacityRefused() *CapacityRefusal {
 	}
 	var walk func(q *Queue) (capacityOf, *CapacityRefusal)
 	walk = func(q *Queue) (capacityOf, *CapacityRefusal) {
-		// parseQueue reads the queue's children (getQueues) before it
-		// builds the queue and reads its capacity
-		if p := q.QueuesTooDeep; p != nil {
-			return capacityOf{}, &CapacityRefusal{At: p, Queue: q.Path, Reason: tooDeepMessage(p.Value)}
-		}
-		if r := s.flagsTooDeep(q); r != nil {
+		if r := s.beforeCapacity(q); r != nil {
 			return capacityOf{}, r
-		}
-		// AbstractCSQueue.setupQueueConfigs: the ACLs (getAcls: submit,
-		// then administer), the capacities, then the state
-		for _, a := range []Action{Submit, Administer} {
-			if p := q.From[a]; p != nil {
-				if deep, msg := s.Conf.SubstitutionTooDeep(p.Value); deep {
-					return capacityOf{}, &CapacityRefusal{At: p, Queue: q.Path, Reason: msg}
-				}
-			}
 		}
 		self, r := s.capacity(q)
 		if r != nil {
@@ -163,6 +149,27 @@ func (s *Setup) CapacityRefused() *CapacityRefusal {
 		return &CapacityRefusal{Unknown: fmt.Sprintf("the queue tree is deeper than %d levels or has more than %d queues, past what aclint reads", maxDepth, maxQueues)}
 	}
 	return r
+}
+
+// beforeCapacity is the first value parseQueue throws on before it reads
+// a queue's capacity: its children (getQueues), the flags it reads before
+// building the queue, then the ACLs (AbstractCSQueue.setupQueueConfigs:
+// getAcls, submit then administer); nil when none does.
+func (s *Setup) beforeCapacity(q *Queue) *CapacityRefusal {
+	if p := q.QueuesTooDeep; p != nil {
+		return &CapacityRefusal{At: p, Queue: q.Path, Reason: tooDeepMessage(p.Value)}
+	}
+	if r := s.flagsTooDeep(q); r != nil {
+		return r
+	}
+	for _, a := range []Action{Submit, Administer} {
+		if p := q.From[a]; p != nil {
+			if deep, msg := s.Conf.SubstitutionTooDeep(p.Value); deep {
+				return &CapacityRefusal{At: p, Queue: q.Path, Reason: msg}
+			}
+		}
+	}
+	return nil
 }
 
 // legacyMode reads legacy-queue-mode.enabled as setChildQueues does for
