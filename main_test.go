@@ -103,28 +103,46 @@ func TestReadmeExamples(t *testing.T) {
 }
 
 // TestTranscripts runs every "$ aclint ..." transcript of the docs as
-// written, from the repository root, and compares its output with what the
-// doc shows after it, so the docs' examples work in a clone.
+// written, and compares its output with what the doc shows after it, so the
+// docs' examples work in a clone. A transcript ending in 2>&1 shows
+// standard error after standard output. They run in order in a scratch
+// directory holding a copy of examples/, so a file a transcript writes
+// (-o yaml=queues.yaml) lands there, as in a clone it lands in the clone.
 func TestTranscripts(t *testing.T) {
 	docs, _ := filepath.Glob("docs/*.md")
-	n := 0
-	for _, doc := range append(docs, "README.md") {
+	docs = append(docs, "README.md")
+	texts := map[string][]byte{}
+	for _, doc := range docs {
 		text, err := os.ReadFile(doc)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, blk := range strings.Split(string(text), "```text\n")[1:] {
+		texts[doc] = text
+	}
+	dir := t.TempDir()
+	if err := os.CopyFS(filepath.Join(dir, "examples"), os.DirFS("examples")); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	n := 0
+	for _, doc := range docs {
+		for _, blk := range strings.Split(string(texts[doc]), "```text\n")[1:] {
 			blk = blk[:strings.Index(blk, "```")]
 			first, want, _ := strings.Cut(blk, "\n")
 			line, ok := strings.CutPrefix(first, "$ aclint ")
+			line, both := strings.CutSuffix(line, " 2>&1")
 			if !ok || strings.ContainsAny(line, "|<>'\"") {
 				continue
 			}
 			n++
 			var out, errOut bytes.Buffer
 			cli.Execute(systems.New(), strings.Fields(line), strings.NewReader(""), &out, &errOut)
-			if out.String() != want {
-				t.Errorf("%s: $ aclint %s prints:\n%s\nthe doc shows:\n%s", doc, line, out.String(), want)
+			got := out.String()
+			if both {
+				got += errOut.String()
+			}
+			if got != want {
+				t.Errorf("%s: %s prints:\n%s\nthe doc shows:\n%s", doc, first, got, want)
 			}
 		}
 	}

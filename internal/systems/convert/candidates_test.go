@@ -73,7 +73,7 @@ func TestCandidatesAgreeWithEveryQuestion(t *testing.T) {
 	for i := 0; i < n; i++ {
 		text := genCS(r)
 		s := aclsOnSetup(t, text)
-		res, err := FromYARN(s)
+		res, err := FromYARN(s, Options{})
 		if err != nil {
 			t.Fatalf("%v\n%s", err, text)
 		}
@@ -95,8 +95,8 @@ func TestCandidatesAgreeWithEveryQuestion(t *testing.T) {
 			lines[j] = l[:k+5] + "\"" + v + "\""
 		}
 		changed := []byte(strings.Join(lines, "\n"))
-		fast, err1 := compareWith(s, changed, res.dropped, candidates)
-		all, err2 := compareWith(s, changed, res.dropped, everyQuestion)
+		fast, err1 := compareWith(s, changed, res.dropped, nil, candidates)
+		all, err2 := compareWith(s, changed, res.dropped, nil, everyQuestion)
 		if (err1 == nil) != (err2 == nil) {
 			t.Fatalf("errors differ: %v, %v", err1, err2)
 		}
@@ -169,7 +169,7 @@ func TestConvertLinear(t *testing.T) {
 		small, large := tc.gen(100, 400), tc.gen(400, 1600)
 		cost := func(s *yarn.Setup) time.Duration {
 			return budget.Best(3, func() {
-				if _, err := FromYARN(s); err != nil {
+				if _, err := FromYARN(s, Options{}); err != nil {
 					t.Fatal(err)
 				}
 			})
@@ -264,7 +264,7 @@ func TestPlacementProofScalesWithoutRules(t *testing.T) {
 		}
 	}
 	b.WriteString("</configuration>\n")
-	res, err := FromYARN(aclsOnSetup(t, b.String()))
+	res, err := FromYARN(aclsOnSetup(t, b.String()), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -315,7 +315,7 @@ func TestProofScalesWithMappingsAndQueues(t *testing.T) {
 	}
 	cost := func(s *yarn.Setup) time.Duration {
 		return budget.Best(1, func() {
-			if _, err := FromYARN(s); err != nil {
+			if _, err := FromYARN(s, Options{}); err != nil {
 				t.Fatal(err)
 			}
 		})

@@ -6,7 +6,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/aclint/aclint/internal/clikit"
+	"github.com/aclint/aclint/internal/input"
 	"github.com/aclint/aclint/internal/systems/yarn"
+	"github.com/aclint/aclint/internal/systems/yunikorn/commands"
 )
 
 // Commands are the conversions between systems as commands
@@ -30,6 +32,8 @@ func newConvertYarnCmd(env clikit.Env) *cobra.Command {
 	var (
 		outputs   []string
 		aclEnable string
+		accept    string
+		resolvers *commands.ResolverFlags
 	)
 	c := &cobra.Command{
 		Use:     "yarn FILE...",
@@ -54,7 +58,14 @@ func newConvertYarnCmd(env clikit.Env) *cobra.Command {
 			if system != yarn.System {
 				return clikit.Usage("convert yarn reads Hadoop YARN files: capacity-scheduler.xml (or an allocation file) and yarn-site.xml; %s is not one", strings.Join(args, ", "))
 			}
-			res, err := FromModel(m, aclEnable)
+			opts := Options{ACLEnable: aclEnable}
+			if opts.Resolver, err = resolvers.Resolver(cmd); err != nil {
+				return err
+			}
+			if opts.Accepted, err = readAccepted(env, accept); err != nil {
+				return err
+			}
+			res, err := FromModel(m, opts)
 			if err != nil {
 				return clikit.Usage("%w", err)
 			}
@@ -64,7 +75,7 @@ func newConvertYarnCmd(env clikit.Env) *cobra.Command {
 				}
 			}
 			report(env.Err(), res)
-			if len(res.Differences) > 0 || len(res.Placement) > 0 {
+			if !res.Same() && !res.AllAccepted() {
 				return &clikit.ExitError{Code: clikit.ExitFail}
 			}
 			return nil
@@ -72,7 +83,25 @@ func newConvertYarnCmd(env clikit.Env) *cobra.Command {
 	}
 	c.Flags().StringArrayVarP(&outputs, "output", "o", nil, "output: yaml (the queues.yaml, the default) or json (the whole answer), on standard output or FORMAT=PATH into a file (repeatable)")
 	c.Flags().StringVar(&aclEnable, "acl-enable", "", "yarn.acl.enable, when no yarn-site.xml is given: true or false")
+	c.Flags().StringVar(&accept, "accept", "", "file of the differences the team accepts, each a cause with a reason (docs/migration.md): exit 0 when only those remain")
+	resolvers = commands.RegisterResolverFlags(env, c)
 	return c
+}
+
+// readAccepted reads --accept's file; nil when none is given.
+func readAccepted(env clikit.Env, path string) (*Accepted, error) {
+	if path == "" {
+		return nil, nil
+	}
+	data, err := input.ReadFile(path, env.MaxInput(), env.Seen())
+	if err != nil {
+		return nil, clikit.Usage("--accept: %w", err)
+	}
+	a, err := ParseAccepted(path, data)
+	if err != nil {
+		return nil, clikit.Usage("--accept: %w", err)
+	}
+	return a, nil
 }
 
 // convertYarnLong is newConvertYarnCmd's help.
@@ -91,20 +120,29 @@ aclint then asks both systems every access question that can tell them apart (ea
 queue, submit and admin, every user and group any ACL names, and someone no ACL
 names) and prints each answer that differs; and it places every application that can
 tell the two placements apart (the users, groups and queues the rules, ACLs and tree
-name) in both, and prints each kind of application placed differently with an example.
-What is not converted (capacities, preemption, queues whose names YuniKorn refuses,
-placement rules YuniKorn has none for) is listed.
+name) in both. The report gives one line per cause of difference (no-groups,
+yarn-rejects-unknown-queue, ...: what each system does by design), with its count and
+an example. What is not converted (capacities, preemption, queues whose names YuniKorn
+refuses, placement rules YuniKorn has none for) is listed.
+
+--accept FILE reads the differences the team accepts: each a cause, optionally scoped
+to queues and users, with a reason (docs/migration.md). --groups-file and the resolver
+flags (as check takes them) prove under the cluster's groups: a request without groups
+is asked with its user's groups, in both systems.
 
 -o says what goes where, as in lint: -o yaml (the default) writes the queues.yaml to
 standard output, -o json the whole answer (the config, every difference, what is not
 converted), and -o FORMAT=PATH writes a file instead (repeatable). The report goes to
 standard error.
 
-Exit codes: 0 the access and placement are the same, 1 they differ, 2 error (a file
-YARN refuses, yarn.acl.enable unknown, a placement policy that comes from a yarn-site.xml
-not given, something aclint cannot read as YARN does).`
+Exit codes: 0 the access and placement are the same, or every difference is accepted,
+1 they differ, 2 error (a file YARN refuses, yarn.acl.enable unknown, a placement policy
+that comes from a yarn-site.xml not given, an accepted file convert cannot read, a
+resolver without an answer, something aclint cannot read as YARN does).`
 
 // convertYarnExample are newConvertYarnCmd's examples.
 const convertYarnExample = `  aclint convert yarn capacity-scheduler.xml yarn-site.xml -o yaml=queues.yaml
+  aclint convert yarn capacity-scheduler.xml yarn-site.xml -o yaml=queues.yaml --accept convert-accepted.yaml
+  aclint convert yarn capacity-scheduler.xml yarn-site.xml --groups-file groups.yaml
   aclint convert yarn capacity-scheduler.xml yarn-site.xml -o yaml=queues.yaml -o json=convert.json
   aclint convert yarn fair-scheduler.xml`

@@ -3,6 +3,7 @@ package convert
 import (
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 
 	"github.com/aclint/aclint/internal/clikit"
@@ -73,15 +74,19 @@ func (t target) write(env clikit.Env, res *Result) error {
 	return nil
 }
 
-// resultJSON is convert's JSON answer (schema/convert.schema.json).
+// resultJSON is convert's JSON answer (schema/convert.schema.json): every
+// access difference and every kind of application placed differently,
+// each with its cause, and the causes with their counts.
 func resultJSON(res *Result) clikit.Object {
 	type access struct {
-		Queue     string `json:"queue"`
-		Action    string `json:"action"`
-		Principal string `json:"principal"`
-		YARN      bool   `json:"yarn"`
-		YuniKorn  bool   `json:"yunikorn"`
-		Why       string `json:"why"`
+		Queue     string  `json:"queue"`
+		Action    string  `json:"action"`
+		Principal string  `json:"principal"`
+		YARN      bool    `json:"yarn"`
+		YuniKorn  bool    `json:"yunikorn"`
+		Why       string  `json:"why"`
+		Cause     string  `json:"cause"`
+		Accepted  *string `json:"acceptedBy"`
 	}
 	type place struct {
 		User      string   `json:"user"`
@@ -90,27 +95,118 @@ func resultJSON(res *Result) clikit.Object {
 		YARN      string   `json:"yarn"`
 		YuniKorn  string   `json:"yunikorn"`
 		Like      int      `json:"like"`
+		Cause     string   `json:"cause"`
+		Accepted  *string  `json:"acceptedBy"`
 	}
 	acc := []access{}
 	for _, d := range res.Differences {
-		acc = append(acc, access{d.Queue, d.Action.String(), d.Principal, d.YARN, d.YuniKorn, strings.TrimPrefix(d.Why, " ")})
+		acc = append(acc, access{d.Queue, d.Action.String(), d.Principal, d.YARN, d.YuniKorn, strings.TrimPrefix(d.Why, " "), d.Cause, res.acceptedBy(d.Accepted)})
 	}
 	pl := []place{}
 	for _, d := range res.Placement {
-		pl = append(pl, place{d.User, clikit.NonNil(d.Groups), d.Requested, d.YARN, d.YuniKorn, d.Like})
+		pl = append(pl, place{d.User, clikit.NonNil(d.Groups), d.Requested, d.YARN, d.YuniKorn, d.Like, d.Cause, res.acceptedBy(d.Accepted)})
 	}
 	return clikit.Object{
-		{Key: "same", Value: len(res.Differences) == 0 && len(res.Placement) == 0},
+		{Key: "same", Value: res.Same()},
+		{Key: "allAccepted", Value: res.AllAccepted()},
 		{Key: "config", Value: string(res.YAML)},
+		{Key: "causes", Value: causesJSON(res)},
 		{Key: "access", Value: acc},
 		{Key: "placement", Value: pl},
 		{Key: "placementAsked", Value: res.PlaceAsked},
 		{Key: "notConverted", Value: clikit.NonNil(res.NotConverted)},
 		{Key: "notes", Value: clikit.NonNil(res.Notes)},
+		{Key: "unusedAccepted", Value: unusedJSON(res)},
 	}
 }
 
-// report is the text report on standard error.
+// acceptedBy is where the entry that accepts a difference is, or nil.
+func (r *Result) acceptedBy(e *AcceptEntry) *string {
+	if e == nil {
+		return nil
+	}
+	w := e.Where(r.accepted.Path)
+	return &w
+}
+
+func causesJSON(res *Result) []clikit.Object {
+	out := []clikit.Object{}
+	for _, g := range groupByCause(res) {
+		out = append(out, clikit.Object{
+			{Key: "cause", Value: g.cause.ID},
+			{Key: "summary", Value: g.cause.Summary},
+			{Key: "fix", Value: g.cause.Fix},
+			{Key: "access", Value: g.access},
+			{Key: "applications", Value: g.apps},
+			{Key: "acceptedBy", Value: res.acceptedBy(g.accepted)},
+		})
+	}
+	return out
+}
+
+func unusedJSON(res *Result) []string {
+	out := []string{}
+	for _, e := range res.accepted.Unused() {
+		out = append(out, e.Where(res.accepted.Path))
+	}
+	return out
+}
+
+// causeGroup is the differences of one cause that one entry accepts (or
+// none does), with the first as their example.
+type causeGroup struct {
+	cause        Cause
+	accepted     *AcceptEntry
+	access, apps int
+	example      string
+}
+
+// groupByCause groups the differences by cause, in Causes' order, the
+// unaccepted before the accepted of each cause.
+func groupByCause(res *Result) []causeGroup {
+	var out []causeGroup
+	find := func(id string, e *AcceptEntry) *causeGroup {
+		for i := range out {
+			if out[i].cause.ID == id && out[i].accepted == e {
+				return &out[i]
+			}
+		}
+		c, _ := causeOf(id)
+		out = append(out, causeGroup{cause: c, accepted: e})
+		return &out[len(out)-1]
+	}
+	for _, d := range res.Differences {
+		g := find(d.Cause, d.Accepted)
+		if g.access++; g.example == "" {
+			g.example = d.example()
+			if d.Cause == causeAccess || d.Cause == causePlacedOtherly {
+				g.example = d.String()
+			}
+		}
+	}
+	for _, d := range res.Placement {
+		g := find(d.Cause, d.Accepted)
+		if g.apps += d.Like; g.example == "" {
+			g.example = d.example()
+		}
+	}
+	rank := map[string]int{}
+	for i, c := range Causes() {
+		rank[c.ID] = i
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if rank[out[i].cause.ID] != rank[out[j].cause.ID] {
+			return rank[out[i].cause.ID] < rank[out[j].cause.ID]
+		}
+		return out[i].accepted == nil && out[j].accepted != nil
+	})
+	return out
+}
+
+// report is the text report on standard error: the notes, what is not
+// converted, then one line per cause (what differs, how much, one
+// example), and the totals. The names the proof makes up are explained
+// where they first appear.
 func report(w io.Writer, res *Result) error {
 	var b strings.Builder
 	for _, n := range res.Notes {
@@ -119,26 +215,113 @@ func report(w io.Writer, res *Result) error {
 	for _, n := range res.NotConverted {
 		engine.Fprintf(&b, "not converted: %s\n", n)
 	}
+	accepted := 0
+	for _, g := range groupByCause(res) {
+		if g.accepted != nil {
+			accepted++
+			engine.Fprintf(&b, "accepted: %s: %s, by %s: %s\n", g.cause.ID, g.counts(), g.accepted.Where(res.accepted.Path), g.accepted.Reason)
+			continue
+		}
+		fix := ""
+		if g.cause.Fix != "" {
+			fix = "; to change it: " + g.cause.Fix
+		}
+		engine.Fprintf(&b, "differs: %s: %s: %s; e.g. %s%s\n", g.cause.ID, g.counts(), g.cause.Summary, g.example, fix)
+	}
+	for _, e := range res.accepted.Unused() {
+		engine.Fprintf(&b, "note: the accepted entry at %s (%s) accepts no difference now\n", e.Where(res.accepted.Path), e.Cause)
+	}
+	b.WriteString(totals(res))
+	if res.accepted != nil {
+		b.WriteString(newCauses(res))
+	}
+	_, err := io.WriteString(w, explainProbes(b.String()))
+	return err
+}
+
+func (g causeGroup) counts() string {
+	var parts []string
+	if g.access > 0 {
+		parts = append(parts, fmt.Sprintf("%d access %s", g.access, plural(g.access, "answer", "answers")))
+	}
+	if g.apps > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s", g.apps, plural(g.apps, "application", "applications")))
+	}
+	return strings.Join(parts, " and ")
+}
+
+// totals are the report's last lines.
+func totals(res *Result) string {
+	var b strings.Builder
+	accAccess, apps, accApps := 0, 0, 0
 	for _, d := range res.Differences {
-		engine.Fprintf(&b, "differs: %s\n", d)
+		if d.Accepted != nil {
+			accAccess++
+		}
 	}
 	for _, d := range res.Placement {
-		engine.Fprintf(&b, "differs: placement: %s\n", d)
+		apps += d.Like
+		if d.Accepted != nil {
+			accApps += d.Like
+		}
 	}
 	if len(res.Differences) == 0 {
 		b.WriteString("access is the same in YARN and in the YuniKorn config, for every queue, action, user and group the ACLs name, and everyone else\n")
 	} else {
-		fmt.Fprintf(&b, "%d access answer(s) differ\n", len(res.Differences))
+		fmt.Fprintf(&b, "%d access %s%s\n", len(res.Differences), plural(len(res.Differences), "answer differs", "answers differ"), acceptedCount(res, accAccess))
 	}
 	if len(res.Placement) == 0 {
 		fmt.Fprintf(&b, "placement is the same in YARN and in the YuniKorn config, for all %d applications that can tell them apart (every user, group list and requested queue the rules, ACLs and queues name)\n", res.PlaceAsked)
 	} else {
-		n := 0
-		for _, d := range res.Placement {
-			n += d.Like
-		}
-		fmt.Fprintf(&b, "%d of %d applications asked are placed differently, in %d %s\n", n, res.PlaceAsked, len(res.Placement), plural(len(res.Placement), "way", "ways"))
+		fmt.Fprintf(&b, "%d of %d applications asked are placed differently%s\n", apps, res.PlaceAsked, acceptedCount(res, accApps))
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return b.String()
+}
+
+// newCauses says which causes have differences the accepted file does
+// not take, or that it takes them all.
+func newCauses(res *Result) string {
+	var ids []string
+	for _, g := range groupByCause(res) {
+		if g.accepted == nil {
+			ids = append(ids, g.cause.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return fmt.Sprintf("every difference is accepted by %s\n", engine.Printable(res.accepted.Path))
+	}
+	return fmt.Sprintf("not accepted by %s: %s\n", engine.Printable(res.accepted.Path), strings.Join(ids, ", "))
+}
+
+func acceptedCount(res *Result, n int) string {
+	if res.accepted == nil {
+		return ""
+	}
+	return fmt.Sprintf(" (%d accepted by %s)", n, engine.Printable(res.accepted.Path))
+}
+
+// explainProbes says what each name the proof makes up stands for, where
+// it first appears.
+func explainProbes(text string) string {
+	for _, p := range []struct{ name, means string }{
+		{probeUser, "a user no ACL or rule names"},
+		{probeGroup, "a group no ACL or rule names"},
+		{probeQueue, "a queue no file names"},
+		{probeDotUser, "a user no rule names, with a dot"},
+	} {
+		for from := 0; ; {
+			i := strings.Index(text[from:], p.name)
+			if i < 0 {
+				break
+			}
+			i += from
+			j := i + len(p.name)
+			if i == 0 || text[i-1] == ' ' {
+				text = text[:j] + " [" + p.means + "]" + text[j:]
+				break
+			}
+			from = j
+		}
+	}
+	return text
 }

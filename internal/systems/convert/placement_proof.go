@@ -10,6 +10,7 @@ import (
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 	"github.com/aclint/aclint/internal/systems/yunikorn/config"
 	"github.com/aclint/aclint/internal/systems/yunikorn/placement"
+	"github.com/aclint/aclint/internal/systems/yunikorn/resolve"
 )
 
 // PlaceDifference is one application YARN and the converted config place
@@ -23,7 +24,11 @@ type PlaceDifference struct {
 	// Like counts the applications placed differently the same way (by
 	// what each system does with them), this one their example.
 	Like int
-	kind string
+	// Cause is why (Causes); Accepted the entry that accepts them, nil
+	// when none does.
+	Cause    string
+	Accepted *AcceptEntry
+	kind     string
 }
 
 func (d PlaceDifference) String() string {
@@ -48,6 +53,9 @@ func (d PlaceDifference) example() string {
 // probeDotUser is a user no rule names whose name has a dot (a queue of a
 // user's name is spelled otherwise).
 const probeDotUser = "aclint.probe"
+
+// probeQueue is a queue no file names.
+const probeQueue = "aclint-probe-queue"
 
 // maxPlaceQuestions bounds the placement proof: past it, convert says the
 // placement is not proven instead of asking fewer questions.
@@ -145,13 +153,13 @@ func placeQuestions(s *yarn.Setup, pl *yarn.CSPlacement, nameBlind bool, reps fu
 		}
 		// queues that do not exist below it, one and two levels down:
 		// created (and how deep), or refused
-		ns = append(ns, q.Path+".aclint-probe-queue", q.Path+".aclint-probe-queue.aclint-probe-queue")
+		ns = append(ns, q.Path+"."+probeQueue, q.Path+"."+probeQueue+"."+probeQueue)
 		names[q] = ns
 		all = append(all, ns...)
 	}
 	groupUsers := groupAsUsers(s, ruleGroups, ruleUsers, groupRule)
 	sort.Strings(all)
-	chosen := []string{"", "default", "aclint-probe-queue"}
+	chosen := []string{"", "default", probeQueue}
 	lists := [][]string{nil}
 	for _, g := range sorted(ruleGroups) {
 		lists = append(lists, []string{g})
@@ -398,25 +406,15 @@ func groupAsUsers(s *yarn.Setup, ruleGroups, ruleUsers map[string]bool, groupRul
 }
 
 // provePlacement asks YARN and the converted config where each class of
-// application lands, and lists each one placed differently (the queue, or
-// placed against rejected), at most one per user and requested queue.
-func provePlacement(s *yarn.Setup, cfg *config.Config, pol *acl.Policy) ([]PlaceDifference, int, error) {
+// application lands, and lists each kind placed differently (the queue,
+// or placed against rejected) with its cause, an example and how many are
+// like it; the applications an accepted entry takes are counted apart.
+func provePlacement(s *yarn.Setup, cfg *config.Config, pol *acl.Policy, opts Options) ([]PlaceDifference, int, error) {
 	var pl *yarn.CSPlacement
 	if !s.FS {
 		pl, _ = s.StartPlacement()
 	}
-	placer := placement.New(cfg, pol)
-	ask := func(u string, gl []string, q string) (*yarn.Placement, *placement.Result, error) {
-		req := yarn.PlaceRequest{User: u, Groups: gl, Queue: q, App: "app"}
-		var y *yarn.Placement
-		if s.FS {
-			y = s.PlaceFS(req)
-		} else {
-			y = s.PlaceCS(pl, req)
-		}
-		yk, err := placer.Place(placement.App{Partition: "default", User: u, Groups: gl, Queue: q, Tags: map[string]string{}})
-		return y, yk, err
-	}
+	ask := placeAsker(s, pl, cfg, pol, opts.Resolver)
 	reps := func(names []string) []rep {
 		var out []rep
 		for _, q := range names {
@@ -434,23 +432,81 @@ func provePlacement(s *yarn.Setup, cfg *config.Config, pol *acl.Policy) ([]Place
 		return nil, 0, err
 	}
 	var out []PlaceDifference
-	byKind := map[string]int{} // a kind of difference: its index in out
+	byKind := map[string]int{}    // a kind of difference and its acceptance: its index in out
+	causes := map[string]string{} // a kind of difference: its cause
+	asked := 0
 	for _, pq := range qs {
 		u, gl, q := pq.user, pq.groups, pq.queue
+		if gl == nil && opts.Resolver != nil && probed(u) && !resolves(opts.Resolver, u) {
+			continue // stands for a user of the directory: the other probes ask their groups
+		}
+		asked++
 		y, yk, err := ask(u, gl, q)
 		if samePlace(y, yk, err) {
 			continue
 		}
 		kind := differenceKind(y, yk, err, gl)
-		if i, ok := byKind[kind]; ok {
+		cause, ok := causes[kind]
+		if !ok {
+			cause = placeCause(ask, pq, y, yk, err)
+			causes[kind] = cause
+		}
+		acc := opts.Accepted.match(cause, u, q, placedIn(y), yuniKornQueue(yk, err))
+		key := fmt.Sprintf("%s|%p", kind, acc)
+		if i, ok := byKind[key]; ok {
 			out[i].Like++
 			continue
 		}
-		byKind[kind] = len(out)
-		out = append(out, PlaceDifference{User: u, Groups: gl, Requested: q, YARN: yarnWhere(y), YuniKorn: yuniKornWhere(yk, err), Like: 1, kind: kind})
+		byKind[key] = len(out)
+		out = append(out, PlaceDifference{User: u, Groups: gl, Requested: q, YARN: yarnWhere(y), YuniKorn: yuniKornWhere(yk, err), Like: 1, Cause: cause, Accepted: acc, kind: kind})
 	}
-	asked := len(qs)
 	return out, asked, nil
+}
+
+// placeAsker places one application in YARN and in the converted config.
+// With a resolver, an application that carries no groups has the groups it
+// gives in both.
+func placeAsker(s *yarn.Setup, pl *yarn.CSPlacement, cfg *config.Config, pol *acl.Policy, r resolve.Resolver) asker {
+	placer := placement.New(cfg, pol)
+	return func(u string, gl []string, q string) (*yarn.Placement, *placement.Result, error) {
+		ygl := gl
+		if gl == nil && r != nil {
+			if res, err := r.Resolve(u); err == nil {
+				ygl = res.Groups
+			}
+		}
+		req := yarn.PlaceRequest{User: u, Groups: ygl, Queue: q, App: "app"}
+		var y *yarn.Placement
+		if s.FS {
+			y = s.PlaceFS(req)
+		} else {
+			y = s.PlaceCS(pl, req)
+		}
+		yk, err := placer.Place(placement.App{Partition: "default", User: u, Groups: gl, Queue: q, Tags: map[string]string{}, Resolver: r})
+		return y, yk, err
+	}
+}
+
+// probed: the user is one the proof makes up (a user no rule names).
+func probed(u string) bool { return u == probeUser || u == probeDotUser }
+
+func resolves(r resolve.Resolver, u string) bool {
+	_, err := r.Resolve(u)
+	return err == nil
+}
+
+func placedIn(y *yarn.Placement) string {
+	if y.Placed {
+		return y.Queue
+	}
+	return ""
+}
+
+func yuniKornQueue(r *placement.Result, err error) string {
+	if err == nil && r.Placed {
+		return r.Queue
+	}
+	return ""
 }
 
 // readsAskedQueue reports whether either system reads the queue an
@@ -670,23 +726,6 @@ func ruleName(text string) string {
 		return f[0][:i+1]
 	}
 	return f[0]
-}
-
-// placeNotes say why the kinds of differences found come about.
-func placeNotes(ds []PlaceDifference) []string {
-	var rejects, names bool
-	for _, d := range ds {
-		rejects = rejects || strings.HasPrefix(d.YARN, "rejects") && strings.HasPrefix(d.YuniKorn, "places")
-		names = names || d.Requested != "" && d.Requested != "default" && !strings.HasPrefix(d.Requested, "root.") && strings.HasPrefix(d.YARN, "places")
-	}
-	var out []string
-	if rejects {
-		out = append(out, "placement: where YARN rejects an application (its ACLs refuse the queue a rule chose, the queue is a parent, a rule fails), YuniKorn tries the next rule and at last root.default: YuniKorn has no rule that rejects")
-	}
-	if names {
-		out = append(out, "placement: YuniKorn's provided rule reads a queue that does not start with root. as one queue under root (prod.etl is root.prod_dot_etl), where YARN reads a path or a leaf's short name: have applications name queues by their full path")
-	}
-	return out
 }
 
 // samePlace: both place the application in the same queue (YuniKorn's

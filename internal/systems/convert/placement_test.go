@@ -112,7 +112,7 @@ func everyPlacement(t *testing.T, s *yarn.Setup, cfg *config.Config) map[string]
 // whether the two placed every application alike.
 func proofAgrees(t *testing.T, s *yarn.Setup, text string) bool {
 	t.Helper()
-	res, err := FromYARN(s)
+	res, err := FromYARN(s, Options{})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, text)
 	}
@@ -251,7 +251,7 @@ func TestMigrationExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := FromYARN(yarn.NewSetup([]*yarn.Conf{cs, site}))
+	res, err := FromYARN(yarn.NewSetup([]*yarn.Conf{cs, site}), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -291,7 +291,7 @@ func TestPlacementNotProvenPastTheBound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = FromYARN(yarn.NewFSSetup(fs, []*yarn.Conf{fsSite(t)}))
+	_, err = FromYARN(yarn.NewFSSetup(fs, []*yarn.Conf{fsSite(t)}), Options{})
 	if err == nil || !strings.Contains(err.Error(), "placement is not proven") || !strings.Contains(err.Error(), "aclint place") {
 		t.Errorf("a tree past the bound: %v", err)
 	}
@@ -341,7 +341,7 @@ func TestMappingToStoppedQueue(t *testing.T) {
 </configuration>
 `
 		s := aclsOnSetup(t, text)
-		res, err := FromYARN(s)
+		res, err := FromYARN(s, Options{})
 		if err != nil {
 			t.Errorf("%s: %v", tc.mappings, err)
 			continue

@@ -14,9 +14,9 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/aclint/aclint/internal/systems/yarn"
-	"github.com/aclint/aclint/internal/systems/yunikorn"
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 	"github.com/aclint/aclint/internal/systems/yunikorn/config"
+	"github.com/aclint/aclint/internal/systems/yunikorn/resolve"
 )
 
 // Result is a conversion: the YuniKorn config, what differs in access and
@@ -39,6 +39,8 @@ type Result struct {
 	// dropped are the queues left out whose access YARN gives someone:
 	// each answer YARN gives there is lost, and so a difference
 	dropped []*yarn.Queue
+	// accepted is the accepted file the differences were matched against
+	accepted *Accepted
 	// parents are the queues a placement rule names as a parent: YuniKorn
 	// takes a queue for a parent there only with parent: true
 	parents map[string]bool
@@ -64,25 +66,48 @@ type Difference struct {
 	Queue     string
 	Action    yarn.Action
 	Principal string // "user alice", "group data", "everyone"
-	YARN      bool
-	YuniKorn  bool
-	Why       string
+	// User is the principal's user name, "" for a group or everyone.
+	User     string
+	YARN     bool
+	YuniKorn bool
+	Why      string
+	// Cause is why the two answer otherwise (Causes); Accepted the
+	// accepted file's entry that accepts it, nil when none does.
+	Cause    string
+	Accepted *AcceptEntry
 }
 
-func (d Difference) String() string {
+func (d Difference) String() string { return d.example() + d.Why }
+
+// example is the difference without why, for a report line whose cause
+// says it.
+func (d Difference) example() string {
 	verb := map[bool]string{true: "may", false: "may not"}
-	return fmt.Sprintf("%s %s: YARN: %s %s, YuniKorn: %s %s%s", d.Queue, d.Action, d.Principal, verb[d.YARN], d.Principal, verb[d.YuniKorn], d.Why)
+	return fmt.Sprintf("%s %s: YARN: %s %s, YuniKorn: %s %s", d.Queue, d.Action, d.Principal, verb[d.YARN], d.Principal, verb[d.YuniKorn])
 }
 
 // probe names are the user and group that stand for "someone no ACL names":
 // chosen so that no real ACL names them.
 const probeUser, probeGroup = "aclint-probe-user", "aclint-probe-group"
 
+// Options are what the command line adds to the files.
+type Options struct {
+	// ACLEnable is --acl-enable: "true" or "false" for a Capacity
+	// Scheduler whose files do not say yarn.acl.enable, "" when not given.
+	ACLEnable string
+	// Resolver gives the groups of a request that carries none, as the
+	// cluster resolves them (--resolver, --groups-file, the LDAP flags);
+	// nil: YuniKorn's default, the user's own name.
+	Resolver resolve.Resolver
+	// Accepted are the differences the team accepts (--accept).
+	Accepted *Accepted
+}
+
 // FromModel converts what YARN's audit.Loader loaded (the command line
 // reads the files as every question does, and hands the model over
-// unread); aclEnable is --acl-enable: "true" or "false" for a Capacity
-// Scheduler whose files do not say yarn.acl.enable, "" when not given.
-func FromModel(m any, aclEnable string) (*Result, error) {
+// unread).
+func FromModel(m any, opts Options) (*Result, error) {
+	aclEnable := opts.ACLEnable
 	s, ok := m.(*yarn.Setup)
 	if !ok {
 		return nil, fmt.Errorf("convert yarn reads Hadoop YARN files: capacity-scheduler.xml (or an allocation file) and yarn-site.xml")
@@ -100,7 +125,7 @@ func FromModel(m any, aclEnable string) (*Result, error) {
 	default:
 		return nil, &OptionError{fmt.Sprintf("invalid --acl-enable %q: use true or false", aclEnable)}
 	}
-	return FromYARN(s)
+	return FromYARN(s, opts)
 }
 
 // OptionError is a flag that does not fit the files.
@@ -114,7 +139,8 @@ func (e *OptionError) Error() string { return e.msg }
 // out (* in YARN, nothing in YuniKorn), and when yarn.acl.enable is off
 // (Capacity Scheduler), everyone let in at root, as YARN then lets everyone
 // in. It then compares the two.
-func FromYARN(s *yarn.Setup) (*Result, error) {
+func FromYARN(s *yarn.Setup, opts Options) (*Result, error) {
+	opts.Resolver = newCached(opts.Resolver)
 	if !s.FS && !s.Known {
 		return nil, fmt.Errorf("yarn.acl.enable is not known: give yarn-site.xml beside the scheduler's file (aclint convert yarn capacity-scheduler.xml yarn-site.xml), or say it with --acl-enable true|false (queue ACLs count only when it is true; default false)")
 	}
@@ -124,7 +150,7 @@ func FromYARN(s *yarn.Setup) (*Result, error) {
 	if s.CS.Truncated {
 		return nil, fmt.Errorf("the queue tree is deeper or larger than aclint reads: not converted")
 	}
-	r := &Result{}
+	r := &Result{accepted: opts.Accepted}
 	aclsOff := !s.FS && !s.ACLEnable
 	if aclsOff {
 		r.Notes = append(r.Notes, "yarn.acl.enable is false: YARN checks no queue ACL, so root lets everyone submit and administer in the YuniKorn config")
@@ -150,6 +176,9 @@ func FromYARN(s *yarn.Setup) (*Result, error) {
 	r.parents = rs.parents
 	root := queueNode(s, s.CS.Root, aclsOff, r)
 	part := mapping("name", str("default"))
+	if opts.Resolver != nil && resolve.Selects(opts.Resolver.Name()) {
+		part.Content = append(part.Content, str("usergroupresolver"), mapping("type", str(opts.Resolver.Name())))
+	}
 	if len(rs.nodes) > 0 {
 		part.Content = append(part.Content, str("placementrules"), &yaml.Node{Kind: yaml.SequenceNode, Content: rs.nodes})
 	}
@@ -165,20 +194,32 @@ func FromYARN(s *yarn.Setup) (*Result, error) {
 	out := buf.Bytes()
 	r.YAML = append([]byte("# Converted from YARN by aclint convert yarn: queues, their submit and admin ACLs, and placement rules.\n"), out...)
 	r.NotConverted = append(r.NotConverted, notConverted(s)...)
-	if hasGroupACL(s) {
-		r.Notes = append(r.Notes, "the YuniKorn config has no usergroupresolver, so YuniKorn gives a user whose request carries no groups their own name as their only group: such a user named like a group these ACLs name gets that group's access, which YARN (with Hadoop's group mapping) would not give; set partitions[].usergroupresolver, or make sure requests carry their groups")
+	if opts.Resolver != nil {
+		r.Notes = append(r.Notes, resolverNote(opts.Resolver))
 	}
-	diffs, err := compare(s, r.YAML, r.dropped)
+	r.Differences, err = compare(s, r.YAML, r.dropped, opts.Resolver)
 	if err != nil {
 		return nil, err
 	}
-	r.Differences = diffs
 	cfg := config.Decode(config.Parse("converted.yaml", r.YAML))
-	if r.Placement, r.PlaceAsked, err = provePlacement(s, cfg, acl.NewPolicy(cfg)); err != nil {
+	if r.Placement, r.PlaceAsked, err = provePlacement(s, cfg, acl.NewPolicy(cfg), opts); err != nil {
 		return nil, err
 	}
-	r.Notes = append(r.Notes, placeNotes(r.Placement)...)
+	if err := noAnswer(opts.Resolver); err != nil {
+		return nil, err
+	}
+	for i, d := range r.Differences {
+		r.Differences[i].Accepted = opts.Accepted.match(d.Cause, d.User, d.Queue)
+	}
 	return r, nil
+}
+
+// resolverNote says under which groups the proof asked.
+func resolverNote(r resolve.Resolver) string {
+	if resolve.Selects(r.Name()) {
+		return fmt.Sprintf("a request that carries no groups is asked with the groups the %s resolver gives, in both systems (Hadoop's group mapping reads the same directory), and the YuniKorn config sets usergroupresolver type %s", r.Name(), r.Name())
+	}
+	return "a request that carries no groups is asked with its user's groups from the groups file, in both systems, as the groups requests carry on the cluster (on Kubernetes the admission controller writes them into user.info): the YuniKorn config sets no usergroupresolver"
 }
 
 func str(v string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Value: v} }
@@ -375,175 +416,20 @@ func queueSetting(s *yarn.Setup, rest string) (string, string, bool) {
 	return best, rest[len(best)+1:], true
 }
 
-// compare asks both systems every question that can tell them apart: for
-// each queue both have and each action, every user and group any ACL of
-// either names, alone; each name that is both a user and a group, as a user
-// with no groups (YARN then lets in only by user, while YuniKorn's resolver
-// gives a user without groups their own name as a group); and someone no
-// ACL names. Access is an
-// OR over the user and each of their groups in both systems, so these
-// answers decide every other. The wildcard is no one's name. A queue left
-// out for its name loses whatever YARN grants there.
-func compare(s *yarn.Setup, text []byte, dropped []*yarn.Queue) ([]Difference, error) {
-	return compareWith(s, text, dropped, candidates)
-}
+// Same reports whether access and placement are the same in both.
+func (r *Result) Same() bool { return len(r.Differences) == 0 && len(r.Placement) == 0 }
 
-// questions lists what compareWith asks both systems (candidates; a test
-// asks every subject on every queue, and the two must agree).
-type questions func(s *yarn.Setup, cfg *config.Config, users, groups, bare, lost map[string]bool, everyoneDiffers func(path string, converted bool, a yarn.Action) bool) []candidate
-
-func compareWith(s *yarn.Setup, text []byte, dropped []*yarn.Queue, questionsOf questions) ([]Difference, error) {
-	doc := config.Parse("converted.yaml", text)
-	cfg := config.Decode(doc)
-	if errs := yunikorn.Errors(cfg); len(errs) > 0 {
-		return nil, fmt.Errorf("the converted config is refused by YuniKorn (an aclint bug, please report it): %s", errs[0].Message)
-	}
-	pol := acl.NewPolicy(cfg)
-	users, groups := map[string]bool{}, map[string]bool{}
-	for _, q := range s.CS.ByPath {
-		for _, a := range []yarn.Action{yarn.Submit, yarn.Administer} {
-			for _, n := range q.ACL[a].UserNames() {
-				users[n] = true
-			}
-			for _, n := range q.ACL[a].GroupNames() {
-				groups[n] = true
-			}
+// AllAccepted reports whether an accepted entry takes every difference.
+func (r *Result) AllAccepted() bool {
+	for _, d := range r.Differences {
+		if d.Accepted == nil {
+			return false
 		}
 	}
-	// and the names of the YuniKorn config's ACLs
-	for _, part := range cfg.Partitions {
-		part.Root.Walk(func(q *config.Queue) {
-			for _, v := range []string{q.SubmitACL.Value, q.AdminACL.Value} {
-				for _, e := range acl.Parse(v).Entries {
-					if e.Kind == acl.Group {
-						groups[e.Name] = true
-					} else {
-						users[e.Name] = true
-					}
-				}
-			}
-		})
-	}
-	delete(users, "*") // "*,erin" lets everyone in: no one is named *
-	delete(groups, "*")
-	// every name an ACL uses as a group is asked again as a user without
-	// groups: YuniKorn with no resolver gives such a user their own name as
-	// their only group, so a group ACL lets them in; YARN does not (a
-	// group named only as a group, "bob ,alice", tells the two apart too)
-	bare := map[string]bool{}
-	for n := range groups {
-		bare[n] = true
-	}
-	lost := map[string]bool{}
-	for _, q := range dropped {
-		var walk func(x *yarn.Queue)
-		walk = func(x *yarn.Queue) {
-			lost[x.Path] = true
-			for _, c := range x.Children {
-				walk(c)
-			}
-		}
-		walk(q)
-	}
-	var out []Difference
-	// where each subject can answer otherwise than everyone else: the
-	// subtrees of the ACLs that name it (candidates), the same answers
-	// everywhere else; each candidate is then decided by both systems' own
-	// checks, in the order the differences are listed
-	// whether both systems answer one question alike: the one check
-	// behind every difference listed
-	differs := func(path string, converted bool, a yarn.Action, user string, gs []string) (bool, bool, bool, error) {
-		yd := s.CS.Decide(path, user, gs, a)
-		yAllowed := yd.Allowed || (!s.FS && !s.ACLEnable)
-		if !converted {
-			return yAllowed, yAllowed, false, nil
-		}
-		action := acl.Submit
-		if a == yarn.Administer {
-			action = acl.Admin
-		}
-		kd, err := pol.Decide(acl.Query{Partition: "default", Queue: path, User: user, Groups: gs, Action: action})
-		kAllowed := err == nil && kd.Allowed
-		return yAllowed != kAllowed, yAllowed, kAllowed, err
-	}
-	everyoneDiffers := func(path string, converted bool, a yarn.Action) bool {
-		d, _, _, _ := differs(path, converted, a, probeUser, []string{probeGroup})
-		return d
-	}
-	for _, c := range questionsOf(s, cfg, users, groups, bare, lost, everyoneDiffers) {
-		path, a := c.path, c.action
-		converted := c.converted
-		ask := func(principal, user string, gs []string) {
-			d, yAllowed, kAllowed, err := differs(path, converted, a, user, gs)
-			if !converted {
-				if yAllowed {
-					out = append(out, Difference{Queue: path, Action: a, Principal: principal, YARN: true, YuniKorn: false, Why: " (the queue is not converted: its name, or a parent's, is one YuniKorn refuses or already has)"})
-				}
-				return
-			}
-			if d {
-				why := ""
-				switch {
-				case err != nil:
-					why = ": " + err.Error()
-				case !kAllowed:
-					why = whyDenied(user, gs)
-				case gs == nil:
-					why = fmt.Sprintf(" (without groups, YuniKorn's default resolver gives user %s the group %s, which the ACL names; YARN has no such group for them)", quoted(user), quoted(user))
-				}
-				out = append(out, Difference{Queue: path, Action: a, Principal: principal, YARN: yAllowed, YuniKorn: kAllowed, Why: why})
-			}
-		}
-		switch c.who.cat {
-		case catUser:
-			ask("user "+quoted(c.who.name), c.who.name, []string{probeGroup})
-		case catGroup:
-			ask("group "+quoted(c.who.name), probeUser, []string{c.who.name})
-		case catBare:
-			ask("user "+quoted(c.who.name)+" with no groups", c.who.name, nil)
-		default:
-			ask("everyone else", probeUser, []string{probeGroup})
+	for _, d := range r.Placement {
+		if d.Accepted == nil {
+			return false
 		}
 	}
-	return out, nil
-}
-
-// whyDenied says why YuniKorn lets no such name in, when its ACL parser
-// drops it.
-func whyDenied(user string, groups []string) string {
-	if user != probeUser && !acl.IsUserName(user) {
-		return " (YuniKorn's ACL parser drops the user name)"
-	}
-	for _, g := range groups {
-		if g != probeGroup && !acl.IsGroupName(g) {
-			return " (YuniKorn's ACL parser drops the group name)"
-		}
-	}
-	return ""
-}
-
-func quoted(s string) string {
-	if strings.ContainsAny(s, " \t\n\r\"") || s == "" {
-		return fmt.Sprintf("%q", s)
-	}
-	return s
-}
-
-func inConverted(cfg *config.Config, path string) bool {
-	if len(cfg.Partitions) == 0 {
-		return false
-	}
-	q, missing, err := acl.FindQueue(cfg.Partitions[0].Root, path)
-	return err == nil && len(missing) == 0 && q != nil
-}
-
-// hasGroupACL reports whether an ACL of the tree names a group.
-func hasGroupACL(s *yarn.Setup) bool {
-	found := false
-	s.CS.Walk(func(q *yarn.Queue) {
-		for _, a := range []yarn.Action{yarn.Submit, yarn.Administer} {
-			found = found || len(q.ACL[a].GroupNames()) > 0
-		}
-	})
-	return found
+	return true
 }

@@ -65,7 +65,7 @@ func TestRoundTrip(t *testing.T) {
 	for i := 0; i < n; i++ {
 		text := genCS(r)
 		s := aclsOnSetup(t, text)
-		res, err := FromYARN(s)
+		res, err := FromYARN(s, Options{})
 		if err != nil {
 			t.Fatalf("%v\n%s", err, text)
 		}
@@ -107,14 +107,14 @@ func TestCompareCatchesDifferences(t *testing.T) {
 	site, _ := yarn.ReadConf("yarn-site.xml", []byte("<configuration><property><name>yarn.acl.enable</name><value>true</value></property></configuration>"))
 	s := yarn.NewSetup([]*yarn.Conf{cs, site})
 	wrong := []byte("partitions:\n  - name: default\n    queues:\n      - name: root\n        queues:\n          - name: a\n            submitacl: \"alice,bob\"\n")
-	diffs, err := compare(s, wrong, nil)
+	diffs, err := compare(s, wrong, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(diffs) == 0 {
 		t.Fatal("a config that lets bob submit was not caught")
 	}
-	res, err := FromYARN(s)
+	res, err := FromYARN(s, Options{})
 	if err != nil || len(res.Differences) != 0 {
 		t.Fatalf("the real conversion: %v %v", err, res.Differences)
 	}
@@ -174,7 +174,7 @@ func TestRoundTripFS(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v\n%s", err, text)
 		}
-		res, err := FromYARN(yarn.NewFSSetup(fs, []*yarn.Conf{site}))
+		res, err := FromYARN(yarn.NewFSSetup(fs, []*yarn.Conf{site}), Options{})
 		if err != nil {
 			t.Fatalf("%v\n%s", err, text)
 		}
@@ -195,7 +195,7 @@ func TestRootNamedOtherwise(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := FromYARN(yarn.NewFSSetup(fs, nil)); err == nil || !strings.Contains(err.Error(), `named "ROOT"`) {
+	if _, err := FromYARN(yarn.NewFSSetup(fs, nil), Options{}); err == nil || !strings.Contains(err.Error(), `named "ROOT"`) {
 		t.Errorf("a root queue named ROOT: %v", err)
 	}
 }
@@ -210,7 +210,7 @@ func TestNotConvertedOrphan(t *testing.T) {
 <property><name>yarn.scheduler.capacity.root.staging.acl_administer_queue</name><value>carol</value></property>
 </configuration>`))
 	site, _ := yarn.ReadConf("yarn-site.xml", []byte("<configuration><property><name>yarn.acl.enable</name><value>true</value></property></configuration>"))
-	res, err := FromYARN(yarn.NewSetup([]*yarn.Conf{cs, site}))
+	res, err := FromYARN(yarn.NewSetup([]*yarn.Conf{cs, site}), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,7 +32,7 @@ func (f *resolverFlags) register(s *streams, c *cobra.Command) {
 	f.max, f.seen = s.env.MaxInput, s.env.Seen()
 	fl := c.Flags()
 	fl.StringVar(&f.name, "resolver", "", "where groups come from when the request carries none: "+strings.Join(resolve.Names, ", ")+" (default: the first partition's usergroupresolver, as in YuniKorn)")
-	fl.StringVar(&f.groupsFile, "groups-file", "", "YAML or JSON file of users' groups, for --resolver file")
+	fl.StringVar(&f.groupsFile, "groups-file", "", "YAML or JSON file of users' groups, for --resolver file (given alone, it means --resolver file)")
 	fl.StringVar(&f.ldapDir, "ldap-config", resolve.DefaultLDAPDir, "directory of YuniKorn's LDAP settings, one file per setting (the Secret the scheduler mounts)")
 	f.ldap = map[string]*string{}
 	for name, flag := range map[string]string{
@@ -126,21 +126,52 @@ func flagOf(setting string) string {
 // subject fills a query's user side from --groups and the resolver flags,
 // as check, access and place take them.
 func (f *resolverFlags) subject(c *cobra.Command, q *acl.Query, groups string) error {
-	if f.timeout <= 0 {
-		// no limit would let a server that never answers hang CI
-		return clikit.Usage("--ldap-timeout %v: give a positive time limit, e.g. 10s", f.timeout)
-	}
 	q.Resolvers = f.options(c)
 	q.Groups = clikit.ParseList(groups)
 	if groups != "" && len(q.Groups) == 0 {
 		return clikit.Usage("--groups %q names no group: give comma-separated names, or leave --groups out to let the resolver find the groups", groups)
 	}
-	if f.name != "" {
-		r, err := resolve.New(f.name, q.Resolvers)
-		if err != nil {
-			return clikit.Usage("--resolver %s: %w", f.name, err)
-		}
-		q.Resolver = r
+	r, err := f.resolver(c)
+	q.Resolver = r
+	return err
+}
+
+// resolver is the resolver the flags name, nil when they name none:
+// --resolver, or file when only --groups-file is given (a groups file
+// given is never passed over).
+func (f *resolverFlags) resolver(c *cobra.Command) (resolve.Resolver, error) {
+	if f.timeout <= 0 {
+		// no limit would let a server that never answers hang CI
+		return nil, clikit.Usage("--ldap-timeout %v: give a positive time limit, e.g. 10s", f.timeout)
 	}
-	return nil
+	name := f.name
+	if name == "" && f.groupsFile != "" {
+		name = "file"
+	}
+	if name == "" {
+		return nil, nil
+	}
+	r, err := resolve.New(name, f.options(c))
+	if err != nil {
+		return nil, clikit.Usage("--resolver %s: %w", name, err)
+	}
+	return r, nil
+}
+
+// ResolverFlags are check's flags for where groups come from, for a
+// command outside this package that resolves groups as check does
+// (convert yarn).
+type ResolverFlags struct{ f resolverFlags }
+
+// RegisterResolverFlags adds --resolver, --groups-file and the LDAP flags
+// to c.
+func RegisterResolverFlags(env clikit.Env, c *cobra.Command) *ResolverFlags {
+	r := &ResolverFlags{}
+	r.f.register(&streams{env: env}, c)
+	return r
+}
+
+// Resolver is the resolver the flags name; nil when they name none.
+func (r *ResolverFlags) Resolver(c *cobra.Command) (resolve.Resolver, error) {
+	return r.f.resolver(c)
 }
