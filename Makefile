@@ -122,7 +122,7 @@ docs:
 
 ## example: lint the example shipped in the repo
 example: build
-	./$(BIN) lint examples/queues.yaml || true
+	./$(BIN) lint -f examples/queues.yaml || true
 
 clean:
 	rm -rf bin

@@ -72,8 +72,8 @@ func TestReadmeExamples(t *testing.T) {
 	for doc, commands := range map[string][][]string{
 		"README.md": {
 			{"lint", "--color", "never", "examples/queues.yaml"},
-			{"check", "-f", "examples/queues.yaml", "default", "root.prod.etl", "alice", "--groups", "prod-team"},
-			{"check", "-f", "examples/queues.yaml", "default", "root.prod.reports", "bob"},
+			{"check", "-f", "examples/queues.yaml", "root.prod.etl", "alice", "--groups", "prod-team"},
+			{"check", "-f", "examples/queues.yaml", "root.prod.reports", "bob"},
 			{"lint", "--color", "never", "examples/mesos-acls.json"},
 		},
 		"docs/mesos.md": {
@@ -298,13 +298,13 @@ func TestHostileCorpus(t *testing.T) {
 		}
 		if strings.HasSuffix(f, ".yaml") && !strings.HasPrefix(filepath.Base(f), "ytsaurus") {
 			runs = append(runs,
-				[]string{"check", "-f", f, "default", "root", "alice"},
-				[]string{"check", "-f", f, "default", "root", "alice", "-o", "json", "--explain"},
-				[]string{"who-can", "-f", f, "default", "root"},
+				[]string{"check", "-f", f, "root", "alice"},
+				[]string{"check", "-f", f, "root", "alice", "-o", "json", "--explain"},
+				[]string{"who-can", "-f", f, "root"},
 				[]string{"access", "-f", f, "alice", "--groups", "dev"},
 				[]string{"matrix", "-f", f, "-o", "csv"},
 				[]string{"matrix", "-f", f},
-				[]string{"place", "-f", f, "default", "alice", "--queue", "root.x"},
+				[]string{"place", "-f", f, "alice", "--queue", "root.x"},
 				[]string{"report", "-o", "html", "-f", f},
 				[]string{"test", "--generate", "-f", f},
 				[]string{"lint", "--diff", f},

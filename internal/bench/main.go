@@ -208,17 +208,17 @@ func main() {
 
 	rows := []row{
 		{"lint --fail-on error (text)", []string{"yaml", cfg}, []string{"lint", "--color", "never", "--fail-on", "error", cfg}, 1.5, 2.0, false, false},
-		{"check", []string{"yaml", cfg}, []string{"check", "-f", cfg, "default", "root.dept3.team5.q1", "u3", "--groups", "g3"}, 1.3, 2.0, false, false},
-		{"limits", []string{"yaml", cfg}, []string{"limits", "-f", cfg, "default", "root.dept3.team5.q1", "u3", "--groups", "g3"}, 1.3, 2.0, false, false},
-		{"who-can", []string{"yaml", cfg}, []string{"who-can", "-f", cfg, "default", "root.dept3.team5.q1"}, 1.5, 2.0, false, false},
+		{"check", []string{"yaml", cfg}, []string{"check", "-f", cfg, "root.dept3.team5.q1", "u3", "--groups", "g3"}, 1.3, 2.0, false, false},
+		{"limits", []string{"yaml", cfg}, []string{"limits", "-f", cfg, "root.dept3.team5.q1", "u3", "--groups", "g3"}, 1.3, 2.0, false, false},
+		{"who-can", []string{"yaml", cfg}, []string{"who-can", "-f", cfg, "root.dept3.team5.q1"}, 1.5, 2.0, false, false},
 		{"access -o csv", []string{"yaml", cfg}, []string{"access", "-f", cfg, "u3", "--groups", "g3", "-o", "csv"}, 1.5, 2.0, true, false},
 		{"diff (vs decoding both files)", []string{"yaml", cfg, cfg2}, []string{"diff", cfg, cfg2}, 2.0, 2.0, false, false},
 		{"lint, tree shape (gen_tree.py)", []string{"yaml", shaped}, []string{"lint", "--color", "never", "--fail-on", "error", shaped}, 1.5, 2.0, false, false},
-		{"check, tree shape (gen_tree.py)", []string{"yaml", shaped}, []string{"check", "-f", shaped, "default", "root.q1.q2", "user1", "--groups", "group1"}, 1.3, 2.0, false, false},
+		{"check, tree shape (gen_tree.py)", []string{"yaml", shaped}, []string{"check", "-f", shaped, "root.q1.q2", "user1", "--groups", "group1"}, 1.3, 2.0, false, false},
 		{"Mesos lint (vs encoding/json)", []string{"json", acls}, []string{"lint", "--color", "never", acls}, 1.5, 2.0, false, false},
 		{"YTsaurus lint (vs yaml.v3)", []string{"yaml", tree}, []string{"lint", "--color", "never", tree}, 1.5, 2.0, false, false},
 		{"YARN lint (vs encoding/xml)", []string{"xml", csXML}, []string{"lint", "--color", "never", csXML}, 1.5, 2.0, false, false},
-		{"place --pod, 200k labels+annots", []string{"yaml", podFile}, []string{"place", "-f", small, "default", "--pod", podFile, "--without-admission-controller"}, 2.0, 2.0, false, false},
+		{"place --pod, 200k labels+annots", []string{"yaml", podFile}, []string{"place", "-f", small, "--pod", podFile, "--without-admission-controller"}, 2.0, 2.0, false, false},
 		{"lint, 4,000 ConfigMap documents", []string{"configmaps", cmsFile}, []string{"lint", "--color", "never", "--fail-on", "error", cmsFile}, 4.0, 3.0, false, false},
 		{"convert yarn (vs aclint lint)", []string{"lint", "--color", "never", "--fail-on", "none", convertCS}, []string{"convert", "yarn", convertCS, convertSite, "-o", filepath.Join(dir, "converted.yaml")}, 8.0, 3.0, false, true},
 	}

@@ -27,9 +27,15 @@ func newDiffCmd(s *streams) *cobra.Command {
 	f.StringArrayP("output", "o", []string{"text"}, "output format text, json or markdown (a pull-request comment), optionally FORMAT=PATH; repeatable, e.g. -o markdown=comment.md -o json=access-diff.json")
 	f.Int("comment-size", clikit.DefaultCommentSize, "markdown: the most characters the comment may have (GitHub takes 65,536); past it the causes that do not fit are counted and the comment points at the full report. 0: no limit")
 	f.Bool("flat", false, "text and JSON: list every (queue, subject) pair that changes, not only the ACL entries that cause them")
-	f.Bool("fail-on-gain", false, "exit 1 when anyone gains access, so a pipeline can ask for approval")
+	f.String("fail-on", "none", "exit 1 on this answer: gain (anyone gains access, so a pipeline can ask for approval), change (anyone gains or loses access) or none")
+	f.Bool("fail-on-gain", false, "--fail-on gain")
+	f.MarkHidden("fail-on-gain") // the older spelling, kept for the scripts that use it
 	c.RunE = func(cmd *cobra.Command, args []string) error {
 		targets, err := clikit.ParseDiffOutputs(flagStrings(cmd, "output"))
+		if err != nil {
+			return err
+		}
+		failOn, err := diffFailOn(cmd)
 		if err != nil {
 			return err
 		}
@@ -57,7 +63,7 @@ func newDiffCmd(s *streams) *cobra.Command {
 		if err := p.take(new); err != nil {
 			return err
 		}
-		return askDiff(s, old, new, diffAsk{args: args, targets: targets, failOnGain: flagBool(cmd, "fail-on-gain"), flat: flagBool(cmd, "flat"), commentSize: commentSize})
+		return askDiff(s, old, new, diffAsk{args: args, targets: targets, failOn: failOn, flat: flagBool(cmd, "flat"), commentSize: commentSize})
 	}
 	return c
 }
@@ -66,7 +72,7 @@ func newDiffCmd(s *streams) *cobra.Command {
 type diffAsk struct {
 	args        []string
 	targets     []clikit.DiffOutput
-	failOnGain  bool
+	failOn      string // gain, change or none (--fail-on)
 	flat        bool
 	commentSize int
 }
@@ -115,13 +121,29 @@ func askDiff(s *streams, old, new *asked, ask diffAsk) error {
 		return &clikit.ExitError{Code: ExitFail}
 	case refo != nil && refn != nil:
 		// a gate that compared nothing must not pass
-		return clikit.Usage("both configs are rejected by %s: nothing was compared; fix them first (aclint lint %s %s)", r.by, ask.args[0], ask.args[1])
-	case refo != nil && ask.failOnGain:
-		return clikit.Usage("OLD is rejected by %s, so nothing was compared and --fail-on-gain cannot tell what NEW grants; review NEW's access with aclint access or aclint matrix", r.by)
-	case ask.failOnGain && r.g.Gains > 0:
+		return clikit.Usage("both configs are rejected by %s: nothing was compared; fix them first (aclint lint -f %s -f %s)", r.by, ask.args[0], ask.args[1])
+	case refo != nil && ask.failOn != "none":
+		return clikit.Usage("OLD is rejected by %s, so nothing was compared and --fail-on %s cannot tell what NEW grants; review NEW's access with aclint access or aclint matrix", r.by, ask.failOn)
+	case ask.failOn == "gain" && r.g.Gains > 0, ask.failOn == "change" && r.g.Gains+r.g.Losses > 0:
 		return &clikit.ExitError{Code: ExitFail}
 	}
 	return nil
+}
+
+// diffFailOn is --fail-on, or gain for the older --fail-on-gain.
+func diffFailOn(cmd *cobra.Command) (string, error) {
+	v := flagString(cmd, "fail-on")
+	if flagBool(cmd, "fail-on-gain") {
+		if cmd.Flags().Changed("fail-on") && v != "gain" {
+			return "", clikit.Usage("--fail-on-gain is --fail-on gain: give one of them")
+		}
+		v = "gain"
+	}
+	switch v {
+	case "gain", "change", "none":
+		return v, nil
+	}
+	return "", clikit.Usage("invalid --fail-on %q: use gain, change or none", v)
 }
 
 // sides names refused sides as their refusal does, and the system as

@@ -26,14 +26,14 @@ func newLintCmd(s *streams) *cobra.Command {
 	)
 	var p *parts
 	c := &cobra.Command{
-		Use:   "lint FILE|DIR|- ...",
+		Use:   "lint -f FILE|DIR|- ...",
 		Short: "Report everything in access configs that their system rejects or reads differently than written",
 		Long:  lintHelp(s.reg),
-		Example: `  aclint lint queues.yaml
-  aclint lint --fail-on error -o json deploy/
-  kubectl get configmap yunikorn-configs -o yaml | aclint lint -
-  aclint lint acls.json
-  aclint lint --system mesos -o sarif=mesos.sarif /etc/mesos/acls`,
+		Example: `  aclint lint -f queues.yaml
+  aclint lint --fail-on error -o json -f deploy/
+  kubectl get configmap yunikorn-configs -o yaml | aclint lint -f -
+  aclint lint -f acls.json
+  aclint lint --system mesos -o sarif=mesos.sarif -f /etc/mesos/acls`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o := lintOptions{outputs: outputs, failOn: failOn, colorMode: colorMode, configFile: configFile,
 				system: system, parts: lintParts(p), verbose: verbose, fix: fixMode, diff: diffMode, unsafe: unsafeFixes, hardLinks: hardLinks,
@@ -63,6 +63,7 @@ func newLintCmd(s *streams) *cobra.Command {
 	f.StringSliceVar(&disable, "disable", nil, "turn these rules off for this run (comma-separated or repeated); rules that find inputs the system refuses cannot be turned off")
 	f.StringSliceVar(&enable, "enable", nil, "turn these rules on at their own severity for this run, whatever "+settings.FileName+" says (comma-separated or repeated)")
 	f.BoolVarP(&quiet, "quiet", "q", false, "print nothing on standard output or the summary; the exit code and any -o FORMAT=PATH files still follow the findings")
+	clikit.FilesFlag(c, "a file or directory to lint, or - for standard input (repeatable; the same as naming it as an argument)")
 	return c
 }
 

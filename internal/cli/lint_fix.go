@@ -28,7 +28,7 @@ func fixJobs(s *streams, jobs []lintJob, o *lintOptions) (map[*engine.Input]*eng
 			if o.fix {
 				flag = "--fix"
 			}
-			fmt.Fprintf(s.err, "aclint: %s: %s has no fixes, so %s changes nothing there; 'aclint lint %s' lists its findings\n",
+			fmt.Fprintf(s.err, "aclint: %s: %s has no fixes, so %s changes nothing there; 'aclint lint -f %s' lists its findings\n",
 				engine.Printable(j.in.Path), j.sys.Name(), flag, engine.Printable(j.in.Path))
 			continue
 		}

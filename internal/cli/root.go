@@ -44,6 +44,8 @@ type streams struct {
 	reg *engine.Registry
 	// seen is the files this run read: no output of the run replaces one
 	seen *engine.ReadSet
+	// file is standard output sent to -o FORMAT=PATH, nil when not
+	file *outFile
 }
 
 // NewRoot builds the aclint command tree, for Execute and for generating
@@ -95,6 +97,9 @@ func newRoot(reg *engine.Registry, stdin io.Reader, stdout, stderr io.Writer) (*
 		if s.guard {
 			guardMemory(m, s.rawErr, os.Exit)
 		}
+		if err := s.redirect(c); err != nil {
+			return err
+		}
 		s.startProgress(c)
 		return nil
 	}
@@ -107,6 +112,7 @@ func newRoot(reg *engine.Registry, stdin io.Reader, stdout, stderr io.Writer) (*
 	root.AddCommand(newLintCmd(s), newCheckCmd(s), newPlaceCmd(s), newWhoCanCmd(s), newAccessCmd(s), newMatrixCmd(s), newDiffCmd(s), newRulesCmd(s), newLSPCmd(s), newVersionCmd(s))
 	// the commands only one system has come from it, through the registry
 	root.AddCommand(systemCommands(s)...)
+	addQuiet(root)
 	registerCompletions(root, s)
 	return root, s
 }
@@ -151,7 +157,7 @@ func execute(reg *engine.Registry, args []string, stdin io.Reader, stdout, stder
 	defer s.safeErr.Flush()
 	s.safeOut.Flush()
 	if err == nil {
-		return ExitOK
+		return s.finish(ExitOK)
 	}
 	// messages carry names from the files read: through the SafeWriter
 	var ee *clikit.ExitError
@@ -163,7 +169,7 @@ func execute(reg *engine.Registry, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		fmt.Fprintf(s.err, "aclint: %s\n", clikit.ErrorText(err))
 	}
-	return code
+	return s.finish(code)
 }
 
 // systemAuto lets each input's content say which system it is for.

@@ -60,8 +60,8 @@ func (s *streams) extend(c *cobra.Command, name string) *parts {
 	return p
 }
 
-// words are the fallback's question words, for usage messages: "PARTITION
-// QUEUE USER".
+// words are the fallback's question words, for usage messages: "QUEUE
+// USER".
 func (p *parts) words() string {
 	if p.fallback == nil {
 		return ""

@@ -257,3 +257,23 @@ func PrintableFields(rec []string) []string {
 	}
 	return rec
 }
+
+// FilesFlag gives a command that reads its files as arguments (lint,
+// convert, drift) the -f FILE every question takes: the files of -f come
+// first, then the arguments, and the command reads them all alike, so the
+// files are named the same way in every command.
+func FilesFlag(c *cobra.Command, usage string) {
+	c.Flags().StringArrayP("file", "f", nil, usage)
+	files := func(cmd *cobra.Command, args []string) []string {
+		fs, _ := cmd.Flags().GetStringArray("file")
+		if len(fs) == 0 {
+			return args
+		}
+		return append(append([]string{}, fs...), args...)
+	}
+	if check := c.Args; check != nil {
+		c.Args = func(cmd *cobra.Command, args []string) error { return check(cmd, files(cmd, args)) }
+	}
+	run := c.RunE
+	c.RunE = func(cmd *cobra.Command, args []string) error { return run(cmd, files(cmd, args)) }
+}

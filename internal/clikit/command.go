@@ -91,11 +91,11 @@ type Extender interface {
 type Extension struct {
 	// Use, Long and Example are the command's help when the system is the
 	// fallback, whose question is the command's bare form ("check
-	// PARTITION QUEUE USER"); the command line adds the other systems'
+	// QUEUE USER"); the command line adds the other systems'
 	// question words.
 	Use, Long, Example string
 	// Words are the fallback's question words, for usage messages:
-	// "PARTITION QUEUE USER".
+	// "QUEUE USER".
 	Words string
 	// Flags adds the system's flags to the command. It may register a
 	// shared flag (-f, -o, -q, --action, --groups) with its own words and

@@ -43,7 +43,7 @@ func (p plain) ExampleFile(*engine.Rule) string {
 
 func (p plain) Example(r *engine.Rule, text string) engine.Example {
 	file := p.ExampleFile(r)
-	return engine.Example{Command: "aclint lint " + file, Input: &engine.Input{Path: file, Data: []byte(text), Explicit: true}}
+	return engine.Example{Command: "aclint lint -f " + file, Input: &engine.Input{Path: file, Data: []byte(text), Explicit: true}}
 }
 
 func (p plain) ExampleBlock(_ *engine.Rule, text string) string {

@@ -36,7 +36,7 @@ func newConvertYarnCmd(env clikit.Env) *cobra.Command {
 		resolvers *commands.ResolverFlags
 	)
 	c := &cobra.Command{
-		Use:     "yarn FILE...",
+		Use:     "yarn -f FILE...",
 		Short:   "Convert YARN queues, their submit and admin ACLs and their placement into a YuniKorn queues.yaml",
 		Long:    convertYarnLong,
 		Example: convertYarnExample,
@@ -74,7 +74,9 @@ func newConvertYarnCmd(env clikit.Env) *cobra.Command {
 					return err
 				}
 			}
-			report(env.Err(), res)
+			if quiet, _ := cmd.Flags().GetBool("quiet"); !quiet { // -q, which every command takes
+				report(env.Err(), res)
+			}
 			if !res.Same() && !res.AllAccepted() {
 				return &clikit.ExitError{Code: clikit.ExitFail}
 			}
@@ -85,6 +87,7 @@ func newConvertYarnCmd(env clikit.Env) *cobra.Command {
 	c.Flags().StringVar(&aclEnable, "acl-enable", "", "yarn.acl.enable, when no yarn-site.xml is given: true or false")
 	c.Flags().StringVar(&accept, "accept", "", "file of the differences the team accepts, each a cause with a reason (docs/migration.md): exit 0 when only those remain")
 	resolvers = commands.RegisterResolverFlags(env, c)
+	clikit.FilesFlag(c, "a YARN file: capacity-scheduler.xml or an allocation file, yarn-site.xml, core-site.xml (repeatable; the same as naming it as an argument)")
 	return c
 }
 
@@ -141,8 +144,8 @@ that comes from a yarn-site.xml not given, an accepted file convert cannot read,
 resolver without an answer, something aclint cannot read as YARN does).`
 
 // convertYarnExample are newConvertYarnCmd's examples.
-const convertYarnExample = `  aclint convert yarn capacity-scheduler.xml yarn-site.xml -o yaml=queues.yaml
-  aclint convert yarn capacity-scheduler.xml yarn-site.xml -o yaml=queues.yaml --accept convert-accepted.yaml
-  aclint convert yarn capacity-scheduler.xml yarn-site.xml --groups-file groups.yaml
-  aclint convert yarn capacity-scheduler.xml yarn-site.xml -o yaml=queues.yaml -o json=convert.json
-  aclint convert yarn fair-scheduler.xml`
+const convertYarnExample = `  aclint convert yarn -f capacity-scheduler.xml -f yarn-site.xml -o yaml=queues.yaml
+  aclint convert yarn -f capacity-scheduler.xml -f yarn-site.xml -o yaml=queues.yaml --accept convert-accepted.yaml
+  aclint convert yarn -f capacity-scheduler.xml -f yarn-site.xml --groups-file groups.yaml
+  aclint convert yarn -f capacity-scheduler.xml -f yarn-site.xml -o yaml=queues.yaml -o json=convert.json
+  aclint convert yarn -f fair-scheduler.xml`

@@ -22,7 +22,7 @@ func (Sys) Load(ins []*engine.Input, opts engine.Options) (audit.Model, error) {
 	acls := Decode(doc)
 	if acls.Errors() != nil {
 		return nil, &audit.Refused{File: in.Path, Why: "Mesos refuses to start with these ACLs, so they answer no question",
-			Command: "aclint lint " + in.Given(), Findings: Lint(doc), Sources: map[string][]string{in.Path: doc.Lines()}, By: "Mesos"}
+			Command: "aclint lint -f " + in.Given(), Findings: Lint(doc), Sources: map[string][]string{in.Path: doc.Lines()}, By: "Mesos"}
 	}
 	// check's own flags (Extend), read by Check
 	if opts.Value("command-user-set") == "true" {

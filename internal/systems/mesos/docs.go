@@ -7,7 +7,7 @@ const exampleFile = "acls.json"
 
 // Example lints a rule's example as `aclint lint acls.json`.
 func (Sys) Example(_ *engine.Rule, text string) engine.Example {
-	return engine.Example{Command: "aclint lint " + exampleFile, Input: &engine.Input{Path: exampleFile, Data: []byte(text), Explicit: true, Arg: exampleFile}}
+	return engine.Example{Command: "aclint lint -f " + exampleFile, Input: &engine.Input{Path: exampleFile, Data: []byte(text), Explicit: true, Arg: exampleFile}}
 }
 
 // ExampleBlock shows an example as JSON.

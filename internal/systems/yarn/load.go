@@ -31,7 +31,7 @@ func LoadSetup(ins []*engine.Input) (*Setup, error) {
 	var names []string
 	refused := func(in *engine.Input, why string) error {
 		rep, _ := Sys{}.Lint(&engine.Input{Path: in.Path, Data: in.Data, Explicit: true}, engine.Options{})
-		return &audit.Refused{File: in.Path, Why: why, Command: "aclint lint " + in.Given(), Findings: rep.Findings,
+		return &audit.Refused{File: in.Path, Why: why, Command: "aclint lint -f " + in.Given(), Findings: rep.Findings,
 			Sources: map[string][]string{in.Path: strings.Split(string(in.Data), "\n")}, By: "YARN"}
 	}
 	var ruleFiles []*RuleFile
@@ -89,9 +89,9 @@ func LoadSetup(ins []*engine.Input) (*Setup, error) {
 	case strings.HasPrefix(why, SchedulerPrefix):
 		return nil, fmt.Errorf("%s; give the file of the scheduler that runs", why)
 	case strings.HasPrefix(why, SubstitutionPrefix):
-		return nil, fmt.Errorf("%s; write the value itself, or a chain of at most 20 steps (aclint lint %s says where)", why, strings.Join(names, " "))
+		return nil, fmt.Errorf("%s; write the value itself, or a chain of at most 20 steps (aclint lint -f %s says where)", why, strings.Join(names, " -f "))
 	case strings.HasPrefix(why, CapacityPrefix):
-		return nil, fmt.Errorf("%s: %s; fix the capacities (aclint lint %s says where)", strings.Join(names, ", "), why, strings.Join(names, " "))
+		return nil, fmt.Errorf("%s: %s; fix the capacities (aclint lint -f %s says where)", strings.Join(names, ", "), why, strings.Join(names, " -f "))
 	case why != "":
 		return nil, fmt.Errorf("%s (write the settings into the file itself, or give the file they come from)", why)
 	}
@@ -103,7 +103,7 @@ func LoadSetup(ins []*engine.Input) (*Setup, error) {
 			if r.At != nil {
 				where = fmt.Sprintf("%s:%d:%d", r.At.File, r.At.ValuePos.Line, r.At.ValuePos.Col)
 			}
-			return nil, fmt.Errorf("%s: the Capacity Scheduler refuses to start with these placement rules: %q, so they answer no question; fix the rule (aclint lint %s says where)", where, r.Message, strings.Join(names, " "))
+			return nil, fmt.Errorf("%s: the Capacity Scheduler refuses to start with these placement rules: %q, so they answer no question; fix the rule (aclint lint -f %s says where)", where, r.Message, strings.Join(names, " -f "))
 		}
 	}
 	return setup, nil

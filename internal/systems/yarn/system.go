@@ -210,7 +210,7 @@ func (Sys) Refuses() string { return "configuration files Hadoop refuses to load
 
 // Misdirected says which command takes an input given to a YuniKorn one.
 func (Sys) Misdirected(path string) string {
-	return fmt.Sprintf("%s holds Hadoop YARN settings, not a YuniKorn queue config: use `aclint lint %s`", path, path)
+	return fmt.Sprintf("%s holds Hadoop YARN settings, not a YuniKorn queue config: use `aclint lint -f %s`", path, path)
 }
 
 // NoneFound says what the system's inputs look like.
@@ -247,7 +247,7 @@ const exampleSiteFair = `<configuration>
 func (s Sys) Example(r *engine.Rule, text string) engine.Example {
 	name := exampleFor(r, text)
 	in := &engine.Input{Path: name, Data: []byte(text), Explicit: true}
-	cmd := "aclint lint " + name
+	cmd := "aclint lint -f " + name
 	if name == csName && (r == nil || r.Name != ruleEnableUnknown) {
 		text := exampleSite
 		if r != nil && r.Name == ruleNotRun {

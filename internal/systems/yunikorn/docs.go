@@ -39,7 +39,7 @@ func (Sys) Example(r *engine.Rule, text string) engine.Example {
 		fs, src := ldapExampleFindings(text)
 		return engine.Example{Command: "aclint lint --ldap-config " + exampleLDAP, Findings: fs, Sources: src}
 	}
-	return engine.Example{Command: "aclint lint " + exampleFile, Input: &engine.Input{Path: exampleFile, Data: []byte(text), Explicit: true, Arg: exampleFile}}
+	return engine.Example{Command: "aclint lint -f " + exampleFile, Input: &engine.Input{Path: exampleFile, Data: []byte(text), Explicit: true, Arg: exampleFile}}
 }
 
 // ExampleBlock shows a queue config, or the files of a settings directory.

@@ -297,7 +297,7 @@ func limitsHover(cfg *config.Config, part *config.Partition, q *config.Queue) st
 	if len(lims) > 0 && last != nil && last != part {
 		fmt.Fprintf(&b, "\nThese limits do not apply: YuniKorn keeps only the limits of the last partition that writes any (`%s`).\n", last.CanonicalName())
 	}
-	fmt.Fprintf(&b, "\nFor one user: `aclint limits %s %s USER --groups ...`\n", part.CanonicalName(), q.Path())
+	fmt.Fprintf(&b, "\nFor one user: `aclint limits %s USER --groups ...%s`\n", q.Path(), acl.AskPartition(part.CanonicalName()))
 	return b.String()
 }
 

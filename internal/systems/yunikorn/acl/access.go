@@ -574,7 +574,7 @@ func (p *Policy) Decide(q Query) (*Decision, error) {
 		// CheckSubmitAccess answers a parent queue, but PlaceApplication
 		// moves on from it and AddApplication never runs an app there
 		d.Parent = true
-		d.Notes = append(d.Notes, fmt.Sprintf("%s is a parent queue: this is its ACL answer, but YuniKorn never runs an application in a parent queue; an application that names it goes to the next placement rule (aclint place %s %s --queue %s shows where)", t.Path, d.Partition, q.User, t.Path))
+		d.Notes = append(d.Notes, fmt.Sprintf("%s is a parent queue: this is its ACL answer, but YuniKorn never runs an application in a parent queue; an application that names it goes to the next placement rule (aclint place %s --queue %s%s shows where)", t.Path, q.User, t.Path, AskPartition(d.Partition)))
 	}
 	target := t.Queue
 	if t.Note != "" {
@@ -827,4 +827,13 @@ func whyNotCreated(why string) string {
 		return strings.TrimSuffix(inner, ")")
 	}
 	return why
+}
+
+// AskPartition is how a command line names a partition after a question's
+// words: nothing for default (every command's), else --partition P.
+func AskPartition(partition string) string {
+	if strings.EqualFold(partition, "default") || partition == "" {
+		return ""
+	}
+	return " --partition " + partition
 }

@@ -576,7 +576,7 @@ func DiffTo(old, new *Policy, emit func(Change)) *DiffResult {
 
 // added reports a queue that only the new config has, and its subtree: what
 // its own ACLs grant beyond what it inherits is a gain, so that a new queue
-// with submitacl "*" trips --fail-on-gain.
+// with submitacl "*" trips --fail-on gain.
 func (d *differ) added(nq *config.Queue, nParent [2]bits, listed bool, depth int) {
 	if listed {
 		d.res.Queues = append(d.res.Queues, QueueChange{Partition: d.part, Queue: nq.Path(), Added: true})

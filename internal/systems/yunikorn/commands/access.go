@@ -22,7 +22,7 @@ func accessPart(s *streams) *clikit.Extension {
 			if q.req.pod != "" {
 				return clikit.Usage("--pod is a Kubernetes pod, which %s never sees: give USER", system)
 			}
-			return foreign(system, &q.req, q.key)
+			return foreign(q.cmd, system, &q.req, q.key)
 		},
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 && (q.req.pod == "" || len(args) != 0) {

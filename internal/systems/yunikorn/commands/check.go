@@ -14,19 +14,21 @@ import (
 	"github.com/aclint/aclint/internal/systems/yunikorn/limits"
 )
 
-// checkPart is YuniKorn's part of check: PARTITION QUEUE USER, or a pod.
+// checkPart is YuniKorn's part of check: QUEUE USER, or a pod.
 func checkPart(s *streams) *clikit.Extension {
 	q := &question{s: s, onePath: true}
 	return &clikit.Extension{
-		Use:      "check PARTITION QUEUE USER | check PARTITION QUEUE --pod POD.yaml [--namespace NS.yaml] (--submitter USER | --without-admission-controller)",
+		Use:      "check QUEUE USER [--partition P] | check QUEUE --pod POD.yaml [--namespace NS.yaml] (--submitter USER | --without-admission-controller)",
 		Long:     checkLong,
 		Example:  checkExample,
-		Words:    "PARTITION QUEUE USER",
+		Words:    "QUEUE USER",
 		Complete: partitionQueueArgs(s, true),
-		Foreign:  func(system string) error { return foreign(system, &q.req, q.key) },
+		Foreign:  func(system string) error { return foreign(q.cmd, system, &q.req, q.key) },
 		Flags: func(c *cobra.Command) {
 			f := c.Flags()
 			q.configFlags(c)
+			partitionFlag(f)
+			completeScope(s, c)
 			f.StringVar(&q.groups, "groups", "", "comma-separated groups as the request carries them, used exactly as given")
 			f.String("action", "submit", "access to check: submit or admin")
 			var output string
@@ -43,7 +45,7 @@ func checkPart(s *streams) *clikit.Extension {
 
 // CheckUsage is how YuniKorn's check reads its words.
 func (q *question) CheckUsage() audit.Usage {
-	return audit.Usage{Words: "PARTITION QUEUE USER", Example: "default root.prod.etl alice", Files: "-f queues.yaml"}
+	return audit.Usage{Words: "QUEUE USER", Example: "root.prod.etl alice", Files: "-f queues.yaml"}
 }
 
 // Check decides an access question as YuniKorn does: the request as the
@@ -51,8 +53,9 @@ func (q *question) CheckUsage() audit.Usage {
 // from the queue up to root, and with -v the limits on the user's
 // applications there.
 func (q *question) Check(m audit.Model, qu audit.Question) (*audit.Verdict, error) {
-	l, args := m.(loaded), qu.Words
-	if err := q.CheckWords("check", args); err != nil {
+	l := m.(loaded)
+	args, err := q.words("check", qu.Words)
+	if err != nil {
 		return nil, err
 	}
 	act, err := action(qu.Action)
@@ -114,9 +117,9 @@ Exit codes: 0 allowed, 1 denied (or the pod rejected by the admission controller
 not schedule, usage).`
 
 // checkExample are the examples of check.
-const checkExample = `  aclint check -f queues.yaml default root.prod.etl alice --groups data-eng
-  aclint check -f yunikorn-defaults.yaml -f yunikorn-configs.yaml default root.dev bob --action admin
-  aclint check -f queues.yaml default root.teams.team-a alice --tag namespace=team-a --tag namespace.parentqueue=root.teams`
+const checkExample = `  aclint check -f queues.yaml root.prod.etl alice --groups data-eng
+  aclint check -f yunikorn-defaults.yaml -f yunikorn-configs.yaml root.dev bob --action admin
+  aclint check -f queues.yaml root.teams.team-a alice --tag namespace=team-a --tag namespace.parentqueue=root.teams`
 
 // decisionVerdict is check's answer in the shape every system's check
 // has (rendered once, by the command line): the decision, the request as

@@ -32,16 +32,13 @@ func (quiet) In() io.Reader  { return strings.NewReader("") }
 func (quiet) Out() io.Writer { return io.Discard }
 func (quiet) Err() io.Writer { return io.Discard }
 
-// partitionQueueArgs completes PARTITION QUEUE ... positional arguments from
-// the config: the first argument from its partitions, the second (when
-// queue is true) from the queues of that partition.
+// partitionQueueArgs completes a question's words from the config: the
+// first (when queue is true) from the queues of the --partition.
 func partitionQueueArgs(s *streams, queue bool) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 	return func(cmd *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
-		switch {
-		case len(args) == 0:
-			return configNames(s, cmd, ""), cobra.ShellCompDirectiveNoFileComp
-		case len(args) == 1 && queue:
-			return configNames(s, cmd, orDefault(args[0])), cobra.ShellCompDirectiveNoFileComp
+		if len(args) == 0 && queue {
+			part, _ := cmd.Flags().GetString("partition")
+			return configNames(s, cmd, orDefault(part)), cobra.ShellCompDirectiveNoFileComp
 		}
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}

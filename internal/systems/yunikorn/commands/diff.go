@@ -20,7 +20,7 @@ func diffPart(s *streams) *clikit.Extension {
 	return &clikit.Extension{
 		Long:    diffLong,
 		Example: diffExample,
-		Foreign: func(system string) error { return foreign(system, nil, q.key) },
+		Foreign: func(system string) error { return foreign(q.cmd, system, nil, q.key) },
 		Flags: func(c *cobra.Command) {
 			q.cmd = c
 			c.Flags().StringVar(&q.key, "key", config.DefaultKey, "ConfigMap data key holding the queue config")
@@ -76,13 +76,13 @@ entry that causes a change, however many queues it reaches, kept under --comment
 characters; -o FORMAT=PATH writes a format to a file, and the comment names those files
 as the full report.
 
-Exit codes: 0 compared; 1 with --fail-on-gain when anyone gains access, or when NEW is
-rejected by YuniKorn and OLD was not; 2 bad input or usage, or nothing could be compared:
-both configs are rejected, or (with --fail-on-gain) OLD is rejected, so what NEW grants
-cannot be told from it.`
+Exit codes: 0 compared; 1 with --fail-on gain when anyone gains access (--fail-on change:
+anyone gains or loses access), or when NEW is rejected by YuniKorn and OLD was not; 2 bad
+input or usage, or nothing could be compared: both configs are rejected, or (with
+--fail-on) OLD is rejected, so what NEW grants cannot be told from it.`
 
 // diffExample are the examples of diff.
 const diffExample = `  aclint diff old/queues.yaml queues.yaml
-  git show main:queues.yaml | aclint diff - queues.yaml --fail-on-gain
+  git show main:queues.yaml | aclint diff - queues.yaml --fail-on gain
   aclint diff -o markdown base.yaml queues.yaml > comment.md   # for a pull-request comment
   aclint diff -o markdown=comment.md -o text=access-diff.txt -o json=access-diff.json base.yaml queues.yaml`

@@ -70,7 +70,7 @@ func newDriftCmd(s *streams) *cobra.Command {
 		commentSize       int
 	)
 	c := &cobra.Command{
-		Use:   "drift FILE... (--server URL | --running DUMP)",
+		Use:   "drift -f FILE... (--server URL | --running DUMP)",
 		Short: "Say whether a running YuniKorn scheduler runs exactly this config, and what applying it would change",
 		Long: `Compare the config in FILE (a queues.yaml, or the ConfigMaps the shim reads: yunikorn-configs
 over yunikorn-defaults) with the one a scheduler runs: fetched from --server (GET /ws/v1/config)
@@ -84,9 +84,9 @@ would be refused on reload, and the scheduler goes on with the config it runs: d
 Exit codes: 0 the scheduler runs FILE; 1 it runs another config; 2 the running config could not
 be read (a scheduler that cannot be reached, or answers something that is not its config) or
 FILE cannot be read.`,
-		Example: `  aclint drift queues.yaml --server http://localhost:9080
-  kubectl port-forward -n yunikorn svc/yunikorn-service 9080 & aclint drift deploy/yunikorn-configs.yaml --server http://localhost:9080
-  curl -s http://yunikorn:9080/ws/v1/config > running.yaml; aclint drift queues.yaml --running running.yaml -o markdown`,
+		Example: `  aclint drift -f queues.yaml --server http://localhost:9080
+  kubectl port-forward -n yunikorn svc/yunikorn-service 9080 & aclint drift -f deploy/yunikorn-configs.yaml --server http://localhost:9080
+  curl -s http://yunikorn:9080/ws/v1/config > running.yaml; aclint drift -f queues.yaml --running running.yaml -o markdown`,
 		Args: clikit.MinArgs(1, "drift needs the config FILE to compare with what runs"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			targets, err := clikit.ParseDiffOutputs(outputs)
@@ -124,6 +124,7 @@ FILE cannot be read.`,
 	f.StringVar(&dump, "running", "", "a saved running config (curl http://yunikorn:9080/ws/v1/config > running.yaml), YAML or JSON")
 	f.StringArrayVarP(&outputs, "output", "o", []string{"text"}, "output format text, json or markdown, optionally FORMAT=PATH; repeatable")
 	f.IntVar(&commentSize, "comment-size", clikit.DefaultCommentSize, "markdown: the most characters the comment may have")
+	clikit.FilesFlag(c, "a config or ConfigMap file to compare with what runs (repeatable; the same as naming it as an argument)")
 	return c
 }
 
@@ -163,7 +164,7 @@ func (s *streams) drift(files []string, runPath, key string) (*driftResult, erro
 	}
 	d.running, d.file = toSide(runDocs), toSide(fileDocs)
 	if !d.running.accepted {
-		return nil, clikit.Usage("%s: aclint reads the running config as one YuniKorn would refuse, though the scheduler runs it; this is aclint's error, please report it (aclint lint %s)", run.File, run.File)
+		return nil, clikit.Usage("%s: aclint reads the running config as one YuniKorn would refuse, though the scheduler runs it; this is aclint's error, please report it (aclint lint -f %s)", run.File, run.File)
 	}
 	if d.file.accepted {
 		d.diff = diffOf(d.running.l, d.file.l)

@@ -22,15 +22,13 @@ func newLimitsCmd(s *streams) *cobra.Command {
 		req         requestFlags
 	)
 	c := &cobra.Command{
-		Use:     "limits PARTITION QUEUE USER | limits PARTITION QUEUE --pod POD.yaml [--namespace NS.yaml] (--submitter USER | --without-admission-controller)",
+		Use:     "limits QUEUE USER [--partition P] | limits QUEUE --pod POD.yaml [--namespace NS.yaml] (--submitter USER | --without-admission-controller)",
 		Short:   "Answer how many applications and resources USER may run in QUEUE, and which limit sets each figure",
 		Long:    limitsLong,
 		Example: limitsExample,
 		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) != 3 && (req.pod == "" || len(args) != 2) {
-				return clikit.Usage("limits needs PARTITION QUEUE USER (USER may be left out with --pod), got %d argument(s)\nrun 'aclint limits --help' for usage", len(args))
-			}
-			return nil
+			_, err := partitioned(cmd, "limits", "QUEUE USER (USER may be left out with --pod)", args, req.pod != "")
+			return err
 		},
 		ValidArgsFunction: partitionQueueArgs(s, true),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -38,6 +36,10 @@ func newLimitsCmd(s *streams) *cobra.Command {
 				return err
 			}
 			l, err := loadOne(s, files, key, nil)
+			if err != nil {
+				return err
+			}
+			args, err = partitioned(cmd, "limits", "", args, req.pod != "")
 			if err != nil {
 				return err
 			}
@@ -60,39 +62,47 @@ func newLimitsCmd(s *streams) *cobra.Command {
 			if pr != nil {
 				a.Notes = append(a.Notes, pr.Notes()...)
 			}
-			var live []liveCount
-			server := liveServer(files)
-			if server != "" {
-				if live, err = s.liveLimits(server, a); err != nil {
-					return err
-				}
-			}
-			return clikit.WriteVerdict(s.env.Out(), clikit.Verdict{OK: true,
-				Text: func(w io.Writer) error {
-					if err := writeLimitsText(w, a); err != nil || server == "" {
-						return err
-					}
-					return writeLive(w, running.Label(server), live)
-				},
-				JSON: func() any {
-					v := limitsJSON(a)
-					if server == "" {
-						return v
-					}
-					if live == nil {
-						live = []liveCount{}
-					}
-					return append(v.(clikit.Object), clikit.Field{Key: "live", Value: live}, clikit.Field{Key: "source", Value: running.Label(server)})
-				}}, output, false)
+			return s.writeLimits(a, liveServer(files), output)
 		},
 	}
 	f := c.Flags()
 	s.configFlags(f, &files, &key)
+	partitionFlag(f)
+	completeScope(s, c)
 	f.StringVar(&groups, "groups", "", "comma-separated groups as the request carries them, used exactly as given")
 	f.StringVarP(&output, "output", "o", "text", "output format: text, or json (the figures, every level and the notes)")
 	req.register(s, f)
 	resolvers.register(s, c)
 	return c
+}
+
+// writeLimits writes a limits answer, with what the scheduler at server
+// (when one is named) counts running under each limit.
+func (s *streams) writeLimits(a *limits.Answer, server, output string) error {
+	var live []liveCount
+	if server != "" {
+		var err error
+		if live, err = s.liveLimits(server, a); err != nil {
+			return err
+		}
+	}
+	return clikit.WriteVerdict(s.env.Out(), clikit.Verdict{OK: true,
+		Text: func(w io.Writer) error {
+			if err := writeLimitsText(w, a); err != nil || server == "" {
+				return err
+			}
+			return writeLive(w, running.Label(server), live)
+		},
+		JSON: func() any {
+			v := limitsJSON(a)
+			if server == "" {
+				return v
+			}
+			if live == nil {
+				live = []liveCount{}
+			}
+			return append(v.(clikit.Object), clikit.Field{Key: "live", Value: live}, clikit.Field{Key: "source", Value: running.Label(server)})
+		}}, output, false)
 }
 
 // placedLimits are the limits on the application place placed; nil when
@@ -161,5 +171,5 @@ queue that neither exists nor is created, a parent queue, a user YuniKorn
 rejects, a failing resolver).`
 
 // limitsExample are newLimitsCmd's examples.
-const limitsExample = `  aclint limits -f queues.yaml default root.prod.etl alice --groups data-eng
-  aclint limits -f queues.yaml default root.teams.team-a bob --tag namespace=team-a -o json`
+const limitsExample = `  aclint limits -f queues.yaml root.prod.etl alice --groups data-eng
+  aclint limits -f queues.yaml root.teams.team-a bob --tag namespace=team-a -o json`

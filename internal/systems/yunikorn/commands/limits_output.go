@@ -2,6 +2,7 @@ package commands
 
 import (
 	"fmt"
+	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 	"io"
 	"strings"
 
@@ -18,8 +19,8 @@ func writeLimitsText(w io.Writer, a *limits.Answer) error {
 	var b strings.Builder
 	if a.SubmitAllowed != nil && !*a.SubmitAllowed {
 		// first: whatever the figures say, none of them ever applies
-		engine.Fprintf(&b, "denied: %s may not submit to %s, so YuniKorn rejects the application and none of these limits ever applies (aclint check %s %s %s says why)\n",
-			engine.Printable(a.User), a.Queue, engine.Printable(a.Partition), a.Queue, engine.Printable(a.User))
+		engine.Fprintf(&b, "denied: %s may not submit to %s, so YuniKorn rejects the application and none of these limits ever applies (aclint check %s %s%s says why)\n",
+			engine.Printable(a.User), a.Queue, a.Queue, engine.Printable(a.User), engine.Printable(acl.AskPartition(a.Partition)))
 	}
 	engine.Fprintf(&b, "%s in %s (partition %s)\n", engine.Printable(a.User), a.Queue, engine.Printable(a.Partition))
 	engine.Fprintf(&b, "  groups: %s", limitsList(a.Groups))

@@ -24,7 +24,7 @@ func matrixPart(s *streams) *clikit.Extension {
 			if q.groupsFile != "" {
 				return clikit.Usage("--groups-file is for %s configs: with %s files, name the subjects with --subjects", s.env.Registry().Fallback().Name(), system)
 			}
-			return foreign(system, nil, q.key)
+			return foreign(q.cmd, system, nil, q.key)
 		},
 		Flags: func(c *cobra.Command) {
 			c.Flags().StringVar(&q.groupsFile, "groups-file", "", "add the users of this groups file, each with its groups")

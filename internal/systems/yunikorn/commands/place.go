@@ -11,26 +11,28 @@ import (
 	"github.com/aclint/aclint/internal/systems/yunikorn/placement"
 )
 
-// placePart is YuniKorn's part of place: its question (PARTITION USER,
+// placePart is YuniKorn's part of place: its question (USER,
 // or a pod) and its flags. A freshly started scheduler runs a partition
 // whose rules cannot be built, so that error does not refuse the config.
 func placePart(s *streams) *clikit.Extension {
 	q := &question{s: s, onePath: true, tolerate: func(f engine.Finding) bool { return f.Rule == "placement-rules-unbuildable" }}
 	return &clikit.Extension{
-		Use:      "place [-f FILE] PARTITION USER [--groups g1,g2] [--queue NAME] [--tag KEY=VALUE]... | place --pod POD.yaml [--namespace NS.yaml] (--submitter USER | --without-admission-controller)",
+		Use:      "place [-f FILE] USER [--partition P] [--groups g1,g2] [--queue NAME] [--tag KEY=VALUE]... | place --pod POD.yaml [--namespace NS.yaml] (--submitter USER | --without-admission-controller)",
 		Long:     placeLong,
 		Example:  placeExample,
-		Words:    "PARTITION USER",
+		Words:    "USER",
 		Complete: partitionQueueArgs(s, false),
 		Foreign: func(system string) error {
 			if q.forced {
 				return clikit.Usage("--forced tags a YuniKorn application (application.create.force); a %s question has no such tag: leave it out", system)
 			}
-			return foreign(system, &q.req, q.key)
+			return foreign(q.cmd, system, &q.req, q.key)
 		},
 		Flags: func(c *cobra.Command) {
 			f := c.Flags()
 			q.configFlags(c)
+			partitionFlag(f)
+			completeScope(s, c)
 			f.StringVar(&q.groups, "groups", "", "comma-separated groups as the request carries them (YuniKorn: default none, so the resolver runs; YARN: in order, the first is the primary group)")
 			f.StringVar(&q.queue, "queue", "", "the queue the application asks for (default: none)")
 			f.BoolVar(&q.forced, "forced", false, "the application is forced (tag application.create.force=true), as on recovery")
@@ -46,15 +48,16 @@ func placePart(s *streams) *clikit.Extension {
 
 // PlaceUsage is how YuniKorn's place reads its words.
 func (q *question) PlaceUsage() audit.Usage {
-	return audit.Usage{Words: "PARTITION USER", Example: "default alice --groups dev --tag namespace=team-a", Files: "-f queues.yaml"}
+	return audit.Usage{Words: "USER", Example: "alice --groups dev --tag namespace=team-a", Files: "-f queues.yaml"}
 }
 
 // Place runs YuniKorn's placement for one application (the words and
 // flags', or a pod's as the admission controller and the shim make it),
 // with the submit check on the queue and the limits there.
 func (q *question) Place(m audit.Model, qu audit.Question) (*audit.Placement, error) {
-	l, args := m.(loaded), qu.Words
-	if err := q.CheckWords("place", args); err != nil {
+	l := m.(loaded)
+	args, err := q.words("place", qu.Words)
+	if err != nil {
 		return nil, err
 	}
 	var aq acl.Query
@@ -117,27 +120,10 @@ Exit codes: 0 placed, 1 rejected, 2 error (a config YuniKorn rejects, an unknown
 partition, bad input, a pod whose submitter is not given).`
 
 // placeExample are YuniKorn's examples of place.
-const placeExample = `  aclint place -f queues.yaml default alice --groups dev --tag namespace=team-a
-  aclint place -f queues.yaml default bob --queue root.prod.etl -o json
+const placeExample = `  aclint place -f queues.yaml alice --groups dev --tag namespace=team-a
+  aclint place -f queues.yaml bob --queue root.prod.etl -o json
   aclint place -f queues.yaml --pod pod.yaml --namespace ns.yaml --submitter alice
   aclint place -f queues.yaml --pod job.yaml --without-admission-controller`
-
-// placeArgs checks place's words: PARTITION USER, or with --pod at most
-// PARTITION.
-func placeArgs(req *requestFlags) cobra.PositionalArgs {
-	return func(cmd *cobra.Command, args []string) error {
-		if req.pod != "" {
-			if len(args) > 1 {
-				return clikit.Usage("with --pod, place takes at most PARTITION, got %d arguments", len(args))
-			}
-			return nil
-		}
-		if len(args) != 2 {
-			return clikit.Usage("place needs PARTITION USER (or --pod POD.yaml), got %d argument(s)\nrun 'aclint place --help' for usage", len(args))
-		}
-		return nil
-	}
-}
 
 // placeApp is the application place asks about: the pod's as the
 // admission controller derives it, or the words and flags.

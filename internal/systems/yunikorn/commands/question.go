@@ -3,7 +3,6 @@ package commands
 import (
 	"errors"
 	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -117,27 +116,24 @@ func (q *question) load(ins []*engine.Input, tolerate func(engine.Finding) bool,
 }
 
 // CheckWords checks a question's words before its config is read: check
-// PARTITION QUEUE USER (USER may be left out with --pod), who-can
-// PARTITION QUEUE, place PARTITION USER (with --pod at most PARTITION).
+// QUEUE USER (USER may be left out with --pod), who-can QUEUE, place USER
+// (nothing with --pod), each with --partition or the partition first.
 func (q *question) CheckWords(command string, args []string) error {
-	switch command {
-	case "check":
-		if len(args) == 3 || q.req.pod != "" && len(args) == 2 {
-			return nil
-		}
-		if len(args) == 4 && !q.cmd.Flags().Changed("file") {
-			// aclint check queues.yaml default root.a alice: the file is -f's
-			return clikit.Usage("check needs PARTITION QUEUE USER, got 4 argument(s); if %s is the config, name it with -f: aclint check -f %s %s\nrun 'aclint check --help' for usage", args[0], args[0], strings.Join(args[1:], " "))
-		}
-		return clikit.Usage("check needs PARTITION QUEUE USER (USER may be left out with --pod), got %d argument(s)\nrun 'aclint check --help' for usage", len(args))
-	case "who-can":
-		if len(args) != 2 {
-			return clikit.Usage("who-can needs PARTITION QUEUE")
-		}
-	case "place":
-		return placeArgs(&q.req)(q.cmd, args)
+	_, err := q.words(command, args)
+	return err
+}
+
+// words are the question's words with the partition first (partitioned).
+func (q *question) words(command string, args []string) ([]string, error) {
+	usage := map[string]string{
+		"check":   "QUEUE USER (USER may be left out with --pod)",
+		"who-can": "QUEUE",
+		"place":   "USER (or --pod POD.yaml)",
+	}[command]
+	if usage == "" {
+		return args, nil
 	}
-	return nil
+	return partitioned(q.cmd, command, usage, args, q.req.pod != "")
 }
 
 // action is --action as YuniKorn reads it: submit when not given.

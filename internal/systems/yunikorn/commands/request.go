@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/aclint/aclint/internal/clikit"
+	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 	"github.com/aclint/aclint/internal/systems/yunikorn/config"
 )
@@ -77,7 +78,10 @@ func (q *question) auditFlags(c *cobra.Command, rows, formats string) {
 // flags only a YuniKorn question reads: the request's (--pod, --tag and
 // their companions; req may be nil) and --key, which would otherwise be
 // passed over in silence.
-func foreign(system string, req *requestFlags, key string) error {
+func foreign(cmd *cobra.Command, system string, req *requestFlags, key string) error {
+	if fl := lookupFlag(cmd, "partition"); fl != nil && fl.Changed && fl.Value.String() != "default" {
+		return clikit.Usage("--partition %s names a YuniKorn partition: a %s question has no partitions; leave --partition out", engine.Printable(fl.Value.String()), system)
+	}
 	if req != nil {
 		if err := req.none(system); err != nil {
 			return err
@@ -87,4 +91,13 @@ func foreign(system string, req *requestFlags, key string) error {
 		return clikit.Usage("--key %s names the key of a YuniKorn ConfigMap; a %s question reads its files whole: leave --key out", key, system)
 	}
 	return nil
+}
+
+// lookupFlag is the command's flag called name, nil when it has none (or no
+// command is bound yet).
+func lookupFlag(cmd *cobra.Command, name string) *pflag.Flag {
+	if cmd == nil {
+		return nil
+	}
+	return cmd.Flags().Lookup(name)
 }

@@ -10,19 +10,21 @@ import (
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 )
 
-// whoCanPart is YuniKorn's part of who-can: PARTITION QUEUE, or a pod.
+// whoCanPart is YuniKorn's part of who-can: QUEUE, or a pod.
 func whoCanPart(s *streams) *clikit.Extension {
 	q := &question{s: s, onePath: true}
 	return &clikit.Extension{
-		Use:      "who-can PARTITION QUEUE",
+		Use:      "who-can QUEUE [--partition P]",
 		Long:     whoCanLong,
 		Example:  whoCanExample,
-		Words:    "PARTITION QUEUE",
+		Words:    "QUEUE",
 		Complete: partitionQueueArgs(s, true),
-		Foreign:  func(system string) error { return foreign(system, &q.req, q.key) },
+		Foreign:  func(system string) error { return foreign(q.cmd, system, &q.req, q.key) },
 		Flags: func(c *cobra.Command) {
 			f := c.Flags()
 			q.configFlags(c)
+			partitionFlag(f)
+			completeScope(s, c)
 			f.String("action", "submit", "access to list: submit or admin")
 			f.StringP("output", "o", "text", "output format: text, json or csv")
 			q.req.register(s, f)
@@ -34,14 +36,15 @@ func whoCanPart(s *streams) *clikit.Extension {
 
 // WhoCanUsage is how YuniKorn's who-can reads its words.
 func (q *question) WhoCanUsage() audit.Usage {
-	return audit.Usage{Words: "PARTITION QUEUE", Example: "default root.prod.etl", Files: "-f queues.yaml"}
+	return audit.Usage{Words: "QUEUE", Example: "root.prod.etl", Files: "-f queues.yaml"}
 }
 
 // WhoCan lists who YuniKorn lets do the action on a queue, or on one that
 // placement would create; with --pod, only the pod's own request.
 func (q *question) WhoCan(m audit.Model, qu audit.Question) (*audit.WhoCan, error) {
-	l, args := m.(loaded), qu.Words
-	if err := q.CheckWords("who-can", args); err != nil {
+	l := m.(loaded)
+	args, err := q.words("who-can", qu.Words)
+	if err != nil {
 		return nil, err
 	}
 	act, err := action(qu.Action)
@@ -88,14 +91,14 @@ narrows this to requests with those tags; --pod to the pod's own request, with t
 identity the admission controller gives it (as check --pod decides it).
 
 With Hadoop YARN files (-f capacity-scheduler.xml or an allocation file, and
-yarn-site.xml), it lists who YARN lets in, with the same walk up the queue's path:
-PARTITION is then default.
+yarn-site.xml), it lists who YARN lets in, with the same walk up the queue's path
+(YARN has no partitions).
 
 Exit codes: 0 answered, 2 error (a config YuniKorn rejects, unknown partition or queue, usage).`
 
 // whoCanExample are the examples of who-can.
-const whoCanExample = `  aclint who-can -f queues.yaml default root.prod.etl
-  aclint who-can default root.prod --action admin -o csv`
+const whoCanExample = `  aclint who-can -f queues.yaml root.prod.etl
+  aclint who-can root.prod --action admin -o csv`
 
 // podSubject is the subject of a pod's request in a partition, as the
 // partition's resolver sees it.
