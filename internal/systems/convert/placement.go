@@ -226,7 +226,7 @@ func csRules(s *yarn.Setup) (*rules, error) {
 			if v.From != nil {
 				where = fmt.Sprintf(" (%s:%d:%d)", v.From.File, v.From.ValuePos.Line, v.From.ValuePos.Col)
 			}
-			rs.note("placement rule %s%s: YuniKorn has no rule that does what it does, so it is not carried", v.Text, where)
+			rs.note("placement rule %s%s: YuniKorn has no rule that does what it does, so it is not carried (YuniKorn gives what it placed to the next rule: the differences below, by cause)", v.Text, where)
 		}
 	}
 	if pl.Override {
@@ -283,7 +283,7 @@ func csRule(s *yarn.Setup, pl *yarn.CSPlacement, v yarn.RuleView, rs *rules) boo
 			}
 		}
 		walk(s.CS.Root)
-		rs.note("placement rule %s: YuniKorn has no group rule; carried as one fixed rule per queue named like a group, whose filter matches any of the user's groups, not only the %s", v.Text, strings.TrimPrefix(t, "%"))
+		rs.note("placement rule %s: YuniKorn has no group rule; carried as one fixed rule per queue named like a group, whose filter matches any of the user's groups, not only the %s (the group-filter differences)", v.Text, strings.TrimPrefix(t, "%"))
 	case t == "%primary_group.%user" || t == "%secondary_group.%user":
 		var walk func(q *yarn.Queue)
 		walk = func(q *yarn.Queue) {
@@ -293,7 +293,7 @@ func csRule(s *yarn.Setup, pl *yarn.CSPlacement, v yarn.RuleView, rs *rules) boo
 			}
 		}
 		walk(s.CS.Root)
-		rs.note("placement rule %s: YuniKorn has no group rule; carried as one user rule per parent queue named like a group, whose filter matches any of the user's groups, not only the %s", v.Text, strings.TrimSuffix(strings.TrimPrefix(t, "%"), ".%user"))
+		rs.note("placement rule %s: YuniKorn has no group rule; carried as one user rule per parent queue named like a group, whose filter matches any of the user's groups, not only the %s (the group-filter differences)", v.Text, strings.TrimSuffix(strings.TrimPrefix(t, "%"), ".%user"))
 	case !strings.Contains(t, "%"):
 		path := t
 		if q := pl.Queue(t); q != nil {
@@ -324,7 +324,7 @@ func fsRules(s *yarn.Setup) (*rules, error) {
 	rs.note("placement: %s", from)
 	for _, r := range fr {
 		if !fsRule(s, r, rs) {
-			rs.note("placement rule %s: YuniKorn has no rule that does what it does, so it is not carried", r.Text())
+			rs.note("placement rule %s: YuniKorn has no rule that does what it does, so it is not carried (YuniKorn gives what it placed to the next rule: the differences below, by cause)", r.Text())
 		}
 	}
 	return rs, nil
@@ -359,7 +359,7 @@ func fsRule(s *yarn.Setup, r *yarn.FSRule, rs *rules) bool {
 			for _, c := range groupQueues(s, s.CS.Root, false, fsParent(s)) {
 				rs.add(rule("user", r.Create, "", rule("fixed", false, c.Path, nil, nil), filter(nil, []string{c.Name})))
 			}
-			rs.note("placement rule %s: YuniKorn has no group rule; carried as one user rule per parent queue named like a group, whose filter matches any of the user's groups", r.Text())
+			rs.note("placement rule %s: YuniKorn has no group rule; carried as one user rule per parent queue named like a group, whose filter matches any of the user's groups (the group-filter differences)", r.Text())
 		default:
 			return false
 		}
@@ -367,7 +367,7 @@ func fsRule(s *yarn.Setup, r *yarn.FSRule, rs *rules) bool {
 		for _, c := range groupQueues(s, s.CS.Root, true, fsParent(s)) {
 			rs.add(rule("fixed", false, c.Path, nil, filter(nil, []string{c.Name})))
 		}
-		rs.note("placement rule %s: YuniKorn has no group rule; carried as one fixed rule per queue named like a group, whose filter matches any of the user's groups", r.Text())
+		rs.note("placement rule %s: YuniKorn has no group rule; carried as one fixed rule per queue named like a group, whose filter matches any of the user's groups (the group-filter differences)", r.Text())
 	default:
 		return false // reject: YuniKorn has no rule that rejects
 	}
