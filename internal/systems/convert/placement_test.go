@@ -271,6 +271,18 @@ func TestMigrationExample(t *testing.T) {
 	if len(res.Placement) == 0 {
 		t.Error("the example's one placement difference (a user named like a group, without groups) is gone: update docs/migration.md")
 	}
+	// the team's accepted file takes every difference: convert exits 0 on it
+	a, err := ParseAccepted(dir+"convert-accepted.yaml", read("convert-accepted.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err = FromYARN(yarn.NewSetup([]*yarn.Conf{cs, site}), Options{Accepted: a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.AllAccepted() || len(a.Unused()) > 0 || res.Same() {
+		t.Errorf("examples/yarn-migrated/convert-accepted.yaml: all accepted %v, unused %d", res.AllAccepted(), len(a.Unused()))
+	}
 }
 
 // TestPlacementNotProvenPastTheBound: a tree too large to ask every
