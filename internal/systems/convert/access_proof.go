@@ -21,8 +21,8 @@ import (
 // OR over the user and each of their groups in both systems, so these
 // answers decide every other. The wildcard is no one's name. A queue left
 // out for its name loses whatever YARN grants there.
-func compare(s *yarn.Setup, text []byte, dropped []*yarn.Queue, r resolve.Resolver) ([]Difference, error) {
-	return compareWith(s, text, dropped, r, candidates)
+func compare(s *yarn.Setup, cfg *config.Config, dropped []*yarn.Queue, r resolve.Resolver) ([]Difference, error) {
+	return compareWith(s, cfg, dropped, r, candidates)
 }
 
 // questions lists what compareWith asks both systems (candidates; a test
@@ -64,12 +64,11 @@ func (p accessProof) ask(path string, converted bool, a yarn.Action, user string
 	return answer{yAllowed, err == nil && kd.Allowed, err}
 }
 
-func compareWith(s *yarn.Setup, text []byte, dropped []*yarn.Queue, r resolve.Resolver, questionsOf questions) ([]Difference, error) {
-	cfg := config.Decode(config.Parse("converted.yaml", text))
+func compareWith(s *yarn.Setup, cfg *config.Config, dropped []*yarn.Queue, r resolve.Resolver, questionsOf questions) ([]Difference, error) {
 	if errs := yunikorn.Errors(cfg); len(errs) > 0 {
 		return nil, fmt.Errorf("the converted config is refused by YuniKorn (an aclint bug, please report it): %s", errs[0].Message)
 	}
-	p := accessProof{s, acl.NewPolicy(cfg), r}
+	p := accessProof{s, acl.NewPolicy(cfg).VerdictsOnly(), r}
 	users, groups := aclNamesOf(s, cfg)
 	// every name an ACL uses as a group is asked again as a user without
 	// groups: YuniKorn with no resolver gives such a user their own name as

@@ -102,8 +102,24 @@ func candidates(s *yarn.Setup, cfg *config.Config, users, groups, bare, lost map
 	for _, a := range []yarn.Action{yarn.Submit, yarn.Administer} {
 		// the ACLs each subject is named in, in YARN (y) and in YuniKorn (k)
 		type mentions struct{ y, k []int }
+		asked := func(who subject) bool {
+			switch who.cat {
+			case catUser:
+				return users[who.name]
+			case catGroup:
+				return groups[who.name]
+			case catBare:
+				return bare[who.name] && acl.IsUserName(who.name)
+			}
+			return false
+		}
 		named := map[subject]*mentions{}
+		// only the subjects asked: a user's name is asked without groups
+		// only when an ACL uses it as a group
 		mention := func(who subject, i int, yarnSide bool) {
+			if !asked(who) {
+				return
+			}
 			m := named[who]
 			if m == nil {
 				m = &mentions{}
@@ -148,17 +164,6 @@ func candidates(s *yarn.Setup, cfg *config.Config, users, groups, bare, lost map
 					mention(subject{catBare, e.Name}, i, false)
 				}
 			}
-		}
-		asked := func(who subject) bool {
-			switch who.cat {
-			case catUser:
-				return users[who.name]
-			case catGroup:
-				return groups[who.name]
-			case catBare:
-				return bare[who.name] && acl.IsUserName(who.name)
-			}
-			return false
 		}
 		for who, m := range named {
 			if !asked(who) {

@@ -95,8 +95,8 @@ func TestCandidatesAgreeWithEveryQuestion(t *testing.T) {
 			lines[j] = l[:k+5] + "\"" + v + "\""
 		}
 		changed := []byte(strings.Join(lines, "\n"))
-		fast, err1 := compareWith(s, changed, res.dropped, nil, candidates)
-		all, err2 := compareWith(s, changed, res.dropped, nil, everyQuestion)
+		fast, err1 := compareWith(s, decoded(changed), res.dropped, nil, candidates)
+		all, err2 := compareWith(s, decoded(changed), res.dropped, nil, everyQuestion)
 		if (err1 == nil) != (err2 == nil) {
 			t.Fatalf("errors differ: %v, %v", err1, err2)
 		}
@@ -337,4 +337,9 @@ func TestProofScalesWithMappingsAndQueues(t *testing.T) {
 			t.Errorf("%s: four times the input cost %.1f times the CPU (%v, %v)", tc.what, ratio, a, b)
 		}
 	}
+}
+
+// decoded is a converted config's text as convert reads it.
+func decoded(text []byte) *config.Config {
+	return config.Decode(config.Parse("converted.yaml", text))
 }

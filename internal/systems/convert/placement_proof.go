@@ -218,20 +218,44 @@ func placeQuestions(s *yarn.Setup, pl *yarn.CSPlacement, nameBlind bool, reps fu
 	// the queue names each subject asks for: at and below the ACLs that
 	// name it, one name of each kind elsewhere, and the names the rules
 	// choose from
+	// a name is in a subject's names when a queue it names was walked: each
+	// walk stamps the queues it meets (by their index), so nothing is
+	// allocated per subject, and each kind's names carry their queues
+	index := make(map[*yarn.Queue]int, len(s.CS.ByPath))
+	queuesOf := map[string][]int{}
+	for _, q := range s.CS.ByPath {
+		index[q] = len(index)
+		for _, n := range names[q] {
+			queuesOf[n] = append(queuesOf[n], index[q])
+		}
+	}
+	kindQueues := make([][][]int, len(byKind))
+	for i, ns := range byKind {
+		for _, n := range ns {
+			kindQueues[i] = append(kindQueues[i], queuesOf[n])
+		}
+	}
+	stamp, call := make([]int, len(index)), 0
+	walked := func(qs []int) bool {
+		for _, q := range qs {
+			if stamp[q] == call {
+				return true
+			}
+		}
+		return false
+	}
 	mineOf := func(k string) []string {
+		call++
 		var mine []string
-		in := map[string]bool{}
-		seen := map[*yarn.Queue]bool{}
 		var walk func(q *yarn.Queue)
 		walk = func(q *yarn.Queue) {
-			if seen[q] {
-				return
+			if i, ok := index[q]; ok {
+				if stamp[i] == call {
+					return
+				}
+				stamp[i] = call
 			}
-			seen[q] = true
-			for _, n := range names[q] {
-				mine = append(mine, n)
-				in[n] = true
-			}
+			mine = append(mine, names[q]...)
 			for _, c := range q.Children {
 				walk(c)
 			}
@@ -239,9 +263,9 @@ func placeQuestions(s *yarn.Setup, pl *yarn.CSPlacement, nameBlind bool, reps fu
 		for _, q := range named[k] {
 			walk(q)
 		}
-		for _, ns := range byKind {
-			for _, n := range ns {
-				if !in[n] {
+		for i, ns := range byKind {
+			for j, n := range ns {
+				if !walked(kindQueues[i][j]) {
 					mine = append(mine, n)
 					break
 				}
@@ -307,21 +331,24 @@ func placeQuestions(s *yarn.Setup, pl *yarn.CSPlacement, nameBlind bool, reps fu
 	}
 	// no rule reacts to who asks: by queue name, one subject per way the
 	// ACLs the request may be checked against write it
-	asking := map[string][]string{}
+	// subjects by their index in keys, each queue name with the subjects
+	// asking for it
+	asking := map[string][]int32{}
 	var qnames []string
-	variants := map[string][]placeQuestion{}
-	shapes := map[string][]string{} // each variant's names' shapes
-	for _, k := range keys {
+	variants := make([][]placeQuestion, len(keys))
+	shapes := make([][]string, len(keys)) // each variant's names' shapes
+	for ki, k := range keys {
 		vs := variantsOf(k)
-		variants[k] = vs
+		variants[ki] = vs
 		for _, v := range vs {
-			shapes[k] = append(shapes[k], variantShape(v))
+			shapes[ki] = append(shapes[ki], variantShape(v))
 		}
 		for _, q := range mineOf(k) {
-			if asking[q] == nil {
+			list, ok := asking[q]
+			if !ok {
 				qnames = append(qnames, q)
 			}
-			asking[q] = append(asking[q], k)
+			asking[q] = append(list, int32(ki))
 		}
 	}
 	sort.Strings(qnames)
@@ -329,7 +356,7 @@ func placeQuestions(s *yarn.Setup, pl *yarn.CSPlacement, nameBlind bool, reps fu
 	// same subjects and checked on the same queues: the subjects picked
 	// for one are picked for the others
 	type picked struct {
-		asking []string
+		asking []int32
 		picks  []placeQuestion
 	}
 	bySig := map[string]picked{}

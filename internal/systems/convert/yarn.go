@@ -197,12 +197,13 @@ func FromYARN(s *yarn.Setup, opts Options) (*Result, error) {
 	if opts.Resolver != nil {
 		r.Notes = append(r.Notes, resolverNote(opts.Resolver))
 	}
-	r.Differences, err = compare(s, r.YAML, r.dropped, opts.Resolver)
+	// the converted config, read once: both proofs ask it
+	cfg := config.Decode(config.Parse("converted.yaml", r.YAML))
+	r.Differences, err = compare(s, cfg, r.dropped, opts.Resolver)
 	if err != nil {
 		return nil, err
 	}
-	cfg := config.Decode(config.Parse("converted.yaml", r.YAML))
-	if r.Placement, r.PlaceAsked, err = provePlacement(s, cfg, acl.NewPolicy(cfg), opts); err != nil {
+	if r.Placement, r.PlaceAsked, err = provePlacement(s, cfg, acl.NewPolicy(cfg).VerdictsOnly(), opts); err != nil {
 		return nil, err
 	}
 	if err := noAnswer(opts.Resolver); err != nil {

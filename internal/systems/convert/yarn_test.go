@@ -107,7 +107,7 @@ func TestCompareCatchesDifferences(t *testing.T) {
 	site, _ := yarn.ReadConf("yarn-site.xml", []byte("<configuration><property><name>yarn.acl.enable</name><value>true</value></property></configuration>"))
 	s := yarn.NewSetup([]*yarn.Conf{cs, site})
 	wrong := []byte("partitions:\n  - name: default\n    queues:\n      - name: root\n        queues:\n          - name: a\n            submitacl: \"alice,bob\"\n")
-	diffs, err := compare(s, wrong, nil, nil)
+	diffs, err := compare(s, decoded(wrong), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

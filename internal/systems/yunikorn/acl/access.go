@@ -164,6 +164,18 @@ type Policy struct {
 	slab     []queueACLs // by Queue.Index; set by Prepare
 	lazy     map[int32]*queueACLs
 	creator  Creator
+	// verdicts: answer allowed or not, and what granted it, without the
+	// rows and notes that explain a denial (VerdictsOnly)
+	verdicts bool
+}
+
+// VerdictsOnly makes the policy answer each question with its verdict and
+// the grant, leaving out the ACLs consulted and the near misses that
+// explain a denial: for a proof that asks a hundred thousand questions and
+// prints none of their explanations (convert). The verdicts are the same.
+func (p *Policy) VerdictsOnly() *Policy {
+	p.verdicts = true
+	return p
 }
 
 // Creator says which placement rule would create a queue that does not
@@ -621,7 +633,9 @@ walk:
 			}
 		}
 	}
-	p.nearMisses(d, target)
+	if !p.verdicts {
+		p.nearMisses(d, target)
+	}
 }
 
 // Subject is who asks: the user and the groups YuniKorn would use.
@@ -709,6 +723,10 @@ func resolverLabel(name string) string {
 
 // consult checks one ACL and records it; it reports whether access is granted.
 func (p *Policy) consult(d *Decision, q *config.Queue, field string, s config.Str, v *Value) bool {
+	m, ok := v.Check(d.Query.User, d.Groups)
+	if !ok && p.verdicts {
+		return false
+	}
 	c := Consulted{Queue: q.Path(), ACL: field, Value: s.Value, Set: s.Set()}
 	doc := p.cfg.Doc
 	if s.Set() {
@@ -716,7 +734,6 @@ func (p *Policy) consult(d *Decision, q *config.Queue, field string, s config.St
 	} else if q.Node != nil && !q.Synthetic {
 		c.Pos = doc.NodePos(q.Name.Node)
 	}
-	m, ok := v.Check(d.Query.User, d.Groups)
 	if ok {
 		g := &Grant{Queue: q.Path(), ACL: field}
 		if m.Wildcard {
