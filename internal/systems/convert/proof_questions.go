@@ -1,0 +1,450 @@
+package convert
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/aclint/aclint/internal/systems/yarn"
+)
+
+// placeQuestions are the applications that can tell the two placements
+// apart, asked without asking every subject everywhere:
+//
+//   - the users the rules react to (a u: mapping's, and every queue's name
+//     when a rule makes a queue of the user's name), someone no rule names
+//     and a user whose name has a dot, with no groups, with a group no rule
+//     names, with each group a rule reacts to (a g: mapping's, a queue's
+//     name when a rule places by group) and, where a rule reads the first
+//     group, with two of them in both orders; each asking for no queue,
+//     default, a queue that does not exist, and every queue by every name
+//     YARN takes for it (its path; a short name or a path without root.),
+//     and queues that do not exist one and two levels below each queue;
+//   - each user and group an ACL names (the access proof compares the ACLs
+//     themselves), asking for no queue, default and a queue that does not
+//     exist (the rules then choose), and for every queue at or below an
+//     ACL that names it.
+//
+// Both systems let a user in as an OR over the user and each group, so
+// one named subject at a time decides the ACLs' part.
+//
+// Where no rule reacts to who asks (no user or group mapping, no queue of a
+// user's or a group's name), the queues a request for a name may be
+// checked on do not depend on who asks (scope finds them, from a probe
+// that no ACL names), and two subjects whose names the ACLs on those
+// queues' paths write alike are placed alike: of the subjects asking for
+// one name, one is asked per way those ACLs write them, which keeps the
+// proof linear in the named subjects and queues.
+//
+// Where neither system reads the queue an application asks for (a Fair
+// Scheduler policy without a specified rule, converted without a provided
+// rule: nameBlind), every request is placed as one that names none, so
+// only the few names of chosen are asked.
+func placeQuestions(s *yarn.Setup, pl *yarn.CSPlacement, nameBlind bool, reps func(names []string) []rep, scope func(q string) (acls []aclNames, sig string, ok bool)) ([]placeQuestion, error) {
+	p := reactions(s, pl)
+	p.queueNames(nameBlind)
+	out, err := p.ruleQuestions(reps)
+	if err != nil {
+		return nil, err
+	}
+	p.namedSubjects()
+	if p.reacts() || scope == nil {
+		return p.everyNamed(out)
+	}
+	return p.byScope(out, scope)
+}
+
+// plan is what the placement proof knows before it asks: what the rules
+// react to, the names of the queues, and the subjects the ACLs name.
+type plan struct {
+	s                               *yarn.Setup
+	cs                              bool // the Capacity Scheduler's placement
+	userRule, groupRule, firstGroup bool
+	ruleUsers, ruleGroups           map[string]bool
+	// names are every name YARN takes for each queue; all of them, sorted
+	names map[*yarn.Queue][]string
+	all   []string
+	// the names the rules choose from, the group lists asked and the
+	// users the rules react to
+	chosen     []string
+	lists      [][]string
+	users      []string
+	groupUsers map[string]bool
+	// named are the queues whose ACLs name each subject ("u:alice",
+	// "g:etl"); keys those subjects, sorted; byKind the queue names by how
+	// someone no ACL names is answered for them
+	named  map[string][]*yarn.Queue
+	keys   []string
+	byKind [][]string
+	mine   *mineFinder
+}
+
+// reactions reads what the placement rules react to: a user's or a
+// group's name they match or make a queue of, the first group.
+func reactions(s *yarn.Setup, pl *yarn.CSPlacement) *plan {
+	p := &plan{s: s, cs: pl != nil, ruleUsers: map[string]bool{probeUser: true, probeDotUser: true}, ruleGroups: map[string]bool{probeGroup: true}}
+	if pl != nil {
+		for _, v := range pl.Views() {
+			switch v.Match {
+			case "user":
+				p.ruleUsers[v.Value] = true
+			case "group":
+				p.ruleGroups[v.Value] = true
+			}
+			p.userRule = p.userRule || strings.Contains(v.Target, "%user")
+			p.groupRule = p.groupRule || strings.Contains(v.Target, "_group")
+			p.firstGroup = p.firstGroup || strings.Contains(v.Target, "%primary_group") || strings.Contains(v.Target, "%secondary_group")
+		}
+	} else if rs, _, _ := s.FSRules(); rs != nil {
+		for _, r := range rs {
+			for x := r; x != nil; x = x.Parent {
+				p.userRule = p.userRule || x.Name == "user" || x.Name == "nestedUserQueue"
+				p.groupRule = p.groupRule || x.Name == "primaryGroup" || x.Name == "secondaryGroupExistingQueue"
+				p.firstGroup = p.firstGroup || p.groupRule
+			}
+		}
+	}
+	return p
+}
+
+// queueNames lists every name YARN takes for each queue (its path; a
+// short name, or a path without root.; and queues that do not exist one
+// and two levels below it), and makes each queue's name a user or a group
+// the rules react to when a rule makes a queue of one.
+func (p *plan) queueNames(nameBlind bool) {
+	s := p.s
+	p.names = map[*yarn.Queue][]string{}
+	for _, q := range s.CS.ByPath {
+		if p.userRule {
+			p.ruleUsers[q.Name] = true
+		}
+		if p.groupRule {
+			p.ruleGroups[q.Name] = true
+		}
+		if nameBlind {
+			continue
+		}
+		ns := []string{q.Path}
+		if s.FS && q.Path != "root" {
+			ns = append(ns, strings.TrimPrefix(q.Path, "root."))
+		} else if p.cs && q.Name != q.Path {
+			ns = append(ns, q.Name) // a short name: of this queue, or ambiguous
+		}
+		// queues that do not exist below it, one and two levels down:
+		// created (and how deep), or refused
+		ns = append(ns, q.Path+"."+probeQueue, q.Path+"."+probeQueue+"."+probeQueue)
+		p.names[q] = ns
+		p.all = append(p.all, ns...)
+	}
+	sort.Strings(p.all)
+}
+
+// ruleQuestions are the applications of the users the rules react to,
+// with every group list, asking for every queue name and those the rules
+// choose from; and it sorts the queue names by how someone no ACL names
+// is answered for them (reps).
+func (p *plan) ruleQuestions(reps func(names []string) []rep) ([]placeQuestion, error) {
+	p.groupUsers = groupAsUsers(p.s, p.ruleGroups, p.ruleUsers, p.groupRule)
+	p.chosen = []string{"", "default", probeQueue}
+	p.lists = [][]string{nil}
+	for _, g := range sorted(p.ruleGroups) {
+		p.lists = append(p.lists, []string{g})
+	}
+	if p.firstGroup {
+		p.lists = append(p.lists, groupPairs(sorted(p.ruleGroups))...)
+	}
+	p.users = sorted(p.ruleUsers)
+	// how someone no ACL names is answered for each queue name: a subject
+	// an ACL names asks, outside the queues whose ACLs name it, for one
+	// queue answered each way, and the rules then place it where its ACLs
+	// may answer otherwise
+	kinds := reps(p.all)
+	if n := (len(p.users)*len(p.lists) + len(p.groupUsers)) * (len(p.all) + len(p.chosen)); n > maxPlaceQuestions {
+		return nil, tooManyQuestions(fmt.Sprintf("%d applications (%d users the rules react to, %d group lists, %d queue names)", n, len(p.users)+len(p.groupUsers), len(p.lists), len(p.all)+len(p.chosen)))
+	}
+	var out []placeQuestion
+	groupUsers := sorted(p.groupUsers)
+	for _, q := range append(slices.Clone(p.chosen), p.all...) {
+		for _, u := range p.users {
+			for _, l := range p.lists {
+				out = append(out, placeQuestion{u, l, q})
+			}
+		}
+		for _, u := range groupUsers {
+			out = append(out, placeQuestion{u, nil, q})
+		}
+	}
+	// the names of each kind, kinds in the order first met
+	kindAt := map[string]int{}
+	for _, r := range kinds {
+		i, ok := kindAt[r.kind]
+		if !ok {
+			i = len(p.byKind)
+			kindAt[r.kind] = i
+			p.byKind = append(p.byKind, nil)
+		}
+		p.byKind[i] = append(p.byKind[i], r.name)
+	}
+	return out, nil
+}
+
+// namedSubjects finds the subjects the ACLs name and the queues whose
+// ACLs name each.
+func (p *plan) namedSubjects() {
+	p.named = map[string][]*yarn.Queue{}
+	for _, q := range p.s.CS.ByPath {
+		for _, a := range []yarn.Action{yarn.Submit, yarn.Administer} {
+			q.ACL[a].EachUser(func(n string) { p.named["u:"+n] = append(p.named["u:"+n], q) })
+			q.ACL[a].EachGroup(func(n string) { p.named["g:"+n] = append(p.named["g:"+n], q) })
+		}
+	}
+	p.keys = make([]string, 0, len(p.named))
+	for k := range p.named {
+		if k[2:] != "*" {
+			p.keys = append(p.keys, k)
+		}
+	}
+	sort.Strings(p.keys)
+	p.mine = newMineFinder(p)
+}
+
+// reacts reports whether a rule reacts to who asks: it makes a queue of
+// their name, or matches a user or group by name (the probes aside).
+func (p *plan) reacts() bool {
+	matches := false
+	for u := range p.ruleUsers {
+		matches = matches || u != probeUser && u != probeDotUser
+	}
+	for g := range p.ruleGroups {
+		matches = matches || g != probeGroup
+	}
+	return p.userRule || p.groupRule || matches
+}
+
+// mineFinder lists the queue names each subject asks for: at and below
+// the ACLs that name it, one name of each kind elsewhere, and the names
+// the rules choose from. A name is in a subject's names when a queue it
+// names was walked: each walk stamps the queues it meets (by their
+// index), so nothing is allocated per subject, and each kind's names
+// carry their queues.
+type mineFinder struct {
+	p          *plan
+	index      map[*yarn.Queue]int
+	kindQueues [][][]int
+	stamp      []int
+	call       int
+}
+
+func newMineFinder(p *plan) *mineFinder {
+	f := &mineFinder{p: p, index: make(map[*yarn.Queue]int, len(p.s.CS.ByPath))}
+	queuesOf := map[string][]int{}
+	for _, q := range p.s.CS.ByPath {
+		f.index[q] = len(f.index)
+		for _, n := range p.names[q] {
+			queuesOf[n] = append(queuesOf[n], f.index[q])
+		}
+	}
+	f.kindQueues = make([][][]int, len(p.byKind))
+	for i, ns := range p.byKind {
+		for _, n := range ns {
+			f.kindQueues[i] = append(f.kindQueues[i], queuesOf[n])
+		}
+	}
+	f.stamp = make([]int, len(f.index))
+	return f
+}
+
+func (f *mineFinder) walked(qs []int) bool {
+	for _, q := range qs {
+		if f.stamp[q] == f.call {
+			return true
+		}
+	}
+	return false
+}
+
+func (f *mineFinder) walk(q *yarn.Queue, mine []string) []string {
+	if i, ok := f.index[q]; ok {
+		if f.stamp[i] == f.call {
+			return mine
+		}
+		f.stamp[i] = f.call
+	}
+	mine = append(mine, f.p.names[q]...)
+	for _, c := range q.Children {
+		mine = f.walk(c, mine)
+	}
+	return mine
+}
+
+// of is the queue names subject k asks for.
+func (f *mineFinder) of(k string) []string {
+	f.call++
+	var mine []string
+	for _, q := range f.p.named[k] {
+		mine = f.walk(q, mine)
+	}
+	for i, ns := range f.p.byKind {
+		for j, n := range ns {
+			if !f.walked(f.kindQueues[i][j]) {
+				mine = append(mine, n)
+				break
+			}
+		}
+	}
+	return append(mine, f.p.chosen...)
+}
+
+// variantsOf is who subject k asks as: a user with the groups the rules
+// react to, one list at a time (the ACLs let them in, the rules place
+// them); a group alone (YuniKorn's resolver gives a user without groups
+// their own name as a group), with each user the rules react to, and
+// beside each group the rules react to.
+func (p *plan) variantsOf(k string) []placeQuestion {
+	name := k[2:]
+	var out []placeQuestion
+	if k[0] == 'u' {
+		for _, l := range p.lists {
+			out = append(out, placeQuestion{user: name, groups: l})
+		}
+		return out
+	}
+	out = append(out, placeQuestion{user: name})
+	for _, u := range p.users {
+		out = append(out, placeQuestion{user: u, groups: []string{name}})
+	}
+	// where a rule reads the first group, each user the rules react to
+	// (whose queue the group's may hold) with it second: the rule places
+	// by the other, the ACLs let in by this one
+	pair := []string{probeUser}
+	if p.firstGroup {
+		pair = p.users
+	}
+	groups := sorted(p.ruleGroups)
+	for _, u := range pair {
+		for _, g := range groups {
+			if g != name {
+				out = append(out, placeQuestion{user: u, groups: []string{name, g}}, placeQuestion{user: u, groups: []string{g, name}})
+			}
+		}
+	}
+	return out
+}
+
+// everyNamed asks every named subject, as each of its variants, for each
+// of its queue names: where a rule reacts to who asks.
+func (p *plan) everyNamed(out []placeQuestion) ([]placeQuestion, error) {
+	for _, k := range p.keys {
+		mine := p.mine.of(k)
+		for _, v := range p.variantsOf(k) {
+			for _, q := range mine {
+				out = append(out, placeQuestion{v.user, v.groups, q})
+			}
+		}
+		if len(out) > maxPlaceQuestions {
+			return nil, tooManyQuestions("the users and groups the ACLs name, each on the queues below its ACLs, pass it")
+		}
+	}
+	return out, nil
+}
+
+// asked are the named subjects by their index in plan.keys, with their
+// variants and the shapes of the variants' names, and each queue name
+// with the subjects asking for it.
+type asked struct {
+	variants [][]placeQuestion
+	shapes   [][]string
+	asking   map[string][]int32
+	qnames   []string // sorted
+}
+
+func (p *plan) askedByName() *asked {
+	a := &asked{variants: make([][]placeQuestion, len(p.keys)), shapes: make([][]string, len(p.keys)), asking: map[string][]int32{}}
+	for ki, k := range p.keys {
+		vs := p.variantsOf(k)
+		a.variants[ki] = vs
+		for _, v := range vs {
+			a.shapes[ki] = append(a.shapes[ki], variantShape(v))
+		}
+		for _, q := range p.mine.of(k) {
+			list, ok := a.asking[q]
+			if !ok {
+				a.qnames = append(a.qnames, q)
+			}
+			a.asking[q] = append(list, int32(ki))
+		}
+	}
+	sort.Strings(a.qnames)
+	return a
+}
+
+// byScope asks, where no rule reacts to who asks, for each queue name one
+// subject per way the ACLs the request may be checked against write it.
+// The names of one queue (its path, its probes below) are asked by the
+// same subjects and checked on the same queues: the subjects picked for
+// one are picked for the others.
+func (p *plan) byScope(out []placeQuestion, scope func(q string) (acls []aclNames, sig string, ok bool)) ([]placeQuestion, error) {
+	a := p.askedByName()
+	type picked struct {
+		asking []int32
+		picks  []placeQuestion
+	}
+	bySig := map[string]picked{}
+	for _, q := range a.qnames {
+		acls, sig, ok := scope(q)
+		if pk, hit := bySig[sig]; ok && hit && slices.Equal(pk.asking, a.asking[q]) {
+			for _, v := range pk.picks {
+				out = append(out, placeQuestion{v.user, v.groups, q})
+			}
+			continue
+		}
+		var picks []placeQuestion
+		if ok {
+			picks = a.pick(q, newProfiler(acls))
+		} else {
+			for _, k := range a.asking[q] {
+				picks = append(picks, a.variants[k]...)
+			}
+		}
+		for _, v := range picks {
+			out = append(out, placeQuestion{v.user, v.groups, q})
+		}
+		if ok {
+			bySig[sig] = picked{a.asking[q], picks}
+		}
+		if len(out) > maxPlaceQuestions {
+			return nil, tooManyQuestions("the users and groups the ACLs name, each on the queues below its ACLs, pass it")
+		}
+	}
+	return out, nil
+}
+
+// pick is one variant per way the ACLs of prof write the subjects asking
+// for q.
+func (a *asked) pick(q string, prof *profiler) []placeQuestion {
+	seen := map[string]bool{}
+	seenUnnamed := map[unnamedKey]bool{}
+	var picks []placeQuestion
+	for _, k := range a.asking[q] {
+		for i, v := range a.variants[k] {
+			if prof.unnamed(v) {
+				// no ACL here names any of its names: its key is its shape
+				// alone (profiler.key with every set empty)
+				uk := unnamedKey{a.shapes[k][i], len(v.groups)}
+				if seenUnnamed[uk] {
+					continue
+				}
+				seenUnnamed[uk] = true
+			} else {
+				key := prof.key(v, a.shapes[k][i])
+				if seen[key] {
+					continue
+				}
+				seen[key] = true
+			}
+			picks = append(picks, v)
+		}
+	}
+	return picks
+}
