@@ -49,204 +49,238 @@ type candidate struct {
 // asked them: by path, action, then users, groups, users without groups,
 // everyone else, each by name.
 func candidates(s *yarn.Setup, cfg *config.Config, users, groups, bare, lost map[string]bool, everyoneDiffers func(path string, converted bool, a yarn.Action) bool) []candidate {
-	// the YARN tree in pre-order: a subtree is a range [i, end[i])
-	var order []*yarn.Queue
-	var parent, end []int
+	t := newTree(s, cfg, lost)
+	asked := func(who subject) bool {
+		switch who.cat {
+		case catUser:
+			return users[who.name]
+		case catGroup:
+			return groups[who.name]
+		case catBare:
+			return bare[who.name] && acl.IsUserName(who.name)
+		}
+		return false
+	}
+	for _, a := range []yarn.Action{yarn.Submit, yarn.Administer} {
+		for who, m := range t.mentions(a, asked) {
+			t.named(a, who, m)
+		}
+		for u := range users {
+			if !acl.IsUserName(u) {
+				// YuniKorn refuses the user before any ACL: every queue
+				for i := range t.order {
+					t.add(i, a, subject{catUser, u})
+				}
+			}
+		}
+		for i := range t.order {
+			t.add(i, a, subject{catEveryone, ""})
+			// where everyone else is answered differently, so is every
+			// subject no ACL there tells apart: each is listed, as asking
+			// everyone everywhere lists them
+			if t.active[i] && everyoneDiffers(t.paths[i], t.converted[i], a) {
+				t.everySubject(i, a, users, groups, bare)
+			}
+		}
+	}
+	return sortedUnique(t.out)
+}
+
+// tree is the YARN tree in pre-order (a subtree is a range [i, end[i])),
+// with each queue's converted one, and the questions listed so far.
+type tree struct {
+	order             []*yarn.Queue
+	parent, end       []int
+	paths             []string
+	rank              map[string]int // a path's rank among the sorted paths
+	converted, active []bool
+	lostIdx           []int // the queues left out, in pre-order
+	kq                []*config.Queue
+	out               []candidate
+}
+
+func newTree(s *yarn.Setup, cfg *config.Config, lost map[string]bool) *tree {
+	t := &tree{}
 	var walk func(q *yarn.Queue, up int)
 	walk = func(q *yarn.Queue, up int) {
-		i := len(order)
-		order = append(order, q)
-		parent = append(parent, up)
-		end = append(end, 0)
+		i := len(t.order)
+		t.order = append(t.order, q)
+		t.parent = append(t.parent, up)
+		t.end = append(t.end, 0)
 		for _, c := range q.Children {
 			if !c.Repeat {
 				walk(c, i)
 			}
 		}
-		end[i] = len(order)
+		t.end[i] = len(t.order)
 	}
 	walk(s.CS.Root, -1)
-	n := len(order)
-	paths := make([]string, n)
-	for i, q := range order {
-		paths[i] = q.Path
+	n := len(t.order)
+	t.paths = make([]string, n)
+	for i, q := range t.order {
+		t.paths[i] = q.Path
 	}
-	sorted := append([]string(nil), paths...)
+	sorted := append([]string(nil), t.paths...)
 	sort.Strings(sorted)
-	rank := make(map[string]int, n)
+	t.rank = make(map[string]int, n)
 	for i, p := range sorted {
-		rank[p] = i
+		t.rank[p] = i
 	}
-	converted := make([]bool, n)
-	active := make([]bool, n)
-	var lostIdx []int // in pre-order
-	kq := make([]*config.Queue, n)
-	for i, p := range paths {
+	t.converted, t.active, t.kq = make([]bool, n), make([]bool, n), make([]*config.Queue, n)
+	for i, p := range t.paths {
 		if len(cfg.Partitions) > 0 {
 			if q, missing, err := acl.FindQueue(cfg.Partitions[0].Root, p); err == nil && len(missing) == 0 && q != nil {
-				kq[i], converted[i] = q, true
+				t.kq[i], t.converted[i] = q, true
 			}
 		}
-		active[i] = converted[i] || lost[p]
-		if lost[p] && !converted[i] {
-			lostIdx = append(lostIdx, i)
+		t.active[i] = t.converted[i] || lost[p]
+		if lost[p] && !t.converted[i] {
+			t.lostIdx = append(t.lostIdx, i)
 		}
 	}
+	return t
+}
 
-	var out []candidate
-	add := func(i int, a yarn.Action, who subject) {
-		if active[i] {
-			out = append(out, candidate{path: paths[i], order: rank[paths[i]], action: a, converted: converted[i], who: who})
+// add lists one question, on a queue either system has.
+func (t *tree) add(i int, a yarn.Action, who subject) {
+	if t.active[i] {
+		t.out = append(t.out, candidate{path: t.paths[i], order: t.rank[t.paths[i]], action: a, converted: t.converted[i], who: who})
+	}
+}
+
+// mentions are the ACLs a subject is named in, in YARN (y) and in
+// YuniKorn (k), by their queue's index.
+type mentions struct{ y, k []int }
+
+// mentions finds, for the action, where each subject asked is named:
+// administering lets one submit, and a user without groups has their own
+// name as a group in YuniKorn.
+func (t *tree) mentions(a yarn.Action, asked func(subject) bool) map[subject]*mentions {
+	named := map[subject]*mentions{}
+	mention := func(who subject, i int, yarnSide bool) {
+		if !asked(who) {
+			return
+		}
+		m := named[who]
+		if m == nil {
+			m = &mentions{}
+			named[who] = m
+		}
+		if yarnSide {
+			m.y = append(m.y, i)
+		} else {
+			m.k = append(m.k, i)
 		}
 	}
-	for _, a := range []yarn.Action{yarn.Submit, yarn.Administer} {
-		// the ACLs each subject is named in, in YARN (y) and in YuniKorn (k)
-		type mentions struct{ y, k []int }
-		asked := func(who subject) bool {
-			switch who.cat {
-			case catUser:
-				return users[who.name]
-			case catGroup:
-				return groups[who.name]
-			case catBare:
-				return bare[who.name] && acl.IsUserName(who.name)
-			}
-			return false
+	yFields := []yarn.Action{a}
+	if a == yarn.Submit {
+		yFields = append(yFields, yarn.Administer)
+	}
+	for i, q := range t.order {
+		for _, f := range yFields {
+			q.ACL[f].EachUser(func(u string) {
+				mention(subject{catUser, u}, i, true)
+				mention(subject{catBare, u}, i, true)
+			})
+			q.ACL[f].EachGroup(func(g string) { mention(subject{catGroup, g}, i, true) })
 		}
-		named := map[subject]*mentions{}
-		// only the subjects asked: a user's name is asked without groups
-		// only when an ACL uses it as a group
-		mention := func(who subject, i int, yarnSide bool) {
-			if !asked(who) {
-				return
-			}
-			m := named[who]
-			if m == nil {
-				m = &mentions{}
-				named[who] = m
-			}
-			if yarnSide {
-				m.y = append(m.y, i)
-			} else {
-				m.k = append(m.k, i)
-			}
+		if t.kq[i] == nil {
+			continue
 		}
-		yFields := []yarn.Action{a}
+		values := []string{t.kq[i].AdminACL.Value}
 		if a == yarn.Submit {
-			yFields = append(yFields, yarn.Administer) // administering lets one submit
+			values = append(values, t.kq[i].SubmitACL.Value)
 		}
-		for i, q := range order {
-			for _, f := range yFields {
-				q.ACL[f].EachUser(func(u string) {
-					mention(subject{catUser, u}, i, true)
-					mention(subject{catBare, u}, i, true)
-				})
-				q.ACL[f].EachGroup(func(g string) { mention(subject{catGroup, g}, i, true) })
-			}
-			if kq[i] == nil {
-				continue
-			}
-			values := []string{kq[i].AdminACL.Value}
-			if a == yarn.Submit {
-				values = append(values, kq[i].SubmitACL.Value)
-			}
-			for _, v := range values {
-				for _, e := range acl.Parse(v).Entries {
-					if !e.Effective() {
-						continue
-					}
-					if e.Kind == acl.Group {
-						mention(subject{catGroup, e.Name}, i, false)
-					} else {
-						mention(subject{catUser, e.Name}, i, false)
-					}
-					// a user without groups has their own name as group
-					mention(subject{catBare, e.Name}, i, false)
+		for _, v := range values {
+			for _, e := range acl.Parse(v).Entries {
+				if !e.Effective() {
+					continue
 				}
-			}
-		}
-		for who, m := range named {
-			if !asked(who) {
-				continue
-			}
-			inY := make(map[int]bool, len(m.y))
-			for _, i := range m.y {
-				inY[i] = true
-			}
-			both := map[int]bool{}
-			inK := make(map[int]bool, len(m.k))
-			for _, i := range m.k {
-				inK[i] = true
-				if inY[i] {
-					both[i] = true
+				if e.Kind == acl.Group {
+					mention(subject{catGroup, e.Name}, i, false)
+				} else {
+					mention(subject{catUser, e.Name}, i, false)
 				}
-			}
-			covered := func(i int) bool { // a queue whose ACLs name it in both, at or above i
-				for ; i >= 0; i = parent[i] {
-					if both[i] {
-						return true
-					}
-				}
-				return false
-			}
-			seen := map[int]bool{}
-			visit := func(i int) {
-				if !seen[i] {
-					seen[i] = true
-					add(i, a, who)
-				}
-			}
-			for _, list := range [][]int{m.y, m.k} {
-				for _, q := range list {
-					if both[q] || covered(q) {
-						continue
-					}
-					for j := q; j < end[q]; j++ {
-						if both[j] {
-							j = end[j] - 1 // named in both there: the same below
-							continue
-						}
-						visit(j)
-					}
-				}
-			}
-			// a queue left out of the conversion, under a queue YARN names it
-			// on: YARN lets it in, YuniKorn has no such queue
-			for _, q := range m.y {
-				lo := sort.SearchInts(lostIdx, q)
-				for k := lo; k < len(lostIdx) && lostIdx[k] < end[q]; k++ {
-					visit(lostIdx[k])
-				}
-			}
-		}
-		for u := range users {
-			if !acl.IsUserName(u) {
-				// YuniKorn refuses the user before any ACL: every queue
-				for i := 0; i < n; i++ {
-					add(i, a, subject{catUser, u})
-				}
-			}
-		}
-		for i := 0; i < n; i++ {
-			add(i, a, subject{catEveryone, ""})
-			// where everyone else is answered differently, so is every
-			// subject no ACL there tells apart: each is listed, as asking
-			// everyone everywhere lists them
-			if active[i] && everyoneDiffers(paths[i], converted[i], a) {
-				for u := range users {
-					add(i, a, subject{catUser, u})
-				}
-				for g := range groups {
-					add(i, a, subject{catGroup, g})
-				}
-				for b := range bare {
-					if acl.IsUserName(b) {
-						add(i, a, subject{catBare, b})
-					}
-				}
+				mention(subject{catBare, e.Name}, i, false)
 			}
 		}
 	}
+	return named
+}
+
+// named lists a subject's questions: the subtrees of the ACLs that name it
+// in one system only (where both name it on a queue, both let it in below),
+// and the queues left out below a queue YARN names it on.
+func (t *tree) named(a yarn.Action, who subject, m *mentions) {
+	inY := make(map[int]bool, len(m.y))
+	for _, i := range m.y {
+		inY[i] = true
+	}
+	both := map[int]bool{}
+	for _, i := range m.k {
+		if inY[i] {
+			both[i] = true
+		}
+	}
+	covered := func(i int) bool { // a queue whose ACLs name it in both, at or above i
+		for ; i >= 0; i = t.parent[i] {
+			if both[i] {
+				return true
+			}
+		}
+		return false
+	}
+	seen := map[int]bool{}
+	visit := func(i int) {
+		if !seen[i] {
+			seen[i] = true
+			t.add(i, a, who)
+		}
+	}
+	for _, list := range [][]int{m.y, m.k} {
+		for _, q := range list {
+			if both[q] || covered(q) {
+				continue
+			}
+			for j := q; j < t.end[q]; j++ {
+				if both[j] {
+					j = t.end[j] - 1 // named in both there: the same below
+					continue
+				}
+				visit(j)
+			}
+		}
+	}
+	// a queue left out of the conversion, under a queue YARN names it on:
+	// YARN lets it in, YuniKorn has no such queue
+	for _, q := range m.y {
+		lo := sort.SearchInts(t.lostIdx, q)
+		for k := lo; k < len(t.lostIdx) && t.lostIdx[k] < t.end[q]; k++ {
+			visit(t.lostIdx[k])
+		}
+	}
+}
+
+// everySubject lists every subject on queue i, where everyone else is
+// answered differently.
+func (t *tree) everySubject(i int, a yarn.Action, users, groups, bare map[string]bool) {
+	for u := range users {
+		t.add(i, a, subject{catUser, u})
+	}
+	for g := range groups {
+		t.add(i, a, subject{catGroup, g})
+	}
+	for b := range bare {
+		if acl.IsUserName(b) {
+			t.add(i, a, subject{catBare, b})
+		}
+	}
+}
+
+// sortedUnique puts the questions in the exhaustive walk's order, each
+// once (a subject asked twice on a queue, an invalid user also named
+// there, is asked once).
+func sortedUnique(out []candidate) []candidate {
 	sort.Slice(out, func(i, j int) bool {
 		x, y := out[i], out[j]
 		switch {
@@ -259,8 +293,6 @@ func candidates(s *yarn.Setup, cfg *config.Config, users, groups, bare, lost map
 		}
 		return x.who.name < y.who.name
 	})
-	// a subject asked twice on a queue (an invalid user also named there)
-	// is asked once
 	uniq := out[:0]
 	for i, c := range out {
 		if i > 0 && c == out[i-1] {
