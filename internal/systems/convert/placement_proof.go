@@ -252,7 +252,12 @@ func proofScope(s *yarn.Setup, cfg *config.Config, ask func(u string, gl []strin
 			p.Root.Walk(func(q *config.Queue) { kq[strings.ToLower(q.Path())] = q })
 		}
 	}
-	// the ACLs of the queues at a path, in both systems, read once each
+	// the ACLs of the queues at a path, in both systems: YARN's where they
+	// are, YuniKorn's entries read once each while they are asked (a queue's
+	// names are asked one after another, its ancestors' throughout: the
+	// cache starts afresh past maxCached paths, so it never holds every
+	// queue's names at once)
+	const maxCached = 256
 	cache := map[string][]aclNames{}
 	aclsAt := func(path string) []aclNames {
 		if out, ok := cache[path]; ok {
@@ -261,17 +266,17 @@ func proofScope(s *yarn.Setup, cfg *config.Config, ask func(u string, gl []strin
 		var out []aclNames
 		for _, y := range yq[path] {
 			for _, a := range []yarn.Action{yarn.Submit, yarn.Administer} {
-				us, gs := map[string]bool{}, map[string]bool{}
-				y.ACL[a].EachUser(func(n string) { us[n] = true })
-				y.ACL[a].EachGroup(func(n string) { gs[n] = true })
-				out = append(out, aclNames{us, gs})
+				out = append(out, aclNames{yarn: &y.ACL[a]})
 			}
 		}
 		if k := kq[path]; k != nil {
 			for _, raw := range []string{k.SubmitACL.Value, k.AdminACL.Value} {
 				_, us, gs := acl.Parse(raw).Grants()
-				out = append(out, aclNames{entryNames(us), entryNames(gs)})
+				out = append(out, aclNames{users: us, groups: gs})
 			}
+		}
+		if len(cache) >= maxCached {
+			clear(cache)
 		}
 		cache[path] = out
 		return out
@@ -368,14 +373,6 @@ func next(p string, i int) int {
 		return -1
 	}
 	return i + 1 + j
-}
-
-func entryNames(es []acl.Entry) map[string]bool {
-	out := make(map[string]bool, len(es))
-	for _, e := range es {
-		out[e.Name] = true
-	}
-	return out
 }
 
 // differenceKind groups the applications placed differently by what each

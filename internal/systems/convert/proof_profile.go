@@ -3,6 +3,9 @@ package convert
 import (
 	"sort"
 	"strings"
+
+	"github.com/aclint/aclint/internal/systems/yarn"
+	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 )
 
 // The placement proof's equivalences: which subjects a request for one
@@ -40,8 +43,27 @@ func groupPairs(gs []string) [][]string {
 	return out
 }
 
-// aclNames are the names one ACL writes, users and groups.
-type aclNames struct{ users, groups map[string]bool }
+// aclNames are the names one ACL writes, users and groups: a YARN ACL
+// read where it is, or the entries YuniKorn keeps of one.
+type aclNames struct {
+	yarn          *yarn.ACL
+	users, groups []acl.Entry
+}
+
+// each calls user and group with every name the ACL writes.
+func (a aclNames) each(user, group func(string)) {
+	if a.yarn != nil {
+		a.yarn.EachUser(user)
+		a.yarn.EachGroup(group)
+		return
+	}
+	for _, e := range a.users {
+		user(e.Name)
+	}
+	for _, e := range a.groups {
+		group(e.Name)
+	}
+}
 
 // profiler says how the ACLs a request for one name may be checked
 // against write a subject: for each name, the set of those ACLs that name
@@ -62,12 +84,7 @@ func newProfiler(acls []aclNames) *profiler {
 		bits[i/64] |= 1 << (i % 64)
 	}
 	for i, a := range acls {
-		for u := range a.users {
-			mark(p.users, u, i)
-		}
-		for g := range a.groups {
-			mark(p.groups, g, i)
-		}
+		a.each(func(u string) { mark(p.users, u, i) }, func(g string) { mark(p.groups, g, i) })
 	}
 	return p
 }
