@@ -178,3 +178,33 @@ func sorted(m map[string]bool) []string {
 	sort.Strings(out)
 	return out
 }
+
+// smallKey is profiler.key where the profile has at most 64 ACLs and the
+// subject at most two groups, as nearly every scope has: the same
+// partition of subjects (key's encoding is read back one way), without
+// building a string per subject.
+type smallKey struct {
+	shape string
+	bits  [6]uint64 // the user as a user, as a group; then each group as a group, as a user
+	sets  uint8     // which of the six are named at all
+}
+
+func (p *profiler) smallKey(v placeQuestion, shape string) (smallKey, bool) {
+	if p.words > 1 || len(v.groups) > 2 {
+		return smallKey{}, false
+	}
+	k := smallKey{shape: shape}
+	put := func(i int, bits []uint64) {
+		if bits != nil {
+			k.sets |= 1 << i
+			k.bits[i] = bits[0]
+		}
+	}
+	put(0, p.users[v.user])
+	put(1, p.groups[v.user])
+	for j, g := range v.groups {
+		put(2+2*j, p.groups[g])
+		put(3+2*j, p.users[g])
+	}
+	return k, true
+}

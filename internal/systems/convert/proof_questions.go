@@ -424,6 +424,7 @@ func (p *plan) byScope(out []placeQuestion, scope func(q string) (acls []aclName
 // for q.
 func (a *asked) pick(q string, prof *profiler) []placeQuestion {
 	seen := map[string]bool{}
+	seenSmall := map[smallKey]bool{}
 	seenUnnamed := map[unnamedKey]bool{}
 	var picks []placeQuestion
 	for _, k := range a.asking[q] {
@@ -436,6 +437,11 @@ func (a *asked) pick(q string, prof *profiler) []placeQuestion {
 					continue
 				}
 				seenUnnamed[uk] = true
+			} else if sk, ok := prof.smallKey(v, a.shapes[k][i]); ok {
+				if seenSmall[sk] {
+					continue
+				}
+				seenSmall[sk] = true
 			} else {
 				key := prof.key(v, a.shapes[k][i])
 				if seen[key] {
