@@ -124,164 +124,204 @@ func (c *Conf) IsFinal(name string) bool { return c.final[name] }
 // final, and a final property marks its name final even without a value.
 // A file that is not well-formed XML is an error, as it is for Hadoop.
 func ReadConf(file string, data []byte) (*Conf, error) {
-	c := &Conf{File: file, set: map[string]*Property{}, final: map[string]bool{}}
-	d := xml.NewDecoder(bytes.NewReader(data))
-	d.Strict = true
-	d.Entity = nil // only XML's own entities; a DOCTYPE's are not expanded
-	otherCharset := false
-	d.CharsetReader = func(label string, in io.Reader) (io.Reader, error) {
-		otherCharset = true
+	r := &confReader{c: &Conf{File: file, set: map[string]*Property{}, final: map[string]bool{}}, file: file, data: data}
+	r.d = xml.NewDecoder(bytes.NewReader(data))
+	r.d.Strict = true
+	r.d.Entity = nil // only XML's own entities; a DOCTYPE's are not expanded
+	r.d.CharsetReader = func(label string, in io.Reader) (io.Reader, error) {
+		r.otherCharset = true
 		return nil, fmt.Errorf("the file declares encoding %q; aclint reads UTF-8 only", label)
 	}
-	doctype := false
-	pos := func() Pos {
-		l, col := d.InputPos()
-		return Pos{l, col}
-	}
-	var (
-		cur        *Property
-		token      strings.Builder
-		tokenStart Pos
-		parseToken bool
-		depth      int
-		// open elements whose text is collected: Hadoop keeps appending
-		// text after they end, but it is only ever read at the end of
-		// one of them, which starts by clearing it; so text outside them
-		// never counts
-		inToken int
-	)
-	// RawToken, with the element nesting checked here: Token's namespace
-	// translation is work this reader does not need (it reads local names),
-	// and the nesting is what makes the file well-formed
-	var open []xml.Name
-	var declared nsScope // the namespace prefixes the open elements declare
 	for {
-		at := pos()
-		startOff := d.InputOffset()
-		t, err := d.RawToken()
+		at := r.pos()
+		r.startOff = r.d.InputOffset()
+		// RawToken, with the element nesting checked here: Token's
+		// namespace translation is work this reader does not need (it
+		// reads local names), and the nesting is what makes the file
+		// well-formed
+		t, err := r.d.RawToken()
 		if errors.Is(err, io.EOF) {
-			if len(open) > 0 {
-				return nil, &FileError{File: file, Pos: at, Refused: true, Err: fmt.Errorf("unexpected EOF: <%s> is not closed", open[len(open)-1].Local)}
-			}
-			if c.Root == "" {
-				// Java's parser: "Premature end of file"
-				return nil, &FileError{File: file, Pos: at, Refused: true, Err: errors.New("no root element"), Hint: "an empty file is not a configuration: write <configuration> with its properties, or remove the file"}
-			}
-			break
+			return r.c, r.eof(at)
 		}
 		if err != nil {
 			// after a DOCTYPE, an unknown entity may be one it declares;
 			// Go's reader takes XML 1.0 only, Java's 1.1 too
-			fe := &FileError{File: file, Pos: at, Refused: !doctype && !otherCharset && !xml11(data), Err: err}
-			return nil, fe.entity(doctype)
+			fe := &FileError{File: file, Pos: at, Refused: !r.doctype && !r.otherCharset && !xml11(data), Err: err}
+			return nil, fe.entity(r.doctype)
 		}
-		switch t := t.(type) {
-		case xml.StartElement:
-			if depth == 0 && c.Root != "" {
-				return nil, &FileError{File: file, Pos: at, Refused: true, Err: errors.New("a second root element"), Hint: "a file has one <configuration>: move the properties into the first one"}
-			}
-			if badCharRef(data[startOff:d.InputOffset()]) {
-				return nil, &FileError{File: file, Pos: at, Refused: true, Err: errBadCharRef, Hint: badCharRefHint}
-			}
-			// Hadoop's reader (Woodstox) is namespace aware: a prefix
-			// must be declared by the element or one it is in
-			if err := declared.push(t); err != nil {
-				return nil, err.at(file, at)
-			}
-			open = append(open, t.Name)
-			depth++
-			if depth == 1 {
-				c.Root, c.RootPos = t.Name.Local, at
-			}
-			if a, twice := duplicateAttr(t.Attr); twice {
-				return nil, &FileError{File: file, Pos: at, Refused: true, Err: fmt.Errorf("attribute %q twice in <%s>", a.Local, t.Name.Local)}
-			}
-			switch t.Name.Local {
-			case "property":
-				cur = &Property{File: file, Pos: at}
-				for _, a := range t.Attr {
-					switch a.Name.Local {
-					case "name":
-						cur.Name, cur.NamePos, cur.named = a.Value, at, true
-					case "value":
-						cur.Value, cur.HasValue, cur.ValuePos = a.Value, true, at
-					case "final":
-						cur.Final = a.Value == "true"
-					}
-				}
-			case "name", "value", "final", "source", "tag":
-				parseToken = true
-				inToken++
-				token.Reset()
-				tokenStart = pos()
-			case "include":
-				c.Unknown = append(c.Unknown, Unknown{file, at, "an XInclude: Hadoop reads the included file into this one, aclint does not follow it"})
-			}
-		case xml.CharData:
-			if !bytes.HasPrefix(data[startOff:], []byte("<![CDATA[")) && badCharRef(data[startOff:d.InputOffset()]) {
-				return nil, &FileError{File: file, Pos: at, Refused: true, Err: errBadCharRef, Hint: badCharRefHint}
-			}
-			if startOff == 0 {
-				t = bytes.TrimPrefix(t, []byte(bom)) // a byte order mark may start the file
-			}
-			if depth == 0 && (len(bytes.Trim(t, " \t\r\n")) > 0 || bytes.HasPrefix(data[startOff:], []byte("<![CDATA["))) {
-				// XML allows only white space outside the root element
-				// (Java's parser: "Content is not allowed in prolog" or
-				// "in trailing section")
-				return nil, &FileError{File: file, Pos: at, Refused: true, Err: errors.New("text outside the root element"), Hint: "outside <configuration> ... </configuration>, only comments and blanks may stand: move the text in, or remove it"}
-			}
-			if parseToken && inToken > 0 {
-				if bytes.HasPrefix(data[startOff:], []byte("<![CDATA[")) && cur != nil {
-					c.Unknown = append(c.Unknown, Unknown{file, at, "a CDATA section: Hadoop's XML reader may report it apart from the text around it, and aclint cannot tell what the value is"})
-				}
-				token.Write(t)
-			}
-		case xml.ProcInst:
-			if err := xmlDeclAt(t, startOff, data); err != nil {
-				return nil, &FileError{File: file, Pos: at, Refused: true, Err: err, Hint: xmlDeclHint}
-			}
-		case xml.Directive:
-			if bytes.HasPrefix(bytes.TrimSpace(t), []byte("DOCTYPE")) {
-				doctype = true
-				c.Unknown = append(c.Unknown, Unknown{file, at, "a DOCTYPE: its entities and defaults are not applied by aclint"})
-			}
-		case xml.EndElement:
-			if len(open) == 0 || open[len(open)-1] != t.Name {
-				return nil, &FileError{File: file, Pos: at, Refused: true, Err: fmt.Errorf("unexpected end element </%s>", t.Name.Local)}
-			}
-			open = open[:len(open)-1]
-			declared.pop()
-			depth--
-			switch t.Name.Local {
-			case "name", "value", "final", "source", "tag":
-				inToken--
-			}
-			if cur == nil {
-				continue
-			}
-			text := token.String()
-			switch t.Name.Local {
-			case "name":
-				if text != "" {
-					cur.Name, cur.NamePos, cur.named = javaTrim(text), tokenStart, true
-				}
-			case "value":
-				if text != "" {
-					cur.Value, cur.HasValue, cur.ValuePos, cur.EmptyValue = text, true, tokenStart, false
-				} else if !cur.HasValue {
-					cur.EmptyValue, cur.ValuePos = true, tokenStart
-				}
-			case "final":
-				cur.Final = text == "true"
-			case "property":
-				if cur.named {
-					c.load(cur)
-				}
-				cur = nil
-			}
+		if err := r.token(t, at); err != nil {
+			return nil, err
 		}
 	}
-	return c, nil
+}
+
+// confReader is ReadConf's state between tokens.
+type confReader struct {
+	c                     *Conf
+	file                  string
+	data                  []byte
+	d                     *xml.Decoder
+	startOff              int64
+	doctype, otherCharset bool
+	cur                   *Property
+	text                  strings.Builder
+	textStart             Pos
+	parseText             bool
+	depth                 int
+	// open elements whose text is collected: Hadoop keeps appending text
+	// after they end, but it is only ever read at the end of one of them,
+	// which starts by clearing it; so text outside them never counts
+	inText   int
+	open     []xml.Name
+	declared nsScope // the namespace prefixes the open elements declare
+}
+
+func (r *confReader) pos() Pos {
+	l, col := r.d.InputPos()
+	return Pos{l, col}
+}
+
+func (r *confReader) refused(at Pos, err error, hint string) error {
+	return &FileError{File: r.file, Pos: at, Refused: true, Err: err, Hint: hint}
+}
+
+// eof ends the file: every element closed, a root element read.
+func (r *confReader) eof(at Pos) error {
+	if len(r.open) > 0 {
+		return r.refused(at, fmt.Errorf("unexpected EOF: <%s> is not closed", r.open[len(r.open)-1].Local), "")
+	}
+	if r.c.Root == "" {
+		// Java's parser: "Premature end of file"
+		return r.refused(at, errors.New("no root element"), "an empty file is not a configuration: write <configuration> with its properties, or remove the file")
+	}
+	return nil
+}
+
+// token reads one token.
+func (r *confReader) token(t xml.Token, at Pos) error {
+	switch t := t.(type) {
+	case xml.StartElement:
+		return r.start(t, at)
+	case xml.CharData:
+		return r.charData(t, at)
+	case xml.ProcInst:
+		if err := xmlDeclAt(t, r.startOff, r.data); err != nil {
+			return r.refused(at, err, xmlDeclHint)
+		}
+	case xml.Directive:
+		if bytes.HasPrefix(bytes.TrimSpace(t), []byte("DOCTYPE")) {
+			r.doctype = true
+			r.c.Unknown = append(r.c.Unknown, Unknown{r.file, at, "a DOCTYPE: its entities and defaults are not applied by aclint"})
+		}
+	case xml.EndElement:
+		return r.end(t, at)
+	}
+	return nil
+}
+
+func (r *confReader) start(t xml.StartElement, at Pos) error {
+	if r.depth == 0 && r.c.Root != "" {
+		return r.refused(at, errors.New("a second root element"), "a file has one <configuration>: move the properties into the first one")
+	}
+	if badCharRef(r.data[r.startOff:r.d.InputOffset()]) {
+		return r.refused(at, errBadCharRef, badCharRefHint)
+	}
+	// Hadoop's reader (Woodstox) is namespace aware: a prefix must be
+	// declared by the element or one it is in
+	if err := r.declared.push(t); err != nil {
+		return err.at(r.file, at)
+	}
+	r.open = append(r.open, t.Name)
+	r.depth++
+	if r.depth == 1 {
+		r.c.Root, r.c.RootPos = t.Name.Local, at
+	}
+	if a, twice := duplicateAttr(t.Attr); twice {
+		return r.refused(at, fmt.Errorf("attribute %q twice in <%s>", a.Local, t.Name.Local), "")
+	}
+	switch t.Name.Local {
+	case "property":
+		r.cur = &Property{File: r.file, Pos: at}
+		for _, a := range t.Attr {
+			switch a.Name.Local {
+			case "name":
+				r.cur.Name, r.cur.NamePos, r.cur.named = a.Value, at, true
+			case "value":
+				r.cur.Value, r.cur.HasValue, r.cur.ValuePos = a.Value, true, at
+			case "final":
+				r.cur.Final = a.Value == "true"
+			}
+		}
+	case "name", "value", "final", "source", "tag":
+		r.parseText = true
+		r.inText++
+		r.text.Reset()
+		r.textStart = r.pos()
+	case "include":
+		r.c.Unknown = append(r.c.Unknown, Unknown{r.file, at, "an XInclude: Hadoop reads the included file into this one, aclint does not follow it"})
+	}
+	return nil
+}
+
+func (r *confReader) charData(t xml.CharData, at Pos) error {
+	cdata := bytes.HasPrefix(r.data[r.startOff:], []byte("<![CDATA["))
+	if !cdata && badCharRef(r.data[r.startOff:r.d.InputOffset()]) {
+		return r.refused(at, errBadCharRef, badCharRefHint)
+	}
+	if r.startOff == 0 {
+		t = bytes.TrimPrefix(t, []byte(bom)) // a byte order mark may start the file
+	}
+	if r.depth == 0 && (len(bytes.Trim(t, " \t\r\n")) > 0 || cdata) {
+		// XML allows only white space outside the root element (Java's
+		// parser: "Content is not allowed in prolog" or "in trailing
+		// section")
+		return r.refused(at, errors.New("text outside the root element"), "outside <configuration> ... </configuration>, only comments and blanks may stand: move the text in, or remove it")
+	}
+	if r.parseText && r.inText > 0 {
+		if cdata && r.cur != nil {
+			r.c.Unknown = append(r.c.Unknown, Unknown{r.file, at, "a CDATA section: Hadoop's XML reader may report it apart from the text around it, and aclint cannot tell what the value is"})
+		}
+		r.text.Write(t)
+	}
+	return nil
+}
+
+func (r *confReader) end(t xml.EndElement, at Pos) error {
+	if len(r.open) == 0 || r.open[len(r.open)-1] != t.Name {
+		return r.refused(at, fmt.Errorf("unexpected end element </%s>", t.Name.Local), "")
+	}
+	r.open = r.open[:len(r.open)-1]
+	r.declared.pop()
+	r.depth--
+	switch t.Name.Local {
+	case "name", "value", "final", "source", "tag":
+		r.inText--
+	}
+	cur := r.cur
+	if cur == nil {
+		return nil
+	}
+	text := r.text.String()
+	switch t.Name.Local {
+	case "name":
+		if text != "" {
+			cur.Name, cur.NamePos, cur.named = javaTrim(text), r.textStart, true
+		}
+	case "value":
+		if text != "" {
+			cur.Value, cur.HasValue, cur.ValuePos, cur.EmptyValue = text, true, r.textStart, false
+		} else if !cur.HasValue {
+			cur.EmptyValue, cur.ValuePos = true, r.textStart
+		}
+	case "final":
+		cur.Final = text == "true"
+	case "property":
+		if cur.named {
+			r.c.load(cur)
+		}
+		r.cur = nil
+	}
+	return nil
 }
 
 // load is Configuration.loadProperty for one parsed property.
