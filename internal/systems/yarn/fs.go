@@ -205,151 +205,14 @@ func ReadFS(file string, data []byte) (*CS, error) {
 		return nil, &FSError{file, rootEl.pos, "top-level element not <allocations>: the Fair Scheduler refuses the file"}
 	}
 	fs := &CS{Conf: &Conf{File: file, Unknown: unknown, set: map[string]*Property{}, final: map[string]bool{}, Root: rootEl.name, RootPos: rootEl.pos}, ByPath: map[string]*Queue{}, FS: true}
-	var tops []*fsElement
-	var policyEl *fsElement
-	fs.DefaultPolicy, fs.DefaultPolicyText = PolicyFair, "fair"
-	for _, e := range rootEl.children {
-		switch e.name {
-		case "queue", "pool":
-			tops = append(tops, e)
-		case "queuePlacementPolicy":
-			policyEl = e // AllocationFileParser keeps the last
-		case "defaultQueueSchedulingPolicy", "defaultQueueSchedulingMode":
-			text, err := fsTrimmedText(file, e)
-			if err != nil {
-				return nil, err
-			}
-			if strings.EqualFold(text, "fifo") {
-				return nil, &FSError{file, e.pos, "Bad fair scheduler config file: defaultQueueSchedulingPolicy or defaultQueueSchedulingMode can't be FIFO.: the Fair Scheduler refuses the file"}
-			}
-			fs.DefaultPolicy, fs.DefaultPolicyText = parseSchedPolicy(text), text
-		}
+	tops, policyEl, err := fsTopLevel(fs, file, rootEl)
+	if err != nil {
+		return nil, err
 	}
-	root := &Queue{Name: "root", Path: "root"}
-	fs.Root = root
-	count := 0
-	var load func(parent *Queue, e *fsElement, depth int) error
-	load = func(parent *Queue, e *fsElement, depth int) error {
-		name := trimQueueName(e.attrs["name"])
-		if strings.Contains(name, ".") {
-			return &FSError{file, e.pos, fmt.Sprintf("queue name %q contains a period: the Fair Scheduler refuses the file", name)}
-		}
-		if name == "" {
-			return &FSError{file, e.pos, "a queue name is empty or only whitespace: the Fair Scheduler refuses the file"}
-		}
-		q := root
-		if parent == nil {
-			// the file's own root queue, named as written (trimmed):
-			// Hadoop compares it with "root" ignoring case only to place it
-			root.Name, root.Path = name, name
-		} else {
-			path := parent.Path + "." + name
-			if prev := fs.ByPath[path]; prev != nil {
-				// a queue defined again is the same queue: the loader
-				// keeps its settings by queue name, and a later ACL
-				// element of a kind replaces the earlier one
-				// (QueueProperties.Builder.queueAcls puts into the
-				// queue's map); its children are added to the first's
-				q = prev
-			} else {
-				q = &Queue{Name: name, Path: path, Parent: parent, ListedAt: &Property{File: file, Name: e.name, Pos: e.pos, NamePos: e.pos}}
-				parent.Children = append(parent.Children, q)
-			}
-		}
-		q.MarkedParent = q.MarkedParent || e.attrs["type"] == "parent"
-		count++
-		if count > maxQueues || depth > maxDepth {
-			fs.Truncated = true
-			return nil
-		}
-		fs.ByPath[q.Path] = q
-		hasChild, reservable, amShare := false, false, false
-		for _, f := range e.children {
-			var a Action
-			switch f.name {
-			case "reservation":
-				reservable = true
-				continue
-			case "maxAMShare":
-				amShare = true
-				continue
-			case "schedulingPolicy", "schedulingMode":
-				text, err := fsTrimmedText(file, f)
-				if err != nil {
-					return err
-				}
-				q.Policy, q.PolicyText = parseSchedPolicy(text), text
-				continue
-			case "aclSubmitApps":
-				a = Submit
-			case "aclAdministerApps":
-				a = Administer
-			default:
-				if fsChildQueueTag(f.name) {
-					hasChild = true
-					if err := load(q, f, depth+1); err != nil {
-						return err
-					}
-				} else if looksLikeACL(f.name) && !fsACLElements[f.name] {
-					// the parser passes over an element it does not know
-					fs.UnreadACLs = append(fs.UnreadACLs, &Property{File: file, Name: f.name, Value: f.firstText, Pos: f.pos, NamePos: f.pos, ValuePos: f.firstPos})
-				}
-				continue
-			}
-			switch f.first {
-			case fsNone:
-				return &FSError{file, f.pos, fmt.Sprintf("<%s> is empty: the Fair Scheduler reads its first child as text and fails (NullPointerException), refusing the file", f.name)}
-			case fsElementNode, fsOther:
-				return &FSError{file, f.pos, fmt.Sprintf("<%s> does not start with text: the Fair Scheduler reads its first child as text and fails (ClassCastException), refusing the file", f.name)}
-			}
-			p := &Property{File: file, Name: f.name, Value: f.firstText, HasValue: true, Pos: f.pos, NamePos: f.pos, ValuePos: f.firstPos}
-			if old := q.From[a]; old != nil {
-				old.Overridden, old.ReplacedBy = true, p
-			}
-			q.ACL[a], q.From[a], q.Unknown[a] = ParseACL(p.Value), p, false
-			p.read = true
-			fs.Conf.Props = append(fs.Conf.Props, p)
-		}
-		// a leaf with a reservation is a parent queue; a queue with children
-		// or type="parent" may not have a reservation or a maxAMShare
-		if !hasChild && e.attrs["type"] != "parent" {
-			q.MarkedParent = q.MarkedParent || reservable
-		} else if reservable || amShare {
-			el := "reservation"
-			if !reservable {
-				el = "maxAMShare"
-			}
-			return &FSError{file, e.pos, "The configuration settings for " + q.Path + " are invalid. A queue element that contains child queue elements or that has the type='parent' attribute cannot also include a " + el + " element.: the Fair Scheduler refuses the file"}
-		}
-		for _, a := range []Action{Submit, Administer} {
-			if q.From[a] == nil { // the parser's defaults: * for root, " " for the rest
-				if q.Path == "root" {
-					q.ACL[a] = ParseACL("*")
-				} else {
-					q.ACL[a] = ParseACL(" ")
-				}
-			}
-		}
-		return nil
-	}
-	if len(tops) == 1 && strings.EqualFold(tops[0].attrs["name"], "root") {
-		if err := load(nil, tops[0], 0); err != nil {
-			return nil, err
-		}
-	} else {
-		for _, e := range tops {
-			if strings.EqualFold(e.attrs["name"], "root") {
-				return nil, &FSError{file, e.pos, "a root queue with other queues beside it: the Fair Scheduler refuses the file (if configuring root queue, no other queues can be placed alongside it)"}
-			}
-		}
-		if err := load(nil, &fsElement{attrs: map[string]string{"name": "root"}}, 0); err != nil {
-			return nil, err
-		}
-		for _, e := range tops {
-			if err := load(root, e, 1); err != nil {
-				return nil, err
-			}
-		}
+	l := &fsLoader{fs: fs, file: file, root: &Queue{Name: "root", Path: "root"}}
+	fs.Root = l.root
+	if err := l.tops(tops); err != nil {
+		return nil, err
 	}
 	if policyEl != nil {
 		if fs.Placement, err = readFSPolicy(file, policyEl); err != nil {
@@ -357,6 +220,176 @@ func ReadFS(file string, data []byte) (*CS, error) {
 		}
 	}
 	return fs, nil
+}
+
+// fsTopLevel reads the allocation file's own elements: its queues, its
+// placement policy (the last, as AllocationFileParser keeps it) and the
+// default scheduling policy.
+func fsTopLevel(fs *CS, file string, rootEl *fsElement) (tops []*fsElement, policyEl *fsElement, err error) {
+	fs.DefaultPolicy, fs.DefaultPolicyText = PolicyFair, "fair"
+	for _, e := range rootEl.children {
+		switch e.name {
+		case "queue", "pool":
+			tops = append(tops, e)
+		case "queuePlacementPolicy":
+			policyEl = e
+		case "defaultQueueSchedulingPolicy", "defaultQueueSchedulingMode":
+			text, err := fsTrimmedText(file, e)
+			if err != nil {
+				return nil, nil, err
+			}
+			if strings.EqualFold(text, "fifo") {
+				return nil, nil, &FSError{file, e.pos, "Bad fair scheduler config file: defaultQueueSchedulingPolicy or defaultQueueSchedulingMode can't be FIFO.: the Fair Scheduler refuses the file"}
+			}
+			fs.DefaultPolicy, fs.DefaultPolicyText = parseSchedPolicy(text), text
+		}
+	}
+	return tops, policyEl, nil
+}
+
+// fsLoader builds the queue tree from the file's queue elements.
+type fsLoader struct {
+	fs    *CS
+	file  string
+	root  *Queue
+	count int
+}
+
+// tops loads the top-level queues: the file's root queue alone, or queues
+// that are root's children.
+func (l *fsLoader) tops(tops []*fsElement) error {
+	if len(tops) == 1 && strings.EqualFold(tops[0].attrs["name"], "root") {
+		return l.load(nil, tops[0], 0)
+	}
+	for _, e := range tops {
+		if strings.EqualFold(e.attrs["name"], "root") {
+			return &FSError{l.file, e.pos, "a root queue with other queues beside it: the Fair Scheduler refuses the file (if configuring root queue, no other queues can be placed alongside it)"}
+		}
+	}
+	if err := l.load(nil, &fsElement{attrs: map[string]string{"name": "root"}}, 0); err != nil {
+		return err
+	}
+	for _, e := range tops {
+		if err := l.load(l.root, e, 1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// queue is the queue element e defines under parent: the root queue, a
+// new one, or one defined before, which it adds to.
+func (l *fsLoader) queue(parent *Queue, e *fsElement) (*Queue, error) {
+	name := trimQueueName(e.attrs["name"])
+	if strings.Contains(name, ".") {
+		return nil, &FSError{l.file, e.pos, fmt.Sprintf("queue name %q contains a period: the Fair Scheduler refuses the file", name)}
+	}
+	if name == "" {
+		return nil, &FSError{l.file, e.pos, "a queue name is empty or only whitespace: the Fair Scheduler refuses the file"}
+	}
+	if parent == nil {
+		// the file's own root queue, named as written (trimmed): Hadoop
+		// compares it with "root" ignoring case only to place it
+		l.root.Name, l.root.Path = name, name
+		return l.root, nil
+	}
+	path := parent.Path + "." + name
+	if prev := l.fs.ByPath[path]; prev != nil {
+		// a queue defined again is the same queue: the loader keeps its
+		// settings by queue name, and a later ACL element of a kind
+		// replaces the earlier one (QueueProperties.Builder.queueAcls puts
+		// into the queue's map); its children are added to the first's
+		return prev, nil
+	}
+	q := &Queue{Name: name, Path: path, Parent: parent, ListedAt: &Property{File: l.file, Name: e.name, Pos: e.pos, NamePos: e.pos}}
+	parent.Children = append(parent.Children, q)
+	return q, nil
+}
+
+// load reads one queue element and those below it.
+func (l *fsLoader) load(parent *Queue, e *fsElement, depth int) error {
+	q, err := l.queue(parent, e)
+	if err != nil {
+		return err
+	}
+	q.MarkedParent = q.MarkedParent || e.attrs["type"] == "parent"
+	l.count++
+	if l.count > maxQueues || depth > maxDepth {
+		l.fs.Truncated = true
+		return nil
+	}
+	l.fs.ByPath[q.Path] = q
+	hasChild, reservable, amShare := false, false, false
+	for _, f := range e.children {
+		switch f.name {
+		case "reservation":
+			reservable = true
+		case "maxAMShare":
+			amShare = true
+		case "schedulingPolicy", "schedulingMode":
+			text, err := fsTrimmedText(l.file, f)
+			if err != nil {
+				return err
+			}
+			q.Policy, q.PolicyText = parseSchedPolicy(text), text
+		case "aclSubmitApps":
+			err = l.acl(q, f, Submit)
+		case "aclAdministerApps":
+			err = l.acl(q, f, Administer)
+		default:
+			if fsChildQueueTag(f.name) {
+				hasChild = true
+				err = l.load(q, f, depth+1)
+			} else if looksLikeACL(f.name) && !fsACLElements[f.name] {
+				// the parser passes over an element it does not know
+				l.fs.UnreadACLs = append(l.fs.UnreadACLs, &Property{File: l.file, Name: f.name, Value: f.firstText, Pos: f.pos, NamePos: f.pos, ValuePos: f.firstPos})
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
+	// a leaf with a reservation is a parent queue; a queue with children
+	// or type="parent" may not have a reservation or a maxAMShare
+	if !hasChild && e.attrs["type"] != "parent" {
+		q.MarkedParent = q.MarkedParent || reservable
+	} else if reservable || amShare {
+		el := "reservation"
+		if !reservable {
+			el = "maxAMShare"
+		}
+		return &FSError{l.file, e.pos, "The configuration settings for " + q.Path + " are invalid. A queue element that contains child queue elements or that has the type='parent' attribute cannot also include a " + el + " element.: the Fair Scheduler refuses the file"}
+	}
+	for _, a := range []Action{Submit, Administer} {
+		if q.From[a] == nil { // the parser's defaults: * for root, " " for the rest
+			if q.Path == "root" {
+				q.ACL[a] = ParseACL("*")
+			} else {
+				q.ACL[a] = ParseACL(" ")
+			}
+		}
+	}
+	return nil
+}
+
+// acl reads an aclSubmitApps or aclAdministerApps element: its first
+// child as text, as the loader does; a later one of a kind replaces the
+// earlier.
+func (l *fsLoader) acl(q *Queue, f *fsElement, a Action) error {
+	switch f.first {
+	case fsNone:
+		return &FSError{l.file, f.pos, fmt.Sprintf("<%s> is empty: the Fair Scheduler reads its first child as text and fails (NullPointerException), refusing the file", f.name)}
+	case fsElementNode, fsOther:
+		return &FSError{l.file, f.pos, fmt.Sprintf("<%s> does not start with text: the Fair Scheduler reads its first child as text and fails (ClassCastException), refusing the file", f.name)}
+	}
+	p := &Property{File: l.file, Name: f.name, Value: f.firstText, HasValue: true, Pos: f.pos, NamePos: f.pos, ValuePos: f.firstPos}
+	if old := q.From[a]; old != nil {
+		old.Overridden, old.ReplacedBy = true, p
+	}
+	q.ACL[a], q.From[a], q.Unknown[a] = ParseACL(p.Value), p, false
+	p.read = true
+	l.fs.Conf.Props = append(l.fs.Conf.Props, p)
+	return nil
 }
 
 // fsTrimmedText is AllocationFileParser.getTrimmedTextData: the element's
