@@ -52,121 +52,151 @@ const (
 // processing instruction ends it, as Xerces' DOM builder merges it with
 // comments ignored; a CDATA section is a node of its own.
 func readDOM(file string, data []byte) (*fsElement, []Unknown, error) {
+	r := &domReader{file: file, data: data, lastKind: fsNone}
 	d := xml.NewDecoder(bytes.NewReader(data))
 	d.Strict = true
 	d.Entity = nil
-	doctype, otherCharset := false, false
 	d.CharsetReader = func(label string, in io.Reader) (io.Reader, error) {
-		otherCharset = true
+		r.otherCharset = true
 		return nil, fmt.Errorf("the file declares encoding %q; aclint reads UTF-8 only", label)
 	}
-	var unknown []Unknown
-	var root *fsElement
-	var stack []*fsElement
-	// the node being built in the innermost element: text merges into it
-	lastKind := fsNone
-	end := Pos{1, 1}
 	for {
 		l, c := d.InputPos()
 		at := Pos{l, c}
-		off := d.InputOffset()
+		r.off = d.InputOffset()
 		t, err := d.Token()
 		if errors.Is(err, io.EOF) {
-			end = at
-			break
+			if r.root == nil {
+				return nil, nil, &FileError{File: file, Pos: at, Refused: true, Err: errors.New("no root element"), Hint: "an empty file is not an allocation file: write <allocations> with its queues, or remove the file"}
+			}
+			return r.root, r.unknown, nil
 		}
 		if err != nil {
 			// a name with two colons is an error to Go's reader, not to
 			// the Fair Scheduler's (not namespace aware)
-			fe := &FileError{File: file, Pos: at, Refused: !doctype && !otherCharset && !xml11(data) && !twoColonName.Match(data), Err: err}
-			return nil, nil, fe.entity(doctype)
+			fe := &FileError{File: file, Pos: at, Refused: !r.doctype && !r.otherCharset && !xml11(data) && !twoColonName.Match(data), Err: err}
+			return nil, nil, fe.entity(r.doctype)
 		}
 		switch t.(type) {
 		case xml.StartElement, xml.CharData:
-			if !bytes.HasPrefix(data[off:], []byte("<![CDATA[")) && badCharRef(data[off:d.InputOffset()]) {
+			if !bytes.HasPrefix(data[r.off:], []byte("<![CDATA[")) && badCharRef(data[r.off:d.InputOffset()]) {
 				return nil, nil, &FileError{File: file, Pos: at, Refused: true, Err: errBadCharRef, Hint: badCharRefHint}
 			}
 		}
-		var top *fsElement
-		if len(stack) > 0 {
-			top = stack[len(stack)-1]
-		}
-		noteFirst := func(kind fsNodeKind, text string) {
-			if top != nil && top.first == fsNone && !(kind == fsText && len(top.children) > 0) {
-				top.first, top.firstText, top.firstPos = kind, text, at
-			}
-		}
-		switch t := t.(type) {
-		case xml.StartElement:
-			e := &fsElement{name: t.Name.Local, attrs: map[string]string{}, pos: at}
-			if t.Name.Space != "" {
-				e.name = t.Name.Space + ":" + t.Name.Local // not namespace aware: the name as written
-			}
-			if a, twice := duplicateAttr(t.Attr); twice {
-				return nil, nil, &FileError{File: file, Pos: at, Refused: true, Err: fmt.Errorf("attribute %q twice in <%s>", a.Local, t.Name.Local)}
-			}
-			for _, a := range t.Attr {
-				e.attrs[a.Name.Local] = a.Value
-			}
-			switch {
-			case top != nil:
-				if top.first == fsNone {
-					top.first, top.firstPos = fsElementNode, at
-				}
-				top.children = append(top.children, e)
-			case root != nil:
-				return nil, nil, &FileError{File: file, Pos: at, Refused: true, Err: errors.New("a second root element"), Hint: "a file has one <allocations>: move the queues into the first one"}
-			default:
-				root = e
-			}
-			stack = append(stack, e)
-			lastKind = fsNone
-		case xml.EndElement:
-			stack = stack[:len(stack)-1]
-			lastKind = fsElementNode
-		case xml.CharData:
-			if top == nil {
-				if off == 0 {
-					t = bytes.TrimPrefix(t, []byte(bom)) // a byte order mark may start the file
-				}
-				// XML allows only white space outside the root element
-				if len(bytes.Trim(t, " \t\r\n")) > 0 || bytes.HasPrefix(data[off:], []byte("<![CDATA[")) {
-					return nil, nil, &FileError{File: file, Pos: at, Refused: true, Err: errors.New("text outside the root element"), Hint: "outside <allocations> ... </allocations>, only comments and blanks may stand: move the text in, or remove it"}
-				}
-				continue
-			}
-			if bytes.HasPrefix(data[off:], []byte("<![CDATA[")) {
-				noteFirst(fsCDATA, string(t))
-				lastKind = fsCDATA
-				continue
-			}
-			if lastKind == fsText && top.first == fsText && len(top.children) == 0 {
-				top.firstText += string(t) // one text node, as the DOM merges it
-				continue
-			}
-			noteFirst(fsText, string(t))
-			lastKind = fsText
-		case xml.Comment:
-			// ignored: the text on both sides stays one node
-		case xml.ProcInst:
-			if err := xmlDeclAt(t, off, data); err != nil {
-				return nil, nil, &FileError{File: file, Pos: at, Refused: true, Err: err, Hint: xmlDeclHint}
-			}
-			if top != nil {
-				noteFirst(fsOther, "")
-				lastKind = fsOther
-			}
-		case xml.Directive:
-			if bytes.HasPrefix(bytes.TrimSpace(t), []byte("DOCTYPE")) {
-				doctype = true
-				unknown = append(unknown, Unknown{file, at, "a DOCTYPE: its entities and defaults are not applied by aclint"})
-			}
+		if err := r.token(t, at); err != nil {
+			return nil, nil, err
 		}
 	}
-	if root == nil {
-		return nil, nil, &FileError{File: file, Pos: end, Refused: true, Err: errors.New("no root element"), Hint: "an empty file is not an allocation file: write <allocations> with its queues, or remove the file"}
+}
+
+// domReader builds the DOM the Fair Scheduler's loader reads, token by
+// token.
+type domReader struct {
+	file                  string
+	data                  []byte
+	off                   int64
+	doctype, otherCharset bool
+	unknown               []Unknown
+	root                  *fsElement
+	stack                 []*fsElement
+	// the node being built in the innermost element: text merges into it
+	lastKind fsNodeKind
+}
+
+func (r *domReader) top() *fsElement {
+	if len(r.stack) > 0 {
+		return r.stack[len(r.stack)-1]
 	}
-	return root, unknown, nil
+	return nil
+}
+
+// noteFirst records the innermost element's first child node.
+func (r *domReader) noteFirst(kind fsNodeKind, text string, at Pos) {
+	top := r.top()
+	if top != nil && top.first == fsNone && !(kind == fsText && len(top.children) > 0) {
+		top.first, top.firstText, top.firstPos = kind, text, at
+	}
+}
+
+func (r *domReader) token(t xml.Token, at Pos) error {
+	switch t := t.(type) {
+	case xml.StartElement:
+		return r.start(t, at)
+	case xml.EndElement:
+		r.stack = r.stack[:len(r.stack)-1]
+		r.lastKind = fsElementNode
+	case xml.CharData:
+		return r.charData(t, at)
+	case xml.Comment:
+		// ignored: the text on both sides stays one node
+	case xml.ProcInst:
+		if err := xmlDeclAt(t, r.off, r.data); err != nil {
+			return &FileError{File: r.file, Pos: at, Refused: true, Err: err, Hint: xmlDeclHint}
+		}
+		if r.top() != nil {
+			r.noteFirst(fsOther, "", at)
+			r.lastKind = fsOther
+		}
+	case xml.Directive:
+		if bytes.HasPrefix(bytes.TrimSpace(t), []byte("DOCTYPE")) {
+			r.doctype = true
+			r.unknown = append(r.unknown, Unknown{r.file, at, "a DOCTYPE: its entities and defaults are not applied by aclint"})
+		}
+	}
+	return nil
+}
+
+func (r *domReader) start(t xml.StartElement, at Pos) error {
+	e := &fsElement{name: t.Name.Local, attrs: map[string]string{}, pos: at}
+	if t.Name.Space != "" {
+		e.name = t.Name.Space + ":" + t.Name.Local // not namespace aware: the name as written
+	}
+	if a, twice := duplicateAttr(t.Attr); twice {
+		return &FileError{File: r.file, Pos: at, Refused: true, Err: fmt.Errorf("attribute %q twice in <%s>", a.Local, t.Name.Local)}
+	}
+	for _, a := range t.Attr {
+		e.attrs[a.Name.Local] = a.Value
+	}
+	switch top := r.top(); {
+	case top != nil:
+		if top.first == fsNone {
+			top.first, top.firstPos = fsElementNode, at
+		}
+		top.children = append(top.children, e)
+	case r.root != nil:
+		return &FileError{File: r.file, Pos: at, Refused: true, Err: errors.New("a second root element"), Hint: "a file has one <allocations>: move the queues into the first one"}
+	default:
+		r.root = e
+	}
+	r.stack = append(r.stack, e)
+	r.lastKind = fsNone
+	return nil
+}
+
+func (r *domReader) charData(t xml.CharData, at Pos) error {
+	top := r.top()
+	cdata := bytes.HasPrefix(r.data[r.off:], []byte("<![CDATA["))
+	if top == nil {
+		if r.off == 0 {
+			t = bytes.TrimPrefix(t, []byte(bom)) // a byte order mark may start the file
+		}
+		// XML allows only white space outside the root element
+		if len(bytes.Trim(t, " \t\r\n")) > 0 || cdata {
+			return &FileError{File: r.file, Pos: at, Refused: true, Err: errors.New("text outside the root element"), Hint: "outside <allocations> ... </allocations>, only comments and blanks may stand: move the text in, or remove it"}
+		}
+		return nil
+	}
+	switch {
+	case cdata:
+		r.noteFirst(fsCDATA, string(t), at)
+		r.lastKind = fsCDATA
+	case r.lastKind == fsText && top.first == fsText && len(top.children) == 0:
+		top.firstText += string(t) // one text node, as the DOM merges it
+	default:
+		r.noteFirst(fsText, string(t), at)
+		r.lastKind = fsText
+	}
+	return nil
 }
 
 // fsWhitespace is Guava's CharMatcher.WHITESPACE, the table
