@@ -195,123 +195,161 @@ type Options struct {
 // directories are passed over). A file named twice, or again through a
 // directory or a link, is read once.
 func Read(paths []string, opts Options) ([]*engine.Input, error) {
-	var out []*engine.Input
-	var seen []os.FileInfo
-	dup := func(fi os.FileInfo) bool {
-		for _, o := range seen {
-			if os.SameFile(o, fi) {
-				return true
-			}
-		}
-		seen = append(seen, fi)
-		return false
-	}
+	r := &reader{opts: opts}
 	for _, p := range paths {
-		if data, ok := opts.Preloaded[p]; ok {
-			out = append(out, &engine.Input{Path: p, Data: data, Explicit: true, Arg: p})
-			continue
-		}
-		if p == "-" {
-			name, data, err := ReadSource(p, opts.Stdin, opts.MaxSize, opts.Seen)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, &engine.Input{Path: name, Data: data, Explicit: true, Arg: p})
-			continue
-		}
-		info, err := os.Stat(p)
-		if err != nil {
-			return nil, &Error{p, describe(err)}
-		}
-		if !info.IsDir() {
-			if dup(info) {
-				if opts.Skip != nil {
-					opts.Skip(p, "given more than once")
-				}
-				continue
-			}
-			_, data, err := ReadSource(p, nil, opts.MaxSize, opts.Seen)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, &engine.Input{Path: p, Data: data, Explicit: true, Arg: p})
-			continue
-		}
-		top, err := filepath.EvalSymlinks(p)
-		if err == nil {
-			top, err = filepath.Abs(top)
-		}
-		if err != nil {
-			return nil, &Error{p, describe(err)}
-		}
-		warn := func(f, why string) {
-			if opts.Warn != nil {
-				opts.Warn(f, why)
-			}
-		}
-		err = filepath.WalkDir(p, func(f string, e fs.DirEntry, err error) error {
-			if err != nil {
-				return &Error{f, describe(err)}
-			}
-			if e.IsDir() {
-				if f != p && strings.HasPrefix(e.Name(), ".") {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			ext := strings.ToLower(filepath.Ext(f))
-			wanted := false
-			for _, x := range opts.Exts {
-				wanted = wanted || ext == x
-			}
-			if !wanted || strings.HasPrefix(e.Name(), ".") {
-				return nil // hidden files (.aclint.yaml, .gitlab-ci.yml) are no inputs
-			}
-			// the searched tree is the repository of a pull request: a link
-			// out of it (to /etc/shadow, a key) or a FIFO or device is never
-			// read, so its content can neither hang aclint nor be printed
-			if e.Type()&fs.ModeSymlink != 0 {
-				real, err := filepath.EvalSymlinks(f)
-				if err == nil {
-					real, err = filepath.Abs(real)
-				}
-				if err != nil {
-					warn(f, "a link that leads nowhere: not read")
-					return nil
-				}
-				if !Within(top, real) {
-					warn(f, "a link to "+real+", outside "+p+": not read (name it on the command line to lint it)")
-					return nil
-				}
-			}
-			fi, err := os.Stat(f)
-			if err != nil {
-				return &Error{f, describe(err)}
-			}
-			if !fi.Mode().IsRegular() {
-				warn(f, "not a regular file (a FIFO, device or socket): not read")
-				return nil
-			}
-			if dup(fi) {
-				return nil
-			}
-			data, err := ReadFile(f, opts.MaxSize, opts.Seen)
-			if err != nil {
-				var tl *TooLargeError
-				if errors.As(err, &tl) {
-					return err
-				}
-				return &Error{f, describe(err)}
-			}
-			progress.File(len(data))
-			out = append(out, &engine.Input{Path: f, Data: data, Arg: p})
-			return nil
-		})
-		if err != nil {
+		if err := r.read(p); err != nil {
 			return nil, err
 		}
 	}
-	return out, nil
+	return r.out, nil
+}
+
+// reader is one Read: the inputs so far, and the files read (by identity),
+// so that none is read twice.
+type reader struct {
+	opts Options
+	out  []*engine.Input
+	seen []os.FileInfo
+}
+
+func (r *reader) dup(fi os.FileInfo) bool {
+	for _, o := range r.seen {
+		if os.SameFile(o, fi) {
+			return true
+		}
+	}
+	r.seen = append(r.seen, fi)
+	return false
+}
+
+func (r *reader) warn(f, why string) {
+	if r.opts.Warn != nil {
+		r.opts.Warn(f, why)
+	}
+}
+
+// read reads one path named on the command line.
+func (r *reader) read(p string) error {
+	opts := r.opts
+	if data, ok := opts.Preloaded[p]; ok {
+		r.out = append(r.out, &engine.Input{Path: p, Data: data, Explicit: true, Arg: p})
+		return nil
+	}
+	if p == "-" {
+		name, data, err := ReadSource(p, opts.Stdin, opts.MaxSize, opts.Seen)
+		if err != nil {
+			return err
+		}
+		r.out = append(r.out, &engine.Input{Path: name, Data: data, Explicit: true, Arg: p})
+		return nil
+	}
+	info, err := os.Stat(p)
+	if err != nil {
+		return &Error{p, describe(err)}
+	}
+	if info.IsDir() {
+		return r.search(p)
+	}
+	if r.dup(info) {
+		if opts.Skip != nil {
+			opts.Skip(p, "given more than once")
+		}
+		return nil
+	}
+	_, data, err := ReadSource(p, nil, opts.MaxSize, opts.Seen)
+	if err != nil {
+		return err
+	}
+	r.out = append(r.out, &engine.Input{Path: p, Data: data, Explicit: true, Arg: p})
+	return nil
+}
+
+// search reads the files of directory p with one of the wanted endings.
+func (r *reader) search(p string) error {
+	top, err := filepath.EvalSymlinks(p)
+	if err == nil {
+		top, err = filepath.Abs(top)
+	}
+	if err != nil {
+		return &Error{p, describe(err)}
+	}
+	return filepath.WalkDir(p, func(f string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return &Error{f, describe(err)}
+		}
+		if e.IsDir() {
+			if f != p && strings.HasPrefix(e.Name(), ".") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !r.wanted(f, e) {
+			return nil
+		}
+		// the searched tree is the repository of a pull request: a link
+		// out of it (to /etc/shadow, a key) or a FIFO or device is never
+		// read, so its content can neither hang aclint nor be printed
+		if e.Type()&fs.ModeSymlink != 0 && !r.linkWithin(p, top, f) {
+			return nil
+		}
+		return r.found(p, f)
+	})
+}
+
+// wanted: a file with one of the endings read, not hidden (.aclint.yaml,
+// .gitlab-ci.yml are no inputs).
+func (r *reader) wanted(f string, e fs.DirEntry) bool {
+	ext := strings.ToLower(filepath.Ext(f))
+	for _, x := range r.opts.Exts {
+		if ext == x {
+			return !strings.HasPrefix(e.Name(), ".")
+		}
+	}
+	return false
+}
+
+// linkWithin reports whether link f of the search of p leads to a file
+// inside it (top, resolved); it warns about one that does not.
+func (r *reader) linkWithin(p, top, f string) bool {
+	real, err := filepath.EvalSymlinks(f)
+	if err == nil {
+		real, err = filepath.Abs(real)
+	}
+	if err != nil {
+		r.warn(f, "a link that leads nowhere: not read")
+		return false
+	}
+	if !Within(top, real) {
+		r.warn(f, "a link to "+real+", outside "+p+": not read (name it on the command line to lint it)")
+		return false
+	}
+	return true
+}
+
+// found reads file f of the search of p: a regular file, once.
+func (r *reader) found(p, f string) error {
+	fi, err := os.Stat(f)
+	if err != nil {
+		return &Error{f, describe(err)}
+	}
+	if !fi.Mode().IsRegular() {
+		r.warn(f, "not a regular file (a FIFO, device or socket): not read")
+		return nil
+	}
+	if r.dup(fi) {
+		return nil
+	}
+	data, err := ReadFile(f, r.opts.MaxSize, r.opts.Seen)
+	if err != nil {
+		var tl *TooLargeError
+		if errors.As(err, &tl) {
+			return err
+		}
+		return &Error{f, describe(err)}
+	}
+	progress.File(len(data))
+	r.out = append(r.out, &engine.Input{Path: f, Data: data, Arg: p})
+	return nil
 }
 
 // ReadSource reads one input named on the command line: a file, or "-" for
