@@ -132,107 +132,146 @@ func (t *Tree) ace(e *yaml.Node, index int) *ACE {
 			a.Action = Action(t.enum(a, v, "action", "ESecurityAction", []string{"undefined", "allow", "deny"}))
 		case "subjects":
 			hasSubjects = true
-			if v.Kind != yaml.SequenceNode {
-				t.wrong(a, v, "subjects", "a list of user and group names", fmt.Sprintf(`Cannot parse "list" from %q`, ysonType(v)), "write subjects: [alice, analysts]")
-				return
-			}
-			for _, s := range v.Content {
-				if s.Kind != yaml.ScalarNode || isNull(s) {
-					t.wrong(a, s, "an item of subjects", "a name (a string)", fmt.Sprintf(`Cannot parse "string" from %q`, ysonType(s)), "write each subject as a string")
-					continue
-				}
-				a.Subjects = append(a.Subjects, s.Value)
-				a.SubjectsAt = append(a.SubjectsAt, at(s))
-			}
+			t.aceSubjects(a, v)
 		case "permissions":
 			hasPermissions = true
 			a.Permissions = t.permissions(a, v)
 		case "inheritance_mode":
 			a.Mode = Mode(t.enum(a, v, "inheritance_mode", "EAceInheritanceMode", modeNames))
 		case "columns":
-			if isNull(v) {
-				return
-			}
-			if v.Kind != yaml.SequenceNode {
-				t.wrong(a, v, "columns", "a list of column names", fmt.Sprintf(`Cannot parse "list" from %q`, ysonType(v)), "write columns: [a, b]")
-				return
-			}
-			a.HasColumns = true
-			a.Columns = []string{}
-			for _, c := range v.Content {
-				if c.Kind != yaml.ScalarNode || isNull(c) {
-					t.wrong(a, c, "an item of columns", "a column name", fmt.Sprintf(`Cannot parse "string" from %q`, ysonType(c)), "write each column as a string")
-					continue
-				}
-				a.Columns = append(a.Columns, c.Value)
-			}
+			t.aceColumns(a, v)
 		case "vital":
-			if isNull(v) {
-				return
-			}
-			b, ok := boolValue(v)
-			if !ok {
-				t.wrong(a, v, "vital", "a boolean", "Error parsing boolean value "+yq(v.Value), "write vital: true")
-				return
-			}
-			a.Vital = &b
+			t.aceVital(a, v)
 		case "subject_tag_filter":
-			if isNull(v) {
-				return
-			}
-			if v.Kind != yaml.ScalarNode || v.Tag != "!!str" {
-				t.wrong(a, v, "subject_tag_filter", "a string", fmt.Sprintf(`Cannot parse "string" from %q`, ysonType(v)), `write subject_tag_filter: "tag1 | tag2"`)
-				return
-			}
-			if len(v.Value) > MaxTagFilterSize {
-				a.Refused = true
-				t.add(ruleTagFilter, at(v), fmt.Sprintf("subject_tag_filter of ACE #%d is %d bytes long; YTsaurus refuses filters longer than max_subject_tag_filter_size (%d by default)", index, len(v.Value), MaxTagFilterSize), "shorten the filter, or use a group")
-				return
-			}
-			f, err := ParseFormula(v.Value)
-			if err != nil {
-				a.Refused = true
-				fe := err.(*FormulaError)
-				p := at(v)
-				if v.Style == 0 || v.Style == yaml.FlowStyle {
-					p.Col += fe.Pos
-				} else if v.Style == yaml.DoubleQuotedStyle || v.Style == yaml.SingleQuotedStyle {
-					p.Col += fe.Pos + 1
-				}
-				t.add(ruleTagFilter, p, fmt.Sprintf("subject_tag_filter %s of ACE #%d is not a formula YTsaurus reads: %s", yq(v.Value), index, lastLine(fe.Msg)),
-					"tags are names of letters, digits, _ / - . :, combined with ! & | and parentheses (&& and || are not allowed)")
-				return
-			}
-			a.TagFilter = f
+			t.aceTagFilter(a, v)
 		case "row_access_predicate":
-			if isNull(v) {
-				return
-			}
-			if v.Kind != yaml.ScalarNode {
-				t.wrong(a, v, "row_access_predicate", "a string", fmt.Sprintf(`Cannot parse "string" from %q`, ysonType(v)), `write row_access_predicate: "region = 'eu'"`)
-				return
-			}
-			s := v.Value
-			a.RowPredicate = &s
+			t.aceRowPredicate(a, v)
 		case "inapplicable_row_access_predicate_mode":
-			if isNull(v) {
-				return
+			if !isNull(v) {
+				m := t.enum(a, v, "inapplicable_row_access_predicate_mode", "EInapplicableRowAccessPredicateMode", []string{"fail", "ignore"})
+				a.RowMode = []string{"fail", "ignore"}[m]
 			}
-			m := t.enum(a, v, "inapplicable_row_access_predicate_mode", "EInapplicableRowAccessPredicateMode", []string{"fail", "ignore"})
-			a.RowMode = []string{"fail", "ignore"}[m]
 		default:
-			msg := fmt.Sprintf("unknown ACE key %s: YTsaurus skips it silently", yq(k.Value))
-			hint := "remove it; an ACE reads: " + strings.Join(aceKeys, ", ")
-			if near := engine.Nearest(k.Value, aceKeys); near != "" {
-				msg += fmt.Sprintf(", so ACE #%d is read without it; did you mean %s?", index, yq(near))
-				hint = "rename it to " + near
-				if near == "inheritance_mode" {
-					msg += " The ACE keeps the default, object_and_descendants"
-				}
-			}
-			t.add(ruleUnknownKey, at(k), msg, hint)
+			t.aceUnknownKey(k, index)
 		}
 	})
+	if t.aceMissing(a, e, hasAction, hasSubjects, hasPermissions) || a.Refused {
+		return a
+	}
+	if msg := a.checkCorrect(); msg != "" {
+		a.Refused = true
+		t.add(ruleAceIncorrect, at(e), fmt.Sprintf("YTsaurus refuses ACE #%d: %s", index, msg), correctHint(a))
+	}
+	return a
+}
+
+func (t *Tree) aceSubjects(a *ACE, v *yaml.Node) {
+	if v.Kind != yaml.SequenceNode {
+		t.wrong(a, v, "subjects", "a list of user and group names", fmt.Sprintf(`Cannot parse "list" from %q`, ysonType(v)), "write subjects: [alice, analysts]")
+		return
+	}
+	for _, s := range v.Content {
+		if s.Kind != yaml.ScalarNode || isNull(s) {
+			t.wrong(a, s, "an item of subjects", "a name (a string)", fmt.Sprintf(`Cannot parse "string" from %q`, ysonType(s)), "write each subject as a string")
+			continue
+		}
+		a.Subjects = append(a.Subjects, s.Value)
+		a.SubjectsAt = append(a.SubjectsAt, at(s))
+	}
+}
+
+func (t *Tree) aceColumns(a *ACE, v *yaml.Node) {
+	if isNull(v) {
+		return
+	}
+	if v.Kind != yaml.SequenceNode {
+		t.wrong(a, v, "columns", "a list of column names", fmt.Sprintf(`Cannot parse "list" from %q`, ysonType(v)), "write columns: [a, b]")
+		return
+	}
+	a.HasColumns = true
+	a.Columns = []string{}
+	for _, c := range v.Content {
+		if c.Kind != yaml.ScalarNode || isNull(c) {
+			t.wrong(a, c, "an item of columns", "a column name", fmt.Sprintf(`Cannot parse "string" from %q`, ysonType(c)), "write each column as a string")
+			continue
+		}
+		a.Columns = append(a.Columns, c.Value)
+	}
+}
+
+func (t *Tree) aceVital(a *ACE, v *yaml.Node) {
+	if isNull(v) {
+		return
+	}
+	b, ok := boolValue(v)
+	if !ok {
+		t.wrong(a, v, "vital", "a boolean", "Error parsing boolean value "+yq(v.Value), "write vital: true")
+		return
+	}
+	a.Vital = &b
+}
+
+// aceTagFilter reads subject_tag_filter: a string YTsaurus parses as a
+// formula, within its size limit; an error points into the value.
+func (t *Tree) aceTagFilter(a *ACE, v *yaml.Node) {
+	if isNull(v) {
+		return
+	}
+	if v.Kind != yaml.ScalarNode || v.Tag != "!!str" {
+		t.wrong(a, v, "subject_tag_filter", "a string", fmt.Sprintf(`Cannot parse "string" from %q`, ysonType(v)), `write subject_tag_filter: "tag1 | tag2"`)
+		return
+	}
+	if len(v.Value) > MaxTagFilterSize {
+		a.Refused = true
+		t.add(ruleTagFilter, at(v), fmt.Sprintf("subject_tag_filter of ACE #%d is %d bytes long; YTsaurus refuses filters longer than max_subject_tag_filter_size (%d by default)", a.Index, len(v.Value), MaxTagFilterSize), "shorten the filter, or use a group")
+		return
+	}
+	f, err := ParseFormula(v.Value)
+	if err != nil {
+		a.Refused = true
+		fe := err.(*FormulaError)
+		p := at(v)
+		if v.Style == 0 || v.Style == yaml.FlowStyle {
+			p.Col += fe.Pos
+		} else if v.Style == yaml.DoubleQuotedStyle || v.Style == yaml.SingleQuotedStyle {
+			p.Col += fe.Pos + 1
+		}
+		t.add(ruleTagFilter, p, fmt.Sprintf("subject_tag_filter %s of ACE #%d is not a formula YTsaurus reads: %s", yq(v.Value), a.Index, lastLine(fe.Msg)),
+			"tags are names of letters, digits, _ / - . :, combined with ! & | and parentheses (&& and || are not allowed)")
+		return
+	}
+	a.TagFilter = f
+}
+
+func (t *Tree) aceRowPredicate(a *ACE, v *yaml.Node) {
+	if isNull(v) {
+		return
+	}
+	if v.Kind != yaml.ScalarNode {
+		t.wrong(a, v, "row_access_predicate", "a string", fmt.Sprintf(`Cannot parse "string" from %q`, ysonType(v)), `write row_access_predicate: "region = 'eu'"`)
+		return
+	}
+	s := v.Value
+	a.RowPredicate = &s
+}
+
+// aceUnknownKey says YTsaurus skips a key it does not know, and the key
+// meant when one is near.
+func (t *Tree) aceUnknownKey(k *yaml.Node, index int) {
+	msg := fmt.Sprintf("unknown ACE key %s: YTsaurus skips it silently", yq(k.Value))
+	hint := "remove it; an ACE reads: " + strings.Join(aceKeys, ", ")
+	if near := engine.Nearest(k.Value, aceKeys); near != "" {
+		msg += fmt.Sprintf(", so ACE #%d is read without it; did you mean %s?", index, yq(near))
+		hint = "rename it to " + near
+		if near == "inheritance_mode" {
+			msg += " The ACE keeps the default, object_and_descendants"
+		}
+	}
+	t.add(ruleUnknownKey, at(k), msg, hint)
+}
+
+// aceMissing refuses an ACE without action, subjects or permissions.
+func (t *Tree) aceMissing(a *ACE, e *yaml.Node, hasAction, hasSubjects, hasPermissions bool) bool {
 	var absent []string
 	for _, f := range []struct {
 		name string
@@ -242,20 +281,13 @@ func (t *Tree) ace(e *yaml.Node, index int) *ACE {
 			absent = append(absent, f.name)
 		}
 	}
-	if len(absent) > 0 {
-		a.Refused = true
-		t.add(ruleMissingField, at(e), fmt.Sprintf("ACE #%d has no %s (%s)", index, strings.Join(absent, " and no "), ytSays(`Error parsing ACE: "action", "subject" and "permissions" fields are required`)),
-			"every ACE needs action, subjects and permissions")
-		return a
+	if len(absent) == 0 {
+		return false
 	}
-	if a.Refused {
-		return a
-	}
-	if msg := a.checkCorrect(); msg != "" {
-		a.Refused = true
-		t.add(ruleAceIncorrect, at(e), fmt.Sprintf("YTsaurus refuses ACE #%d: %s", index, msg), correctHint(a))
-	}
-	return a
+	a.Refused = true
+	t.add(ruleMissingField, at(e), fmt.Sprintf("ACE #%d has no %s (%s)", a.Index, strings.Join(absent, " and no "), ytSays(`Error parsing ACE: "action", "subject" and "permissions" fields are required`)),
+		"every ACE needs action, subjects and permissions")
+	return true
 }
 
 func lastLine(s string) string {
