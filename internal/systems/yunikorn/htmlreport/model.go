@@ -162,129 +162,159 @@ type Finding struct {
 func Build(cfg *config.Config, p *acl.Policy, findings []engine.Finding, tool string, sources []string) *Data {
 	d := &Data{Tool: tool, Sources: sources, UserPattern: acl.RequestUserPattern.String(),
 		Principals: []Principal{}, Queues: []Queue{}, Findings: []Finding{}, Notes: []string{}}
-	doc := cfg.Doc
 	if len(cfg.Partitions) > 0 && resolve.Selects(cfg.Partitions[0].Resolver.Value) {
 		d.Resolver = cfg.Partitions[0].Resolver.Value
 	}
-	who := map[Principal]int{}
+	b := &builder{d: d, doc: cfg.Doc, p: p, md: limits.New(cfg), who: map[Principal]int{}}
 	for _, pr := range p.NamedPrincipals() {
 		x := Principal{Kind: pr.Kind[:1], Name: pr.Name}
-		who[x] = len(d.Principals)
+		b.who[x] = len(d.Principals)
 		d.Principals = append(d.Principals, x)
 	}
-	// queue start lines, to hang each finding on the queue it is in
-	type span struct {
-		line, queue int
-		part        int
-	}
-	var spans []span
-	md := limits.New(cfg)
-	if st := md.State(); st != nil {
+	if st := b.md.State(); st != nil {
 		d.Limits = limitsData(st)
 	}
 	for pi, part := range cfg.Partitions {
 		dp := Partition{Name: part.CanonicalName(), Resolver: part.Resolver.Value, Rules: []Rule{}, Findings: []int{}}
 		dp.Root = len(d.Queues)
-		var walk func(q *config.Queue, parent int) int
-		walk = func(q *config.Queue, parent int) int {
-			i := len(d.Queues)
-			d.Queues = append(d.Queues, Queue{Name: q.Name.Value, Path: q.Path(), Parent: parent, Leaf: q.IsLeaf()})
-			dq := &d.Queues[i]
-			if q.Synthetic {
-				dq.Note = "root queue inserted by YuniKorn: it has no ACL"
-			} else if q.Node != nil {
-				pos := doc.NodePos(q.Name.Node)
-				dq.Pos = pos.String()
-				spans = append(spans, span{pos.Line, i, pi})
-			}
-			// the submit level reads submitacl and adminacl; the admin level
-			// is the adminacl alone, so its grants carry Admin
-			levels := p.Level(q, acl.Submit)
-			for _, lv := range levels.List() {
-				admin := lv.Field == acl.AdminField
-				if lv.Str == nil || !lv.Str.Set() {
-					continue
-				}
-				a := &ACL{Raw: lv.Str.Value, Pos: doc.NodePos(lv.Str.Node).String()}
-				if lv.Value.RuntimeErr != nil {
-					a.Error = lv.Value.RuntimeErr.Error()
-				}
-				if admin {
-					dq.Admin = a
-				} else {
-					dq.Submit = a
-				}
-				if lv.Value.RuntimeErr != nil {
-					continue
-				}
-				if lv.Value.Everyone {
-					dq.Grants = append(dq.Grants, Grant{Who: -1, Admin: admin, Pos: doc.ValuePos(lv.Str.Node, lv.Value.WildcardAt).String()})
-				}
-				for _, e := range lv.Value.Entries {
-					pos := doc.ValuePos(lv.Str.Node, e.Offset).String()
-					if !e.Effective() {
-						dq.Dropped = append(dq.Dropped, Dropped{ACL: lv.Field, Name: e.Name, Why: e.DropReason(), Pos: pos})
-						continue
-					}
-					if lv.Value.Everyone {
-						continue // the wildcard lets everyone in; entries decide nothing
-					}
-					dq.Grants = append(dq.Grants, Grant{Who: who[Principal{Kind: e.Kind.String()[:1], Name: e.Name}], Admin: admin, Pos: pos})
-				}
-			}
-			if f := md.QueueFigure(part, q); f != nil {
-				dq.Own = fig(f)
-			}
-			for _, l := range part.LimitsOf(q) {
-				dq.Lim = append(dq.Lim, limitRow(l, doc))
-			}
-			if !q.IsLeaf() && !q.TemplateEmpty() {
-				dq.Tpl = &Fig{Apps: q.TemplateMaxApps, Pos: doc.NodePos(q.ChildTemplate).String()}
-				if res, _ := resources.FromConf(q.TemplateMax.Entries); len(res) > 0 {
-					dq.Tpl.Res = map[string]int64(res)
-				}
-			}
-			for _, c := range q.Children {
-				ci := walk(c, i)
-				d.Queues[i].Children = append(d.Queues[i].Children, ci)
-			}
-			return i
-		}
-		walk(part.Root, -1)
-		rules, err := placement.Build(part)
-		if err != nil {
-			dp.RulesError = err.Error()
-		}
-		for _, r := range rules {
-			x := Rule{Describe: r.Describe(), Create: r.Create}
-			switch {
-			case r.Conf != nil:
-				x.Pos = doc.NodePos(r.Conf.Node).String()
-				x.Filter = describeFilter(r.Conf.Filter)
-			case r.Name == "recovery":
-				x.Implicit = "added by YuniKorn: only forced applications (recovery) reach it"
-			default:
-				x.Implicit = "added by YuniKorn because the partition has no placement rules"
-			}
-			dp.Rules = append(dp.Rules, x)
-		}
+		b.queue(part, pi, part.Root, -1)
+		dp.Rules, dp.RulesError = rulesOf(part, b.doc)
 		d.Partitions = append(d.Partitions, dp)
 	}
-	sort.SliceStable(spans, func(i, j int) bool { return spans[i].line < spans[j].line })
+	b.findings(findings)
+	return d
+}
+
+// builder is one Build: the report so far, the principals by index, and
+// where each queue starts, to hang each finding on the queue it is in.
+type builder struct {
+	d     *Data
+	doc   *config.Document
+	p     *acl.Policy
+	md    *limits.Model
+	who   map[Principal]int
+	spans []span
+}
+
+type span struct {
+	line, queue int
+	part        int
+}
+
+// queue adds q and the queues below it, and returns q's index.
+func (b *builder) queue(part *config.Partition, pi int, q *config.Queue, parent int) int {
+	d, doc := b.d, b.doc
+	i := len(d.Queues)
+	d.Queues = append(d.Queues, Queue{Name: q.Name.Value, Path: q.Path(), Parent: parent, Leaf: q.IsLeaf()})
+	dq := &d.Queues[i]
+	if q.Synthetic {
+		dq.Note = "root queue inserted by YuniKorn: it has no ACL"
+	} else if q.Node != nil {
+		pos := doc.NodePos(q.Name.Node)
+		dq.Pos = pos.String()
+		b.spans = append(b.spans, span{pos.Line, i, pi})
+	}
+	b.acls(dq, q)
+	if f := b.md.QueueFigure(part, q); f != nil {
+		dq.Own = fig(f)
+	}
+	for _, l := range part.LimitsOf(q) {
+		dq.Lim = append(dq.Lim, limitRow(l, doc))
+	}
+	if !q.IsLeaf() && !q.TemplateEmpty() {
+		dq.Tpl = &Fig{Apps: q.TemplateMaxApps, Pos: doc.NodePos(q.ChildTemplate).String()}
+		if res, _ := resources.FromConf(q.TemplateMax.Entries); len(res) > 0 {
+			dq.Tpl.Res = map[string]int64(res)
+		}
+	}
+	for _, c := range q.Children {
+		ci := b.queue(part, pi, c, i)
+		d.Queues[i].Children = append(d.Queues[i].Children, ci)
+	}
+	return i
+}
+
+// acls are a queue's ACLs, their grants and the names YuniKorn drops: the
+// submit level reads submitacl and adminacl; the admin level is the
+// adminacl alone, so its grants carry Admin.
+func (b *builder) acls(dq *Queue, q *config.Queue) {
+	doc := b.doc
+	levels := b.p.Level(q, acl.Submit)
+	for _, lv := range levels.List() {
+		admin := lv.Field == acl.AdminField
+		if lv.Str == nil || !lv.Str.Set() {
+			continue
+		}
+		a := &ACL{Raw: lv.Str.Value, Pos: doc.NodePos(lv.Str.Node).String()}
+		if lv.Value.RuntimeErr != nil {
+			a.Error = lv.Value.RuntimeErr.Error()
+		}
+		if admin {
+			dq.Admin = a
+		} else {
+			dq.Submit = a
+		}
+		if lv.Value.RuntimeErr != nil {
+			continue
+		}
+		if lv.Value.Everyone {
+			dq.Grants = append(dq.Grants, Grant{Who: -1, Admin: admin, Pos: doc.ValuePos(lv.Str.Node, lv.Value.WildcardAt).String()})
+		}
+		for _, e := range lv.Value.Entries {
+			pos := doc.ValuePos(lv.Str.Node, e.Offset).String()
+			if !e.Effective() {
+				dq.Dropped = append(dq.Dropped, Dropped{ACL: lv.Field, Name: e.Name, Why: e.DropReason(), Pos: pos})
+				continue
+			}
+			if lv.Value.Everyone {
+				continue // the wildcard lets everyone in; entries decide nothing
+			}
+			dq.Grants = append(dq.Grants, Grant{Who: b.who[Principal{Kind: e.Kind.String()[:1], Name: e.Name}], Admin: admin, Pos: pos})
+		}
+	}
+}
+
+// rulesOf are a partition's placement rules as YuniKorn builds them.
+func rulesOf(part *config.Partition, doc *config.Document) ([]Rule, string) {
+	out := []Rule{}
+	rules, err := placement.Build(part)
+	msg := ""
+	if err != nil {
+		msg = err.Error()
+	}
+	for _, r := range rules {
+		x := Rule{Describe: r.Describe(), Create: r.Create}
+		switch {
+		case r.Conf != nil:
+			x.Pos = doc.NodePos(r.Conf.Node).String()
+			x.Filter = describeFilter(r.Conf.Filter)
+		case r.Name == "recovery":
+			x.Implicit = "added by YuniKorn: only forced applications (recovery) reach it"
+		default:
+			x.Implicit = "added by YuniKorn because the partition has no placement rules"
+		}
+		out = append(out, x)
+	}
+	return out, msg
+}
+
+// findings hang each finding on the queue whose name comes last before
+// its line, or on the first partition.
+func (b *builder) findings(findings []engine.Finding) {
+	d := b.d
+	sort.SliceStable(b.spans, func(i, j int) bool { return b.spans[i].line < b.spans[j].line })
 	for _, f := range findings {
 		fi := len(d.Findings)
 		d.Findings = append(d.Findings, Finding{Severity: f.Severity.String(), Rule: f.Rule, Message: f.Message, Pos: f.Pos.String()})
-		// the queue whose name comes last before the finding's line
-		k := sort.Search(len(spans), func(i int) bool { return spans[i].line > f.Pos.Line }) - 1
+		k := sort.Search(len(b.spans), func(i int) bool { return b.spans[i].line > f.Pos.Line }) - 1
 		switch {
-		case f.Pos.File == doc.File && k >= 0:
-			q := &d.Queues[spans[k].queue]
+		case f.Pos.File == b.doc.File && k >= 0:
+			q := &d.Queues[b.spans[k].queue]
 			q.Findings = append(q.Findings, fi)
 		case len(d.Partitions) > 0:
 			d.Partitions[0].Findings = append(d.Partitions[0].Findings, fi)
 		}
 	}
-	return d
 }
 
 func describeFilter(f config.Filter) string {
