@@ -293,22 +293,55 @@ func (p *parser) testCase(n *yaml.Node, partition string) *Case {
 	}
 	c := &Case{Pos: p.pos(n), Partition: partition, Action: acl.Submit}
 	before := len(p.problems)
-	var userSet, queueSet, actionSet bool
-	var expectNode, actionNode, tagsNode *yaml.Node
+	w := p.caseKeys(n, c)
+	if !w.user {
+		p.fail(n, "this case has no user: every case names the user who submits")
+	}
+	switch {
+	case c.Limits != nil:
+		p.limitsCase(n, c, w)
+	case w.expect == nil:
+		p.fail(n, "this case has no expect: write allow or deny (or, for a place case, the queue or rejected)")
+	}
+	switch {
+	case c.Limits != nil:
+	case c.Place != nil:
+		p.placeCase(n, c, w)
+	default:
+		p.accessCase(n, c, w)
+	}
+	if len(p.problems) > before {
+		return nil
+	}
+	if c.Limits != nil {
+		c.Expect = c.Limits.String()
+	}
+	return c
+}
+
+// written is which of a case's keys were written, and where.
+type written struct {
+	user, queue, action    bool
+	expect, actionAt, tags *yaml.Node
+}
+
+// caseKeys reads a case's keys into c.
+func (p *parser) caseKeys(n *yaml.Node, c *Case) written {
+	var w written
 	p.mapping(n, caseKeys, "a case", func(key string, k, v *yaml.Node) {
 		switch key {
 		case "name":
 			c.Name = p.str(k, v)
 		case "user":
-			c.User, userSet = p.str(k, v), true
+			c.User, w.user = p.str(k, v), true
 		case "groups":
 			c.Groups = p.groups(v)
 		case "partition":
 			c.Partition = p.str(k, v)
 		case "queue":
-			c.Queue, queueSet = p.str(k, v), true
+			c.Queue, w.queue = p.str(k, v), true
 		case "action":
-			actionNode, actionSet = v, true
+			w.actionAt, w.action = v, true
 			if a, err := acl.ParseAction(p.str(k, v)); err == nil {
 				c.Action = a
 			} else if v.Kind == yaml.ScalarNode {
@@ -319,74 +352,69 @@ func (p *parser) testCase(n *yaml.Node, partition string) *Case {
 				p.fail(v, "%s", msg)
 			}
 		case "tags":
-			c.Tags, tagsNode = p.tags(v), v
+			c.Tags, w.tags = p.tags(v), v
 		case "place":
 			c.Place = p.place(v)
 		case "limits":
 			c.Limits = p.limitsExpect(v)
 		case "expect":
-			expectNode = v
+			w.expect = v
 			c.Expect = p.str(k, v)
 			c.ExpectPos = p.pos(v)
 		}
 	})
-	if !userSet {
-		p.fail(n, "this case has no user: every case names the user who submits")
+	return w
+}
+
+// limitsCase checks a limits case: its figures under limits:, its queue
+// with queue:.
+func (p *parser) limitsCase(n *yaml.Node, c *Case, w written) {
+	switch {
+	case w.expect != nil:
+		p.fail(w.expect, "a limits case states its figures under limits: and has no expect")
+	case c.Place != nil:
+		p.fail(n, "a limits case names the queue with queue:, not place:")
+	case !w.queue:
+		p.fail(n, "this limits case has no queue: name the queue the application runs in (root.a.b)")
+	case w.action:
+		p.fail(w.actionAt, "action is for access cases: limits are about running applications")
 	}
-	if c.Limits != nil {
-		switch {
-		case expectNode != nil:
-			p.fail(expectNode, "a limits case states its figures under limits: and has no expect")
-		case c.Place != nil:
-			p.fail(n, "a limits case names the queue with queue:, not place:")
-		case !queueSet:
-			p.fail(n, "this limits case has no queue: name the queue the application runs in (root.a.b)")
-		case actionSet:
-			p.fail(actionNode, "action is for access cases: limits are about running applications")
-		}
-		if len(p.problems) > before {
-			return nil
-		}
-		c.Expect = c.Limits.String()
-		return c
+}
+
+// placeCase checks a place case: the request inside place:, and a queue
+// or rejected expected.
+func (p *parser) placeCase(n *yaml.Node, c *Case, w written) {
+	if w.queue {
+		p.fail(n, "a place case gives the queue the application asks for inside place: (place: {queue: ...}), not as queue:")
 	}
-	if expectNode == nil {
-		p.fail(n, "this case has no expect: write allow or deny (or, for a place case, the queue or rejected)")
+	if w.action {
+		p.fail(w.actionAt, "action is for access cases: placement always checks submit access")
 	}
-	if c.Place != nil {
-		if queueSet {
-			p.fail(n, "a place case gives the queue the application asks for inside place: (place: {queue: ...}), not as queue:")
-		}
-		if actionSet {
-			p.fail(actionNode, "action is for access cases: placement always checks submit access")
-		}
-		if tagsNode != nil {
-			p.fail(tagsNode, "a place case gives the application's tags inside place: (place: {tags: {...}})")
-		}
-		if expectNode != nil && expectNode.Kind == yaml.ScalarNode && c.Expect != Rejected && !strings.Contains(c.Expect, ".") {
-			msg := fmt.Sprintf("a place case expects the queue the application lands in (a full path such as root.teams.a) or rejected, not %s", strconv.Quote(c.Expect))
-			if engine.Nearest(c.Expect, []string{Rejected}) != "" {
-				msg = fmt.Sprintf("unknown expectation %s; did you mean rejected?", strconv.Quote(c.Expect))
-			}
-			p.fail(expectNode, "%s", msg)
-		}
-	} else {
-		if !queueSet {
-			p.fail(n, "this case has no queue: name the queue (root.a.b), or give place: for a placement case")
-		}
-		if expectNode != nil && expectNode.Kind == yaml.ScalarNode && c.Expect != Allow && c.Expect != Deny {
-			msg := fmt.Sprintf("an access case expects allow or deny, not %s", strconv.Quote(c.Expect))
-			meant := map[string]string{"allow": Allow, "allowed": Allow, "deny": Deny, "denied": Deny}
-			if s := engine.Nearest(c.Expect, []string{"allow", "allowed", "deny", "denied"}); s != "" {
-				msg += fmt.Sprintf("; did you mean %s?", meant[s])
-			}
-			p.fail(expectNode, "%s", msg)
-		}
+	if w.tags != nil {
+		p.fail(w.tags, "a place case gives the application's tags inside place: (place: {tags: {...}})")
 	}
-	if len(p.problems) > before {
-		return nil
+	if w.expect != nil && w.expect.Kind == yaml.ScalarNode && c.Expect != Rejected && !strings.Contains(c.Expect, ".") {
+		msg := fmt.Sprintf("a place case expects the queue the application lands in (a full path such as root.teams.a) or rejected, not %s", strconv.Quote(c.Expect))
+		if engine.Nearest(c.Expect, []string{Rejected}) != "" {
+			msg = fmt.Sprintf("unknown expectation %s; did you mean rejected?", strconv.Quote(c.Expect))
+		}
+		p.fail(w.expect, "%s", msg)
 	}
-	return c
+}
+
+// accessCase checks an access case: a queue, and allow or deny expected.
+func (p *parser) accessCase(n *yaml.Node, c *Case, w written) {
+	if !w.queue {
+		p.fail(n, "this case has no queue: name the queue (root.a.b), or give place: for a placement case")
+	}
+	if w.expect != nil && w.expect.Kind == yaml.ScalarNode && c.Expect != Allow && c.Expect != Deny {
+		msg := fmt.Sprintf("an access case expects allow or deny, not %s", strconv.Quote(c.Expect))
+		meant := map[string]string{"allow": Allow, "allowed": Allow, "deny": Deny, "denied": Deny}
+		if s := engine.Nearest(c.Expect, []string{"allow", "allowed", "deny", "denied"}); s != "" {
+			msg += fmt.Sprintf("; did you mean %s?", meant[s])
+		}
+		p.fail(w.expect, "%s", msg)
+	}
 }
 
 // groups reads a case's groups: a list of names, used exactly as a request
