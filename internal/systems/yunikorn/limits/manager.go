@@ -145,101 +145,115 @@ func removableHere(n *node) bool {
 
 // update is Manager.UpdateConfig for one partition's root.
 func (m *manager) update(part *config.Partition, doc *config.Document) {
-	newUL := map[string]map[string]*entry{}
-	newGL := map[string]map[string]*entry{}
-	newUW := map[string]*entry{}
-	newGW := map[string]*entry{}
-	newCG := map[string][]string{}
+	n := &newLimits{ul: map[string]map[string]*entry{}, gl: map[string]map[string]*entry{}, uw: map[string]*entry{}, gw: map[string]*entry{}, cg: map[string][]string{}}
 	var walk func(q *config.Queue, path string)
 	walk = func(q *config.Queue, path string) {
 		for _, l := range part.LimitsOf(q) {
-			res, _ := resources.FromConf(l.MaxResources.Entries)
-			for _, u := range l.Users {
-				if u.Value == "" {
-					continue
-				}
-				e := &entry{apps: l.MaxApplications, res: res, src: limitSource(doc, part, q, path, l, u, KindUser)}
-				if u.Value == "*" {
-					e.src.Kind = KindUserWildcard
-					newUW[path] = e
-					continue
-				}
-				t := m.users[u.Value]
-				if t == nil {
-					t = m.newTracker(true)
-					m.users[u.Value] = t
-				}
-				m.setLimit(t.root, strings.Split(path, "."), e, false, true, false)
-				if newUL[path] == nil {
-					newUL[path] = map[string]*entry{}
-				}
-				newUL[path][u.Value] = e
-			}
-			for _, g := range l.Groups {
-				if g.Value == "" {
-					continue
-				}
-				e := &entry{apps: l.MaxApplications, res: res, src: limitSource(doc, part, q, path, l, g, KindGroup)}
-				if g.Value == "*" {
-					e.src.Kind = KindGroupWildcard
-				}
-				t := m.groups[g.Value]
-				if t == nil {
-					t = m.newTracker(false)
-					m.groups[g.Value] = t
-				}
-				m.setLimit(t.root, strings.Split(path, "."), e, false, false, false)
-				if newGL[path] == nil {
-					newGL[path] = map[string]*entry{}
-				}
-				newGL[path][g.Value] = e
-				if g.Value == "*" {
-					newGW[path] = e
-				} else {
-					newCG[path] = append(newCG[path], g.Value)
-				}
-			}
+			m.setQueueLimit(n, doc, part, q, path, l)
 		}
 		for _, c := range q.Children {
 			walk(c, path+"."+c.Name.Value)
 		}
 	}
 	walk(part.Root, "root")
+	m.clearEarlier(m.groups, m.groupLimits, n.gl, false)
+	m.clearEarlier(m.users, m.userLimits, n.ul, true)
+	m.clearEarlierUserWild(n)
+	// applyWildCardUserLimits
+	for _, path := range sortedKeys(n.uw) {
+		for _, name := range sortedKeys(m.users) {
+			if n.ul[path][name] == nil {
+				m.setLimit(m.users[name].root, strings.Split(path, "."), n.uw[path], true, true, false)
+			}
+		}
+	}
+	m.userLimits, m.groupLimits, m.userWild, m.groupWild, m.configured = n.ul, n.gl, n.uw, n.gw, n.cg
+}
 
-	m.clearEarlier(m.groups, m.groupLimits, newGL, false)
-	m.clearEarlier(m.users, m.userLimits, newUL, true)
-	// clearEarlierSetUserWildCardLimits
+// newLimits are the limits of the config being applied: users' and
+// groups' by path and name, the wildcards by path, the groups each path
+// names.
+type newLimits struct {
+	ul, gl map[string]map[string]*entry
+	uw, gw map[string]*entry
+	cg     map[string][]string
+}
+
+// setQueueLimit sets one limit of queue q (at path) on the trackers of
+// the users and groups it names, and records it.
+func (m *manager) setQueueLimit(n *newLimits, doc *config.Document, part *config.Partition, q *config.Queue, path string, l *config.Limit) {
+	res, _ := resources.FromConf(l.MaxResources.Entries)
+	for _, u := range l.Users {
+		if u.Value == "" {
+			continue
+		}
+		e := &entry{apps: l.MaxApplications, res: res, src: limitSource(doc, part, q, path, l, u, KindUser)}
+		if u.Value == "*" {
+			e.src.Kind = KindUserWildcard
+			n.uw[path] = e
+			continue
+		}
+		t := m.users[u.Value]
+		if t == nil {
+			t = m.newTracker(true)
+			m.users[u.Value] = t
+		}
+		m.setLimit(t.root, strings.Split(path, "."), e, false, true, false)
+		if n.ul[path] == nil {
+			n.ul[path] = map[string]*entry{}
+		}
+		n.ul[path][u.Value] = e
+	}
+	for _, g := range l.Groups {
+		if g.Value == "" {
+			continue
+		}
+		e := &entry{apps: l.MaxApplications, res: res, src: limitSource(doc, part, q, path, l, g, KindGroup)}
+		if g.Value == "*" {
+			e.src.Kind = KindGroupWildcard
+		}
+		t := m.groups[g.Value]
+		if t == nil {
+			t = m.newTracker(false)
+			m.groups[g.Value] = t
+		}
+		m.setLimit(t.root, strings.Split(path, "."), e, false, false, false)
+		if n.gl[path] == nil {
+			n.gl[path] = map[string]*entry{}
+		}
+		n.gl[path][g.Value] = e
+		if g.Value == "*" {
+			n.gw[path] = e
+		} else {
+			n.cg[path] = append(n.cg[path], g.Value)
+		}
+	}
+}
+
+// clearEarlierUserWild is clearEarlierSetUserWildCardLimits.
+func (m *manager) clearEarlierUserWild(n *newLimits) {
 	for _, path := range sortedKeys(m.userWild) {
 		cur := m.userWild[path]
 		_, curQP := m.userLimits[path]
-		_, newQP := newUL[path]
-		nw, ok := newUW[path]
+		_, newQP := n.ul[path]
+		nw, ok := n.uw[path]
 		switch {
 		case !ok && (!curQP || !newQP):
 			for _, name := range sortedKeys(m.users) {
-				if m.userLimits[path][name] == nil || newUL[path][name] == nil {
+				if m.userLimits[path][name] == nil || n.ul[path][name] == nil {
 					m.setLimit(m.users[name].root, strings.Split(path, "."), nil, false, true, true)
 				}
 			}
 		case ok && (!curQP || !newQP):
 			if cur.apps != nw.apps || !sameResource(cur.res, nw.res) {
 				for _, name := range sortedKeys(m.users) {
-					if m.userLimits[path][name] == nil || newUL[path][name] == nil {
+					if m.userLimits[path][name] == nil || n.ul[path][name] == nil {
 						m.setLimit(m.users[name].root, strings.Split(path, "."), nw, true, true, true)
 					}
 				}
 			}
 		}
 	}
-	// applyWildCardUserLimits
-	for _, path := range sortedKeys(newUW) {
-		for _, name := range sortedKeys(m.users) {
-			if newUL[path][name] == nil {
-				m.setLimit(m.users[name].root, strings.Split(path, "."), newUW[path], true, true, false)
-			}
-		}
-	}
-	m.userLimits, m.groupLimits, m.userWild, m.groupWild, m.configured = newUL, newGL, newUW, newGW, newCG
 }
 
 // clearEarlier is clearEarlierSetGroupLimits (user false) and
