@@ -83,17 +83,26 @@ func LoadSetup(ins []*engine.Input) (*Setup, error) {
 			}
 		}
 	}
+	if err := refusedAtStart(setup, names); err != nil {
+		return nil, err
+	}
+	return setup, nil
+}
+
+// refusedAtStart is why the ResourceManager would not start with the
+// setup, said with what to do; nil when it starts.
+func refusedAtStart(setup *Setup, names []string) error {
 	switch why := setup.Refused(); {
 	case why == NoQueuesReason:
-		return nil, fmt.Errorf("%s: %s; set it in capacity-scheduler.xml (or give the file that does)", strings.Join(names, ", "), why)
+		return fmt.Errorf("%s: %s; set it in capacity-scheduler.xml (or give the file that does)", strings.Join(names, ", "), why)
 	case strings.HasPrefix(why, SchedulerPrefix):
-		return nil, fmt.Errorf("%s; give the file of the scheduler that runs", why)
+		return fmt.Errorf("%s; give the file of the scheduler that runs", why)
 	case strings.HasPrefix(why, SubstitutionPrefix):
-		return nil, fmt.Errorf("%s; write the value itself, or a chain of at most 20 steps (aclint lint -f %s says where)", why, strings.Join(names, " -f "))
+		return fmt.Errorf("%s; write the value itself, or a chain of at most 20 steps (aclint lint -f %s says where)", why, strings.Join(names, " -f "))
 	case strings.HasPrefix(why, CapacityPrefix):
-		return nil, fmt.Errorf("%s: %s; fix the capacities (aclint lint -f %s says where)", strings.Join(names, ", "), why, strings.Join(names, " -f "))
+		return fmt.Errorf("%s: %s; fix the capacities (aclint lint -f %s says where)", strings.Join(names, ", "), why, strings.Join(names, " -f "))
 	case why != "":
-		return nil, fmt.Errorf("%s (write the settings into the file itself, or give the file they come from)", why)
+		return fmt.Errorf("%s (write the settings into the file itself, or give the file they come from)", why)
 	}
 	if !setup.FS {
 		// the ResourceManager does not start with placement rules it
@@ -103,8 +112,8 @@ func LoadSetup(ins []*engine.Input) (*Setup, error) {
 			if r.At != nil {
 				where = fmt.Sprintf("%s:%d:%d", r.At.File, r.At.ValuePos.Line, r.At.ValuePos.Col)
 			}
-			return nil, fmt.Errorf("%s: the Capacity Scheduler refuses to start with these placement rules: %q, so they answer no question; fix the rule (aclint lint -f %s says where)", where, r.Message, strings.Join(names, " -f "))
+			return fmt.Errorf("%s: the Capacity Scheduler refuses to start with these placement rules: %q, so they answer no question; fix the rule (aclint lint -f %s says where)", where, r.Message, strings.Join(names, " -f "))
 		}
 	}
-	return setup, nil
+	return nil
 }
