@@ -112,23 +112,11 @@ func (s Settings) Admit(p Pod, sub *Submitter) Gate {
 	if ns == "" {
 		ns = "default"
 	}
-	var g Gate
 	_, set := p.Annotations[AnnotationUserInfo]
 	kept := "" // why the admission controller keeps the pod's own annotation
 	if set && !s.BypassAuth {
-		why, ok, known := s.maySet(sub)
-		switch {
-		case !known:
-			g.Unknown = fmt.Sprintf("the pod carries its own %s annotation, which the admission controller keeps only if the Kubernetes user who creates the pod may set it (a trusted controller, or a user or group of %s or %s), and refuses the pod otherwise; no file names that user: give it with --submitter USER (and --submitter-groups), or pass --without-admission-controller if pods reach the shim without it", AnnotationUserInfo, KeyExternalUsers, KeyExternalGroups)
-			return g
-		case !ok:
-			g.Rejected = fmt.Sprintf("user %s with groups [%s] is not allowed to set user annotation", sub.User, strings.Join(sub.Groups, ","))
-			g.Why = why
-			return g
-		}
-		if err := json.Unmarshal([]byte(p.Annotations[AnnotationUserInfo]), &si.UserGroupInformation{}); err != nil {
-			g.Rejected = err.Error()
-			g.Why = "the " + AnnotationUserInfo + " annotation is not valid JSON"
+		g, why, ok := s.keepsUserInfo(p, sub)
+		if !ok {
 			return g
 		}
 		kept = "which the submitter may set: " + why
@@ -140,28 +128,69 @@ func (s Settings) Admit(p Pod, sub *Submitter) Gate {
 		leaves = "the admission controller leaves pods of this namespace as they are (" + why + ")"
 	}
 	if leaves != "" {
-		if p.SchedulerName != SchedulerName {
-			g.Bypass = leaves + ", and the pod " + scheduler(p.SchedulerName) + " as its scheduler: it is not YuniKorn's, so no placement rule or queue ACL applies to it"
-			return g
-		}
-		u, gr, why := ShimIdentity(p.Annotations)
-		if set {
-			why = "the pod's own " + AnnotationUserInfo + " annotation, as the pod wrote it"
-			if u == DefaultUser {
-				why += " (which names no user the shim can read: it sends user nobody)"
-			}
-		}
-		g.Identity = Identity{User: u, Groups: gr, How: why}
-		switch {
-		case !set:
-			g.Gap = leaves + ", but the pod names schedulerName: yunikorn itself, so the shim takes it: the admission controller writes no identity into it, and the core sees user nobody"
-		case s.BypassAuth:
-			g.Gap = leaves + ", but the pod names schedulerName: yunikorn itself, so the shim takes it with its own " + AnnotationUserInfo + " annotation, which nothing checks (bypassAuth is true): anyone who can create a pod here can claim any identity"
-		default:
-			g.Gap = leaves + ", but the pod names schedulerName: yunikorn itself, so the shim takes it with its own " + AnnotationUserInfo + " annotation, as the admission controller let it through"
-		}
+		return s.leftAlone(p, leaves, set)
+	}
+	g := s.identity(p, sub, set, kept)
+	if s.BypassAuth {
+		g.Notes = append(g.Notes, KeyBypassAuth+" is true: any pod may name any user and groups, so this answer holds only if the pod's annotation is honest")
+	}
+	return g
+}
+
+// keepsUserInfo is whether the admission controller keeps the pod's own
+// user.info annotation: the submitter may set it and it is valid JSON;
+// otherwise the gate that says why (refused, or not known).
+func (s Settings) keepsUserInfo(p Pod, sub *Submitter) (g Gate, why string, ok bool) {
+	why, ok, known := s.maySet(sub)
+	switch {
+	case !known:
+		g.Unknown = fmt.Sprintf("the pod carries its own %s annotation, which the admission controller keeps only if the Kubernetes user who creates the pod may set it (a trusted controller, or a user or group of %s or %s), and refuses the pod otherwise; no file names that user: give it with --submitter USER (and --submitter-groups), or pass --without-admission-controller if pods reach the shim without it", AnnotationUserInfo, KeyExternalUsers, KeyExternalGroups)
+		return g, "", false
+	case !ok:
+		g.Rejected = fmt.Sprintf("user %s with groups [%s] is not allowed to set user annotation", sub.User, strings.Join(sub.Groups, ","))
+		g.Why = why
+		return g, "", false
+	}
+	if err := json.Unmarshal([]byte(p.Annotations[AnnotationUserInfo]), &si.UserGroupInformation{}); err != nil {
+		g.Rejected = err.Error()
+		g.Why = "the " + AnnotationUserInfo + " annotation is not valid JSON"
+		return g, "", false
+	}
+	return g, why, true
+}
+
+// leftAlone is a pod the admission controller leaves as it is (leaves
+// says why): not YuniKorn's unless it names the scheduler itself, and then
+// with whatever identity it carries.
+func (s Settings) leftAlone(p Pod, leaves string, set bool) Gate {
+	var g Gate
+	if p.SchedulerName != SchedulerName {
+		g.Bypass = leaves + ", and the pod " + scheduler(p.SchedulerName) + " as its scheduler: it is not YuniKorn's, so no placement rule or queue ACL applies to it"
 		return g
 	}
+	u, gr, why := ShimIdentity(p.Annotations)
+	if set {
+		why = "the pod's own " + AnnotationUserInfo + " annotation, as the pod wrote it"
+		if u == DefaultUser {
+			why += " (which names no user the shim can read: it sends user nobody)"
+		}
+	}
+	g.Identity = Identity{User: u, Groups: gr, How: why}
+	switch {
+	case !set:
+		g.Gap = leaves + ", but the pod names schedulerName: yunikorn itself, so the shim takes it: the admission controller writes no identity into it, and the core sees user nobody"
+	case s.BypassAuth:
+		g.Gap = leaves + ", but the pod names schedulerName: yunikorn itself, so the shim takes it with its own " + AnnotationUserInfo + " annotation, which nothing checks (bypassAuth is true): anyone who can create a pod here can claim any identity"
+	default:
+		g.Gap = leaves + ", but the pod names schedulerName: yunikorn itself, so the shim takes it with its own " + AnnotationUserInfo + " annotation, as the admission controller let it through"
+	}
+	return g
+}
+
+// identity is the identity a processed pod reaches the core with: its own
+// annotation (kept says why), none under bypassAuth, or the submitter's.
+func (s Settings) identity(p Pod, sub *Submitter, set bool, kept string) Gate {
+	var g Gate
 	switch {
 	case set:
 		u, gr, why := ShimIdentity(p.Annotations)
@@ -180,9 +209,6 @@ func (s Settings) Admit(p Pod, sub *Submitter) Gate {
 	default:
 		u, gr, _ := ShimIdentity(map[string]string{AnnotationUserInfo: written(*sub)})
 		g.Identity = Identity{User: u, Groups: gr, How: "the submitter's identity, written by the admission controller into " + AnnotationUserInfo}
-	}
-	if s.BypassAuth {
-		g.Notes = append(g.Notes, KeyBypassAuth+" is true: any pod may name any user and groups, so this answer holds only if the pod's annotation is honest")
 	}
 	return g
 }
