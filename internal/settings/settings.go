@@ -90,73 +90,90 @@ func parse(path string, data []byte, reg *engine.Registry) (*Settings, error) {
 		return nil, fail(root, "expected a mapping of settings")
 	}
 	for i := 0; i+1 < len(root.Content); i += 2 {
-		k, v := root.Content[i], root.Content[i+1]
-		switch k.Value {
-		case "fail-on":
-			if !oneOf(v.Value, "error", "warning", "info", "none") || v.Kind != yaml.ScalarNode {
-				return nil, fail(v, "fail-on must be error, warning, info or none, not %q", v.Value)
-			}
-			s.FailOn = v.Value
-		case "key":
-			if v.Kind != yaml.ScalarNode || v.Value == "" {
-				return nil, fail(v, "key must be a ConfigMap data key such as queues.yaml")
-			}
-			s.Key = v.Value
-		case "output", "ignore":
-			list, err := strings1(v)
-			if err != nil {
-				return nil, fail(v, "%s must be a list of strings", k.Value)
-			}
-			if k.Value == "output" {
-				s.Output = list
-			} else {
-				for _, g := range list {
-					if _, err := filepath.Match(g, ""); err != nil {
-						return nil, fail(v, "ignore pattern %q is not a valid glob: %v", g, err)
-					}
-				}
-				s.Ignore = list
-			}
-		case "rules":
-			if v.Kind != yaml.MappingNode {
-				return nil, fail(v, "rules must map rule names to off, error, warning or info")
-			}
-			for j := 0; j+1 < len(v.Content); j += 2 {
-				rk, rv := v.Content[j], v.Content[j+1]
-				r := reg.Lookup(rk.Value)
-				if r == nil {
-					msg := fmt.Sprintf("unknown rule %q", rk.Value)
-					if to := engine.Renamed(rk.Value); to != "" {
-						msg = fmt.Sprintf("rule %q was renamed to %q (severity %s); write the new name", rk.Value, to, reg.Lookup(to).Severity)
-					} else if near := reg.Suggest(rk.Value); near != "" {
-						msg += fmt.Sprintf(", did you mean %q?", near)
-					}
-					return nil, fail(rk, "%s (run 'aclint rules' for the list)", msg)
-				}
-				val := rv.Value
-				if !oneOf(val, "off", "error", "warning", "info") || rv.Kind != yaml.ScalarNode {
-					return nil, fail(rv, "rule %s: write off, error, warning or info, not %q", rk.Value, val)
-				}
-				if r.Severity == engine.Error && val != "error" {
-					what := "inputs its system refuses"
-					if sys := reg.LookupSystem(r.System); sys != nil {
-						what = sys.Refuses()
-					}
-					return nil, fail(rv, "rule %s finds %s: it cannot be turned off or lowered", rk.Value, what)
-				}
-				s.Rules[rk.Value] = val
-			}
-		default:
-			msg := fmt.Sprintf("unknown setting %q", k.Value)
-			if near := engine.Nearest(k.Value, keys); near != "" {
-				msg += fmt.Sprintf(", did you mean %q?", near)
-			}
-			sorted := append([]string(nil), keys...)
-			sort.Strings(sorted)
-			return nil, fail(k, "%s; settings are %s", msg, strings.Join(sorted, ", "))
+		if err := s.setting(root.Content[i], root.Content[i+1], reg, fail); err != nil {
+			return nil, err
 		}
 	}
 	return s, nil
+}
+
+// failer makes a settings error at a node.
+type failer func(n *yaml.Node, format string, args ...any) error
+
+// setting reads one setting.
+func (s *Settings) setting(k, v *yaml.Node, reg *engine.Registry, fail failer) error {
+	switch k.Value {
+	case "fail-on":
+		if !oneOf(v.Value, "error", "warning", "info", "none") || v.Kind != yaml.ScalarNode {
+			return fail(v, "fail-on must be error, warning, info or none, not %q", v.Value)
+		}
+		s.FailOn = v.Value
+	case "key":
+		if v.Kind != yaml.ScalarNode || v.Value == "" {
+			return fail(v, "key must be a ConfigMap data key such as queues.yaml")
+		}
+		s.Key = v.Value
+	case "output", "ignore":
+		list, err := strings1(v)
+		if err != nil {
+			return fail(v, "%s must be a list of strings", k.Value)
+		}
+		if k.Value == "output" {
+			s.Output = list
+			return nil
+		}
+		for _, g := range list {
+			if _, err := filepath.Match(g, ""); err != nil {
+				return fail(v, "ignore pattern %q is not a valid glob: %v", g, err)
+			}
+		}
+		s.Ignore = list
+	case "rules":
+		return s.rules(v, reg, fail)
+	default:
+		msg := fmt.Sprintf("unknown setting %q", k.Value)
+		if near := engine.Nearest(k.Value, keys); near != "" {
+			msg += fmt.Sprintf(", did you mean %q?", near)
+		}
+		sorted := append([]string(nil), keys...)
+		sort.Strings(sorted)
+		return fail(k, "%s; settings are %s", msg, strings.Join(sorted, ", "))
+	}
+	return nil
+}
+
+// rules reads rules:, each rule's severity: off, or a severity; a rule
+// that finds what its system refuses is never turned off or lowered.
+func (s *Settings) rules(v *yaml.Node, reg *engine.Registry, fail failer) error {
+	if v.Kind != yaml.MappingNode {
+		return fail(v, "rules must map rule names to off, error, warning or info")
+	}
+	for j := 0; j+1 < len(v.Content); j += 2 {
+		rk, rv := v.Content[j], v.Content[j+1]
+		r := reg.Lookup(rk.Value)
+		if r == nil {
+			msg := fmt.Sprintf("unknown rule %q", rk.Value)
+			if to := engine.Renamed(rk.Value); to != "" {
+				msg = fmt.Sprintf("rule %q was renamed to %q (severity %s); write the new name", rk.Value, to, reg.Lookup(to).Severity)
+			} else if near := reg.Suggest(rk.Value); near != "" {
+				msg += fmt.Sprintf(", did you mean %q?", near)
+			}
+			return fail(rk, "%s (run 'aclint rules' for the list)", msg)
+		}
+		val := rv.Value
+		if !oneOf(val, "off", "error", "warning", "info") || rv.Kind != yaml.ScalarNode {
+			return fail(rv, "rule %s: write off, error, warning or info, not %q", rk.Value, val)
+		}
+		if r.Severity == engine.Error && val != "error" {
+			what := "inputs its system refuses"
+			if sys := reg.LookupSystem(r.System); sys != nil {
+				what = sys.Refuses()
+			}
+			return fail(rv, "rule %s finds %s: it cannot be turned off or lowered", rk.Value, what)
+		}
+		s.Rules[rk.Value] = val
+	}
+	return nil
 }
 
 func oneOf(v string, choices ...string) bool {
