@@ -138,44 +138,7 @@ func fromBytes(path string, data []byte, opts LoadOptions, explicit bool) ([]*Do
 	data = normalize(data)
 	manifests, isManifest, scan := scanDocuments(data)
 	if isManifest {
-		var docs []*Document
-		var reasons, absent []string
-		settings := map[string]Setting{}
-		lines := &splits{} // the file's lines, split once for all its documents
-		for _, m := range manifests {
-			doc, reason, err := configMapDocument(path, data, lines, m, opts.key(), opts.MaxSize)
-			if err != nil {
-				// a binaryData value that does not inflate is the config
-				// YuniKorn would fail to read: never "no config here"
-				return nil, &InputError{Path: path, Err: err}
-			}
-			if doc != nil {
-				docs = append(docs, doc)
-			} else if reason != "" {
-				reasons = append(reasons, reason)
-				name := scalarField(field(m, "metadata"), "name")
-				if (name == ConfigsConfigMap || name == DefaultsConfigMap) && field(field(m, "data"), opts.key()) == nil {
-					absent = append(absent, name)
-					for k, v := range configMapSettings(path, m, opts.key()) {
-						settings[k] = v
-					}
-				}
-			}
-		}
-		if len(docs) == 0 {
-			if len(reasons) == 0 {
-				return nil, &InputError{Path: path, Err: errors.New("a Kubernetes manifest without a ConfigMap")}
-			}
-			if len(absent) == len(reasons) {
-				return nil, &KeyAbsentError{Path: path, Key: opts.key(), ConfigMaps: absent, Settings: settings, Source: data}
-			}
-			msg := "no ConfigMap with a " + opts.key() + " key"
-			if len(reasons) > 0 {
-				msg += " (" + strings.Join(reasons, "; ") + ")"
-			}
-			return nil, &InputError{Path: path, Err: errors.New(msg + "; name the key with --key")}
-		}
-		return docs, nil
+		return manifestDocuments(path, data, manifests, opts)
 	}
 	if scan.parsed && scan.first != nil && len(scan.first.Content) > 0 && isRunningDump(scan.first.Content[0]) {
 		d := adoptDocument(path, data, scan)
@@ -217,6 +180,50 @@ func fromBytes(path string, data []byte, opts LoadOptions, explicit bool) ([]*Do
 	d.zeroBytes = zeroBytes
 	d.keepRaw(raw)
 	return []*Document{d}, nil
+}
+
+// manifestDocuments are the queue configs of the ConfigMaps in a file of
+// Kubernetes manifests; an error says why there is none, and when the
+// ConfigMaps lack the key, which settings they carry.
+func manifestDocuments(path string, data []byte, manifests []*yaml.Node, opts LoadOptions) ([]*Document, error) {
+	var docs []*Document
+	var reasons, absent []string
+	settings := map[string]Setting{}
+	lines := &splits{} // the file's lines, split once for all its documents
+	for _, m := range manifests {
+		doc, reason, err := configMapDocument(path, data, lines, m, opts.key(), opts.MaxSize)
+		if err != nil {
+			// a binaryData value that does not inflate is the config
+			// YuniKorn would fail to read: never "no config here"
+			return nil, &InputError{Path: path, Err: err}
+		}
+		if doc != nil {
+			docs = append(docs, doc)
+		} else if reason != "" {
+			reasons = append(reasons, reason)
+			name := scalarField(field(m, "metadata"), "name")
+			if (name == ConfigsConfigMap || name == DefaultsConfigMap) && field(field(m, "data"), opts.key()) == nil {
+				absent = append(absent, name)
+				for k, v := range configMapSettings(path, m, opts.key()) {
+					settings[k] = v
+				}
+			}
+		}
+	}
+	if len(docs) == 0 {
+		if len(reasons) == 0 {
+			return nil, &InputError{Path: path, Err: errors.New("a Kubernetes manifest without a ConfigMap")}
+		}
+		if len(absent) == len(reasons) {
+			return nil, &KeyAbsentError{Path: path, Key: opts.key(), ConfigMaps: absent, Settings: settings, Source: data}
+		}
+		msg := "no ConfigMap with a " + opts.key() + " key"
+		if len(reasons) > 0 {
+			msg += " (" + strings.Join(reasons, "; ") + ")"
+		}
+		return nil, &InputError{Path: path, Err: errors.New(msg + "; name the key with --key")}
+	}
+	return docs, nil
 }
 
 // HelmValuesKey is the key of YuniKorn's Helm chart values whose entries the
