@@ -252,35 +252,8 @@ func proofScope(s *yarn.Setup, cfg *config.Config, ask func(u string, gl []strin
 			p.Root.Walk(func(q *config.Queue) { kq[strings.ToLower(q.Path())] = q })
 		}
 	}
-	// the ACLs of the queues at a path, in both systems: YARN's where they
-	// are, YuniKorn's entries read once each while they are asked (a queue's
-	// names are asked one after another, its ancestors' throughout: the
-	// cache starts afresh past maxCached paths, so it never holds every
-	// queue's names at once)
-	const maxCached = 256
-	cache := map[string][]aclNames{}
-	aclsAt := func(path string) []aclNames {
-		if out, ok := cache[path]; ok {
-			return out
-		}
-		var out []aclNames
-		for _, y := range yq[path] {
-			for _, a := range []yarn.Action{yarn.Submit, yarn.Administer} {
-				out = append(out, aclNames{yarn: &y.ACL[a]})
-			}
-		}
-		if k := kq[path]; k != nil {
-			for _, raw := range []string{k.SubmitACL.Value, k.AdminACL.Value} {
-				_, us, gs := acl.Parse(raw).Grants()
-				out = append(out, aclNames{users: us, groups: gs})
-			}
-		}
-		if len(cache) >= maxCached {
-			clear(cache)
-		}
-		cache[path] = out
-		return out
-	}
+	acls := &aclCache{yq: yq, kq: kq, cache: map[string][]aclNames{}}
+	aclsAt := acls.at
 	return func(q string) ([]aclNames, string, bool) {
 		// the name itself, as a path, below root, and as any queue's
 		// short name or path's tail: what YARN may take it for, and the
@@ -327,6 +300,42 @@ func proofScope(s *yarn.Setup, cfg *config.Config, ask func(u string, gl []strin
 		}
 		return out, strings.Join(queues, "\x00"), true
 	}
+}
+
+// aclCache is the ACLs of the queues at a path, in both systems: YARN's
+// where they are, YuniKorn's entries read once each while they are asked
+// (a queue's names are asked one after another, its ancestors'
+// throughout: the cache starts afresh past maxCached paths, so it never
+// holds every queue's names at once).
+type aclCache struct {
+	yq    map[string][]*yarn.Queue
+	kq    map[string]*config.Queue
+	cache map[string][]aclNames
+}
+
+const maxCached = 256
+
+func (c *aclCache) at(path string) []aclNames {
+	if out, ok := c.cache[path]; ok {
+		return out
+	}
+	var out []aclNames
+	for _, y := range c.yq[path] {
+		for _, a := range []yarn.Action{yarn.Submit, yarn.Administer} {
+			out = append(out, aclNames{yarn: &y.ACL[a]})
+		}
+	}
+	if k := c.kq[path]; k != nil {
+		for _, raw := range []string{k.SubmitACL.Value, k.AdminACL.Value} {
+			_, us, gs := acl.Parse(raw).Grants()
+			out = append(out, aclNames{users: us, groups: gs})
+		}
+	}
+	if len(c.cache) >= maxCached {
+		clear(c.cache)
+	}
+	c.cache[path] = out
+	return out
 }
 
 // yarnQueues are YARN's queues by lower-case path, and the paths that end
