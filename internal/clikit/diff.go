@@ -79,11 +79,17 @@ func MoreEntries(c *audit.Cause) string {
 type DiffOutput struct{ Format, Path string }
 
 func ParseDiffOutputs(values []string) ([]DiffOutput, error) {
+	return ParseOutputs(values, "text", "json", "markdown")
+}
+
+// ParseOutputs reads repeatable -o values, each FORMAT or FORMAT=PATH, of
+// the formats given: at most one goes to standard output.
+func ParseOutputs(values []string, formats ...string) ([]DiffOutput, error) {
 	var out []DiffOutput
 	toStdout := 0
 	for _, v := range values {
 		f, path, hasPath := strings.Cut(v, "=")
-		if err := CheckOutput(f, "text", "json", "markdown"); err != nil {
+		if err := CheckOutput(f, formats...); err != nil {
 			return nil, err
 		}
 		if hasPath && path == "" {

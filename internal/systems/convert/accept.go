@@ -2,6 +2,7 @@ package convert
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -161,21 +162,12 @@ func (a *Accepted) match(cause, user string, queues ...string) *AcceptEntry {
 		return nil
 	}
 	for _, e := range a.Entries {
-		if e.Cause == cause && (len(e.Users) == 0 || contains(e.Users, user)) && (len(e.Queues) == 0 || anyQueue(e.Queues, queues)) {
+		if e.Cause == cause && (len(e.Users) == 0 || slices.Contains(e.Users, user)) && (len(e.Queues) == 0 || anyQueue(e.Queues, queues)) {
 			e.Used++
 			return e
 		}
 	}
 	return nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // anyQueue: one of queues is one of scope (YuniKorn's queue names ignore

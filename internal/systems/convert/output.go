@@ -18,37 +18,30 @@ import (
 // the yaml (what -o meant before issue 55), kept for the scripts that use
 // it.
 
-// outputFormats are convert's -o formats.
-var outputFormats = []string{"yaml", "json"}
-
 // target is one -o: a format and its file ("" for standard output).
-type target struct{ format, path string }
+type target clikit.DiffOutput
 
-// parseTargets reads the -o values; with none, the yaml goes to standard
-// output.
+// parseTargets reads the -o values as every repeatable -o is read; a value
+// that names no format and has no "=" is the yaml's file, as -o was once.
+// With none, the yaml goes to standard output.
 func parseTargets(values []string) ([]target, error) {
-	var out []target
-	stdout := 0
-	for _, v := range values {
-		format, path, hasPath := strings.Cut(v, "=")
-		known := format == "yaml" || format == "json"
-		switch {
-		case !known && !hasPath:
-			out = append(out, target{"yaml", v}) // a path, as -o was once
-			continue
-		case !known:
-			return nil, clikit.Usage("invalid -o %q: formats are %s, optionally FORMAT=PATH", v, strings.Join(outputFormats, ", "))
-		case hasPath && path == "":
-			return nil, clikit.Usage("invalid -o %q: give the file after =", v)
-		case !hasPath:
-			if stdout++; stdout > 1 {
-				return nil, clikit.Usage("-o gives standard output one format only: write the others with FORMAT=PATH")
-			}
+	vs := make([]string, len(values))
+	for i, v := range values {
+		if format, _, hasPath := strings.Cut(v, "="); !hasPath && format != "yaml" && format != "json" {
+			v = "yaml=" + v
 		}
-		out = append(out, target{format, path})
+		vs[i] = v
 	}
-	if len(out) == 0 {
-		out = []target{{"yaml", ""}}
+	outs, err := clikit.ParseOutputs(vs, "yaml", "json")
+	if err != nil {
+		return nil, err
+	}
+	out := []target{{"yaml", ""}}
+	if len(outs) > 0 {
+		out = out[:0]
+	}
+	for _, o := range outs {
+		out = append(out, target(o))
 	}
 	return out, nil
 }
@@ -56,20 +49,20 @@ func parseTargets(values []string) ([]target, error) {
 // write writes the result to each target.
 func (t target) write(env clikit.Env, res *Result) error {
 	body := func(w io.Writer) error {
-		if t.format == "json" {
+		if t.Format == "json" {
 			return clikit.WriteJSON(w, resultJSON(res))
 		}
 		_, err := w.Write(res.YAML)
 		return err
 	}
-	if t.path == "" || t.path == "-" {
+	if t.Path == "" || t.Path == "-" {
 		if err := body(env.Out()); err != nil {
 			return clikit.Usage("writing output: %w", err)
 		}
 		return nil
 	}
-	if err := safewrite.Output(t.path, env.Seen(), body); err != nil {
-		return clikit.Usage("writing %s: %w", t.path, err)
+	if err := safewrite.Output(t.Path, env.Seen(), body); err != nil {
+		return clikit.Usage("writing %s: %w", t.Path, err)
 	}
 	return nil
 }
