@@ -36,6 +36,7 @@ const (
 	causeACLRejects    = "yarn-rejects-acl"
 	causeRejects       = "yarn-rejects"
 	causeFallsBack     = "mapping-falls-back"
+	causeCreatesAsked  = "yarn-creates-asked-queue"
 	causeShortName     = "short-queue-name"
 	causeGroupFilter   = "group-filter"
 	causePlacedOtherly = "placed-differently"
@@ -63,6 +64,7 @@ func Causes() []Cause {
 			""},
 		{causeRejects, "YARN rejects the application (a rule fails, or may not create the queue); YuniKorn tries the next rule", ""},
 		{causeFallsBack, "a YARN mapping whose queue does not exist places the application in root.default; YuniKorn tries the next rule", ""},
+		{causeCreatesAsked, "YARN creates the queue an application names under a parent that creates queues at submission (auto-queue-creation); the converted provided rule does not create it, and YuniKorn tries the next rule", ""},
 		{causeShortName, "YARN reads a queue name without root. as a leaf's short name or a path; YuniKorn's provided rule reads it as one queue under root (prod.etl is root.prod_dot_etl)",
 			"have applications name queues by their full path"},
 		{causeGroupFilter, "a rule that places by the primary group is carried as fixed rules whose filter matches any of the user's groups, so a user whose other group has a queue lands there", ""},
@@ -95,8 +97,8 @@ type asker func(user string, groups []string, queue string) (*yarn.Placement, *p
 // placeCause says why an application is placed differently, by asking
 // both systems again with one thing changed: with the user's own name as
 // their group (what YuniKorn's default resolver gives), with no queue for
-// default, with the primary group alone. The first application of a kind decides it
-// for every application of that kind.
+// default, with the primary group alone. Each application placed differently is
+// asked so, on its own.
 func placeCause(ask asker, q placeQuestion, y *yarn.Placement, yk *placement.Result, err error) string {
 	if err != nil || y.Unknown != "" || yk.Crash != "" {
 		return causePlacedOtherly
@@ -131,6 +133,9 @@ func placeCause(ask asker, q placeQuestion, y *yarn.Placement, yk *placement.Res
 		if st.Result == "fallback" && y.Placed {
 			return causeFallsBack
 		}
+	}
+	if y.Placed && y.Created && q.queue != "" && q.queue != "default" {
+		return causeCreatesAsked
 	}
 	if y.Placed && q.queue != "" && q.queue != "default" && !strings.HasPrefix(q.queue, "root.") {
 		return causeShortName

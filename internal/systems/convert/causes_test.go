@@ -43,6 +43,7 @@ func TestCausesOfARealisticMigration(t *testing.T) {
 		causeACLRejects:    func(d PlaceDifference) bool { return strings.Contains(d.YARN, "does not have permission") },
 		causeFallsBack:     func(d PlaceDifference) bool { return d.YARN == "places it in root.default" },
 		causeShortName:     func(d PlaceDifference) bool { return !strings.HasPrefix(d.Requested, "root.") && d.Requested != "" },
+		causeCreatesAsked:  func(d PlaceDifference) bool { return d.Requested != "" && strings.HasPrefix(d.YARN, "places it in "+d.Requested) },
 		causeGroupFilter:   func(d PlaceDifference) bool { return len(d.Groups) > 1 },
 		causePlacedOtherly: func(PlaceDifference) bool { return false },
 	}
@@ -59,7 +60,7 @@ func TestCausesOfARealisticMigration(t *testing.T) {
 		got = append(got, c)
 	}
 	sort.Strings(got)
-	want := []string{causeDefaultQueue, causeFallsBack, causeNoGroups, causeShortName, causeACLRejects, causeParentQueue, causeUnknownQueue}
+	want := []string{causeDefaultQueue, causeFallsBack, causeCreatesAsked, causeNoGroups, causeShortName, causeACLRejects, causeParentQueue, causeUnknownQueue}
 	sort.Strings(want)
 	if !slices.Equal(got, want) {
 		t.Errorf("causes %v, want %v", got, want)
@@ -73,7 +74,7 @@ func TestCausesOfARealisticMigration(t *testing.T) {
 // accepted; without one, it is not, and only that cause is unaccepted.
 func TestAcceptingEveryCause(t *testing.T) {
 	file := "accepted:\n"
-	for _, c := range []string{causeNoGroups, causeDefaultQueue, causeUnknownQueue, causeParentQueue, causeACLRejects, causeFallsBack, causeShortName} {
+	for _, c := range []string{causeNoGroups, causeDefaultQueue, causeUnknownQueue, causeParentQueue, causeACLRejects, causeFallsBack, causeCreatesAsked, causeShortName} {
 		file += "  - cause: " + c + "\n    reason: by design\n"
 	}
 	a, err := ParseAccepted("accepted.yaml", []byte(file))

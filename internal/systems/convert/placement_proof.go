@@ -129,8 +129,7 @@ func provePlacement(s *yarn.Setup, cfg *config.Config, pol *acl.Policy, opts Opt
 		return nil, 0, err
 	}
 	var out []PlaceDifference
-	byKind := map[string]int{}    // a kind of difference and its acceptance: its index in out
-	causes := map[string]string{} // a kind of difference: its cause
+	byKind := map[string]int{} // a kind of difference, its cause and its acceptance: its index in out
 	asked := 0
 	for _, pq := range qs {
 		u, gl, q := pq.user, pq.groups, pq.queue
@@ -142,14 +141,12 @@ func provePlacement(s *yarn.Setup, cfg *config.Config, pol *acl.Policy, opts Opt
 		if samePlace(y, yk, err) {
 			continue
 		}
+		// each application's own cause: what a team accepts is decided
+		// for every application, never by another of its kind
 		kind := differenceKind(y, yk, err, gl)
-		cause, ok := causes[kind]
-		if !ok {
-			cause = placeCause(ask, pq, y, yk, err)
-			causes[kind] = cause
-		}
+		cause := placeCause(ask, pq, y, yk, err)
 		acc := opts.Accepted.match(cause, u, q, placedIn(y), yuniKornQueue(yk, err))
-		key := fmt.Sprintf("%s|%p", kind, acc)
+		key := fmt.Sprintf("%s|%s|%p", kind, cause, acc)
 		if i, ok := byKind[key]; ok {
 			out[i].Like++
 			continue
