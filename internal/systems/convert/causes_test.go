@@ -36,14 +36,16 @@ func TestCausesOfARealisticMigration(t *testing.T) {
 		seen[d.Cause]++
 	}
 	holds := map[string]func(PlaceDifference) bool{
-		causeNoGroups:      func(d PlaceDifference) bool { return d.Groups == nil },
-		causeDefaultQueue:  func(d PlaceDifference) bool { return d.Requested == "default" },
-		causeUnknownQueue:  func(d PlaceDifference) bool { return strings.Contains(d.YARN, "submitted to unknown queue") },
-		causeParentQueue:   func(d PlaceDifference) bool { return strings.Contains(d.YARN, "non-leaf queue") },
-		causeACLRejects:    func(d PlaceDifference) bool { return strings.Contains(d.YARN, "does not have permission") },
-		causeFallsBack:     func(d PlaceDifference) bool { return d.YARN == "places it in root.default" },
-		causeShortName:     func(d PlaceDifference) bool { return !strings.HasPrefix(d.Requested, "root.") && d.Requested != "" },
-		causeCreatesAsked:  func(d PlaceDifference) bool { return d.Requested != "" && strings.HasPrefix(d.YARN, "places it in "+d.Requested) },
+		causeNoGroups:     func(d PlaceDifference) bool { return d.Groups == nil },
+		causeDefaultQueue: func(d PlaceDifference) bool { return d.Requested == "default" },
+		causeUnknownQueue: func(d PlaceDifference) bool { return strings.Contains(d.YARN, "submitted to unknown queue") },
+		causeParentQueue:  func(d PlaceDifference) bool { return strings.Contains(d.YARN, "non-leaf queue") },
+		causeACLRejects:   func(d PlaceDifference) bool { return strings.Contains(d.YARN, "does not have permission") },
+		causeFallsBack:    func(d PlaceDifference) bool { return d.YARN == "places it in root.default" },
+		causeShortName:    func(d PlaceDifference) bool { return !strings.HasPrefix(d.Requested, "root.") && d.Requested != "" },
+		causeCreatesAsked: func(d PlaceDifference) bool {
+			return d.Requested != "" && strings.HasPrefix(d.YARN, "places it in "+d.Requested)
+		},
 		causeGroupFilter:   func(d PlaceDifference) bool { return len(d.Groups) > 1 },
 		causePlacedOtherly: func(PlaceDifference) bool { return false },
 	}
