@@ -98,6 +98,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzReparse$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/systems/yunikorn/config
 	$(GO) test -run '^$$' -fuzz '^FuzzParseACL$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/systems/yarn
 	$(GO) test -run '^$$' -fuzz '^FuzzReadConf$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/systems/yarn
+	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/systems/rbac
 	$(GO) test -run '^$$' -fuzz '^FuzzReadFS$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/systems/yarn
 	$(GO) test -run '^$$' -fuzz '^FuzzPlacement$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/systems/yarn
 	$(GO) test -run '^$$' -fuzz '^FuzzSession$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/lsp

@@ -1,0 +1,186 @@
+package rbac
+
+import (
+	"fmt"
+	"strings"
+)
+
+// User is who a request is from, as the API server's authenticators give
+// it: a name and groups (system:authenticated among them; User adds it).
+type User struct {
+	Name   string
+	Groups []string
+}
+
+// ServiceAccountUser is the user a service account's token authenticates
+// as: its name, and the groups every service account carries.
+func ServiceAccountUser(namespace, name string) User {
+	return User{Name: "system:serviceaccount:" + namespace + ":" + name,
+		Groups: []string{"system:serviceaccounts", "system:serviceaccounts:" + namespace, "system:authenticated"}}
+}
+
+// Authenticated is u with the group every authenticated request carries.
+func Authenticated(u User) User {
+	for _, g := range u.Groups {
+		if g == "system:authenticated" {
+			return u
+		}
+	}
+	u.Groups = append(append([]string{}, u.Groups...), "system:authenticated")
+	return u
+}
+
+// Request is what is asked: a verb on a resource (and subresource, and
+// object name) of an API group, in a namespace ("" cluster-wide).
+type Request struct {
+	Verb, APIGroup, Resource, Subresource, Namespace, Name string
+}
+
+// Answer is the authorizer's decision, with what decides it: the binding
+// (and which of its subjects) and the role's rule that allow, or, when
+// nothing allows, why the answer is not known (Unknown: a role no file
+// has, whose rules could allow).
+type Answer struct {
+	Allowed bool
+	Binding *Binding
+	Subject int
+	Role    *Role
+	Rule    int
+	Unknown []string
+}
+
+// Authorize decides a request as the RBAC authorizer does
+// (plugin/pkg/auth/authorizer/rbac): the ClusterRoleBindings, then the
+// RoleBindings of the request's namespace, whose subjects include the user,
+// and the first rule of their roles that allows the request.
+func (s *Set) Authorize(u User, req Request) Answer {
+	s.settle()
+	var unknown []string
+	bindings := s.clusterBindings
+	if req.Namespace != "" {
+		bindings = append(bindings[:len(bindings):len(bindings)], s.nsBindings[req.Namespace]...)
+	}
+	for _, b := range bindings {
+		si, ok := b.appliesTo(u, req.Namespace)
+		if !ok {
+			continue
+		}
+		ns := b.Namespace
+		role := s.roles[roleKey(b.RoleKind == "ClusterRole", ns, b.Role)]
+		if role == nil && s.Complete {
+			continue // grants nothing, as in Kubernetes
+		}
+		if role == nil {
+			unknown = append(unknown, fmt.Sprintf("%s%s refers to %s, which no file given has", b.describe(), b.Name, b.roleName()))
+			continue
+		}
+		for i := range role.Rules {
+			if role.Rules[i].allows(req) {
+				return Answer{Allowed: true, Binding: b, Subject: si, Role: role, Rule: i}
+			}
+		}
+		for i := range role.Maybe {
+			if role.Maybe[i].allows(req) {
+				unknown = append(unknown, fmt.Sprintf("%s%s refers to ClusterRole %s, which may or may not hold the rule of ClusterRole %s that allows it: ClusterRoles that aggregate each other settle on what the order the aggregation controller syncs them makes them", b.describe(), b.Name, role.Name, role.Maybe[i].From))
+				break
+			}
+		}
+	}
+	return Answer{Unknown: unknown}
+}
+
+func (b *Binding) describe() string {
+	if b.Cluster {
+		return "ClusterRoleBinding "
+	}
+	return "RoleBinding " + b.Namespace + "/"
+}
+
+func (b *Binding) roleName() string {
+	if b.RoleKind == "Role" {
+		return "Role " + b.Namespace + "/" + b.Role
+	}
+	return "ClusterRole " + b.Role
+}
+
+// appliesTo is the first of the binding's subjects that is the user.
+func (b *Binding) appliesTo(u User, namespace string) (int, bool) {
+	for i, s := range b.Subjects {
+		if s.appliesTo(u, b.nsFor(namespace)) {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// nsFor is the namespace a ServiceAccount subject without one defaults
+// to: the RoleBinding's (the request's), none for a ClusterRoleBinding.
+func (b *Binding) nsFor(namespace string) string {
+	if b.Cluster {
+		return ""
+	}
+	return namespace
+}
+
+func (s Subject) appliesTo(u User, namespace string) bool {
+	switch s.Kind {
+	case "User":
+		return u.Name == s.Name
+	case "Group":
+		for _, g := range u.Groups {
+			if g == s.Name {
+				return true
+			}
+		}
+		return false
+	case "ServiceAccount":
+		ns := namespace
+		if s.Namespace != "" {
+			ns = s.Namespace
+		}
+		return ns != "" && u.Name == "system:serviceaccount:"+ns+":"+s.Name
+	}
+	return false
+}
+
+// allows is RuleAllows for a resource request.
+func (r *Rule) allows(req Request) bool {
+	combined := req.Resource
+	if req.Subresource != "" {
+		combined += "/" + req.Subresource
+	}
+	return matchesOrStar(r.Verbs, req.Verb) && matchesOrStar(r.APIGroups, req.APIGroup) &&
+		r.resourceMatches(combined, req.Subresource) && (len(r.ResourceNames) == 0 || contains(r.ResourceNames, req.Name))
+}
+
+func matchesOrStar(list []string, v string) bool {
+	for _, x := range list {
+		if x == "*" || x == v {
+			return true
+		}
+	}
+	return false
+}
+
+func contains(list []string, v string) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// resourceMatches is rbacv1helpers.ResourceMatches: *, the resource (with
+// its subresource), or */subresource.
+func (r *Rule) resourceMatches(combined, sub string) bool {
+	for _, res := range r.Resources {
+		if res == "*" || res == combined {
+			return true
+		}
+		if sub != "" && len(res) == len(sub)+2 && strings.HasPrefix(res, "*/") && strings.HasSuffix(res, sub) {
+			return true
+		}
+	}
+	return false
+}
