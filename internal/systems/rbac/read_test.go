@@ -101,3 +101,48 @@ func TestMissingRoleIsNotKnown(t *testing.T) {
 		t.Fatalf("bob: %+v", a)
 	}
 }
+
+func TestMayCreatePods(t *testing.T) {
+	s := NewSet()
+	if err := s.AddBootstrap(); err != nil {
+		t.Fatal(err)
+	}
+	doc := `apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {name: jobs, namespace: etl}
+rules:
+- {verbs: [create], apiGroups: [batch], resources: [cronjobs]}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: ci, namespace: etl}
+roleRef: {kind: Role, name: jobs}
+subjects: [{kind: ServiceAccount, name: ci}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: ops, namespace: prod}
+roleRef: {kind: ClusterRole, name: prod-deployer}
+subjects: [{kind: Group, name: ops}]
+`
+	if err := Read(s, "rbac.yaml", []byte(doc)); err != nil || len(s.Findings) > 0 {
+		t.Fatal(err, s.Findings)
+	}
+	ci := ServiceAccountUser("etl", "ci")
+	c := s.MayCreatePods(ci, "etl")
+	if !c.Allowed || c.Kind.String() != "cronjobs.batch" {
+		t.Fatalf("%+v", c)
+	}
+	want := "RoleBinding etl/ci (ServiceAccount ci, rbac.yaml:7:1) binds Role jobs, whose rule verbs [create] resources [cronjobs] apiGroups [batch] allows it (rbac.yaml:5:3)"
+	if got := c.Answer.Grant(); got != want {
+		t.Errorf("grant\n%s, want\n%s", got, want)
+	}
+	if c := s.MayCreatePods(ci, "prod"); c.Allowed || len(c.Unknown) > 0 {
+		t.Errorf("ci in prod: %+v", c)
+	}
+	// a ClusterRole no file has: whether ops may is not known, and says why once
+	c = s.MayCreatePods(Authenticated(User{Name: "olga", Groups: []string{"ops"}}), "prod")
+	if c.Allowed || len(c.Unknown) != 1 || !strings.Contains(c.Unknown[0], "prod-deployer") {
+		t.Errorf("ops in prod: %+v", c)
+	}
+}

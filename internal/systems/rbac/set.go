@@ -126,10 +126,3 @@ func (s *Set) Namespace(name string) *Namespace { return s.namespaces[name] }
 
 // Bindings are the bindings taken, in the order applied.
 func (s *Set) Bindings() []*Binding { return s.bindings }
-
-// Role is the role a binding in namespace ns refers to as kind and name;
-// nil when neither the files nor the bootstrap policy have it.
-func (s *Set) Role(kind, ns, name string) *Role {
-	s.settle()
-	return s.roles[roleKey(kind == "ClusterRole", ns, name)]
-}
