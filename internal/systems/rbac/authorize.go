@@ -86,7 +86,47 @@ func (s *Set) Authorize(u User, req Request) Answer {
 			}
 		}
 	}
-	return Answer{Unknown: unknown}
+	return Answer{Unknown: append(unknown, s.unplacedAllow(u, req)...)}
+}
+
+// unplacedAllow are the objects without a namespace that would allow the
+// request were they applied in its namespace: a RoleBinding there, or a
+// Role there that a RoleBinding of that namespace names and no file has.
+func (s *Set) unplacedAllow(u User, req Request) []string {
+	if req.Namespace == "" {
+		return nil
+	}
+	var out []string
+	allows := func(ro *Role) bool {
+		for i := range ro.Rules {
+			if ro.Rules[i].allows(req) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, b := range s.unplacedBindings {
+		if _, ok := b.appliesTo(u, req.Namespace); !ok {
+			continue
+		}
+		ro := s.roles[roleKey(true, "", b.Role)]
+		if b.RoleKind == "Role" {
+			ro = s.roles[roleKey(false, req.Namespace, b.Role)]
+			if ro == nil {
+				ro = s.unplacedRoles[b.Role]
+			}
+		}
+		if ro == nil || allows(ro) {
+			out = append(out, fmt.Sprintf("RoleBinding %s has no namespace, and would allow it applied in %s", b.Name, req.Namespace))
+		}
+	}
+	for _, b := range s.nsBindings[req.Namespace] {
+		ro := s.unplacedRoles[b.Role]
+		if _, ok := b.appliesTo(u, req.Namespace); ok && b.RoleKind == "Role" && s.roles[roleKey(false, req.Namespace, b.Role)] == nil && ro != nil && allows(ro) {
+			out = append(out, fmt.Sprintf("Role %s has no namespace, and would allow it applied in %s (RoleBinding %s/%s names it)", ro.Name, req.Namespace, b.Namespace, b.Name))
+		}
+	}
+	return out
 }
 
 func (b *Binding) describe() string {

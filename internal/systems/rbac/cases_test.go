@@ -28,6 +28,7 @@ type hQuestion struct {
 type hCase struct {
 	Bootstrap bool              `json:"bootstrap,omitempty"`
 	Objects   []json.RawMessage `json:"objects"`
+	YAML      []string          `json:"yaml,omitempty"`
 	Questions []hQuestion       `json:"questions"`
 	// the harness's answers
 	Refused []struct {
@@ -104,6 +105,9 @@ func (g gen) genCase() hCase {
 		}
 		b, _ := json.Marshal(o)
 		c.Objects = append(c.Objects, b)
+	}
+	for i := g.r.Intn(3); i > 0; i-- {
+		c.YAML = append(c.YAML, g.genYAML())
 	}
 	for i := 0; i < 12; i++ {
 		q := g.genQuestion()
@@ -285,4 +289,43 @@ func (g gen) aimAt(q *hQuestion, raw json.RawMessage) {
 			}
 		}
 	}
+}
+
+// genScalars are plain scalars kubectl's YAML reader (YAML 1.1, then
+// JSON) and yaml.v3 (YAML 1.2) may read differently.
+var genScalars = []string{"alice", "y", "n", "yes", "No", "on", "OFF", "true", "True", "1", "012", "08", "0x1F", "1_000", "0o17", "0b11", "+1", "1e3", ".5", "1.", ".inf", "2001-12-14", "2001-12-14T21:59:43Z", "null", "~", "''", "'on'", "\"1\"", "1:20", "=", "a b"}
+
+// genYAML is a binding written as YAML with a scalar in one of its
+// places, a key now and then written twice, an unknown field, an alias.
+func (g gen) genYAML() string {
+	name, ns, user, verb := "b1", g.pick(genNS...), g.pick(genUsers...), "create"
+	switch g.r.Intn(5) {
+	case 0:
+		name = g.pick(genScalars...)
+	case 1:
+		ns = g.pick(genScalars...)
+	case 2:
+		user = g.pick(genScalars...)
+	case 3:
+		verb = g.pick(genScalars...)
+	}
+	extra := ""
+	switch g.r.Intn(6) {
+	case 0:
+		extra = "  verbs: [get]\n"
+	case 1:
+		extra = "  resourceNames: [x]\n"
+	case 2:
+		extra = "  rule: []\n"
+	}
+	kind := g.pick("Role", "ClusterRole")
+	role := fmt.Sprintf("apiVersion: rbac.authorization.k8s.io/v1\nkind: %s\nmetadata:\n  name: y%s\n  namespace: %s\nrules:\n- verbs: [%s]\n  apiGroups: ['']\n  resources: &r [pods]\n%s", kind, name, ns, verb, extra)
+	if g.r.Intn(2) == 0 {
+		return role
+	}
+	subjects := fmt.Sprintf("[{kind: User, name: %s}]", user)
+	if g.r.Intn(4) == 0 {
+		subjects = fmt.Sprintf("\n- kind: User\n  name: %s\n  name: bob", user)
+	}
+	return fmt.Sprintf("apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {name: %s, namespace: %s}\nroleRef: {kind: ClusterRole, name: edit}\nsubjects: %s\n", name, ns, subjects)
 }

@@ -1,7 +1,11 @@
 package rbac
 
 import (
+	"fmt"
+
 	"gopkg.in/yaml.v3"
+
+	"github.com/aclint/aclint/internal/engine"
 )
 
 // field is how one key of a mapping is read.
@@ -20,13 +24,20 @@ func (r *reader) fields(n *yaml.Node, what string, known map[string]field) error
 	if n.Kind != yaml.MappingNode {
 		return r.fail(n, "%s is not a mapping", what)
 	}
-	seen := make(map[string]bool, len(n.Content)/2)
+	// a key written twice: kubectl's YAML reader keeps the later value
+	// (and the JSON it sends holds it once), so it is read alone
+	last := make(map[string]int, len(n.Content)/2)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if j, ok := last[n.Content[i].Value]; ok {
+			r.twiceKey(what, n.Content[j], n.Content[i])
+		}
+		last[n.Content[i].Value] = i
+	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k := n.Content[i]
-		if seen[k.Value] {
-			return r.fail(k, "%s: duplicate field %q", what, k.Value)
+		if last[k.Value] != i {
+			continue
 		}
-		seen[k.Value] = true
 		read, ok := known[k.Value]
 		if !ok {
 			return r.fail(k, "%s: unknown field %q", what, k.Value)
@@ -58,7 +69,8 @@ func yaml11Bool(s string) bool {
 // str reads a string value into *dst.
 func (r *reader) str(what string, dst *string) field {
 	return func(v *yaml.Node) error {
-		if v.Kind != yaml.ScalarNode || v.Tag != "!!str" || v.Style == 0 && yaml11Bool(v.Value) {
+		// a plain timestamp is a string once kubectl's reader makes JSON
+		if v.Kind != yaml.ScalarNode || v.Tag != "!!str" && v.Tag != "!!timestamp" || v.Style == 0 && yaml11Bool(v.Value) {
 			return r.fail(v, "%s must be a string", what)
 		}
 		*dst = v.Value
@@ -78,7 +90,11 @@ func (r *reader) strs(what string, dst *[]string) field {
 			if err != nil {
 				return err
 			}
-			var s string
+			var s string // a null item is "", as JSON's null in a []string
+			if it.Kind == yaml.ScalarNode && it.Tag == "!!null" {
+				out = append(out, "")
+				continue
+			}
 			if err := r.str(what+" item", &s)(it); err != nil {
 				return err
 			}
@@ -100,9 +116,6 @@ func (r *reader) strMap(what string, dst *map[string]string) field {
 			var k, s string
 			if err := r.str(what+" key", &k)(v.Content[i]); err != nil {
 				return err
-			}
-			if _, dup := out[k]; dup {
-				return r.fail(v.Content[i], "%s: duplicate key %q", what, k)
 			}
 			val, err := r.deref(v.Content[i+1])
 			if err != nil {
@@ -160,4 +173,12 @@ func (r *reader) metadata(m *meta) field {
 		}
 		return r.fields(v, "metadata", known)
 	}
+}
+
+// twiceKey notes a key written twice in one mapping: applied, the later
+// value is the object's; kustomize and Flux refuse the file.
+func (r *reader) twiceKey(what string, first, again *yaml.Node) {
+	r.set.Findings = append(r.set.Findings, engine.Finding{Rule: "rbac-duplicate-key", Severity: engine.Warning, Pos: r.pos(again),
+		Message: fmt.Sprintf("%s: %q is written twice: kubectl apply takes this value and drops the first; kustomize and Flux refuse the file", what, again.Value),
+		Hint:    "keep one of them", Related: []engine.Related{{Pos: r.pos(first), Message: "the first " + again.Value}}})
 }

@@ -21,7 +21,7 @@ func readFindings(t *testing.T, doc string) (*Set, []string) {
 func TestReadRefusesAsKubectlApply(t *testing.T) {
 	for _, c := range []struct{ name, doc, want string }{
 		{"unknown field", "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {name: r, namespace: ns}\nrule: []\n", `m.yaml:4:1 rbac-malformed: Role: unknown field "rule"`},
-		{"duplicate field", "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {name: r, namespace: ns, name: s}\n", `m.yaml:3:36 rbac-malformed: metadata: duplicate field "name"`},
+		{"a key twice: the later wins", "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {name: r, namespace: ns, name: s}\n", `m.yaml:3:36 rbac-duplicate-key: metadata: "name" is written twice`},
 		{"YAML 1.1 boolean", "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: r}\nrules: [{verbs: [on], apiGroups: [''], resources: [pods]}]\n", `m.yaml:4:18 rbac-malformed: verbs item must be a string`},
 		{"number", "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: 12}\n", `m.yaml:3:18 rbac-malformed: metadata.name must be a string`},
 		{"not served", "apiVersion: rbac.authorization.k8s.io/v1beta1\nkind: ClusterRole\nmetadata: {name: r}\n", `m.yaml:1:1 rbac-not-served`},
@@ -144,5 +144,25 @@ subjects: [{kind: Group, name: ops}]
 	c = s.MayCreatePods(Authenticated(User{Name: "olga", Groups: []string{"ops"}}), "prod")
 	if c.Allowed || len(c.Unknown) != 1 || !strings.Contains(c.Unknown[0], "prod-deployer") {
 		t.Errorf("ops in prod: %+v", c)
+	}
+}
+
+func TestUnplacedBindingIsNotKnown(t *testing.T) {
+	s, got := readFindings(t, "apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {name: b}\nroleRef: {kind: ClusterRole, name: edit}\nsubjects: [{kind: User, name: alice}]\n")
+	if len(got) != 1 || !strings.Contains(got[0], "rbac-no-namespace") {
+		t.Fatalf("findings %q", got)
+	}
+	if err := s.AddBootstrap(); err != nil {
+		t.Fatal(err)
+	}
+	a := s.Authorize(Authenticated(User{Name: "alice"}), Request{Verb: "create", Resource: "pods", Namespace: "team-a"})
+	if a.Allowed || len(a.Unknown) != 1 || !strings.Contains(a.Unknown[0], "has no namespace, and would allow it applied in team-a") {
+		t.Fatalf("%+v", a)
+	}
+	// read from a cluster, the API server refuses it
+	c := NewSet()
+	c.Complete = true
+	if err := Read(c, "m.yaml", []byte("apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {name: b}\nroleRef: {kind: ClusterRole, name: edit}\n")); err != nil || len(c.Findings) != 1 || c.Findings[0].Rule != "rbac-invalid" {
+		t.Fatalf("%v %+v", err, c.Findings)
 	}
 }

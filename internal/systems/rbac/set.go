@@ -30,11 +30,16 @@ type Set struct {
 	// and the RoleBindings by namespace
 	clusterBindings []*Binding
 	nsBindings      map[string][]*Binding
+	// unplaced are the Roles and RoleBindings a file writes without a
+	// namespace: kubectl apply puts them in its context's namespace, which
+	// the files do not say
+	unplacedRoles    map[string]*Role
+	unplacedBindings []*Binding
 }
 
 // NewSet is an empty set: no bootstrap policy (WithBootstrap adds it).
 func NewSet() *Set {
-	return &Set{roles: map[string]*Role{}, bindingAt: map[string]int{}, namespaces: map[string]*Namespace{}, serviceAccounts: map[string]*ServiceAccount{}}
+	return &Set{roles: map[string]*Role{}, bindingAt: map[string]int{}, namespaces: map[string]*Namespace{}, serviceAccounts: map[string]*ServiceAccount{}, unplacedRoles: map[string]*Role{}}
 }
 
 func (s *Set) refuse(pos engine.Position, rule, msg, hint string) {
@@ -63,6 +68,12 @@ func (s *Set) addRole(r *Role) {
 		return
 	}
 	r.own = r.Rules
+	if !r.Cluster && r.Namespace == "" {
+		if s.unplaced(r.Kind(), r.Name, r.Pos) {
+			s.unplacedRoles[r.Name] = r
+		}
+		return
+	}
 	k := roleKey(r.Cluster, r.Namespace, r.Name)
 	if old, ok := s.roles[k]; ok {
 		s.twice(r.Kind(), r.Name, old.Pos, r.Pos, old.Bootstrap)
@@ -74,6 +85,12 @@ func (s *Set) addRole(r *Role) {
 func (s *Set) addBinding(b *Binding) {
 	defaultBinding(b)
 	if s.invalid(validateBinding(b)) {
+		return
+	}
+	if !b.Cluster && b.Namespace == "" {
+		if s.unplaced(b.Kind(), b.Name, b.Pos) {
+			s.unplacedBindings = append(s.unplacedBindings, b)
+		}
 		return
 	}
 	k := roleKey(b.Cluster, b.Namespace, b.Name)
@@ -103,6 +120,21 @@ func (s *Set) addServiceAccount(a *ServiceAccount) {
 		return
 	}
 	s.serviceAccounts[a.Namespace+"/"+a.Name] = a
+}
+
+// unplaced notes a namespaced object without a namespace, and says
+// whether to keep it aside: read from a cluster it is refused, as the API
+// server refuses it; read from files it lands where kubectl apply's
+// context says, so it is kept aside and what it could allow is not known.
+func (s *Set) unplaced(kind, name string, pos engine.Position) bool {
+	if s.Complete {
+		s.invalid([]engine.Finding{invalidAt(pos, kind, name, "metadata.namespace is required")})
+		return false
+	}
+	s.Findings = append(s.Findings, engine.Finding{Rule: "rbac-no-namespace", Severity: engine.Warning, Pos: pos,
+		Message: fmt.Sprintf("%s %s has no metadata.namespace: kubectl apply puts it in the namespace of its context, which no file says, so what it grants is not known", kind, name),
+		Hint:    "write its namespace in metadata.namespace"})
+	return true
 }
 
 // invalid records what the API server refuses of an object.

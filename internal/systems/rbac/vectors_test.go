@@ -71,6 +71,11 @@ func TestHarnessVectors(t *testing.T) {
 				t.Fatalf("case %d: %v", cases, err)
 			}
 		}
+		for i, y := range c.YAML {
+			if err := Read(set, fmt.Sprintf("obj%d", len(c.Objects)+i), []byte(y)); err != nil {
+				t.Fatalf("case %d: %v", cases, err)
+			}
+		}
 		var want, got []string
 		for _, r := range c.Refused {
 			want = append(want, fmt.Sprintf("obj%d", r.Index))

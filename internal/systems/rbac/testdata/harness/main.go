@@ -29,6 +29,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/apiserver/pkg/authentication/serviceaccount"
 	"k8s.io/apiserver/pkg/authentication/user"
 	"k8s.io/apiserver/pkg/authorization/authorizer"
@@ -60,7 +61,12 @@ type inCase struct {
 	// the cluster before the objects.
 	Bootstrap bool              `json:"bootstrap"`
 	Objects   []json.RawMessage `json:"objects"`
-	Questions []question        `json:"questions"`
+	// YAML are objects written as YAML, each read as kubectl apply reads
+	// a manifest (sigs.k8s.io/yaml, YAML 1.1) and decoded as the API
+	// server does under kubectl's default field validation, Strict; their
+	// indexes follow the objects'.
+	YAML      []string   `json:"yaml"`
+	Questions []question `json:"questions"`
 }
 
 type refusal struct {
@@ -170,6 +176,21 @@ func replace[T metav1.Object](l []T, o T) []T {
 	return append(l, o)
 }
 
+// admitYAML reads a YAML manifest as kubectl does (to JSON through
+// sigs.k8s.io/yaml) and decodes it strictly (unknown and repeated fields
+// refused), as the API server does for kubectl apply, then admits it.
+func (s *store) admitYAML(scheme *runtime.Scheme, codecs serializer.CodecFactory, doc []byte) []string {
+	js, err := utilyaml.ToJSON(doc)
+	if err != nil {
+		return []string{err.Error()}
+	}
+	strict := serializer.NewCodecFactory(scheme, serializer.EnableStrict)
+	if _, _, err := strict.UniversalDecoder(rbac.SchemeGroupVersion).Decode(js, nil, nil); err != nil {
+		return []string{err.Error()}
+	}
+	return s.admit(scheme, codecs, js)
+}
+
 func must(err error) {
 	if err != nil {
 		panic(err)
@@ -189,6 +210,11 @@ func answer(scheme *runtime.Scheme, codecs serializer.CodecFactory, c inCase) ou
 	for i, raw := range c.Objects {
 		if errs := s.admit(scheme, codecs, raw); errs != nil {
 			res.Refused = append(res.Refused, refusal{i, errs})
+		}
+	}
+	for i, doc := range c.YAML {
+		if errs := s.admitYAML(scheme, codecs, []byte(doc)); errs != nil {
+			res.Refused = append(res.Refused, refusal{len(c.Objects) + i, errs})
 		}
 	}
 	res.Aggregated = s.aggregate()
