@@ -2,6 +2,7 @@ package rbac
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -167,12 +168,7 @@ func (s Subject) appliesTo(u User, namespace string) bool {
 	case "User":
 		return u.Name == s.Name
 	case "Group":
-		for _, g := range u.Groups {
-			if g == s.Name {
-				return true
-			}
-		}
-		return false
+		return slices.Contains(u.Groups, s.Name)
 	case "ServiceAccount":
 		ns := namespace
 		if s.Namespace != "" {
@@ -190,21 +186,12 @@ func (r *Rule) allows(req Request) bool {
 		combined += "/" + req.Subresource
 	}
 	return matchesOrStar(r.Verbs, req.Verb) && matchesOrStar(r.APIGroups, req.APIGroup) &&
-		r.resourceMatches(combined, req.Subresource) && (len(r.ResourceNames) == 0 || contains(r.ResourceNames, req.Name))
+		r.resourceMatches(combined, req.Subresource) && (len(r.ResourceNames) == 0 || slices.Contains(r.ResourceNames, req.Name))
 }
 
 func matchesOrStar(list []string, v string) bool {
 	for _, x := range list {
 		if x == "*" || x == v {
-			return true
-		}
-	}
-	return false
-}
-
-func contains(list []string, v string) bool {
-	for _, x := range list {
-		if x == v {
 			return true
 		}
 	}

@@ -2,6 +2,7 @@ package rbac
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -44,7 +45,7 @@ func (s *Set) MayCreatePods(u User, namespace string) Creation {
 			return Creation{Allowed: true, Kind: k, Answer: a}
 		}
 		for _, w := range a.Unknown {
-			if !contains(unknown, w) {
+			if !slices.Contains(unknown, w) {
 				unknown = append(unknown, w)
 			}
 		}

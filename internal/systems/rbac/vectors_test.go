@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -81,7 +82,7 @@ func TestHarnessVectors(t *testing.T) {
 			want = append(want, fmt.Sprintf("obj%d", r.Index))
 		}
 		for _, f := range set.Findings {
-			if f.Severity == 2 && !contains(got, f.Pos.File) {
+			if f.Severity == 2 && !slices.Contains(got, f.Pos.File) {
 				got = append(got, f.Pos.File)
 			}
 		}
