@@ -178,7 +178,7 @@ func (r *reader) metadata(m *meta) field {
 // twiceKey notes a key written twice in one mapping: applied, the later
 // value is the object's; kustomize and Flux refuse the file.
 func (r *reader) twiceKey(what string, first, again *yaml.Node) {
-	r.set.Findings = append(r.set.Findings, engine.Finding{Rule: "rbac-duplicate-key", Severity: engine.Warning, Pos: r.pos(again),
+	r.set.Findings = append(r.set.Findings, engine.Finding{Rule: ruleDuplicateKey, Severity: engine.Warning, Pos: r.pos(again),
 		Message: fmt.Sprintf("%s: %q is written twice: kubectl apply takes this value and drops the first; kustomize and Flux refuse the file", what, again.Value),
 		Hint:    "keep one of them", Related: []engine.Related{{Pos: r.pos(first), Message: "the first " + again.Value}}})
 }

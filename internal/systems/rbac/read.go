@@ -113,14 +113,14 @@ func (r *reader) object(n *yaml.Node, depth int) error {
 	read := readerFor(version, kind)
 	if read == nil {
 		if strings.HasPrefix(version, Group+"/") && isRBACKind(kind) {
-			r.set.refuse(r.pos(n), "rbac-not-served", fmt.Sprintf("%s %s is not served: Kubernetes serves RBAC only as %s since 1.22", version, kind, APIVersion), "write apiVersion: "+APIVersion)
+			r.set.refuse(r.pos(n), ruleNotServed, fmt.Sprintf("%s %s is not served: Kubernetes serves RBAC only as %s since 1.22", version, kind, APIVersion), "write apiVersion: "+APIVersion)
 		}
 		return nil
 	}
 	if err := read(r, n); err != nil {
 		var re *readError
 		if errors.As(err, &re) {
-			r.set.refuse(re.pos, "rbac-malformed", re.msg+": kubectl apply refuses the object", "")
+			r.set.refuse(re.pos, ruleMalformed, re.msg+": kubectl apply refuses the object", "")
 			return nil
 		}
 		return err

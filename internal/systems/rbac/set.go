@@ -58,7 +58,7 @@ func (s *Set) twice(kind, name string, first, again engine.Position, bootstrap b
 	if bootstrap {
 		return // the files' own replaces Kubernetes' bootstrap object
 	}
-	s.Findings = append(s.Findings, engine.Finding{Rule: "rbac-duplicate-object", Severity: engine.Warning, Pos: again,
+	s.Findings = append(s.Findings, engine.Finding{Rule: ruleDuplicateObject, Severity: engine.Warning, Pos: again,
 		Message: fmt.Sprintf("%s %s is written twice: applied in order, this one replaces the first", kind, name),
 		Hint:    "keep one of them", Related: []engine.Related{{Pos: first, Message: "the first " + kind + " " + name}}})
 }
@@ -131,7 +131,7 @@ func (s *Set) unplaced(kind, name string, pos engine.Position) bool {
 		s.invalid([]engine.Finding{invalidAt(pos, kind, name, "metadata.namespace is required")})
 		return false
 	}
-	s.Findings = append(s.Findings, engine.Finding{Rule: "rbac-no-namespace", Severity: engine.Warning, Pos: pos,
+	s.Findings = append(s.Findings, engine.Finding{Rule: ruleNoNamespace, Severity: engine.Info, Pos: pos,
 		Message: fmt.Sprintf("%s %s has no metadata.namespace: kubectl apply puts it in the namespace of its context, which no file says, so what it grants is not known", kind, name),
 		Hint:    "write its namespace in metadata.namespace"})
 	return true

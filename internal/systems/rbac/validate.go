@@ -28,7 +28,7 @@ func invalidAt(pos engine.Position, kind, name, format string, args ...any) engi
 	if name != "" {
 		what += " " + name
 	}
-	return engine.Finding{Rule: "rbac-invalid", Severity: engine.Error, Pos: pos,
+	return engine.Finding{Rule: ruleInvalid, Severity: engine.Error, Pos: pos,
 		Message: fmt.Sprintf("%s: %s: the API server refuses it", what, fmt.Sprintf(format, args...)),
 		Hint:    "fix the field so kubectl apply takes it"}
 }
