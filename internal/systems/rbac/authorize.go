@@ -57,37 +57,43 @@ type Answer struct {
 func (s *Set) Authorize(u User, req Request) Answer {
 	s.settle()
 	var unknown []string
-	bindings := s.clusterBindings
-	if req.Namespace != "" {
-		bindings = append(bindings[:len(bindings):len(bindings)], s.nsBindings[req.Namespace]...)
-	}
-	for _, b := range bindings {
-		si, ok := b.appliesTo(u, req.Namespace)
-		if !ok {
-			continue
-		}
-		ns := b.Namespace
-		role := s.roles[roleKey(b.RoleKind == "ClusterRole", ns, b.Role)]
-		if role == nil && s.Complete {
-			continue // grants nothing, as in Kubernetes
-		}
-		if role == nil {
-			unknown = append(unknown, fmt.Sprintf("%s%s refers to %s, which no file given has", b.describe(), b.Name, b.roleName()))
-			continue
-		}
-		for i := range role.Rules {
-			if role.Rules[i].allows(req) {
-				return Answer{Allowed: true, Binding: b, Subject: si, Role: role, Rule: i}
-			}
-		}
-		for i := range role.Maybe {
-			if role.Maybe[i].allows(req) {
-				unknown = append(unknown, fmt.Sprintf("%s%s refers to ClusterRole %s, which may or may not hold the rule of ClusterRole %s that allows it: ClusterRoles that aggregate each other settle on what the order the aggregation controller syncs them makes them", b.describe(), b.Name, role.Name, role.Maybe[i].From))
-				break
+	// the ClusterRoleBindings, then the RoleBindings of the namespace
+	for _, bindings := range [2][]*Binding{s.clusterBindings, s.nsBindings[req.Namespace]} {
+		for _, b := range bindings {
+			if a, ok := s.bindingAllows(b, u, req, &unknown); ok {
+				return a
 			}
 		}
 	}
 	return Answer{Unknown: append(unknown, s.unplacedAllow(u, req)...)}
+}
+
+// bindingAllows is the answer when binding b allows the request; what
+// it could allow but no file says is added to unknown.
+func (s *Set) bindingAllows(b *Binding, u User, req Request, unknown *[]string) (Answer, bool) {
+	si, ok := b.appliesTo(u, req.Namespace)
+	if !ok {
+		return Answer{}, false
+	}
+	role := s.roles[roleKey(b.RoleKind == "ClusterRole", b.Namespace, b.Role)]
+	if role == nil {
+		if !s.Complete { // complete, it grants nothing, as in Kubernetes
+			*unknown = append(*unknown, fmt.Sprintf("%s%s refers to %s, which no file given has", b.describe(), b.Name, b.roleName()))
+		}
+		return Answer{}, false
+	}
+	for i := range role.Rules {
+		if role.Rules[i].allows(req) {
+			return Answer{Allowed: true, Binding: b, Subject: si, Role: role, Rule: i}, true
+		}
+	}
+	for i := range role.Maybe {
+		if role.Maybe[i].allows(req) {
+			*unknown = append(*unknown, fmt.Sprintf("%s%s refers to ClusterRole %s, which may or may not hold the rule of ClusterRole %s that allows it: ClusterRoles that aggregate each other settle on what the order the aggregation controller syncs them makes them", b.describe(), b.Name, role.Name, role.Maybe[i].From))
+			break
+		}
+	}
+	return Answer{}, false
 }
 
 // unplacedAllow are the objects without a namespace that would allow the

@@ -120,7 +120,7 @@ func (r *reader) object(n *yaml.Node, depth int) error {
 	if err := read(r, n); err != nil {
 		var re *readError
 		if errors.As(err, &re) {
-			r.set.refuse(re.pos, ruleMalformed, re.msg+": kubectl apply refuses the object", "")
+			r.set.refuse(re.pos, ruleMalformed, re.msg+": kubectl apply refuses the object", "quote a string YAML 1.1 reads as a boolean, a number or a null (\"no\", \"012\"), and write only the fields the kind has")
 			return nil
 		}
 		return err
