@@ -11,7 +11,7 @@ import (
 func TestHelpNamesEverySystem(t *testing.T) {
 	files := map[string]string{"acls.json": "../../examples/mesos-acls.json", "tree.yaml": "../../examples/ytsaurus-tree.yaml",
 		"capacity-scheduler.xml": "../../examples/yarn/capacity-scheduler.xml", "yarn-site.xml": "../../examples/yarn/yarn-site.xml",
-		"queues.yaml": "../../examples/queues.yaml"}
+		"queues.yaml": "../../examples/queues.yaml", "rbac.yaml": "../../examples/kubernetes/rbac/analytics.yaml"}
 	for _, cmd := range []string{"check", "who-can", "access"} {
 		_, help, _ := run(cmd, "--help")
 		ran := 0

@@ -29,6 +29,10 @@ type asked struct {
 	// opts are what the system is told when it loads them: the input
 	// bound, and the values of its own flags (clikit.Extension.Values)
 	opts engine.Options
+	// gate is the system in front of sys whose inputs came with the
+	// question (Kubernetes RBAC before YuniKorn), and those inputs
+	gate    engine.System
+	gateIns []*engine.Input
 }
 
 // question reads the files of a question once and returns them with the
@@ -78,6 +82,10 @@ func (s *streams) questionInDirs(files []string) (*asked, error) {
 			return nil, clikit.Usage("%s: no file aclint reads is in it (it reads %s): name the files with -f", f, clikit.JoinWords(s.reg.Extensions()))
 		}
 	}
+	ins, gate, gateIns := s.splitGate(ins)
+	if len(ins) == 0 {
+		return s.questionOf(gateIns)
+	}
 	var kept, fallback []*engine.Input
 	var sys engine.System
 	for _, in := range ins {
@@ -96,7 +104,7 @@ func (s *streams) questionInDirs(files []string) (*asked, error) {
 		for _, in := range fallback {
 			in.Related = fallback
 		}
-		return s.asked(s.reg.Fallback(), fallback), nil
+		return s.gated(s.asked(s.reg.Fallback(), fallback), nil, gate, gateIns)
 	}
 	// the fallback's own files beside them are files of two systems too
 	for _, in := range fallback {
@@ -104,11 +112,23 @@ func (s *streams) questionInDirs(files []string) (*asked, error) {
 			return nil, clikit.Usage("%s holds %s files and %s ones (%s, %s): a question is asked of one system's files; name them with -f", strings.Join(files, ", "), sys.Name(), fb.Name(), kept[0].Path, in.Path)
 		}
 	}
-	return s.questionOf(kept)
+	q, err := s.questionOfOwn(kept)
+	return s.gated(q, err, gate, gateIns)
 }
 
-// questionOf finds the system of a question's inputs.
+// questionOf finds the system of a question's inputs, and the gate in
+// front of it when some are a gatekeeper's.
 func (s *streams) questionOf(ins []*engine.Input) (*asked, error) {
+	own, gate, gateIns := s.splitGate(ins)
+	if len(own) == 0 {
+		return s.questionOfOwn(gateIns)
+	}
+	q, err := s.questionOfOwn(own)
+	return s.gated(q, err, gate, gateIns)
+}
+
+// questionOfOwn finds the system of a question's inputs.
+func (s *streams) questionOfOwn(ins []*engine.Input) (*asked, error) {
 	// the files go to the system that recognises them; a file nobody
 	// recognises goes with them (a yarn-site.xml beside a
 	// capacity-scheduler.xml), and alone to the fallback
@@ -146,6 +166,9 @@ func (q *asked) load() (audit.Model, error) {
 	l, ok := q.caps.(audit.Loader)
 	if !ok {
 		return nil, clikit.Usage("%s files answer no question: %s has no model of them", q.sys.Name(), q.sys.Name())
+	}
+	if err := q.takeGate(); err != nil {
+		return nil, err
 	}
 	m, err := l.Load(q.ins, q.opts)
 	var ref *audit.Refused

@@ -7,6 +7,7 @@ import (
 	"github.com/aclint/aclint/internal/engine"
 	"github.com/aclint/aclint/internal/systems/convert"
 	"github.com/aclint/aclint/internal/systems/mesos"
+	"github.com/aclint/aclint/internal/systems/rbac"
 	"github.com/aclint/aclint/internal/systems/yarn"
 	"github.com/aclint/aclint/internal/systems/ytsaurus"
 	"github.com/aclint/aclint/internal/systems/yunikorn"
@@ -24,6 +25,7 @@ func New() *engine.Registry {
 		mesos.Sys{},
 		ytsaurus.Sys{},
 		yarn.Sys{YuniKorn: yunikorn.ACLReader{}}, // YARN compares its ACLs with YuniKorn's reading
+		rbac.Sys{},                               // manifests without a ConfigMap; the gate in front of YuniKorn's questions
 		commands.Sys{},
 	).WithExtras(convert.Commands{})
 }

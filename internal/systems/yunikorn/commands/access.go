@@ -58,6 +58,12 @@ func (q *question) Access(m audit.Model, qu audit.Question, scope audit.Scope, o
 	if err != nil {
 		return err
 	}
+	if q.gate != nil {
+		if pr != nil || aq.Tags != nil {
+			return clikit.Usage("--pod and --tag describe one request; with %s files, access asks every way the user can create a pod: leave them out", q.gate.Name())
+		}
+		return q.composedAccess(l, aq, scope, out)
+	}
 	if pr != nil && !pr.Reaches() {
 		g := gated(pr.Gate)
 		h := yunikorn.AccessHead(aq.User)

@@ -70,6 +70,12 @@ func (q *question) Check(m audit.Model, qu audit.Question) (*audit.Verdict, erro
 	if pr != nil && !pr.Reaches() {
 		return gateCheck(pr.Gate), nil
 	}
+	if q.gate != nil {
+		if pr != nil {
+			return nil, clikit.Usage("--pod asks about one pod as written; with %s files, check asks every way the user can create one: leave out --pod", q.gate.Name())
+		}
+		return q.composedCheck(l, aq)
+	}
 	d, err := l.Policy.Decide(aq)
 	if err != nil {
 		return nil, answerErr(err)

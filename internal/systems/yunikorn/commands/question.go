@@ -42,6 +42,9 @@ type question struct {
 	// --queue and --forced, matrix's --groups-file, the audits' scope
 	verbose, explain, forced bool
 	queue, groupsFile        string
+	// gate is the system in front of YuniKorn whose files came with the
+	// question (Kubernetes RBAC): the answers follow a subject through it
+	gate audit.Gate
 }
 
 // loaded is YuniKorn's model: the config YuniKorn would run.

@@ -52,6 +52,12 @@ func (q *question) WhoCan(m audit.Model, qu audit.Question) (*audit.WhoCan, erro
 		return nil, err
 	}
 	aq := acl.Query{Partition: args[0]}
+	if q.gate != nil {
+		if q.req.pod != "" || len(q.req.tags) > 0 {
+			return nil, clikit.Usage("--pod and --tag describe one request; with %s files, who-can asks every way each subject can create a pod: leave them out", q.gate.Name())
+		}
+		return q.composedWhoCan(l, args[0], args[1], act)
+	}
 	pr, err := askFor(q.cmd, &aq, nil, "", &q.req, &q.resolvers, l.Config.Doc.Settings)
 	if err != nil {
 		return nil, err
