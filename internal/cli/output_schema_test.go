@@ -85,6 +85,8 @@ func TestOutputSchemas(t *testing.T) {
 	refused := []string{"--pod", refusedPod, "--namespace", pns, "--submitter", "alice"}
 	bypassed := []string{"--pod", bypassPod, "--namespace", bypassNS, "--submitter", "alice"}
 	through := []string{"--pod", okPod, "--namespace", pns, "--submitter", "alice"}
+	// Kubernetes RBAC: its own answers, and composed with YuniKorn's
+	k8s, rbacDir := ex+"kubernetes", ex+"kubernetes/rbac"
 	with := func(args []string, extra []string) []string { return append(append([]string(nil), args...), extra...) }
 	runs := map[string][][]string{
 		"access": {
@@ -95,6 +97,8 @@ func TestOutputSchemas(t *testing.T) {
 			with([]string{"access", "-f", pq}, refused),
 			with([]string{"access", "-f", pq}, bypassed),
 			with([]string{"access", "-f", pq}, through),
+			{"access", "-f", rbacDir, "alice"},
+			{"access", "-f", k8s, "bob", "--groups", "data-eng"},
 		},
 		"convert": {
 			{"convert", "yarn", cs, site},
@@ -119,6 +123,10 @@ func TestOutputSchemas(t *testing.T) {
 			{"check", "-f", tree, "alice", "read", "//home/reports"},
 			with([]string{"check", "-f", pq, "default", "root.default"}, refused),
 			with([]string{"check", "-f", pq, "default", "root.default"}, bypassed),
+			{"check", "-f", rbacDir, "analytics", "jobs.batch", "alice"},
+			{"check", "-f", rbacDir, "analytics", "pods", "alice"},
+			{"check", "-f", k8s, "default", "root.prod", "deployer"},
+			{"check", "-f", k8s, "default", "root.prod", "alice"},
 		},
 		"who-can": {
 			{"who-can", "-f", queues, "default", "root.prod"},
@@ -128,6 +136,8 @@ func TestOutputSchemas(t *testing.T) {
 			with([]string{"who-can", "-f", pq}, with(refused, []string{"default", "root.default"})),
 			with([]string{"who-can", "-f", pq}, with(bypassed, []string{"default", "root.default"})),
 			with([]string{"who-can", "-f", pq}, with(through, []string{"default", "root.default"})),
+			{"who-can", "-f", rbacDir, "prod", "pods"},
+			{"who-can", "-f", k8s, "default", "root.prod"},
 		},
 		"place": {
 			{"place", "-f", queues, "default", "alice"},
@@ -176,7 +186,13 @@ func TestOutputSchemas(t *testing.T) {
 		if name == "convert" {
 			continue // one system's answer: no system field
 		}
-		if want := map[bool]int{true: 2, false: 4}[name == "place"]; len(systems) != want {
+		// every system that answers the command: rbac answers check,
+		// who-can and access (kubectl auth can-i's questions) and no other
+		want := map[string]int{"place": 2, "matrix": 4, "diff": 4}[name]
+		if want == 0 {
+			want = len(testRegistry.Systems())
+		}
+		if len(systems) != want {
 			t.Errorf("%s: the runs cover %v, not every system", name, systems)
 		}
 	}
