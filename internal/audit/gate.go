@@ -56,14 +56,17 @@ type Creation struct {
 }
 
 // Gatekeeper is a System whose inputs load as a Gate for another system's
-// questions: Gates says which system it stands in front of.
+// questions: Gates says which system it stands in front of. LoadGate
+// returns a nil Gate when the inputs hold nothing that gates (Namespace
+// objects alone): the question is then answered as without them.
 type Gatekeeper interface {
 	Gates(system string) bool
 	LoadGate(inputs []*engine.Input, opts engine.Options) (Gate, error)
 }
 
 // GateTaker is a question that composes its answers with a gate: given
-// one, check, who-can and access answer the whole path, the gate first.
+// one, its answer follows the whole path, the gate first. An error says
+// this question does not compose (it would leave the gate out).
 type GateTaker interface {
-	TakeGate(g Gate)
+	TakeGate(g Gate) error
 }

@@ -53,10 +53,6 @@ func (q *asked) takeGate() error {
 	if q.gate == nil {
 		return nil
 	}
-	t, ok := q.caps.(audit.GateTaker)
-	if !ok {
-		return clikit.Usage("%s: %s's answer to this question does not take %s into account, so it would leave out what %s holds: leave the %s files out", q.gateIns[0].Path, q.sys.Name(), q.gate.Name(), q.gateIns[0].Path, q.gate.Name())
-	}
 	g, err := q.gate.(audit.Gatekeeper).LoadGate(q.gateIns, q.opts)
 	var ref *audit.Refused
 	if errors.As(err, &ref) {
@@ -65,6 +61,15 @@ func (q *asked) takeGate() error {
 	if err != nil {
 		return answerErr(err)
 	}
-	t.TakeGate(g)
+	if g == nil {
+		return nil // nothing in them gates: answered as without them
+	}
+	t, ok := q.caps.(audit.GateTaker)
+	if ok {
+		err = t.TakeGate(g)
+	}
+	if !ok || err != nil {
+		return clikit.Usage("%s: %s's answer to this question does not take %s into account, so it would leave out what %s holds: leave the %s files out", q.gateIns[0].Path, q.sys.Name(), g.Name(), q.gateIns[0].Path, g.Name())
+	}
 	return nil
 }

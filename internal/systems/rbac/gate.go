@@ -14,13 +14,35 @@ import (
 func (Sys) Gates(system string) bool { return system == "yunikorn" }
 
 // LoadGate reads the manifests of a question into one set, with the
-// bootstrap policy, as the gate in front of another system's answers.
+// bootstrap policy, as the gate in front of another system's answers;
+// nil when they hold no Role, ClusterRole or binding (Namespaces alone
+// say nothing of who may create pods, which the cluster's own bindings
+// decide).
 func (Sys) LoadGate(ins []*engine.Input, _ engine.Options) (audit.Gate, error) {
 	s, err := load(ins)
-	if err != nil {
+	if err != nil || !s.holdsRBAC() {
 		return nil, err
 	}
 	return gate{s}, nil
+}
+
+// holdsRBAC reports whether the files gave a Role, ClusterRole or
+// binding of their own.
+func (s *Set) holdsRBAC() bool {
+	if len(s.unplacedRoles) > 0 || len(s.unplacedBindings) > 0 {
+		return true
+	}
+	for _, b := range s.bindings {
+		if !b.Bootstrap {
+			return true
+		}
+	}
+	for _, r := range s.roles {
+		if !r.Bootstrap {
+			return true
+		}
+	}
+	return false
 }
 
 // load reads every input into one set, the bootstrap policy first: a

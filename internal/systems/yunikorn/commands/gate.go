@@ -7,6 +7,7 @@ package commands
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -16,8 +17,16 @@ import (
 	"github.com/aclint/aclint/internal/systems/yunikorn/placement"
 )
 
-// TakeGate composes the question's answers with a gate (audit.GateTaker).
-func (q *question) TakeGate(g audit.Gate) { q.gate = g }
+// TakeGate composes the question's answers with a gate (audit.GateTaker):
+// check, who-can and access follow a subject through it; the other
+// commands do not (yet), and refuse it rather than leave it out.
+func (q *question) TakeGate(g audit.Gate) error {
+	if q.cmd == nil || !slices.Contains([]string{"check", "who-can", "access"}, q.cmd.Name()) {
+		return errors.New("this command does not follow a subject through " + g.Name())
+	}
+	q.gate = g
+	return nil
+}
 
 // route is one way a subject's pod reaches the scheduler: the namespace
 // it is created in, what allows it, whether it names the queue, the
