@@ -55,8 +55,10 @@ func (r route) lands(queue string) bool {
 // gate cannot tell whether it may, the routes it would have are kept,
 // each kind that makes pods, with why it is not known (route.unknown), so
 // that only one that would matter makes the answer not known. A
-// namespace whose annotations no file gives is said in unknown.
-func (q *question) routes(l loaded, partition string, sub audit.GateSubject, queue string) (out []route, unknown []string, err error) {
+// namespace whose annotations no file gives is a route without a pod
+// (pr nil): where it leads is not known.
+func (q *question) routes(l loaded, partition string, sub audit.GateSubject, queue string) ([]route, error) {
+	var out []route
 	settings := admission.Read(l.Config.Doc.Settings)
 	for _, ns := range q.gate.Namespaces() {
 		c := q.gate.Creates(sub, ns.Name)
@@ -64,7 +66,11 @@ func (q *question) routes(l loaded, partition string, sub audit.GateSubject, que
 			continue
 		}
 		if !ns.Declared {
-			unknown = append(unknown, fmt.Sprintf("%s may create pods in namespace %s, which no file holds a Namespace object of: its annotations and labels, which the admission controller and placement read, are not known (give its Namespace manifest with -f)", sub.User, ns.Name))
+			why := fmt.Sprintf("%s may create pods in namespace %s, which no file holds a Namespace object of: its annotations and labels, which the admission controller and placement read, are not known (give its Namespace manifest with -f)", sub.User, ns.Name)
+			if !c.Allowed {
+				why = c.Unknown
+			}
+			out = append(out, route{ns: ns, creation: c, unknown: why})
 			continue
 		}
 		cs := []audit.Creation{c}
@@ -78,13 +84,13 @@ func (q *question) routes(l loaded, partition string, sub audit.GateSubject, que
 			for _, named := range uniqueQueues(queue) {
 				r, err := q.route(l, settings, partition, ns, c, sub, named)
 				if err != nil {
-					return nil, nil, err
+					return nil, err
 				}
 				out = append(out, r)
 			}
 		}
 	}
-	return out, unknown, nil
+	return out, nil
 }
 
 // podMakers are the kinds whose creation puts pods in a namespace, as the

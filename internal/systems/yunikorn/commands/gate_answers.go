@@ -30,14 +30,17 @@ type reach struct {
 // reachOf follows a subject to queue: the first route that lands there
 // and is admitted, else the first that lands there (denied by the ACLs).
 func (q *question) reachOf(l loaded, partition, queue string, sub audit.GateSubject) (reach, error) {
-	rs, unknown, err := q.routes(l, partition, sub, queue)
+	rs, err := q.routes(l, partition, sub, queue)
 	if err != nil {
 		return reach{}, clikit.Usage("%w", err)
 	}
-	out := reach{unknown: unknown}
+	var out reach
 	for _, r := range rs {
-		if r.unknown == "" {
+		switch {
+		case r.unknown == "":
 			out.routes = append(out.routes, r)
+		case r.pr == nil && !slices.Contains(out.unknown, r.unknown):
+			out.unknown = append(out.unknown, r.unknown) // it may lead anywhere
 		}
 	}
 	for _, r := range rs {
@@ -82,8 +85,12 @@ func (q *question) composedCheck(l loaded, aq acl.Query) (*audit.Verdict, error)
 		return v, nil
 	}
 	if len(rc.unknown) > 0 {
-		return &audit.Verdict{System: yunikorn.System, Answer: "unknown", Why: fmt.Sprintf("whether %s may get an application into %s", aq.User, aq.Queue),
-			Unknown: strings.Join(rc.unknown, "; "), Context: routeLines(rc.routes), Notes: l.Notes}, nil
+		v := &audit.Verdict{System: yunikorn.System, Answer: "unknown", Why: fmt.Sprintf("whether %s may get an application into %s", aq.User, aq.Queue),
+			Unknown: strings.Join(rc.unknown, "; "), Notes: l.Notes}
+		if len(rc.routes) > 0 {
+			v.Context = routeLines(rc.routes)
+		}
+		return v, nil
 	}
 	if rc.decision != nil {
 		v := decisionVerdict(rc.decision, nil, q.explain)
@@ -196,18 +203,18 @@ func (q *question) composedAccess(l loaded, aq acl.Query, scope audit.Scope, out
 		if scope.Partition != "" && !strings.EqualFold(scope.Partition, part) {
 			continue
 		}
-		rs, unknown, err := q.routes(l, part, sub, "")
+		rs, err := q.routes(l, part, sub, "")
 		if err != nil {
 			return clikit.Usage("%w", err)
 		}
-		if err := out.Section(audit.AccessSection{Name: part, Title: fmt.Sprintf("partition %s: user %s, groups [%s] (--groups, with what every request carries)", part, aq.User, strings.Join(apiGroups(sub), ", ")), Notes: unknown}); err != nil {
+		if err := out.Section(audit.AccessSection{Name: part, Title: fmt.Sprintf("partition %s: user %s, groups [%s] (--groups, with what every request carries)", part, aq.User, strings.Join(apiGroups(sub), ", "))}); err != nil {
 			return err
 		}
 		for _, r := range rs {
-			if r.unknown != "" && (r.res == nil || !r.res.Placed) {
+			if r.pr != nil && r.unknown != "" && (r.res == nil || !r.res.Placed) {
 				continue // whether or not it may, its pod is placed nowhere
 			}
-			if err := out.Row(q.accessRow(l, part, r, len(unknown) > 0)); err != nil {
+			if err := out.Row(q.accessRow(l, part, r)); err != nil {
 				return err
 			}
 		}
@@ -217,8 +224,8 @@ func (q *question) composedAccess(l loaded, aq acl.Query, scope audit.Scope, out
 
 // accessRow is one route as a row: the namespace, the queue, and the ACL
 // entry that admits the pod's identity there.
-func (q *question) accessRow(l loaded, part string, r route, unknown bool) audit.AccessRow {
-	row := audit.AccessRow{Section: part, Object: r.ns.Name, Kind: "namespace", Cells: []audit.Cell{{Unknown: unknown && (r.res == nil || !r.res.Placed)}}}
+func (q *question) accessRow(l loaded, part string, r route) audit.AccessRow {
+	row := audit.AccessRow{Section: part, Object: r.ns.Name, Kind: "namespace", Cells: []audit.Cell{{Unknown: r.pr == nil}}}
 	if r.res == nil || !r.res.Placed {
 		return row
 	}
