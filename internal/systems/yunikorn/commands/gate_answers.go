@@ -77,12 +77,7 @@ func (q *question) composedCheck(l loaded, aq acl.Query) (*audit.Verdict, error)
 		return nil, err
 	}
 	if rc.decision != nil && rc.decision.Allowed {
-		v := decisionVerdict(rc.decision, nil, q.explain)
-		v.Why = fmt.Sprintf("%s may get an application into %s in partition %s: %s lets them create pods in namespace %s, which land there", aq.User, rc.decision.Queue, rc.decision.Partition, q.gate.Name(), rc.route.ns.Name)
-		v.Context = append([]string{"path: " + describeRoute(rc.route)}, v.Context...)
-		v.Notes = append(l.Notes, v.Notes...)
-		v.Detail = append(v.Detail, routeDetail(rc.route))
-		return v, nil
+		return q.pathVerdict(l, rc, fmt.Sprintf("%s may get an application into %s in partition %s: %s lets them create pods in namespace %s, which land there", aq.User, rc.decision.Queue, rc.decision.Partition, q.gate.Name(), rc.route.ns.Name)), nil
 	}
 	if len(rc.unknown) > 0 {
 		v := &audit.Verdict{System: yunikorn.System, Answer: "unknown", Why: fmt.Sprintf("whether %s may get an application into %s", aq.User, aq.Queue),
@@ -93,15 +88,24 @@ func (q *question) composedCheck(l loaded, aq acl.Query) (*audit.Verdict, error)
 		return v, nil
 	}
 	if rc.decision != nil {
-		v := decisionVerdict(rc.decision, nil, q.explain)
-		v.Context = append([]string{"path: " + describeRoute(rc.route)}, v.Context...)
-		v.Notes = append(l.Notes, v.Notes...)
-		v.Detail = append(v.Detail, routeDetail(rc.route))
-		return v, nil
+		return q.pathVerdict(l, rc, ""), nil // lands there, and the ACLs refuse its identity
 	}
 	why := fmt.Sprintf("%s may not get an application into %s: %s lets them create pods in no namespace whose pods land there", aq.User, aq.Queue, q.gate.Name())
 	return &audit.Verdict{System: yunikorn.System, Answer: "denied", Why: why, Context: routeLines(rc.routes), Notes: l.Notes,
 		Detail: []audit.Field{{Key: "routes", Value: len(rc.routes)}}}, nil
+}
+
+// pathVerdict is the ACL's verdict on the route that lands in the queue,
+// headed by the route; why, when set, says it in place of the ACL's words.
+func (q *question) pathVerdict(l loaded, rc reach, why string) *audit.Verdict {
+	v := decisionVerdict(rc.decision, nil, q.explain)
+	if why != "" {
+		v.Why = why
+	}
+	v.Context = append([]string{"path: " + describeRoute(rc.route)}, v.Context...)
+	v.Notes = append(l.Notes, v.Notes...)
+	v.Detail = append(v.Detail, routeDetail(rc.route))
+	return v
 }
 
 // routeLines say every route, for a denial: where the subject may create
