@@ -49,6 +49,37 @@ func (r route) lands(queue string) bool {
 	return r.res != nil && r.res.Placed && r.res.Queue == strings.ToLower(queue)
 }
 
+// through is one config's path to its queues: the gate in front of it
+// and the admission controller's settings (diff follows two of them).
+type through struct {
+	g        audit.Gate
+	l        loaded
+	settings admission.Settings
+}
+
+// through is the question's own path: its gate and config l.
+func (q *question) through(l loaded) through {
+	return through{g: q.gate, l: l, settings: admission.Read(l.Config.Doc.Settings)}
+}
+
+// creation is what the gate says of the subject creating pods in ns.
+type creation struct {
+	ns audit.GateNamespace
+	c  audit.Creation
+}
+
+// creations are the namespaces the gate lets the subject create pods in,
+// or cannot tell whether it does (audit.Creation.Unknown).
+func (t through) creations(sub audit.GateSubject) []creation {
+	var out []creation
+	for _, ns := range t.g.Namespaces() {
+		if c := t.g.Creates(sub, ns.Name); c.Allowed || c.Unknown != "" {
+			out = append(out, creation{ns, c})
+		}
+	}
+	return out
+}
+
 // routes are the ways the subject's pods reach partition: in every
 // namespace the gate knows where it may create them, a pod naming no
 // queue and, when queue is given, one whose label names it. Where the
@@ -57,14 +88,10 @@ func (r route) lands(queue string) bool {
 // that only one that would matter makes the answer not known. A
 // namespace whose annotations no file gives is a route without a pod
 // (pr nil): where it leads is not known.
-func (q *question) routes(l loaded, partition string, sub audit.GateSubject, queue string) ([]route, error) {
+func (t through) routes(partition string, sub audit.GateSubject, cs []creation, queue string) ([]route, error) {
 	var out []route
-	settings := admission.Read(l.Config.Doc.Settings)
-	for _, ns := range q.gate.Namespaces() {
-		c := q.gate.Creates(sub, ns.Name)
-		if !c.Allowed && c.Unknown == "" {
-			continue
-		}
+	for _, nc := range cs {
+		ns, c := nc.ns, nc.c
 		if !ns.Declared {
 			why := fmt.Sprintf("%s may create pods in namespace %s, which no file holds a Namespace object of: its annotations and labels, which the admission controller and placement read, are not known (give its Namespace manifest with -f)", sub.User, ns.Name)
 			if !c.Allowed {
@@ -73,16 +100,16 @@ func (q *question) routes(l loaded, partition string, sub audit.GateSubject, que
 			out = append(out, route{ns: ns, creation: c, unknown: why})
 			continue
 		}
-		cs := []audit.Creation{c}
+		kinds := []audit.Creation{c}
 		if !c.Allowed {
-			cs = nil
+			kinds = nil
 			for _, w := range podMakers {
-				cs = append(cs, audit.Creation{Kind: "what " + q.gate.Name() + " may allow", Workload: w, By: c.Unknown, Unknown: c.Unknown})
+				kinds = append(kinds, audit.Creation{Kind: "what " + t.g.Name() + " may allow", Workload: w, By: c.Unknown, Unknown: c.Unknown})
 			}
 		}
-		for _, c := range cs {
+		for _, k := range kinds {
 			for _, named := range uniqueQueues(queue) {
-				r, err := q.route(l, settings, partition, ns, c, sub, named)
+				r, err := t.route(partition, ns, k, sub, named)
 				if err != nil {
 					return nil, err
 				}
@@ -99,9 +126,9 @@ var podMakers = []string{"", "Deployment", "ReplicaSet", "StatefulSet", "DaemonS
 
 // route is the subject's probe pod in ns, through the admission
 // controller and placement.
-func (q *question) route(l loaded, settings admission.Settings, partition string, ns audit.GateNamespace, c audit.Creation, sub audit.GateSubject, named string) (route, error) {
+func (t through) route(partition string, ns audit.GateNamespace, c audit.Creation, sub audit.GateSubject, named string) (route, error) {
 	r := route{ns: ns, creation: c, named: named, unknown: c.Unknown}
-	pr, err := probe(settings, ns, c, sub, named, false)
+	pr, err := probe(t.settings, ns, c, sub, named, false)
 	if err != nil {
 		return r, err
 	}
@@ -109,7 +136,7 @@ func (q *question) route(l loaded, settings admission.Settings, partition string
 	if pr.Reaches() {
 		app := pr.App
 		app.Partition = partition
-		r.res, err = l.Placer.Place(app)
+		r.res, err = t.l.Placer.Place(app)
 	}
 	return r, err
 }

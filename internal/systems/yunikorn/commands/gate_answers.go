@@ -14,7 +14,6 @@ import (
 	"github.com/aclint/aclint/internal/clikit"
 	"github.com/aclint/aclint/internal/systems/yunikorn"
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
-	"github.com/aclint/aclint/internal/systems/yunikorn/admission"
 )
 
 // reach is how one subject's application gets into a queue: the route,
@@ -29,8 +28,13 @@ type reach struct {
 
 // reachOf follows a subject to queue: the first route that lands there
 // and is admitted, else the first that lands there (denied by the ACLs).
-func (q *question) reachOf(l loaded, partition, queue string, sub audit.GateSubject) (reach, error) {
-	rs, err := q.routes(l, partition, sub, queue)
+func (t through) reachOf(partition, queue string, sub audit.GateSubject) (reach, error) {
+	return t.reachWith(partition, queue, sub, t.creations(sub))
+}
+
+// reachWith is reachOf over the subject's creations, found once.
+func (t through) reachWith(partition, queue string, sub audit.GateSubject, cs []creation) (reach, error) {
+	rs, err := t.routes(partition, sub, cs, queue)
 	if err != nil {
 		return reach{}, clikit.Usage("%w", err)
 	}
@@ -48,7 +52,7 @@ func (q *question) reachOf(l loaded, partition, queue string, sub audit.GateSubj
 			continue
 		}
 		app := r.pr.App
-		d, err := l.Policy.Decide(acl.Query{Partition: partition, Queue: queue, User: app.User, Groups: app.Groups, Action: acl.Submit, Tags: app.Tags})
+		d, err := t.l.Policy.Decide(acl.Query{Partition: partition, Queue: queue, User: app.User, Groups: app.Groups, Action: acl.Submit, Tags: app.Tags})
 		if err != nil {
 			return reach{}, answerErr(err)
 		}
@@ -72,7 +76,7 @@ func (q *question) composedCheck(l loaded, aq acl.Query) (*audit.Verdict, error)
 		return nil, clikit.Usage("--action %s with %s files: administering a queue is not done through pods, so %s does not gate it; leave the %s files out", aq.Action, q.gate.Name(), q.gate.Name(), q.gate.Name())
 	}
 	sub := audit.GateSubject{Kind: "User", Name: aq.User, User: aq.User, Groups: aq.Groups}
-	rc, err := q.reachOf(l, aq.Partition, aq.Queue, sub)
+	rc, err := q.through(l).reachOf(aq.Partition, aq.Queue, sub)
 	if err != nil {
 		return nil, err
 	}
@@ -138,11 +142,11 @@ func (q *question) composedWhoCan(l loaded, partition, queue string, act acl.Act
 		Title:      fmt.Sprintf("submit on %s in partition %s, through %s, the admission controller and placement", queue, partition, q.gate.Name()),
 		UsersTitle: "users and service accounts", GroupsTitle: "groups",
 		Everyone: []audit.Grant{}, Users: []audit.Grant{}, Groups: []audit.Grant{}, Denied: []audit.Grant{}, Notes: l.Notes}
-	settings := admission.Read(l.Config.Doc.Settings)
+	t := q.through(l)
 	subjects := append([]audit.GateSubject{{Kind: "everyone", Name: "*", User: "aclint:any-authenticated-user"}}, q.gate.Subjects()...)
 	claimers := []string{}
 	for _, sub := range subjects {
-		rc, err := q.reachOf(l, partition, queue, sub)
+		rc, err := t.reachOf(partition, queue, sub)
 		if err != nil {
 			return nil, err
 		}
@@ -164,7 +168,7 @@ func (q *question) composedWhoCan(l loaded, partition, queue string, act acl.Act
 			if r.named != "" {
 				continue
 			}
-			how, ok, err := claims(settings, r.ns, r.creation, sub)
+			how, ok, err := claims(t.settings, r.ns, r.creation, sub)
 			if err != nil {
 				return nil, clikit.Usage("%w", err)
 			}
@@ -202,12 +206,14 @@ func (q *question) composedAccess(l loaded, aq acl.Query, scope audit.Scope, out
 		return clikit.Usage("writing output: %w", err)
 	}
 	sub := audit.GateSubject{Kind: "User", Name: aq.User, User: aq.User, Groups: aq.Groups}
+	t := q.through(l)
+	cs := t.creations(sub)
 	for _, p := range l.Config.Partitions {
 		part := p.CanonicalName()
 		if scope.Partition != "" && !strings.EqualFold(scope.Partition, part) {
 			continue
 		}
-		rs, err := q.routes(l, part, sub, "")
+		rs, err := t.routes(part, sub, cs, "")
 		if err != nil {
 			return clikit.Usage("%w", err)
 		}
