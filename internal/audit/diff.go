@@ -25,6 +25,9 @@ type DiffSides struct {
 	// Seen is the run's files read, where a system reading a neighbouring
 	// file remembers it.
 	Seen *engine.ReadSet
+	// OldGate and NewGate are the gates in front of each side (both or
+	// neither), for a system that took them (GateTaker).
+	OldGate, NewGate Gate
 }
 
 // Diff is what changes between two models.
@@ -44,6 +47,10 @@ type Diff struct {
 	// Warnings are what the change does besides access that a reviewer
 	// must see; Notes what the answer rests on.
 	Warnings, Notes []string
+	// Widens and Narrows count the gains and losses that are no (object,
+	// subject) pair, each said among Warnings (a subject that may now
+	// claim any identity): a gate on gains fails on them too.
+	Widens, Narrows int
 	// Detail is the system's own part of the JSON answer.
 	Detail []Field
 	// Changes walks every change, in order; it may be walked again (for

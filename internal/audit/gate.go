@@ -51,8 +51,11 @@ type Creation struct {
 	Allowed        bool
 	Kind, Workload string
 	By             string
-	Pos            engine.Position
-	Unknown        string
+	// Binding names what allows it in a few words ("RoleBinding
+	// prod/deployers"), for a line that cannot hold By.
+	Binding string
+	Pos     engine.Position
+	Unknown string
 }
 
 // Gatekeeper is a System whose inputs load as a Gate for another system's

@@ -95,6 +95,10 @@ func askDiff(s *streams, old, new *asked, ask diffAsk) error {
 		return err
 	}
 	r := &diffRun{ask: ask, system: new.sys.Name(), by: new.sys.Name(), g: &audit.Grouped{}}
+	og, ng, err := diffGates(old, new)
+	if err != nil {
+		return err
+	}
 	mo, refo, err := loadSide(old)
 	if err != nil {
 		return err
@@ -107,7 +111,7 @@ func askDiff(s *streams, old, new *asked, ask diffAsk) error {
 	r.new = audit.DiffSide{Label: "NEW", Name: ask.args[1], Refused: refn}
 	r.sides()
 	if refo == nil && refn == nil {
-		if r.d, err = df.Diff(mo, mn, audit.DiffSides{Old: old.named(), New: new.named(), MaxInput: s.maxInput, Seen: s.seen}); err != nil {
+		if r.d, err = df.Diff(mo, mn, audit.DiffSides{Old: old.named(), New: new.named(), MaxInput: s.maxInput, Seen: s.seen, OldGate: og, NewGate: ng}); err != nil {
 			return answerErr(err)
 		}
 		r.compared()
@@ -124,7 +128,7 @@ func askDiff(s *streams, old, new *asked, ask diffAsk) error {
 		return clikit.Usage("both configs are rejected by %s: nothing was compared; fix them first (aclint lint -f %s -f %s)", r.by, ask.args[0], ask.args[1])
 	case refo != nil && ask.failOn != "none":
 		return clikit.Usage("OLD is rejected by %s, so nothing was compared and --fail-on %s cannot tell what NEW grants; review NEW's access with aclint access or aclint matrix", r.by, ask.failOn)
-	case ask.failOn == "gain" && r.g.Gains > 0, ask.failOn == "change" && r.g.Gains+r.g.Losses > 0:
+	case ask.failOn == "gain" && r.gains() > 0, ask.failOn == "change" && r.gains()+r.g.Losses+r.d.Narrows > 0:
 		return &clikit.ExitError{Code: ExitFail}
 	}
 	return nil

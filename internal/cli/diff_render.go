@@ -60,14 +60,27 @@ func objectLabel(o audit.Object) string {
 // changed reports whether anything changes at all.
 func (r *diffRun) changed() bool {
 	d := r.d
-	return r.g.Gains+r.g.Losses+len(d.Added)+len(d.Removed)+len(d.SectionsAdded)+len(d.SectionsRemoved) > 0
+	return r.gains()+r.g.Losses+d.Narrows+len(d.Added)+len(d.Removed)+len(d.SectionsAdded)+len(d.SectionsRemoved) > 0
+}
+
+// gains counts what the change grants: the (object, subject) pairs, and
+// the gains that are no pair (audit.Diff.Widens).
+func (r *diffRun) gains() int {
+	if r.d == nil {
+		return 0
+	}
+	return r.g.Gains + r.d.Widens
 }
 
 // counts are a diff's totals: "2 gains, 1 loss, 1 queue added, 0 removed".
 func (r *diffRun) counts() string {
 	g, word := r.g, r.d.ObjectWord
-	return fmt.Sprintf("%d %s, %d %s, %d %s added, %d removed", g.Gains, clikit.Plural(g.Gains, "gain", "gains"), g.Losses, clikit.Plural(g.Losses, "loss", "losses"),
+	s := fmt.Sprintf("%d %s, %d %s, %d %s added, %d removed", g.Gains, clikit.Plural(g.Gains, "gain", "gains"), g.Losses, clikit.Plural(g.Losses, "loss", "losses"),
 		len(r.d.Added), clikit.Plural(len(r.d.Added), word, word+"s"), len(r.d.Removed))
+	if n := r.d.Widens + r.d.Narrows; n > 0 {
+		s += fmt.Sprintf(", and %d more %s in the warnings", n, clikit.Plural(n, "change", "changes"))
+	}
+	return s
 }
 
 // findingLines are a refused side's errors as lint writes them.
@@ -161,7 +174,7 @@ func writeDiffMarkdown(w io.Writer, r *diffRun, full []string) error {
 	switch {
 	case !r.changed():
 		fmt.Fprint(&b, "\n**Verdict: no change in access.**\n")
-	case r.g.Gains > 0:
+	case r.gains() > 0:
 		fmt.Fprintf(&b, "\n**Verdict: access widens** (%s).\n", r.counts())
 	default:
 		fmt.Fprintf(&b, "\n**Verdict: nobody gains access** (%s).\n", r.counts())

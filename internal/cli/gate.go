@@ -50,26 +50,55 @@ func (s *streams) gated(q *asked, err error, gate engine.System, gateIns []*engi
 // a question that cannot compose with it is a usage error, not an answer
 // that leaves the gate out.
 func (q *asked) takeGate() error {
+	_, err := q.loadGate()
+	return err
+}
+
+// loadGate is takeGate returning the gate: nil when the question came
+// without one, or nothing in its inputs gates.
+func (q *asked) loadGate() (audit.Gate, error) {
 	if q.gate == nil {
-		return nil
+		return nil, nil
 	}
 	g, err := q.gate.(audit.Gatekeeper).LoadGate(q.gateIns, q.opts)
 	var ref *audit.Refused
 	if errors.As(err, &ref) {
-		return refusedErr(ref.File, ref.Why, ref.Command, ref.Findings, ref.Sources[ref.File])
+		return nil, refusedErr(ref.File, ref.Why, ref.Command, ref.Findings, ref.Sources[ref.File])
 	}
 	if err != nil {
-		return answerErr(err)
+		return nil, answerErr(err)
 	}
 	if g == nil {
-		return nil // nothing in them gates: answered as without them
+		return nil, nil // nothing in them gates: answered as without them
 	}
 	t, ok := q.caps.(audit.GateTaker)
 	if ok {
 		err = t.TakeGate(g)
 	}
 	if !ok || err != nil {
-		return clikit.Usage("%s: %s's answer to this question does not take %s into account, so it would leave out what %s holds: leave the %s files out", q.gateIns[0].Path, q.sys.Name(), g.Name(), q.gateIns[0].Path, g.Name())
+		return nil, clikit.Usage("%s: %s's answer to this question does not take %s into account, so it would leave out what %s holds: leave the %s files out", q.gateIns[0].Path, q.sys.Name(), g.Name(), q.gateIns[0].Path, g.Name())
 	}
-	return nil
+	return g, nil
+}
+
+// diffGates are the gates in front of both sides of a diff: both or
+// neither, since a side without one would be compared by another
+// question.
+func diffGates(old, new *asked) (og, ng audit.Gate, err error) {
+	if og, err = old.loadGate(); err != nil {
+		return nil, nil, err
+	}
+	if ng, err = new.loadGate(); err != nil {
+		return nil, nil, err
+	}
+	for _, s := range []struct {
+		has, lacks *asked
+		g          audit.Gate
+		label      string
+	}{{old, new, og, "OLD"}, {new, old, ng, "NEW"}} {
+		if s.g != nil && (og == nil || ng == nil) {
+			return nil, nil, clikit.Usage("%s (%s) comes with %s files and the other side with none that gate: diff compares two sides that both hold them (two checkouts of the repository), or neither", s.label, s.has.named(), s.g.Name())
+		}
+	}
+	return og, ng, nil
 }

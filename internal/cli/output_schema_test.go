@@ -88,6 +88,15 @@ func TestOutputSchemas(t *testing.T) {
 	// Kubernetes RBAC: its own answers, and composed with YuniKorn's
 	k8s, rbacDir := ex+"kubernetes", ex+"kubernetes/rbac"
 	with := func(args []string, extra []string) []string { return append(append([]string(nil), args...), extra...) }
+	// a change to both: an ACL loses a group, a namespace's binding gains
+	// a user, and the admission controller lets a group claim any identity
+	k8s2 := filepath.Join(dir, "k8s2")
+	if err := os.CopyFS(k8s2, os.DirFS(k8s)); err != nil {
+		t.Fatal(err)
+	}
+	cm := filepath.Join(k8s2, "yunikorn/yunikorn-configs.yaml")
+	write("k8s2/yunikorn/yunikorn-configs.yaml", strings.Replace(strings.Replace(read(cm), `"deployer prod-team"`, `"deployer,carol"`, 1), "data:\n", "data:\n  admissionController.accessControl.externalGroups: \"^prod-team$\"\n", 1))
+	write("k8s2/rbac/carol.yaml", "apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {name: carol, namespace: prod}\nroleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: edit}\nsubjects:\n- {kind: User, name: carol}\n")
 	runs := map[string][][]string{
 		"access": {
 			{"access", "-f", queues, "alice"},
@@ -160,6 +169,8 @@ func TestOutputSchemas(t *testing.T) {
 			{"diff", queues, badQueues},
 			{"diff", badQueues, badQueues},
 			{"diff", acls, badACLs},
+			{"diff", k8s, k8s2},
+			{"diff", "--flat", k8s2, k8s},
 		},
 	}
 	for name, cmds := range runs {

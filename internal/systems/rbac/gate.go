@@ -146,7 +146,7 @@ func (g gate) Creates(sub audit.GateSubject, namespace string) audit.Creation {
 	if !c.Allowed {
 		return audit.Creation{Unknown: strings.Join(c.Unknown, "; ")}
 	}
-	return audit.Creation{Allowed: true, Kind: c.Kind.String(), Workload: workloads[c.Kind.Resource], By: c.Answer.Grant(), Pos: c.Answer.Binding.Pos}
+	return audit.Creation{Allowed: true, Kind: c.Kind.String(), Workload: workloads[c.Kind.Resource], By: c.Answer.Grant(), Binding: c.Answer.Binding.describe() + c.Answer.Binding.Name, Pos: c.Answer.Binding.Pos}
 }
 
 // Subjects are the subjects the files' bindings name (the bootstrap

@@ -31,8 +31,12 @@ func diffPart(s *streams) *clikit.Extension {
 
 // Diff compares access between two configs YuniKorn accepts: for every
 // partition and queue in both, who gains or loses submit or admin, with
-// the ACL entry that grants (NEW) or granted (OLD) it.
-func (q *question) Diff(old, new audit.Model, _ audit.DiffSides) (*audit.Diff, error) {
+// the ACL entry that grants (NEW) or granted (OLD) it. With a gate in
+// front of both sides, who gains or loses a way in, end to end.
+func (q *question) Diff(old, new audit.Model, sides audit.DiffSides) (*audit.Diff, error) {
+	if sides.OldGate != nil {
+		return composedDiff(throughOf(sides.OldGate, old.(loaded)), throughOf(sides.NewGate, new.(loaded)))
+	}
 	return diffOf(old.(loaded).Loaded, new.(loaded).Loaded), nil
 }
 
@@ -61,6 +65,11 @@ input). For each partition and queue: which users, groups and everyone gain or l
 or admin access, including changes that come from an ancestor's ACL, with the ACL that
 grants (for a gain) or granted (for a loss) it; queues and partitions added and removed;
 and a config that stops being accepted.
+
+Two directories that both hold Kubernetes RBAC manifests beside the ConfigMap (two
+checkouts of a GitOps repository) are compared end to end: who gains or loses a way to get
+an application into a queue through RBAC, the admission controller, placement and the
+ACLs, each change with the step it is in (docs/kubernetes.md).
 
 Two files of another system (YARN, Mesos, YTsaurus) are compared as that system answers:
 every object both have, every subject either names and everyone else, each answer the

@@ -18,10 +18,11 @@ import (
 )
 
 // TakeGate composes the question's answers with a gate (audit.GateTaker):
-// check, who-can and access follow a subject through it; the other
-// commands do not (yet), and refuse it rather than leave it out.
+// check, who-can and access follow a subject through it, diff through
+// each side's (audit.DiffSides); the other commands refuse it rather than
+// leave it out.
 func (q *question) TakeGate(g audit.Gate) error {
-	if q.cmd == nil || !slices.Contains([]string{"check", "who-can", "access"}, q.cmd.Name()) {
+	if q.cmd == nil || !slices.Contains([]string{"check", "who-can", "access", "diff"}, q.cmd.Name()) {
 		return errors.New("this command does not follow a subject through " + g.Name())
 	}
 	q.gate = g
@@ -58,8 +59,10 @@ type through struct {
 }
 
 // through is the question's own path: its gate and config l.
-func (q *question) through(l loaded) through {
-	return through{g: q.gate, l: l, settings: admission.Read(l.Config.Doc.Settings)}
+func (q *question) through(l loaded) through { return throughOf(q.gate, l) }
+
+func throughOf(g audit.Gate, l loaded) through {
+	return through{g: g, l: l, settings: admission.Read(l.Config.Doc.Settings)}
 }
 
 // creation is what the gate says of the subject creating pods in ns.

@@ -143,7 +143,7 @@ func (q *question) composedWhoCan(l loaded, partition, queue string, act acl.Act
 		UsersTitle: "users and service accounts", GroupsTitle: "groups",
 		Everyone: []audit.Grant{}, Users: []audit.Grant{}, Groups: []audit.Grant{}, Denied: []audit.Grant{}, Notes: l.Notes}
 	t := q.through(l)
-	subjects := append([]audit.GateSubject{{Kind: "everyone", Name: "*", User: "aclint:any-authenticated-user"}}, q.gate.Subjects()...)
+	subjects := append([]audit.GateSubject{everyone}, q.gate.Subjects()...)
 	claimers := []string{}
 	for _, sub := range subjects {
 		rc, err := t.reachOf(partition, queue, sub)
