@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // Job is one input and the system that reads it.
@@ -73,18 +74,74 @@ func Lint(reg *Registry, jobs []Job, run LintRun) (*Result, error) {
 			}
 		}
 	}
+	others := map[string][]Job{} // each Composer's system: the other systems' jobs
+	for _, j := range jobs {
+		if _, ok := j.Sys.(Composer); ok && others[j.Sys.Name()] == nil {
+			others[j.Sys.Name()] = slices.DeleteFunc(slices.Clone(jobs), func(o Job) bool { return SameSystem(o.Sys, j.Sys) })
+		}
+		if err := res.compose(j, others[j.Sys.Name()], run); err != nil {
+			return nil, err
+		}
+	}
 	Sort(res.Findings)
 	return res, nil
 }
 
-func (res *Result) lintJob(j Job, run LintRun) error {
-	var set FileSettings
-	if run.Settings != nil {
-		s, err := run.Settings(j.In.Path)
-		if err != nil {
-			return err
+// Composer is a System with rules that judge its input together with
+// another system's inputs given beside it (YuniKorn's queues with the
+// Kubernetes RBAC in front of them): once every job is linted, Compose
+// gets each of its inputs with the other systems' jobs of the run. A nil
+// report finds nothing.
+type Composer interface {
+	Compose(in *Input, beside []Job, opts Options) (*Report, error)
+}
+
+// compose runs j's system's Composer, when it has one and other systems'
+// inputs came with it (beside, the run's), and adds its findings as
+// lintJob adds a report's.
+func (res *Result) compose(j Job, beside []Job, run LintRun) error {
+	c, ok := j.Sys.(Composer)
+	if !ok || len(beside) == 0 {
+		return nil
+	}
+	set, err := res.settingsOf(j, run)
+	if err != nil || set != nil && set.Ignored(j.In.Path) {
+		return err
+	}
+	opts := run.Options
+	if run.OptionsFor != nil {
+		opts = run.OptionsFor(j.In, set)
+	}
+	r, err := composeSafely(c, j, beside, opts)
+	if err != nil || r == nil {
+		return err
+	}
+	res.add(r, set)
+	return nil
+}
+
+// composeSafely is Compose with a panic turned into an error.
+func composeSafely(c Composer, j Job, beside []Job, opts Options) (rep *Report, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			rep, err = nil, fmt.Errorf("internal error while linting %s with the files beside it (please report it): %v", j.In.Path, p)
 		}
-		set = s
+	}()
+	return c.Compose(j.In, beside, opts)
+}
+
+// settingsOf are the settings of j's file, nil for none.
+func (res *Result) settingsOf(j Job, run LintRun) (FileSettings, error) {
+	if run.Settings == nil {
+		return nil, nil
+	}
+	return run.Settings(j.In.Path)
+}
+
+func (res *Result) lintJob(j Job, run LintRun) error {
+	set, err := res.settingsOf(j, run)
+	if err != nil {
+		return err
 	}
 	if set != nil && set.Ignored(j.In.Path) {
 		res.Found[j.In.Arg] = true
@@ -117,9 +174,16 @@ func (res *Result) lintJob(j Job, run LintRun) error {
 	if run.Linted != nil {
 		run.Linted(j, r)
 	}
-	res.Notes = append(res.Notes, r.Notes...)
 	res.Found[j.In.Arg] = true
 	res.Configs += r.Configs
+	res.add(r, set)
+	return nil
+}
+
+// add takes a report's notes, findings (as its file's settings leave
+// them) and sources into the run's result.
+func (res *Result) add(r *Report, set FileSettings) {
+	res.Notes = append(res.Notes, r.Notes...)
 	findings := r.Findings
 	if set != nil {
 		findings = set.Apply(findings)
@@ -134,7 +198,6 @@ func (res *Result) lintJob(j Job, run LintRun) error {
 			res.Files = append(res.Files, file)
 		}
 	}
-	return nil
 }
 
 // lintSafely is a system's Lint with a panic turned into an error.

@@ -173,7 +173,10 @@ type Example struct {
 	// Input is the example as the command reads it (with its related
 	// inputs); nil when it is not one input (a settings directory), and
 	// Findings and Sources are then what the command prints.
-	Input    *Input
+	Input *Input
+	// Beside are other systems' inputs the example is linted with (a
+	// rule that judges a config with the RBAC in front of it).
+	Beside   []*Input
 	Findings []Finding
 	Sources  map[string][]string
 }

@@ -208,12 +208,12 @@ func TestDiagnosticsAreLintFindings(t *testing.T) {
 	for _, f := range files {
 		raw, _ := os.ReadFile(f)
 		// the document a rule's script lints: a YuniKorn config, Mesos
-		// ACLs, YARN's capacity-scheduler.xml, a YTsaurus tree or RBAC manifests (the LDAP
+		// ACLs, YARN's capacity-scheduler.xml, a YTsaurus tree, RBAC manifests or the ConfigMap of a rule judged with RBAC beside it, alone (the LDAP
 		// rules lint a mounted directory, no document an editor opens)
 		var body, name string
 		ok := false
 		for _, n := range []string{"queues.yaml", "acls.json", "capacity-scheduler.xml", "tree.yaml", "fair-scheduler.xml",
-			"yarn-site.xml", "cs/capacity-scheduler.xml", "rbac.yaml"} {
+			"yarn-site.xml", "cs/capacity-scheduler.xml", "rbac.yaml", "bad/yunikorn-configs.yaml"} {
 			if body, ok = section(string(raw), n); ok {
 				name = path.Base(n)
 				break

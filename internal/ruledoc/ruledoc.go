@@ -61,7 +61,11 @@ func (d Docs) Findings(r *engine.Rule, text string) ([]engine.Finding, output.So
 	if ex.Input == nil {
 		return ex.Findings, ex.Sources
 	}
-	res, err := engine.Lint(d.Reg, []engine.Job{{In: ex.Input, Sys: d.Reg.LookupSystem(r.System)}}, engine.LintRun{})
+	jobs := []engine.Job{{In: ex.Input, Sys: d.Reg.LookupSystem(r.System)}}
+	for _, in := range ex.Beside {
+		jobs = append(jobs, engine.Job{In: in, Sys: d.Reg.SystemFor(in)})
+	}
+	res, err := engine.Lint(d.Reg, jobs, engine.LintRun{})
 	if err != nil {
 		return []engine.Finding{{Rule: r.Name, Severity: engine.Error, Message: err.Error()}}, nil
 	}

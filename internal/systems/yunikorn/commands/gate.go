@@ -154,16 +154,16 @@ func probe(settings admission.Settings, ns audit.GateNamespace, c audit.Creation
 // claims says whether the subject, which may create pods in ns, may have
 // them reach YuniKorn under any identity it writes (the admission
 // controller lets it set user.info, or leaves the namespace's pods as
-// they are and they name the scheduler), and how.
-func claims(settings admission.Settings, ns audit.GateNamespace, c audit.Creation, sub audit.GateSubject) (string, bool, error) {
+// they are, bypass, and they name the scheduler), and how.
+func claims(settings admission.Settings, ns audit.GateNamespace, c audit.Creation, sub audit.GateSubject) (how string, bypass, ok bool, err error) {
 	pr, err := probe(settings, ns, c, sub, "", true)
 	if err != nil || !pr.Reaches() || pr.App.User != claimedUser {
-		return "", false, err
+		return "", false, false, err
 	}
 	if pr.Gate.Gap != "" {
-		return pr.Gate.Gap, true, nil
+		return pr.Gate.Gap, true, true, nil
 	}
-	return pr.Derivation.User, true, nil
+	return pr.Derivation.User, false, true, nil
 }
 
 // uniqueQueues are the queue labels a subject's pod is asked with: none,

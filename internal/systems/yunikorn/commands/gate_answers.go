@@ -168,7 +168,7 @@ func (q *question) composedWhoCan(l loaded, partition, queue string, act acl.Act
 			if r.named != "" {
 				continue
 			}
-			how, ok, err := claims(t.settings, r.ns, r.creation, sub)
+			how, _, ok, err := claims(t.settings, r.ns, r.creation, sub)
 			if err != nil {
 				return nil, clikit.Usage("%w", err)
 			}

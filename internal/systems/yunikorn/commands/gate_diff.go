@@ -87,7 +87,7 @@ func (t through) reaches(part string, sub audit.GateSubject, leaves leafSet) (re
 		if r.unknown != "" || r.pr == nil {
 			continue
 		}
-		how, ok, err := claims(t.settings, r.ns, r.creation, sub)
+		how, _, ok, err := claims(t.settings, r.ns, r.creation, sub)
 		if err != nil {
 			return out, clikit.Usage("%w", err)
 		}
