@@ -123,13 +123,6 @@ func (c *composed) everyoneClaims(ns string) bool {
 	return false
 }
 
-// partitions walks the config's partitions with their leaf queues.
-func (c *composed) partitions(fn func(p *config.Partition, leaves leafSet)) {
-	for _, p := range c.t.l.Config.Partitions {
-		fn(p, leafPaths(p))
-	}
-}
-
 // boundGroups are the groups the gate's bindings name.
 func (c *composed) boundGroups() []string {
 	var out []string

@@ -10,6 +10,7 @@ import (
 
 	"github.com/aclint/aclint/internal/audit"
 	"github.com/aclint/aclint/internal/engine"
+	"github.com/aclint/aclint/internal/systems/yunikorn"
 	"github.com/aclint/aclint/internal/systems/yunikorn/acl"
 	"github.com/aclint/aclint/internal/systems/yunikorn/config"
 )
@@ -30,7 +31,7 @@ func isGateRule(name string) bool {
 
 // gateRule is a rule of gateRules, its check reading what the walk found.
 func gateRule(r *engine.Rule, check func(c *composed, report func(engine.Finding))) *engine.Rule {
-	r.System = "yunikorn"
+	r.System = yunikorn.System
 	r.Check = engine.Typed(check)
 	return r
 }
@@ -82,9 +83,9 @@ func ruleUnreachableEntry() *engine.Rule {
 		Good: gateCM("", "deployer") + gateExampleMark + gateNS + gateBinding("deployer", "User", "deployer"),
 	}, func(c *composed, report func(engine.Finding)) {
 		groups := c.boundGroups()
-		c.partitions(func(p *config.Partition, _ leafSet) {
+		for _, p := range c.t.l.Config.Partitions {
 			if p.Root == nil {
-				return
+				continue
 			}
 			p.Root.Walk(func(q *config.Queue) {
 				if !q.SubmitACL.Set() {
@@ -107,7 +108,7 @@ func ruleUnreachableEntry() *engine.Rule {
 						Hint:    "drop the stale name, or give the file of the binding that lets them create pods there with -f"})
 				}
 			})
-		})
+		}
 	})
 }
 
@@ -120,7 +121,7 @@ func ruleNobodyCanRun() *engine.Rule {
 		Bad:  gateCM("", "deployer") + gateExampleMark + gateNS + gateBinding("alice", "User", "alice"),
 		Good: gateCM("", "alice") + gateExampleMark + gateNS + gateBinding("alice", "User", "alice"),
 	}, func(c *composed, report func(engine.Finding)) {
-		c.partitions(func(p *config.Partition, _ leafSet) {
+		for _, p := range c.t.l.Config.Partitions {
 			for _, ns := range c.t.g.Namespaces() {
 				if !ns.Declared {
 					continue
@@ -131,7 +132,7 @@ func ruleNobodyCanRun() *engine.Rule {
 						Hint:    "name the subjects in the queue's submitacl, or change the placement of the namespace"})
 				}
 			}
-		})
+		}
 	})
 }
 
@@ -170,8 +171,8 @@ func (s Sys) Rules() []*engine.Rule {
 	return append(s.Sys.Rules(), gateRules()...)
 }
 
-// gateExample is a gate rule's example: the ConfigMap, and the RBAC
-// manifests linted beside it.
+// gateExampleCM and gateExampleRBAC are the files a gate rule's example
+// is shown as: the ConfigMap, and the RBAC manifests linted beside it.
 const gateExampleCM, gateExampleRBAC = "yunikorn-configs.yaml", "rbac.yaml"
 
 // Example lints a gate rule's example as `aclint lint -f
