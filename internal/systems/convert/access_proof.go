@@ -139,12 +139,8 @@ func aclNamesOf(s *yarn.Setup, cfg *config.Config) (users, groups map[string]boo
 	users, groups = map[string]bool{}, map[string]bool{}
 	for _, q := range s.CS.ByPath {
 		for _, a := range []yarn.Action{yarn.Submit, yarn.Administer} {
-			for _, n := range q.ACL[a].UserNames() {
-				users[n] = true
-			}
-			for _, n := range q.ACL[a].GroupNames() {
-				groups[n] = true
-			}
+			q.ACL[a].EachUser(func(n string) { users[n] = true })
+			q.ACL[a].EachGroup(func(n string) { groups[n] = true })
 		}
 	}
 	for _, part := range cfg.Partitions {

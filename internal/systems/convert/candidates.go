@@ -62,9 +62,7 @@ func candidates(s *yarn.Setup, cfg *config.Config, users, groups, bare, lost map
 		return false
 	}
 	for _, a := range []yarn.Action{yarn.Submit, yarn.Administer} {
-		for who, m := range t.mentions(a, asked) {
-			t.named(a, who, m)
-		}
+		t.mentions(a, asked, func(who subject, m *mentions) { t.named(a, who, m) })
 		for u := range users {
 			if !acl.IsUserName(u) {
 				// YuniKorn refuses the user before any ACL: every queue
@@ -97,6 +95,10 @@ type tree struct {
 	lostIdx           []int // the queues left out, in pre-order
 	kq                []*config.Queue
 	out               []candidate
+	// named's stamps, by queue: the generation of the subject last named
+	// there in YARN, in both, and last listed there
+	inY, both, seen []int
+	gen             int
 }
 
 func newTree(s *yarn.Setup, cfg *config.Config, lost map[string]bool) *tree {
@@ -127,6 +129,7 @@ func newTree(s *yarn.Setup, cfg *config.Config, lost map[string]bool) *tree {
 		t.rank[p] = i
 	}
 	t.converted, t.active, t.kq = make([]bool, n), make([]bool, n), make([]*config.Queue, n)
+	t.inY, t.both, t.seen = make([]int, n), make([]int, n), make([]int, n)
 	for i, p := range t.paths {
 		if len(cfg.Partitions) > 0 {
 			if q, missing, err := acl.FindQueue(cfg.Partitions[0].Root, p); err == nil && len(missing) == 0 && q != nil {
@@ -150,27 +153,42 @@ func (t *tree) add(i int, a yarn.Action, who subject) {
 
 // mentions are the ACLs a subject is named in, in YARN (y) and in
 // YuniKorn (k), by their queue's index.
-type mentions struct{ y, k []int }
+type mentions struct{ y, k []int32 }
+
+// nameMentions are one name's mentions as a user, a group and a user
+// without groups (by category), each kept only when that subject is
+// asked: one lookup per ACL entry finds all three.
+type nameMentions struct {
+	by    [catEveryone]mentions
+	asked [catEveryone]bool
+}
+
+func (m *nameMentions) add(cat, i int, yarnSide bool) {
+	switch {
+	case !m.asked[cat]:
+	case yarnSide:
+		m.by[cat].y = append(m.by[cat].y, int32(i))
+	default:
+		m.by[cat].k = append(m.by[cat].k, int32(i))
+	}
+}
 
 // mentions finds, for the action, where each subject asked is named:
 // administering lets one submit, and a user without groups has their own
-// name as a group in YuniKorn.
-func (t *tree) mentions(a yarn.Action, asked func(subject) bool) map[subject]*mentions {
-	named := map[subject]*mentions{}
-	mention := func(who subject, i int, yarnSide bool) {
-		if !asked(who) {
-			return
-		}
-		m := named[who]
+// name as a group in YuniKorn. Whether a subject is asked is decided once
+// per name, not once per entry.
+func (t *tree) mentions(a yarn.Action, asked func(subject) bool, named func(subject, *mentions)) {
+	byName := map[string]*nameMentions{}
+	of := func(name string) *nameMentions {
+		m := byName[name]
 		if m == nil {
-			m = &mentions{}
-			named[who] = m
+			m = &nameMentions{}
+			for cat := range m.asked {
+				m.asked[cat] = asked(subject{cat, name})
+			}
+			byName[name] = m
 		}
-		if yarnSide {
-			m.y = append(m.y, i)
-		} else {
-			m.k = append(m.k, i)
-		}
+		return m
 	}
 	yFields := []yarn.Action{a}
 	if a == yarn.Submit {
@@ -179,10 +197,11 @@ func (t *tree) mentions(a yarn.Action, asked func(subject) bool) map[subject]*me
 	for i, q := range t.order {
 		for _, f := range yFields {
 			q.ACL[f].EachUser(func(u string) {
-				mention(subject{catUser, u}, i, true)
-				mention(subject{catBare, u}, i, true)
+				m := of(u)
+				m.add(catUser, i, true)
+				m.add(catBare, i, true)
 			})
-			q.ACL[f].EachGroup(func(g string) { mention(subject{catGroup, g}, i, true) })
+			q.ACL[f].EachGroup(func(g string) { of(g).add(catGroup, i, true) })
 		}
 		if t.kq[i] == nil {
 			continue
@@ -196,54 +215,64 @@ func (t *tree) mentions(a yarn.Action, asked func(subject) bool) map[subject]*me
 				if !e.Effective() {
 					continue
 				}
+				m, cat := of(e.Name), catUser
 				if e.Kind == acl.Group {
-					mention(subject{catGroup, e.Name}, i, false)
-				} else {
-					mention(subject{catUser, e.Name}, i, false)
+					cat = catGroup
 				}
-				mention(subject{catBare, e.Name}, i, false)
+				m.add(cat, i, false)
+				m.add(catBare, i, false)
 			}
 		}
 	}
-	return named
+	for name, m := range byName {
+		for cat := range m.by {
+			if len(m.by[cat].y)+len(m.by[cat].k) > 0 {
+				named(subject{cat, name}, &m.by[cat])
+			}
+		}
+	}
 }
 
 // named lists a subject's questions: the subtrees of the ACLs that name it
 // in one system only (where both name it on a queue, both let it in below),
 // and the queues left out below a queue YARN names it on.
+//
+// Which queues name it in YARN, in both, and which are listed already are
+// stamps on the tree (one generation per subject): nothing is allocated
+// per subject.
 func (t *tree) named(a yarn.Action, who subject, m *mentions) {
-	inY := make(map[int]bool, len(m.y))
+	t.gen++
+	g := t.gen
 	for _, i := range m.y {
-		inY[i] = true
+		t.inY[i] = g
 	}
-	both := map[int]bool{}
 	for _, i := range m.k {
-		if inY[i] {
-			both[i] = true
+		if t.inY[i] == g {
+			t.both[i] = g
 		}
 	}
 	covered := func(i int) bool { // a queue whose ACLs name it in both, at or above i
 		for ; i >= 0; i = t.parent[i] {
-			if both[i] {
+			if t.both[i] == g {
 				return true
 			}
 		}
 		return false
 	}
-	seen := map[int]bool{}
 	visit := func(i int) {
-		if !seen[i] {
-			seen[i] = true
+		if t.seen[i] != g {
+			t.seen[i] = g
 			t.add(i, a, who)
 		}
 	}
-	for _, list := range [][]int{m.y, m.k} {
-		for _, q := range list {
-			if both[q] || covered(q) {
+	for _, list := range [][]int32{m.y, m.k} {
+		for _, q32 := range list {
+			q := int(q32)
+			if t.both[q] == g || covered(q) {
 				continue
 			}
 			for j := q; j < t.end[q]; j++ {
-				if both[j] {
+				if t.both[j] == g {
 					j = t.end[j] - 1 // named in both there: the same below
 					continue
 				}
@@ -253,7 +282,8 @@ func (t *tree) named(a yarn.Action, who subject, m *mentions) {
 	}
 	// a queue left out of the conversion, under a queue YARN names it on:
 	// YARN lets it in, YuniKorn has no such queue
-	for _, q := range m.y {
+	for _, q32 := range m.y {
+		q := int(q32)
 		lo := sort.SearchInts(t.lostIdx, q)
 		for k := lo; k < len(t.lostIdx) && t.lostIdx[k] < t.end[q]; k++ {
 			visit(t.lostIdx[k])

@@ -124,22 +124,18 @@ func provePlacement(s *yarn.Setup, cfg *config.Config, pol *acl.Policy, opts Opt
 		}
 		return out
 	}
-	qs, err := placeQuestions(s, pl, !readsAskedQueue(s, cfg), reps, proofScope(s, cfg, ask))
-	if err != nil {
-		return nil, 0, err
-	}
 	var out []PlaceDifference
 	byKind := map[string]int{} // a kind of difference, its cause and its acceptance: its index in out
 	asked := 0
-	for _, pq := range qs {
+	judge := func(pq placeQuestion) {
 		u, gl, q := pq.user, pq.groups, pq.queue
 		if gl == nil && opts.Resolver != nil && probed(u) && !resolves(opts.Resolver, u) {
-			continue // stands for a user of the directory: the other probes ask their groups
+			return // stands for a user of the directory: the other probes ask their groups
 		}
 		asked++
 		y, yk, err := ask(u, gl, q)
 		if samePlace(y, yk, err) {
-			continue
+			return
 		}
 		// each application's own cause: what a team accepts is decided
 		// for every application, never by another of its kind
@@ -149,10 +145,13 @@ func provePlacement(s *yarn.Setup, cfg *config.Config, pol *acl.Policy, opts Opt
 		key := fmt.Sprintf("%s|%s|%p", kind, cause, acc)
 		if i, ok := byKind[key]; ok {
 			out[i].Like++
-			continue
+			return
 		}
 		byKind[key] = len(out)
 		out = append(out, PlaceDifference{User: u, Groups: gl, Requested: q, YARN: yarnWhere(y), YuniKorn: yuniKornWhere(yk, err), Like: 1, Cause: cause, Accepted: acc, kind: kind})
+	}
+	if err := placeQuestions(s, pl, !readsAskedQueue(s, cfg), reps, proofScope(s, cfg, ask), judge); err != nil {
+		return nil, 0, err
 	}
 	return out, asked, nil
 }

@@ -90,14 +90,16 @@ func newProfiler(acls []aclNames) *profiler {
 }
 
 // key is how the ACLs write a subject asking as v, with the shape of its
-// names (variantShape): which of them name the user as a user, or as a
+// names (variantShape, numbered): which of them name the user as a user, or as a
 // group (YuniKorn's resolver gives a user without groups their own name),
 // and each of the groups, as a group or as a user. Subjects with one key
 // are placed alike.
-func (p *profiler) key(v placeQuestion, shape string) string {
+func (p *profiler) key(v placeQuestion, shape int32) string {
 	var b strings.Builder
-	b.Grow(len(shape) + (2+2*len(v.groups))*(1+8*p.words))
-	b.WriteString(shape)
+	b.Grow(4 + (2+2*len(v.groups))*(1+8*p.words))
+	for i := 0; i < 4; i++ {
+		b.WriteByte(byte(shape >> (8 * i)))
+	}
 	// each set as 0xfe when empty, else 0xff and its words' bytes (a set
 	// has no words or all of them, and neither byte is in a name's UTF-8)
 	put := func(bits []uint64) {
@@ -124,8 +126,7 @@ func (p *profiler) key(v placeQuestion, shape string) string {
 // unnamedKey is profiler.key of a subject no ACL names: the shape of its
 // names and how many groups it carries.
 type unnamedKey struct {
-	shape  string
-	groups int
+	shape, groups int32
 }
 
 // unnamed reports whether no ACL of the profile names any of v's names,
@@ -184,12 +185,12 @@ func sorted(m map[string]bool) []string {
 // partition of subjects (key's encoding is read back one way), without
 // building a string per subject.
 type smallKey struct {
-	shape string
+	shape int32
 	bits  [6]uint64 // the user as a user, as a group; then each group as a group, as a user
 	sets  uint8     // which of the six are named at all
 }
 
-func (p *profiler) smallKey(v placeQuestion, shape string) (smallKey, bool) {
+func (p *profiler) smallKey(v placeQuestion, shape int32) (smallKey, bool) {
 	if p.words > 1 || len(v.groups) > 2 {
 		return smallKey{}, false
 	}

@@ -41,18 +41,27 @@ import (
 // Scheduler policy without a specified rule, converted without a provided
 // rule: nameBlind), every request is placed as one that names none, so
 // only the few names of chosen are asked.
-func placeQuestions(s *yarn.Setup, pl *yarn.CSPlacement, nameBlind bool, reps func(names []string) []rep, scope func(q string) (acls []aclNames, sig string, ok bool)) ([]placeQuestion, error) {
+//
+// Each question goes to each as it is found, in order, and none is kept:
+// the proof holds one question at a time, not all of them.
+func placeQuestions(s *yarn.Setup, pl *yarn.CSPlacement, nameBlind bool, reps func(names []string) []rep, scope func(q string) (acls []aclNames, sig string, ok bool), each func(placeQuestion)) error {
 	p := reactions(s, pl)
+	p.each = each
 	p.queueNames(nameBlind)
-	out, err := p.ruleQuestions(reps)
-	if err != nil {
-		return nil, err
+	if err := p.ruleQuestions(reps); err != nil {
+		return err
 	}
 	p.namedSubjects()
 	if p.reacts() || scope == nil {
-		return p.everyNamed(out)
+		return p.everyNamed()
 	}
-	return p.byScope(out, scope)
+	return p.byScope(scope)
+}
+
+// ask passes one question on, and counts it.
+func (p *plan) ask(q placeQuestion) {
+	p.asked++
+	p.each(q)
 }
 
 // plan is what the placement proof knows before it asks: what the rules
@@ -71,13 +80,16 @@ type plan struct {
 	lists      [][]string
 	users      []string
 	groupUsers map[string]bool
-	// named are the queues whose ACLs name each subject ("u:alice",
-	// "g:etl"); keys those subjects, sorted; byKind the queue names by how
-	// someone no ACL names is answered for them
-	named  map[string][]*yarn.Queue
+	// keys are the subjects the ACLs name ("u:alice", "g:etl"), sorted,
+	// and named the queues whose ACLs name each; byKind the queue names
+	// by how someone no ACL names is answered for them
 	keys   []string
+	named  [][]*yarn.Queue
 	byKind [][]string
 	mine   *mineFinder
+	// each takes the questions, asked counts them
+	each  func(placeQuestion)
+	asked int
 }
 
 // reactions reads what the placement rules react to: a user's or a
@@ -144,7 +156,7 @@ func (p *plan) queueNames(nameBlind bool) {
 // with every group list, asking for every queue name and those the rules
 // choose from; and it sorts the queue names by how someone no ACL names
 // is answered for them (reps).
-func (p *plan) ruleQuestions(reps func(names []string) []rep) ([]placeQuestion, error) {
+func (p *plan) ruleQuestions(reps func(names []string) []rep) error {
 	p.groupUsers = groupAsUsers(p.s, p.ruleGroups, p.ruleUsers, p.groupRule)
 	p.chosen = []string{"", "default", probeQueue}
 	p.lists = [][]string{nil}
@@ -161,18 +173,17 @@ func (p *plan) ruleQuestions(reps func(names []string) []rep) ([]placeQuestion, 
 	// may answer otherwise
 	kinds := reps(p.all)
 	if n := (len(p.users)*len(p.lists) + len(p.groupUsers)) * (len(p.all) + len(p.chosen)); n > maxPlaceQuestions {
-		return nil, tooManyQuestions(fmt.Sprintf("%d applications (%d users the rules react to, %d group lists, %d queue names)", n, len(p.users)+len(p.groupUsers), len(p.lists), len(p.all)+len(p.chosen)))
+		return tooManyQuestions(fmt.Sprintf("%d applications (%d users the rules react to, %d group lists, %d queue names)", n, len(p.users)+len(p.groupUsers), len(p.lists), len(p.all)+len(p.chosen)))
 	}
-	var out []placeQuestion
 	groupUsers := sorted(p.groupUsers)
 	for _, q := range append(slices.Clone(p.chosen), p.all...) {
 		for _, u := range p.users {
 			for _, l := range p.lists {
-				out = append(out, placeQuestion{u, l, q})
+				p.ask(placeQuestion{u, l, q})
 			}
 		}
 		for _, u := range groupUsers {
-			out = append(out, placeQuestion{u, nil, q})
+			p.ask(placeQuestion{u, nil, q})
 		}
 	}
 	// the names of each kind, kinds in the order first met
@@ -186,26 +197,47 @@ func (p *plan) ruleQuestions(reps func(names []string) []rep) ([]placeQuestion, 
 		}
 		p.byKind[i] = append(p.byKind[i], r.name)
 	}
-	return out, nil
+	return nil
 }
 
 // namedSubjects finds the subjects the ACLs name and the queues whose
 // ACLs name each.
 func (p *plan) namedSubjects() {
-	p.named = map[string][]*yarn.Queue{}
+	byName := map[string]*[2][]*yarn.Queue{} // as a user, as a group
+	of := func(n string) *[2][]*yarn.Queue {
+		qs := byName[n]
+		if qs == nil {
+			qs = &[2][]*yarn.Queue{}
+			byName[n] = qs
+		}
+		return qs
+	}
 	for _, q := range p.s.CS.ByPath {
 		for _, a := range []yarn.Action{yarn.Submit, yarn.Administer} {
-			q.ACL[a].EachUser(func(n string) { p.named["u:"+n] = append(p.named["u:"+n], q) })
-			q.ACL[a].EachGroup(func(n string) { p.named["g:"+n] = append(p.named["g:"+n], q) })
+			q.ACL[a].EachUser(func(n string) { qs := of(n); qs[0] = append(qs[0], q) })
+			q.ACL[a].EachGroup(func(n string) { qs := of(n); qs[1] = append(qs[1], q) })
 		}
 	}
-	p.keys = make([]string, 0, len(p.named))
-	for k := range p.named {
-		if k[2:] != "*" {
-			p.keys = append(p.keys, k)
+	type named struct {
+		key string
+		qs  []*yarn.Queue
+	}
+	var all []named
+	for n, qs := range byName {
+		if n == "*" {
+			continue
+		}
+		for i, prefix := range []string{"u:", "g:"} {
+			if len(qs[i]) > 0 {
+				all = append(all, named{prefix + n, qs[i]})
+			}
 		}
 	}
-	sort.Strings(p.keys)
+	sort.Slice(all, func(i, j int) bool { return all[i].key < all[j].key })
+	p.keys, p.named = make([]string, len(all)), make([][]*yarn.Queue, len(all))
+	for i, n := range all {
+		p.keys[i], p.named[i] = n.key, n.qs
+	}
 	p.mine = newMineFinder(p)
 }
 
@@ -231,31 +263,73 @@ func (p *plan) reacts() bool {
 type mineFinder struct {
 	p          *plan
 	index      map[*yarn.Queue]int
-	kindQueues [][][]int
+	queues     []*yarn.Queue      // by index
+	queuesOf   map[string][]int32 // the queues that have each name
+	kindQueues [][][]int32
 	stamp      []int
 	call       int
+	walked     []int // the last walk's queues, in the order met
 }
 
 func newMineFinder(p *plan) *mineFinder {
-	f := &mineFinder{p: p, index: make(map[*yarn.Queue]int, len(p.s.CS.ByPath))}
-	queuesOf := map[string][]int{}
+	f := &mineFinder{p: p, index: make(map[*yarn.Queue]int, len(p.s.CS.ByPath)), queuesOf: map[string][]int32{}}
 	for _, q := range p.s.CS.ByPath {
-		f.index[q] = len(f.index)
+		f.index[q] = len(f.queues)
+		f.queues = append(f.queues, q)
 		for _, n := range p.names[q] {
-			queuesOf[n] = append(queuesOf[n], f.index[q])
+			f.queuesOf[n] = append(f.queuesOf[n], int32(f.index[q]))
 		}
 	}
-	f.kindQueues = make([][][]int, len(p.byKind))
+	f.kindQueues = make([][][]int32, len(p.byKind))
 	for i, ns := range p.byKind {
 		for _, n := range ns {
-			f.kindQueues[i] = append(f.kindQueues[i], queuesOf[n])
+			f.kindQueues[i] = append(f.kindQueues[i], f.queuesOf[n])
 		}
 	}
-	f.stamp = make([]int, len(f.index))
+	f.stamp = make([]int, len(f.queues))
 	return f
 }
 
-func (f *mineFinder) walked(qs []int) bool {
+// walk stamps the queues at and below the ACLs that name subject k (by
+// its index in plan.keys) and lists them (by index) in the order met; the
+// list is the finder's, until the next walk.
+func (f *mineFinder) walk(k int) []int {
+	f.call++
+	f.walked = f.walked[:0]
+	for _, q := range f.p.named[k] {
+		f.walkFrom(q)
+	}
+	return f.walked
+}
+
+func (f *mineFinder) walkFrom(q *yarn.Queue) {
+	if i, ok := f.index[q]; ok {
+		if f.stamp[i] == f.call {
+			return
+		}
+		f.stamp[i] = f.call
+		f.walked = append(f.walked, i)
+	}
+	for _, c := range q.Children {
+		f.walkFrom(c)
+	}
+}
+
+// elsewhere appends, for each kind, its first name none of whose queues
+// the last walk met.
+func (f *mineFinder) elsewhere(mine []string) []string {
+	for i, ns := range f.p.byKind {
+		for j, n := range ns {
+			if !f.met(f.kindQueues[i][j]) {
+				mine = append(mine, n)
+				break
+			}
+		}
+	}
+	return mine
+}
+
+func (f *mineFinder) met(qs []int32) bool {
 	for _, q := range qs {
 		if f.stamp[q] == f.call {
 			return true
@@ -264,35 +338,13 @@ func (f *mineFinder) walked(qs []int) bool {
 	return false
 }
 
-func (f *mineFinder) walk(q *yarn.Queue, mine []string) []string {
-	if i, ok := f.index[q]; ok {
-		if f.stamp[i] == f.call {
-			return mine
-		}
-		f.stamp[i] = f.call
-	}
-	mine = append(mine, f.p.names[q]...)
-	for _, c := range q.Children {
-		mine = f.walk(c, mine)
-	}
-	return mine
-}
-
-// of is the queue names subject k asks for.
-func (f *mineFinder) of(k string) []string {
-	f.call++
+// of is the queue names subject k (by its index in plan.keys) asks for.
+func (f *mineFinder) of(k int) []string {
 	var mine []string
-	for _, q := range f.p.named[k] {
-		mine = f.walk(q, mine)
+	for _, i := range f.walk(k) {
+		mine = append(mine, f.p.names[f.queues[i]]...)
 	}
-	for i, ns := range f.p.byKind {
-		for j, n := range ns {
-			if !f.walked(f.kindQueues[i][j]) {
-				mine = append(mine, n)
-				break
-			}
-		}
-	}
+	mine = f.elsewhere(mine)
 	return append(mine, f.p.chosen...)
 }
 
@@ -334,49 +386,103 @@ func (p *plan) variantsOf(k string) []placeQuestion {
 
 // everyNamed asks every named subject, as each of its variants, for each
 // of its queue names: where a rule reacts to who asks.
-func (p *plan) everyNamed(out []placeQuestion) ([]placeQuestion, error) {
-	for _, k := range p.keys {
-		mine := p.mine.of(k)
+func (p *plan) everyNamed() error {
+	for ki, k := range p.keys {
+		mine := p.mine.of(ki)
 		for _, v := range p.variantsOf(k) {
 			for _, q := range mine {
-				out = append(out, placeQuestion{v.user, v.groups, q})
+				p.ask(placeQuestion{v.user, v.groups, q})
 			}
 		}
-		if len(out) > maxPlaceQuestions {
-			return nil, tooManyQuestions("the users and groups the ACLs name, each on the queues below its ACLs, pass it")
+		if p.asked > maxPlaceQuestions {
+			return tooManyQuestions("the users and groups the ACLs name, each on the queues below its ACLs, pass it")
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // asked are the named subjects by their index in plan.keys, with their
 // variants and the shapes of the variants' names, and each queue name
-// with the subjects asking for it.
+// with the subjects asking for it (by index, in order, a subject once per
+// time its names hold the name).
 type asked struct {
 	variants [][]placeQuestion
-	shapes   [][]string
+	shapes   [][]int32 // each variant's shape, numbered
 	asking   map[string][]int32
 	qnames   []string // sorted
 }
 
+// askedByName lists who asks for each queue name. The subjects asking
+// for a queue's names are gathered once per queue, not once per name: a
+// name one queue alone has, that no subject asks for otherwise, shares
+// its queue's list.
 func (p *plan) askedByName() *asked {
-	a := &asked{variants: make([][]placeQuestion, len(p.keys)), shapes: make([][]string, len(p.keys)), asking: map[string][]int32{}}
+	f := p.mine
+	a := &asked{variants: make([][]placeQuestion, len(p.keys)), shapes: make([][]int32, len(p.keys)), asking: map[string][]int32{}}
+	shapeNo := map[string]int32{}
+	byQueue := make([][]int32, len(f.queues))
+	other := map[string][]int32{} // kinds' names asked elsewhere, and the chosen names
+	var buf []string
 	for ki, k := range p.keys {
 		vs := p.variantsOf(k)
 		a.variants[ki] = vs
 		for _, v := range vs {
-			a.shapes[ki] = append(a.shapes[ki], variantShape(v))
-		}
-		for _, q := range p.mine.of(k) {
-			list, ok := a.asking[q]
+			sh := variantShape(v)
+			n, ok := shapeNo[sh]
 			if !ok {
-				a.qnames = append(a.qnames, q)
+				n = int32(len(shapeNo))
+				shapeNo[sh] = n
 			}
-			a.asking[q] = append(list, int32(ki))
+			a.shapes[ki] = append(a.shapes[ki], n)
+		}
+		for _, i := range f.walk(ki) {
+			byQueue[i] = append(byQueue[i], int32(ki))
+		}
+		buf = append(f.elsewhere(buf[:0]), p.chosen...)
+		for _, n := range buf {
+			other[n] = append(other[n], int32(ki))
+		}
+	}
+	for _, n := range p.all {
+		if _, done := a.asking[n]; !done {
+			a.add(n, f.queuesOf[n], byQueue, other[n])
+		}
+	}
+	for n, ks := range other {
+		if _, done := a.asking[n]; !done {
+			a.add(n, f.queuesOf[n], byQueue, ks)
 		}
 	}
 	sort.Strings(a.qnames)
 	return a
+}
+
+// add lists the subjects asking for name n: those that walked any of its
+// queues, once per such queue, and those asking for it otherwise.
+func (a *asked) add(n string, queues []int32, byQueue [][]int32, other []int32) {
+	var lists [][]int32
+	for _, q := range queues {
+		if len(byQueue[q]) > 0 {
+			lists = append(lists, byQueue[q])
+		}
+	}
+	if len(other) > 0 {
+		lists = append(lists, other)
+	}
+	var ks []int32
+	switch len(lists) {
+	case 0:
+		return
+	case 1:
+		ks = lists[0]
+	default:
+		for _, l := range lists {
+			ks = append(ks, l...)
+		}
+		slices.Sort(ks)
+	}
+	a.asking[n] = ks
+	a.qnames = append(a.qnames, n)
 }
 
 // byScope asks, where no rule reacts to who asks, for each queue name one
@@ -384,8 +490,11 @@ func (p *plan) askedByName() *asked {
 // The names of one queue (its path, its probes below) are asked by the
 // same subjects and checked on the same queues: the subjects picked for
 // one are picked for the others.
-func (p *plan) byScope(out []placeQuestion, scope func(q string) (acls []aclNames, sig string, ok bool)) ([]placeQuestion, error) {
+func (p *plan) byScope(scope func(q string) (acls []aclNames, sig string, ok bool)) error {
 	a := p.askedByName()
+	// who asks for what is known: the queues naming each subject go while
+	// the questions are asked
+	p.named, p.mine = nil, nil
 	type picked struct {
 		asking []int32
 		picks  []placeQuestion
@@ -395,7 +504,7 @@ func (p *plan) byScope(out []placeQuestion, scope func(q string) (acls []aclName
 		acls, sig, ok := scope(q)
 		if pk, hit := bySig[sig]; ok && hit && slices.Equal(pk.asking, a.asking[q]) {
 			for _, v := range pk.picks {
-				out = append(out, placeQuestion{v.user, v.groups, q})
+				p.ask(placeQuestion{v.user, v.groups, q})
 			}
 			continue
 		}
@@ -408,16 +517,16 @@ func (p *plan) byScope(out []placeQuestion, scope func(q string) (acls []aclName
 			}
 		}
 		for _, v := range picks {
-			out = append(out, placeQuestion{v.user, v.groups, q})
+			p.ask(placeQuestion{v.user, v.groups, q})
 		}
 		if ok {
 			bySig[sig] = picked{a.asking[q], picks}
 		}
-		if len(out) > maxPlaceQuestions {
-			return nil, tooManyQuestions("the users and groups the ACLs name, each on the queues below its ACLs, pass it")
+		if p.asked > maxPlaceQuestions {
+			return tooManyQuestions("the users and groups the ACLs name, each on the queues below its ACLs, pass it")
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // pick is one variant per way the ACLs of prof write the subjects asking
@@ -429,20 +538,22 @@ func (a *asked) pick(q string, prof *profiler) []placeQuestion {
 	var picks []placeQuestion
 	for _, k := range a.asking[q] {
 		for i, v := range a.variants[k] {
-			if prof.unnamed(v) {
+			sk, small := prof.smallKey(v, a.shapes[k][i])
+			switch {
+			case small && sk.sets == 0 || !small && prof.unnamed(v):
 				// no ACL here names any of its names: its key is its shape
 				// alone (profiler.key with every set empty)
-				uk := unnamedKey{a.shapes[k][i], len(v.groups)}
+				uk := unnamedKey{a.shapes[k][i], int32(len(v.groups))}
 				if seenUnnamed[uk] {
 					continue
 				}
 				seenUnnamed[uk] = true
-			} else if sk, ok := prof.smallKey(v, a.shapes[k][i]); ok {
+			case small:
 				if seenSmall[sk] {
 					continue
 				}
 				seenSmall[sk] = true
-			} else {
+			default:
 				key := prof.key(v, a.shapes[k][i])
 				if seen[key] {
 					continue
