@@ -67,26 +67,83 @@ func (a aclNames) each(user, group func(string)) {
 
 // profiler says how the ACLs a request for one name may be checked
 // against write a subject: for each name, the set of those ACLs that name
-// it as a user, and as a group.
+// it as a user, and as a group. Where they are at most 64 (nearly every
+// scope), the sets are in the dense table, by name number, and nothing is
+// allocated per scope; else in maps by name.
 type profiler struct {
-	users, groups map[string][]uint64
-	words         int
+	sets  [2]map[string][]uint64 // as a user, as a group
+	words int
+	dense *denseSets
 }
 
-func newProfiler(acls []aclNames) *profiler {
-	p := &profiler{users: map[string][]uint64{}, groups: map[string][]uint64{}, words: (len(acls) + 63) / 64}
-	mark := func(m map[string][]uint64, name string, i int) {
-		bits := m[name]
-		if bits == nil {
-			bits = make([]uint64, p.words)
-			m[name] = bits
-		}
-		bits[i/64] |= 1 << (i % 64)
+// denseSets are a profile's one-word sets, by the number of each name a
+// subject asking may carry (ids): a set is the profile's when its stamp
+// is the profile's generation, so one table serves every profile in turn.
+// A name no subject asking carries is never looked up, so never kept.
+type denseSets struct {
+	ids   map[string]int32
+	gen   int32
+	stamp [2][]int32 // as a user, as a group
+	bits  [2][]uint64
+}
+
+func newDenseSets(ids map[string]int32) *denseSets {
+	d := &denseSets{ids: ids}
+	for i := range d.stamp {
+		d.stamp[i], d.bits[i] = make([]int32, len(ids)), make([]uint64, len(ids))
 	}
+	return d
+}
+
+func newProfiler(acls []aclNames, d *denseSets) *profiler {
+	p := &profiler{words: (len(acls) + 63) / 64}
+	mark := func(side int) func(string, int) {
+		return func(name string, i int) {
+			id, ok := d.ids[name]
+			if !ok {
+				return
+			}
+			if d.stamp[side][id] != d.gen {
+				d.stamp[side][id], d.bits[side][id] = d.gen, 0
+			}
+			d.bits[side][id] |= 1 << i
+		}
+	}
+	if p.words <= 1 {
+		d.gen++
+		p.dense = d
+	} else {
+		p.sets = [2]map[string][]uint64{{}, {}}
+		mark = func(side int) func(string, int) {
+			return func(name string, i int) {
+				bits := p.sets[side][name]
+				if bits == nil {
+					bits = make([]uint64, p.words)
+					p.sets[side][name] = bits
+				}
+				bits[i/64] |= 1 << (i % 64)
+			}
+		}
+	}
+	user, group := mark(0), mark(1)
 	for i, a := range acls {
-		a.each(func(u string) { mark(p.users, u, i) }, func(g string) { mark(p.groups, g, i) })
+		a.each(func(u string) { user(u, i) }, func(g string) { group(g, i) })
 	}
 	return p
+}
+
+// set is the set of the profile's ACLs that name name, as a user (side 0)
+// or as a group (side 1); nil when none does.
+func (p *profiler) set(side int, name string) []uint64 {
+	d := p.dense
+	if d == nil {
+		return p.sets[side][name]
+	}
+	id, ok := d.ids[name]
+	if !ok || d.stamp[side][id] != d.gen {
+		return nil
+	}
+	return d.bits[side][id : id+1]
 }
 
 // key is how the ACLs write a subject asking as v, with the shape of its
@@ -114,11 +171,11 @@ func (p *profiler) key(v placeQuestion, shape int32) string {
 			}
 		}
 	}
-	put(p.users[v.user])
-	put(p.groups[v.user])
+	put(p.set(0, v.user))
+	put(p.set(1, v.user))
 	for _, g := range v.groups {
-		put(p.groups[g])
-		put(p.users[g])
+		put(p.set(1, g))
+		put(p.set(0, g))
 	}
 	return b.String()
 }
@@ -132,11 +189,11 @@ type unnamedKey struct {
 // unnamed reports whether no ACL of the profile names any of v's names,
 // as a user or as a group.
 func (p *profiler) unnamed(v placeQuestion) bool {
-	if p.users[v.user] != nil || p.groups[v.user] != nil {
+	if p.set(0, v.user) != nil || p.set(1, v.user) != nil {
 		return false
 	}
 	for _, g := range v.groups {
-		if p.groups[g] != nil || p.users[g] != nil {
+		if p.set(1, g) != nil || p.set(0, g) != nil {
 			return false
 		}
 	}
@@ -201,11 +258,36 @@ func (p *profiler) smallKey(v placeQuestion, shape int32) (smallKey, bool) {
 			k.bits[i] = bits[0]
 		}
 	}
-	put(0, p.users[v.user])
-	put(1, p.groups[v.user])
+	put(0, p.set(0, v.user))
+	put(1, p.set(1, v.user))
 	for j, g := range v.groups {
-		put(2+2*j, p.groups[g])
-		put(3+2*j, p.users[g])
+		put(2+2*j, p.set(1, g))
+		put(3+2*j, p.set(0, g))
+	}
+	return k, true
+}
+
+// userKey is how the ACLs write a user subject's name (as a user, as a
+// group), with its shape: two user subjects with one userKey have, for
+// each group list, one key. Only where the profile has at most 64 ACLs
+// (it is dense), by the name's number.
+type userKey struct {
+	shape int32
+	sets  uint8
+	bits  [2]uint64
+}
+
+func (p *profiler) userKey(id, shape int32) (userKey, bool) {
+	d := p.dense
+	if d == nil {
+		return userKey{}, false
+	}
+	k := userKey{shape: shape}
+	for side := range d.stamp {
+		if d.stamp[side][id] == d.gen {
+			k.sets |= 1 << side
+			k.bits[side] = d.bits[side][id]
+		}
 	}
 	return k, true
 }

@@ -408,6 +408,11 @@ func (p *plan) everyNamed() error {
 type asked struct {
 	variants [][]placeQuestion
 	shapes   [][]int32 // each variant's shape, numbered
+	// a user subject's name's shape, numbered (-1 for a group), and the
+	// name's number among the names the variants carry: two users whose
+	// names have one shape and whom the ACLs write alike ask alike
+	userShape, userID []int32
+	dense             *denseSets
 	asking   map[string][]int32
 	qnames   []string // sorted
 }
@@ -420,6 +425,16 @@ func (p *plan) askedByName() *asked {
 	f := p.mine
 	a := &asked{variants: make([][]placeQuestion, len(p.keys)), shapes: make([][]int32, len(p.keys)), asking: map[string][]int32{}}
 	shapeNo := map[string]int32{}
+	number := func(sh string) int32 {
+		n, ok := shapeNo[sh]
+		if !ok {
+			n = int32(len(shapeNo))
+			shapeNo[sh] = n
+		}
+		return n
+	}
+	a.userShape, a.userID = make([]int32, len(p.keys)), make([]int32, len(p.keys))
+	ids := map[string]int32{}
 	byQueue := make([][]int32, len(f.queues))
 	other := map[string][]int32{} // kinds' names asked elsewhere, and the chosen names
 	var buf []string
@@ -427,13 +442,18 @@ func (p *plan) askedByName() *asked {
 		vs := p.variantsOf(k)
 		a.variants[ki] = vs
 		for _, v := range vs {
-			sh := variantShape(v)
-			n, ok := shapeNo[sh]
-			if !ok {
-				n = int32(len(shapeNo))
-				shapeNo[sh] = n
+			a.shapes[ki] = append(a.shapes[ki], number(variantShape(v)))
+		}
+		a.userShape[ki] = -1
+		for _, v := range vs {
+			for _, n := range append([]string{v.user}, v.groups...) {
+				if _, ok := ids[n]; !ok {
+					ids[n] = int32(len(ids))
+				}
 			}
-			a.shapes[ki] = append(a.shapes[ki], n)
+		}
+		if k[0] == 'u' {
+			a.userShape[ki], a.userID[ki] = number("u:"+nameShape(k[2:])), ids[k[2:]]
 		}
 		for _, i := range f.walk(ki) {
 			byQueue[i] = append(byQueue[i], int32(ki))
@@ -454,6 +474,7 @@ func (p *plan) askedByName() *asked {
 		}
 	}
 	sort.Strings(a.qnames)
+	a.dense = newDenseSets(ids)
 	return a
 }
 
@@ -510,7 +531,7 @@ func (p *plan) byScope(scope func(q string) (acls []aclNames, sig string, ok boo
 		}
 		var picks []placeQuestion
 		if ok {
-			picks = a.pick(q, newProfiler(acls))
+			picks = a.pick(q, newProfiler(acls, a.dense))
 		} else {
 			for _, k := range a.asking[q] {
 				picks = append(picks, a.variants[k]...)
@@ -535,8 +556,19 @@ func (a *asked) pick(q string, prof *profiler) []placeQuestion {
 	seen := map[string]bool{}
 	seenSmall := map[smallKey]bool{}
 	seenUnnamed := map[unnamedKey]bool{}
+	seenUser := map[userKey]bool{}
 	var picks []placeQuestion
 	for _, k := range a.asking[q] {
+		if sh := a.userShape[k]; sh >= 0 {
+			// a user's variants differ by the group lists alone: a user
+			// written as one before has each variant's key seen already
+			if uk, ok := prof.userKey(a.userID[k], sh); ok {
+				if seenUser[uk] {
+					continue
+				}
+				seenUser[uk] = true
+			}
+		}
 		for i, v := range a.variants[k] {
 			sk, small := prof.smallKey(v, a.shapes[k][i])
 			switch {
