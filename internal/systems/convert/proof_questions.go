@@ -413,8 +413,8 @@ type asked struct {
 	// names have one shape and whom the ACLs write alike ask alike
 	userShape, userID []int32
 	dense             *denseSets
-	asking   map[string][]int32
-	qnames   []string // sorted
+	asking            map[string][]int32
+	qnames            []string // sorted
 }
 
 // askedByName lists who asks for each queue name. The subjects asking
