@@ -74,6 +74,8 @@ type plan struct {
 	// names are every name YARN takes for each queue; all of them, sorted
 	names map[*yarn.Queue][]string
 	all   []string
+	// queuesNamed are the queues by their own name, lower-cased
+	queuesNamed map[string][]*yarn.Queue
 	// the names the rules choose from, the group lists asked and the
 	// users the rules react to
 	chosen     []string
@@ -127,7 +129,9 @@ func reactions(s *yarn.Setup, pl *yarn.CSPlacement) *plan {
 func (p *plan) queueNames(nameBlind bool) {
 	s := p.s
 	p.names = map[*yarn.Queue][]string{}
+	p.queuesNamed = map[string][]*yarn.Queue{}
 	for _, q := range s.CS.ByPath {
+		p.queuesNamed[strings.ToLower(q.Name)] = append(p.queuesNamed[strings.ToLower(q.Name)], q)
 		if p.userRule {
 			p.ruleUsers[q.Name] = true
 		}
@@ -353,11 +357,25 @@ func (f *mineFinder) of(k int) []string {
 // them); a group alone (YuniKorn's resolver gives a user without groups
 // their own name as a group), with each user the rules react to, and
 // beside each group the rules react to.
-func (p *plan) variantsOf(k string) []placeQuestion {
+//
+// A group the rules place by tells the subject apart from someone no ACL
+// names only where it may place the request under the ACLs that name the
+// subject (relevant: a queue of its name the last walk met, or an ACL on
+// the path of a queue named like the subject that names the group); of
+// the others, one stands for all, as someone no ACL names is asked with
+// every one of them by the rule questions.
+func (p *plan) variantsOf(k string, relevant func(g string) bool) []placeQuestion {
 	name := k[2:]
 	var out []placeQuestion
 	if k[0] == 'u' {
+		stood := [3]bool{}
 		for _, l := range p.lists {
+			if !p.listRelevant(l, name, relevant) {
+				if stood[len(l)] {
+					continue
+				}
+				stood[len(l)] = true
+			}
 			out = append(out, placeQuestion{user: name, groups: l})
 		}
 		return out
@@ -373,15 +391,65 @@ func (p *plan) variantsOf(k string) []placeQuestion {
 	if p.firstGroup {
 		pair = p.users
 	}
-	groups := sorted(p.ruleGroups)
-	for _, u := range pair {
-		for _, g := range groups {
-			if g != name {
-				out = append(out, placeQuestion{user: u, groups: []string{name, g}}, placeQuestion{user: u, groups: []string{g, name}})
+	stood := false
+	for _, g := range sorted(p.ruleGroups) {
+		if g == name {
+			continue
+		}
+		if g != probeGroup && !relevant(g) {
+			if stood {
+				continue
 			}
+			stood = true
+		}
+		for _, u := range pair {
+			out = append(out, placeQuestion{user: u, groups: []string{name, g}}, placeQuestion{user: u, groups: []string{g, name}})
 		}
 	}
 	return out
+}
+
+// listRelevant reports whether a group list may tell subject name apart
+// from someone no ACL names (variantsOf): it carries no group but the
+// probe's, or one that is relevant.
+func (p *plan) listRelevant(l []string, name string, relevant func(g string) bool) bool {
+	for _, g := range l {
+		if g != probeGroup && g != name && relevant(g) {
+			return true
+		}
+	}
+	for _, g := range l {
+		if g != probeGroup {
+			return false
+		}
+	}
+	return true
+}
+
+// relevant is variantsOf's test for subject k, after its walk: a group
+// with a queue of its name among the queues walked, or named by an ACL
+// on the path of a queue named like k.
+func (p *plan) relevant(k string) func(g string) bool {
+	f := p.mine
+	near := map[string]bool{}
+	for _, q := range p.queuesNamed[strings.ToLower(k[2:])] {
+		for x := q; x != nil; x = x.Parent {
+			for _, a := range []yarn.Action{yarn.Submit, yarn.Administer} {
+				x.ACL[a].EachGroup(func(g string) { near[g] = true })
+			}
+		}
+	}
+	return func(g string) bool {
+		if near[g] {
+			return true
+		}
+		for _, q := range p.queuesNamed[strings.ToLower(g)] {
+			if i, ok := f.index[q]; ok && f.stamp[i] == f.call {
+				return true
+			}
+		}
+		return false
+	}
 }
 
 // everyNamed asks every named subject, as each of its variants, for each
@@ -389,7 +457,7 @@ func (p *plan) variantsOf(k string) []placeQuestion {
 func (p *plan) everyNamed() error {
 	for ki, k := range p.keys {
 		mine := p.mine.of(ki)
-		for _, v := range p.variantsOf(k) {
+		for _, v := range p.variantsOf(k, p.relevant(k)) {
 			for _, q := range mine {
 				p.ask(placeQuestion{v.user, v.groups, q})
 			}
@@ -439,7 +507,7 @@ func (p *plan) askedByName() *asked {
 	other := map[string][]int32{} // kinds' names asked elsewhere, and the chosen names
 	var buf []string
 	for ki, k := range p.keys {
-		vs := p.variantsOf(k)
+		vs := p.variantsOf(k, func(string) bool { return true })
 		a.variants[ki] = vs
 		for _, v := range vs {
 			a.shapes[ki] = append(a.shapes[ki], number(variantShape(v)))
