@@ -457,7 +457,15 @@ func (p *plan) relevant(k string) func(g string) bool {
 func (p *plan) everyNamed() error {
 	for ki, k := range p.keys {
 		mine := p.mine.of(ki)
-		for _, v := range p.variantsOf(k, p.relevant(k)) {
+		relevant := p.relevant(k)
+		if p.cs {
+			// the Capacity Scheduler's mappings send a request to queues
+			// the group does not name (a u: mapping's, a parent's
+			// %primary_group): every list is asked (2,000 generated
+			// policies found a kind missed otherwise)
+			relevant = func(string) bool { return true }
+		}
+		for _, v := range p.variantsOf(k, relevant) {
 			for _, q := range mine {
 				p.ask(placeQuestion{v.user, v.groups, q})
 			}
